@@ -1,0 +1,24 @@
+# artpipe — the README's commands. `make test` is what CI runs.
+SWIFT ?= swift
+SOURCES := Sources Tests Package.swift
+
+.PHONY: setup build test lint format bench clean-bench
+
+setup:
+	@scripts/ensure-system-packages.sh
+
+build: setup
+	$(SWIFT) build
+
+lint: setup
+	$(SWIFT) format lint --strict --recursive $(SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(SOURCES)
+
+test: setup lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: setup
+	bench/consume-vs-kcat.sh

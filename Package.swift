@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "artpipe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "artpipe", targets: ["artpipe"]),
+        .executable(name: "artpipe-probe", targets: ["artpipe-probe"]),
+        .library(name: "Shared", targets: ["Shared"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]
+        ),
+        .target(
+            name: "Shared",
+            dependencies: [
+                "CKafka",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "artpipe",
+            dependencies: [
+                "Shared",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "ArtpipeTestKit",
+            dependencies: [
+                "Shared",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "artpipe-probe",
+            dependencies: [
+                "Shared",
+                "ArtpipeTestKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SharedTests",
+            dependencies: [
+                "Shared",
+                "ArtpipeTestKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,27 @@
+/// Thrown when a condition did not hold before its deadline.
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Polls `condition` until it holds or `timeout` passes. The wait between polls is not
+/// synchronisation: the condition is what the caller waits for.
+public func waitUntil(
+    _ what: @autoclosure () -> String, timeout: Duration, pollEvery interval: Duration = .milliseconds(50),
+    _ condition: () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return }
+        guard ContinuousClock.now < deadline else {
+            throw DeadlineExceeded(description: "timed out after \(timeout) waiting for \(what())")
+        }
+        try await Task.sleep(for: interval)
+    }
+}
+
+/// Names that no other test uses, for topics and groups.
+public enum UniqueName {
+    public static func make(_ prefix: String) -> String {
+        "\(prefix)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+}

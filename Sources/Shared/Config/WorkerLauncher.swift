@@ -1,0 +1,97 @@
+import Logging
+import Metrics
+import ServiceLifecycle
+
+/// Starts a worker process: checks the configuration and the brokers, then runs the worker
+/// and its metrics reporter until SIGTERM or SIGINT.
+public enum WorkerLauncher {
+    /// What the launcher needs from a worker command.
+    public struct Worker<Handler: MessageHandler>: Sendable {
+        public var name: String
+        public var groupID: String
+        public var topics: [String]
+        public var handler: Handler
+
+        public init(name: String, groupID: String, topics: [String], handler: Handler) {
+            self.name = name
+            self.groupID = groupID
+            self.topics = topics
+            self.handler = handler
+        }
+    }
+
+    /// Bootstraps swift-metrics with a ``LoggedMetricsFactory``; once per process.
+    public static func bootstrapMetrics() -> LoggedMetricsFactory {
+        let factory = LoggedMetricsFactory()
+        MetricsSystem.bootstrap(factory)
+        return factory
+    }
+
+    public static func run<Handler: MessageHandler>(
+        _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger
+    ) async throws {
+        let client = try options.kafka.clientConfiguration()
+        var consumerConfiguration = KafkaConsumerConfiguration(client: client, groupID: worker.groupID)
+        consumerConfiguration.maxBufferedPerPartition = options.maxBuffered
+        consumerConfiguration.maxBufferedBytesPerPartition = options.maxBufferedMib << 20
+        consumerConfiguration.drainTimeout = .milliseconds(Int64(options.drainTimeout * 1_000))
+        consumerConfiguration.statisticsInterval = .milliseconds(Int64(options.metricsInterval * 1_000))
+
+        let producer: KafkaProducer
+        let consumer: KafkaConsumer
+        do {
+            producer = try KafkaProducer(configuration: client, logger: logger)
+            consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
+        } catch let error as KafkaError {
+            throw ConfigurationError(error.message)
+        }
+        do {
+            try await checkTopics(worker.topics + [ArtpipeTopic.deadLetters], producer: producer, options: options)
+        } catch {
+            await producer.shutdown(timeout: .zero)
+            throw error
+        }
+
+        let runtime = WorkerRuntime(
+            configuration: WorkerConfiguration(
+                name: worker.name, topics: worker.topics, concurrency: options.effectiveConcurrency),
+            consumer: consumer, producer: producer, handler: worker.handler,
+            metrics: WorkerMetrics(worker: worker.name),
+            logger: logger)
+        let reporter = MetricsLogReporter(
+            factory: metricsFactory, interval: .milliseconds(Int64(options.metricsInterval * 1_000)),
+            logger: logger.with(metadata: ["worker": "\(worker.name)"])
+        ) { runtime.sampleGauges() }
+        // Shutdown runs in reverse order: the worker drains first, then the last metrics line.
+        let group = ServiceGroup(
+            services: [reporter, runtime], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+
+    /// Fails with a configuration error when the brokers do not answer or a topic is missing.
+    static func checkTopics(_ topics: [String], producer: KafkaProducer, options: WorkerOptions) async throws {
+        let brokers = (try? options.kafka.clientConfiguration().brokers) ?? "?"
+        let metadata: KafkaMetadata
+        do {
+            metadata = try await producer.metadata(timeout: options.kafka.connectTimeoutDuration)
+        } catch {
+            throw ConfigurationError(
+                "cannot reach Kafka brokers at \(brokers) within \(options.kafka.connectTimeout)s: \(error)")
+        }
+        let missing = topics.filter { metadata.partitionsByTopic[$0] == nil }
+        guard missing.isEmpty else {
+            throw ConfigurationError(
+                "topic \(missing.joined(separator: ", ")) does not exist on \(brokers); create it with `artpipe topics create`"
+            )
+        }
+    }
+}
+
+extension Logger {
+    /// A copy with extra metadata.
+    public func with(metadata: Logger.Metadata) -> Logger {
+        var copy = self
+        for (key, value) in metadata { copy[metadataKey: key] = value }
+        return copy
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// The flags every worker takes.
+public struct WorkerOptions: ParsableArguments {
+    @OptionGroup public var kafka: KafkaOptions
+
+    @Option(help: "Partitions handled at the same time (default: the number of cores).")
+    public var concurrency: Int?
+
+    @Option(help: "Seconds between `metrics` log lines.")
+    public var metricsInterval: Double = 10
+
+    @Option(help: "Seconds a shutdown or rebalance waits for messages being handled.")
+    public var drainTimeout: Double = 30
+
+    @Option(help: "Messages buffered per partition before that partition is paused.")
+    public var maxBuffered: Int = 50_000
+
+    @Option(help: "MiB of messages buffered per partition before that partition is paused.")
+    public var maxBufferedMib: Int = 32
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    public var logLevel: String = "info"
+
+    public init() {}
+
+    public func validate() throws {
+        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if metricsInterval <= 0 { throw ValidationError("--metrics-interval must be positive") }
+        if maxBuffered < 1 { throw ValidationError("--max-buffered must be at least 1") }
+        if maxBufferedMib < 1 { throw ValidationError("--max-buffered-mib must be at least 1") }
+        if drainTimeout < 0 { throw ValidationError("--drain-timeout must not be negative") }
+        if Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level '\(logLevel)' is not a log level")
+        }
+    }
+
+    public var level: Logger.Level { Logger.Level(rawValue: logLevel) ?? .info }
+    public var effectiveConcurrency: Int { concurrency ?? ProcessInfo.processInfo.activeProcessorCount }
+}

@@ -1,0 +1,31 @@
+/// Where the brokers are and any librdkafka properties to pass through (TLS, SASL, tuning).
+public struct KafkaClientConfiguration: Sendable {
+    /// Comma-separated `host:port` list.
+    public var brokers: String
+    /// librdkafka properties, applied after artpipe's own defaults so they can override them.
+    public var properties: [String: String]
+
+    public init(brokers: String, properties: [String: String] = [:]) {
+        self.brokers = brokers
+        self.properties = properties
+    }
+}
+
+/// Settings of a group consumer.
+public struct KafkaConsumerConfiguration: Sendable {
+    public var client: KafkaClientConfiguration
+    public var groupID: String
+    /// Messages buffered per partition before that partition is paused.
+    public var maxBufferedPerPartition: Int = 50_000
+    /// Key and value bytes buffered per partition before that partition is paused.
+    public var maxBufferedBytesPerPartition: Int = 32 << 20
+    /// How long a revoke or a close waits for the message being handled to finish.
+    public var drainTimeout: Duration = .seconds(30)
+    /// How often librdkafka reports statistics (consumer lag).
+    public var statisticsInterval: Duration = .seconds(5)
+
+    public init(client: KafkaClientConfiguration, groupID: String) {
+        self.client = client
+        self.groupID = groupID
+    }
+}

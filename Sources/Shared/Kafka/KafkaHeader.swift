@@ -1,0 +1,26 @@
+/// A Kafka record header.
+public struct KafkaHeader: Sendable, Hashable {
+    public var name: String
+    public var value: [UInt8]?
+
+    public init(_ name: String, _ value: [UInt8]?) {
+        self.name = name
+        self.value = value
+    }
+
+    public init(_ name: String, _ value: String) {
+        self.init(name, Array(value.utf8))
+    }
+
+    /// The value as UTF-8 text, or nil when absent or not UTF-8.
+    public var stringValue: String? {
+        value.flatMap { String(validating: $0, as: UTF8.self) }
+    }
+}
+
+extension Array where Element == KafkaHeader {
+    /// The value of the first header with this name.
+    public func value(of name: String) -> String? {
+        first { $0.name == name }?.stringValue
+    }
+}

@@ -1,0 +1,43 @@
+import CKafka
+import Logging
+
+/// Owns one `rd_kafka_t` handle together with the callbacks it calls.
+final class RDKafkaClient: @unchecked Sendable {
+    let handle: OpaquePointer
+    let callbacks: RDKafkaCallbacks
+
+    /// Creates a handle. `properties` are applied in order, so later ones override earlier ones.
+    init(type: rd_kafka_type_t, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
+        let conf = try RDKafkaConfig.make(properties)
+        callbacks.install(on: conf)
+        var errstr = [CChar](repeating: 0, count: 512)
+        // On success rd_kafka_new takes ownership of conf.
+        guard let handle = rd_kafka_new(type, conf, &errstr, errstr.count) else {
+            rd_kafka_conf_destroy(conf)
+            throw KafkaError("cannot create Kafka client: \(String(errorBuffer: errstr))")
+        }
+        self.handle = handle
+        self.callbacks = callbacks
+    }
+
+    deinit {
+        rd_kafka_destroy(handle)
+    }
+
+    /// The broker's view of topics and partitions. Blocks up to `timeoutMilliseconds`.
+    func metadata(timeoutMilliseconds: Int32) throws -> KafkaMetadata {
+        var raw: UnsafePointer<rd_kafka_metadata>?
+        let error = rd_kafka_metadata(handle, 1, nil, &raw, timeoutMilliseconds)
+        guard error == RD_KAFKA_RESP_ERR_NO_ERROR, let raw else {
+            throw KafkaError("cannot read cluster metadata", rdError: error)
+        }
+        defer { rd_kafka_metadata_destroy(raw) }
+        var topics: [String: Int] = [:]
+        for index in 0..<Int(raw.pointee.topic_cnt) {
+            let topic = raw.pointee.topics[index]
+            guard topic.err == RD_KAFKA_RESP_ERR_NO_ERROR else { continue }
+            topics[String(cString: topic.topic)] = Int(topic.partition_cnt)
+        }
+        return KafkaMetadata(brokerCount: Int(raw.pointee.broker_cnt), partitionsByTopic: topics)
+    }
+}

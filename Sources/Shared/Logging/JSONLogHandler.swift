@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+
+/// Writes each log event as one JSON object on its own line: `ts`, `level`, `logger`, `msg`,
+/// then the metadata. Numbers and booleans stay JSON numbers and booleans.
+public struct JSONLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    private let label: String
+    private let output: LineOutput
+
+    public init(label: String, output: LineOutput = .standardOutput) {
+        self.label = label
+        self.output = output
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
+        if let error = event.error { merged["error"] = "\(error)" }
+        var text = "{\"ts\":\"\(Self.timestamp())\",\"level\":\"\(event.level.rawValue)\",\"logger\":"
+        JSONText.appendString(label, to: &text)
+        text += ",\"msg\":"
+        JSONText.appendString(event.message.description, to: &text)
+        for key in merged.keys.sorted() where !["ts", "level", "logger", "msg"].contains(key) {
+            text += ","
+            JSONText.appendString(key, to: &text)
+            text += ":"
+            JSONText.append(merged[key]!, to: &text)
+        }
+        text += "}\n"
+        output.write(text)
+    }
+
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+            parts.tm_hour, parts.tm_min, parts.tm_sec, now.tv_nsec / 1_000_000)
+    }
+}

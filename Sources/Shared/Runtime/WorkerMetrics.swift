@@ -1,0 +1,33 @@
+import Metrics
+
+/// The metrics every worker reports, under the labels the `metrics` log line uses.
+public struct WorkerMetrics: Sendable {
+    /// Messages taken from the input topics.
+    public let consumed: Counter
+    /// Records acknowledged by the broker (outputs and dead letters).
+    public let produced: Counter
+    /// Messages handled and committed-ready, dead letters excluded.
+    public let succeeded: Counter
+    /// Retries after a transient failure, of the handler or of producing its outputs.
+    public let retried: Counter
+    /// Messages sent to the dead letters.
+    public let deadLettered: Counter
+    /// Messages being handled now.
+    public let inFlight: Gauge
+    /// Total consumer lag over the assigned partitions.
+    public let consumerLag: Gauge
+    /// From taking a message to its outputs being acknowledged.
+    public let handlerLatency: Metrics.Timer
+
+    public init(worker: String) {
+        let dimensions = [("worker", worker)]
+        consumed = Counter(label: "consumed", dimensions: dimensions)
+        produced = Counter(label: "produced", dimensions: dimensions)
+        succeeded = Counter(label: "succeeded", dimensions: dimensions)
+        retried = Counter(label: "retried", dimensions: dimensions)
+        deadLettered = Counter(label: "dead_lettered", dimensions: dimensions)
+        inFlight = Gauge(label: "in_flight", dimensions: dimensions)
+        consumerLag = Gauge(label: "consumer_lag", dimensions: dimensions)
+        handlerLatency = Metrics.Timer(label: "handler_latency", dimensions: dimensions)
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import Shared
+
+@main
+enum ArtpipeMain {
+    static func main() async {
+        await CommandLineMain.run(Artpipe.self)
+    }
+}
+
+/// The one artpipe executable: every role is a subcommand.
+struct Artpipe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "artpipe",
+        abstract: "Harvests an art museum's collection into thumbnails and an index grouped by artist, over Kafka.",
+        subcommands: [BrokerCommand.self, TopicsCommand.self])
+}

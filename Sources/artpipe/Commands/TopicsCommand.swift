@@ -1,0 +1,47 @@
+import ArgumentParser
+import Logging
+import Shared
+
+/// `artpipe topics`: topic administration on a real Kafka cluster.
+struct TopicsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "topics", abstract: "Manage the pipeline's topics.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Create the pipeline's topics that do not exist yet (CreateTopics; not on the embedded broker, which creates its own)."
+        )
+
+        @OptionGroup var kafka: KafkaOptions
+
+        @Option(help: "Partitions per topic: the most instances a stage can usefully run.")
+        var partitions: Int = 6
+
+        @Option(help: "Replication factor.")
+        var replication: Int = 1
+
+        func validate() throws {
+            guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+            guard replication >= 1 else { throw ValidationError("--replication must be at least 1") }
+        }
+
+        func run() async throws {
+            ArtpipeLogging.bootstrap(level: .warning)
+            let logger = Logger(label: "artpipe.topics")
+            let client = try kafka.clientConfiguration()
+            do {
+                let created = try await KafkaTopicAdmin.createTopics(
+                    ArtpipeTopic.all, partitions: partitions, replicationFactor: replication, configuration: client,
+                    timeout: kafka.connectTimeoutDuration, logger: logger)
+                for topic in ArtpipeTopic.all {
+                    print("\(topic): \(created.contains(topic) ? "created" : "exists")")
+                }
+            } catch let error as KafkaError {
+                // The embedded broker never answers CreateTopics: it makes its topics at start.
+                let hint = error.message.contains("Timed out") ? " (`artpipe broker` creates its topics itself)" : ""
+                throw ConfigurationError("topics create on \(client.brokers): \(error.message)\(hint)")
+            }
+        }
+    }
+}
