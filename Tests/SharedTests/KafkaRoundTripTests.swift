@@ -6,19 +6,14 @@ import Testing
 struct KafkaRoundTripTests {
     @Test("10,000 keyed messages over 6 partitions are produced, consumed in order and committed, none lost")
     func tenThousandMessages() async throws {
-        let broker = try EmbeddedBroker(logger: .test)
-        let topic = UniqueName.make("roundtrip")
-        try broker.createTopic(topic, partitions: 6)
-        let producer = try KafkaProducer(
-            configuration: KafkaClientConfiguration(brokers: broker.bootstrapServers), logger: .test)
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("roundtrip", partitions: 6)
         let count = 10_000
-        try await producer.send(
-            (0..<count).map { KafkaProducerRecord(topic: topic, key: "k\($0)", value: Array("v\($0)".utf8)) })
+        try await cluster.produce(to: topic, 0..<count)
 
         let group = UniqueName.make("group")
         let handler = ProbeHandler()
-        let worker = try InProcessWorker(
-            brokers: broker.bootstrapServers, group: group, topics: [topic], handler: handler)
+        let worker = try InProcessWorker(brokers: cluster.brokers, group: group, topics: [topic], handler: handler)
         try await waitUntil("\(count) messages handled", timeout: .seconds(60)) { handler.handled.count >= count }
         try await worker.stop()
 
@@ -33,14 +28,13 @@ struct KafkaRoundTripTests {
 
         // Whatever was not committed would reach a new member of the group before the marker
         // of its partition; only the six markers must arrive.
-        try await producer.send(
+        try await cluster.producer.send(
             (Int32(0)..<6).map { KafkaProducerRecord(topic: topic, partition: $0, key: "marker-\($0)", value: []) })
         let second = ProbeHandler()
-        let restarted = try InProcessWorker(
-            brokers: broker.bootstrapServers, group: group, topics: [topic], handler: second)
+        let restarted = try InProcessWorker(brokers: cluster.brokers, group: group, topics: [topic], handler: second)
         try await waitUntil("the six markers", timeout: .seconds(60)) { second.handled.count >= 6 }
         try await restarted.stop()
         #expect(second.handled.compactMap(\.key).sorted() == (0..<6).map { "marker-\($0)" })
-        await producer.shutdown()
+        await cluster.shutdown()
     }
 }

@@ -7,26 +7,21 @@ import Testing
 @Suite("Worker processes: group membership, crashes and shutdown", .serialized, .timeLimit(.minutes(4)))
 struct WorkerProcessTests {
     struct Setup {
-        let broker: EmbeddedBroker
+        let cluster: TestCluster
         let topic: String
         let group = UniqueName.make("group")
         let directory: URL
 
         init(partitions: Int) throws {
-            broker = try EmbeddedBroker(logger: .test)
-            topic = UniqueName.make("process")
-            try broker.createTopic(topic, partitions: partitions)
-            try broker.createTopic(ArtpipeTopic.deadLetters, partitions: 1)
+            cluster = try TestCluster()
+            topic = try cluster.makeTopic("process", partitions: partitions)
+            try cluster.broker.createTopic(ArtpipeTopic.deadLetters, partitions: 1)
             directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("artpipe-test"))
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
 
         func produce(_ range: Range<Int>) async throws {
-            let producer = try KafkaProducer(
-                configuration: KafkaClientConfiguration(brokers: broker.bootstrapServers), logger: .test)
-            try await producer.send(
-                range.map { KafkaProducerRecord(topic: topic, key: "k\($0)", value: Array("v\($0)".utf8)) })
-            await producer.shutdown()
+            try await cluster.produce(to: topic, range)
         }
 
         func recordURL(_ name: String) -> URL { directory.appendingPathComponent(name) }
@@ -35,21 +30,27 @@ struct WorkerProcessTests {
             try ChildProcess(
                 "artpipe-probe",
                 [
-                    "consume", "--brokers", broker.bootstrapServers, "--topic", topic, "--group", group,
+                    "consume", "--brokers", cluster.brokers, "--topic", topic, "--group", group,
                     "--record", recordURL(record).path, "--concurrency", "6", "--metrics-interval", "60",
                 ] + EmbeddedBrokerSettings.flags + extra)
         }
     }
 
-    /// Starts two members and waits until both hold partitions.
-    private func startPair(_ setup: Setup, delayMilliseconds: Int) async throws -> (ChildProcess, ChildProcess) {
-        let first = try setup.startProbe(record: "a", extra: ["--handle-delay-ms", "\(delayMilliseconds)"])
+    /// Starts two members, waits until both hold partitions, produces `count` messages and
+    /// waits until both have handled some of them.
+    private func startPairMidRun(_ setup: Setup, count: Int) async throws -> (ChildProcess, ChildProcess) {
+        let first = try setup.startProbe(record: "a", extra: ["--handle-delay-ms", "2"])
         try await waitUntil("the first member to be assigned", timeout: .seconds(30)) {
             first.stdout.contains("partitions assigned")
         }
-        let second = try setup.startProbe(record: "b", extra: ["--handle-delay-ms", "\(delayMilliseconds)"])
+        let second = try setup.startProbe(record: "b", extra: ["--handle-delay-ms", "2"])
         try await waitUntil("the second member to be assigned", timeout: .seconds(30)) {
             second.stdout.contains("partitions assigned")
+        }
+        try await setup.produce(0..<count)
+        try await waitUntil("both members to make progress", timeout: .seconds(60)) {
+            ProbeRecord(url: setup.recordURL("a")).done.count > 500
+                && ProbeRecord(url: setup.recordURL("b")).done.count > 500
         }
         return (first, second)
     }
@@ -57,17 +58,11 @@ struct WorkerProcessTests {
     @Test("two members split the partitions; after one is SIGKILLed the other handles every message at least once")
     func sigkillOneMember() async throws {
         let setup = try Setup(partitions: 6)
-        let (first, second) = try await startPair(setup, delayMilliseconds: 2)
+        let count = 12_000
+        let (first, second) = try await startPairMidRun(setup, count: count)
         defer {
             first.stop()
             second.stop()
-        }
-        let count = 12_000
-        try await setup.produce(0..<count)
-        try await waitUntil("both members to make progress", timeout: .seconds(60)) {
-            let a = ProbeRecord(url: setup.recordURL("a")).done.count
-            let b = ProbeRecord(url: setup.recordURL("b")).done.count
-            return a > 500 && b > 500
         }
         first.signal(SIGKILL)
         let expected = Set((0..<count).map { "k\($0)" })
@@ -85,16 +80,11 @@ struct WorkerProcessTests {
     @Test("two members; after one is SIGTERMed it exits 0 and no message is handled twice")
     func sigtermOneMember() async throws {
         let setup = try Setup(partitions: 6)
-        let (first, second) = try await startPair(setup, delayMilliseconds: 2)
+        let count = 12_000
+        let (first, second) = try await startPairMidRun(setup, count: count)
         defer {
             first.stop()
             second.stop()
-        }
-        let count = 12_000
-        try await setup.produce(0..<count)
-        try await waitUntil("both members to make progress", timeout: .seconds(60)) {
-            ProbeRecord(url: setup.recordURL("a")).done.count > 500
-                && ProbeRecord(url: setup.recordURL("b")).done.count > 500
         }
         first.signal(SIGTERM)
         #expect(try await first.waitForExit(timeout: .seconds(40)) == 0)

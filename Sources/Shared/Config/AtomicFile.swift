@@ -11,19 +11,8 @@ public enum AtomicFile {
         guard descriptor >= 0 else {
             throw ConfigurationError("cannot write \(temporary.path): \(String(cString: strerror(errno)))")
         }
-        var failure: String?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
+        let writeError = data.withUnsafeBytes { writeFully(descriptor, $0) }
+        var failure: String? = writeError == 0 ? nil : String(cString: strerror(writeError))
         if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }

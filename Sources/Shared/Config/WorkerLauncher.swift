@@ -63,9 +63,12 @@ public enum WorkerLauncher {
             logger: logger.with(metadata: ["worker": "\(worker.name)"])
         ) { runtime.sampleGauges() }
         // Shutdown runs in reverse order: the worker drains first, then the last metrics line.
-        let group = ServiceGroup(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: [reporter, runtime], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        try await group.run()
+        // A handler stuck past the drain timeout must not keep the process from exiting.
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64((options.drainTimeout + 15) * 1_000))
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: groupConfiguration).run()
     }
 
     /// Fails with a configuration error when the brokers do not answer or a topic is missing.

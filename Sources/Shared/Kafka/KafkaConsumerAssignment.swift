@@ -28,6 +28,9 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         let topicPartitions = RDKafkaTopicPartitionList.topicPartitions(partitions)
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+            // Only the eager protocol can hand over a partition we still hold: retire the old lease
+            // first, so its buffered messages are not handled alongside the new ones.
+            drain(topicPartitions.compactMap { leases[$0] })
             for topicPartition in topicPartitions {
                 leases[topicPartition] = KafkaPartitionLease(topicPartition)
             }

@@ -16,17 +16,8 @@ public final class LineOutput: Sendable {
     public func write(_ line: String) {
         var line = line
         line.withUTF8 { bytes in
-            lock.withLock { _ in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Foundation.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return
-                    }
-                    offset += written
-                }
-            }
+            // A failed log write has nowhere to be reported; the line is dropped.
+            _ = lock.withLock { _ in writeFully(fileDescriptor, UnsafeRawBufferPointer(bytes)) }
         }
     }
 }

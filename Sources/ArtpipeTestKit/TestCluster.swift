@@ -1,0 +1,38 @@
+import Logging
+import Shared
+
+/// An embedded broker with a producer, for tests: unique topics and keyed test messages.
+public final class TestCluster: Sendable {
+    public let broker: EmbeddedBroker
+    public let producer: KafkaProducer
+
+    public init() throws {
+        broker = try EmbeddedBroker(logger: .test)
+        producer = try KafkaProducer(
+            configuration: KafkaClientConfiguration(brokers: broker.bootstrapServers), logger: .test)
+    }
+
+    public var brokers: String { broker.bootstrapServers }
+
+    /// Creates a topic named after `prefix` that no other test uses.
+    public func makeTopic(_ prefix: String, partitions: Int) throws -> String {
+        let name = UniqueName.make(prefix)
+        try broker.createTopic(name, partitions: partitions)
+        return name
+    }
+
+    /// Produces messages keyed `k<i>` with value `value(i)` (default `v<i>`), waiting for acknowledgements.
+    public func produce(
+        to topic: String, _ indices: Range<Int>, value: (Int) -> String = { "v\($0)" },
+        headers: (Int) -> [KafkaHeader] = { _ in [] }
+    ) async throws {
+        try await producer.send(
+            indices.map {
+                KafkaProducerRecord(topic: topic, key: "k\($0)", value: Array(value($0).utf8), headers: headers($0))
+            })
+    }
+
+    public func shutdown() async {
+        await producer.shutdown()
+    }
+}
