@@ -1,0 +1,49 @@
+import Shared
+
+/// A museum API that serves pages of a query.
+public protocol CollectionSource: Sendable {
+    /// The `source` name in messages (`rijksmuseum`, `rijksmuseum-search`).
+    var name: String { get }
+
+    /// Fetches one page: its artworks, the total the query matches, and for cursor-paged
+    /// sources the request of the next page.
+    func fetch(_ request: PageRequest) async throws -> SourcePage
+
+    /// How many objects `query` matches, for planning a crawl.
+    func count(query: [String: String]) async throws -> SourceCount
+}
+
+/// One fetched page.
+public struct SourcePage: Sendable {
+    public var total: Int
+    public var artworks: [Artwork]
+    /// Pages to request next (cursor-paged sources).
+    public var next: [PageRequest]
+
+    public init(total: Int, artworks: [Artwork], next: [PageRequest] = []) {
+        self.total = total
+        self.artworks = artworks
+        self.next = next
+    }
+}
+
+/// What a crawl needs to know before it starts.
+public struct SourceCount: Sendable {
+    public var total: Int
+    /// Facets the source offers for splitting the query: name → value → count.
+    public var facets: [String: [String: Int]]
+
+    public init(total: Int, facets: [String: [String: Int]] = [:]) {
+        self.total = total
+        self.facets = facets
+    }
+}
+
+/// A source's answer that is not what its API promises: poison, not worth retrying.
+public struct SourceFormatError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

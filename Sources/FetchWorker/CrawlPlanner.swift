@@ -1,0 +1,68 @@
+import Foundation
+import Shared
+
+/// Turns a query into the page requests of a crawl.
+public enum CrawlPlanner {
+    /// What a crawl will publish.
+    public struct Plan: Sendable {
+        public var requests: [PageRequest]
+        /// Objects the query matches.
+        public var total: Int
+        /// Pages the query has within the API's reach.
+        public var lastPage: Int
+    }
+
+    /// Plans the legacy API's pages: ceil(min(total, 10,000) / pageSize) of them. A query
+    /// beyond the 10,000-object reach fails with `--pages all` rather than silently missing
+    /// objects, and says how to split it.
+    public static func plan(
+        source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String
+    ) async throws -> Plan {
+        let count = try await source.count(query: query)
+        let reachable = min(count.total, LegacyCollectionSource.reachableObjects)
+        let lastPage = (reachable + pageSize - 1) / pageSize
+        if pages == .all, count.total > reachable {
+            throw CrawlPlanningError.beyondReach(total: count.total, reachable: reachable, facets: count.facets)
+        }
+        let wanted: ClosedRange<Int>
+        switch pages {
+        case .all: wanted = 1...max(lastPage, 1)
+        case .range(let range): wanted = range
+        }
+        let requested = wanted.clamped(to: 1...max(lastPage, 1))
+        guard lastPage > 0, wanted.lowerBound <= lastPage else {
+            return Plan(requests: [], total: count.total, lastPage: lastPage)
+        }
+        let requests = requested.map {
+            PageRequest(crawlId: crawlId, source: source.name, query: query, page: $0, pageSize: pageSize)
+        }
+        return Plan(requests: requests, total: count.total, lastPage: lastPage)
+    }
+
+    /// The default crawl id: the same query always makes the same crawl.
+    public static func defaultCrawlId(source: String, query: [String: String]) -> String {
+        "\(source):\(PageID.queryHash(query))"
+    }
+}
+
+/// Why a crawl cannot start.
+public enum CrawlPlanningError: Error, CustomStringConvertible {
+    case beyondReach(total: Int, reachable: Int, facets: [String: [String: Int]])
+
+    public var description: String {
+        switch self {
+        case .beyondReach(let total, let reachable, let facets):
+            var text =
+                "the query matches \(total) objects but the API serves at most \(reachable) per query, "
+                + "so \(total - reachable) would be unreachable; split it into queries under \(reachable) objects"
+            // Suggest the facet whose largest value is smallest: its parts fit best.
+            if let (name, values) = facets.filter({ !$0.value.isEmpty }).min(by: {
+                ($0.value.values.max() ?? 0) < ($1.value.values.max() ?? 0)
+            }) {
+                let largest = values.sorted { $0.value > $1.value }.prefix(3).map { "\(name)=\($0.key) (\($0.value))" }
+                text += ", e.g. with --query \(largest.joined(separator: ", "))"
+            }
+            return text + ", or crawl a page range with --pages"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Why a fetch failed, with every URL and body already stripped of secrets.
+public enum HTTPFetchError: Error, CustomStringConvertible {
+    /// A 4xx other than 408 and 429: asking again cannot help.
+    case rejected(status: Int, url: String, bodyPrefix: String)
+    /// 429, 5xx or connection failures on every attempt.
+    case exhausted(attempts: Int, url: String, lastFailure: String)
+    /// The body is larger than the limit.
+    case tooLarge(limit: Int, url: String)
+    case invalidURL(String)
+
+    /// True when retrying later cannot succeed.
+    public var isPermanent: Bool {
+        switch self {
+        case .rejected, .tooLarge, .invalidURL: true
+        case .exhausted: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .rejected(let status, let url, let bodyPrefix):
+            "HTTP \(status) from \(url)" + (bodyPrefix.isEmpty ? "" : ": \(bodyPrefix)")
+        case .exhausted(let attempts, let url, let lastFailure):
+            "gave up on \(url) after \(attempts) attempts: \(lastFailure)"
+        case .tooLarge(let limit, let url):
+            "response from \(url) is larger than \(limit) bytes"
+        case .invalidURL(let url):
+            "invalid URL \(url)"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Shared
+
+/// GET requests for the sources: bounded in time and size, retried with backoff on 429,
+/// 5xx and connection errors (honouring `Retry-After`), limited in rate and concurrency per
+/// host. Everything it reports has the secrets redacted.
+public final class HTTPFetcher: Sendable {
+    private let client: HTTPClient
+    private let configuration: HTTPFetcherConfiguration
+    private let limits: HostLimits
+    private let redaction: SecretRedaction
+    private let logger: Logger
+
+    public init(configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger) {
+        let clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 3, allowCycles: false),
+            timeout: .init(
+                connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
+                read: .nanoseconds(configuration.readTimeout.nanoseconds)))
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        self.configuration = configuration
+        self.limits = HostLimits(
+            requestsPerSecond: configuration.requestsPerSecond, concurrencyPerHost: configuration.concurrencyPerHost)
+        self.redaction = redaction
+        self.logger = logger
+    }
+
+    /// Closes the connection pool.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    /// Fetches `url`, returning a 2xx response or throwing an ``HTTPFetchError``.
+    public func get(_ url: URL, accept: String = "application/json") async throws -> HTTPFetchResponse {
+        let shownURL = redaction.apply(url.absoluteString)
+        guard let host = url.host, url.scheme == "http" || url.scheme == "https" else {
+            throw HTTPFetchError.invalidURL(shownURL)
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            let failure: String
+            var retryAfter: Duration?
+            do {
+                let response = try await limits.run(host: host) {
+                    try await self.once(url, accept: accept, shownURL: shownURL)
+                }
+                switch response.status {
+                case 200..<300:
+                    return response
+                case 429, 408, 500..<600:
+                    failure = "HTTP \(response.status)"
+                    retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter)
+                default:
+                    let prefix = String(decoding: response.body.prefix(300), as: UTF8.self)
+                    throw HTTPFetchError.rejected(
+                        status: response.status, url: shownURL, bodyPrefix: redaction.apply(prefix))
+                }
+            } catch let error as HTTPFetchError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                failure = redaction.apply("\(error)")
+            }
+            guard attempt < configuration.maxAttempts else {
+                throw HTTPFetchError.exhausted(attempts: attempt, url: shownURL, lastFailure: failure)
+            }
+            if let retryAfter, retryAfter > configuration.maxRetryAfter {
+                throw HTTPFetchError.exhausted(
+                    attempts: attempt, url: shownURL, lastFailure: "\(failure) with Retry-After \(retryAfter)")
+            }
+            let delay = retryAfter ?? backoff(afterAttempt: attempt)
+            logger.warning(
+                "request failed; retrying",
+                metadata: [
+                    "http.url": "\(shownURL)", "reason": "\(failure)", "attempt": "\(attempt)", "retry.in": "\(delay)",
+                ])
+            try await Task.sleep(for: delay)
+        }
+    }
+
+    private func once(_ url: URL, accept: String, shownURL: String) async throws -> HTTPFetchResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: accept)
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        let response = try await client.execute(
+            request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)
+        let limit = configuration.maxResponseBytes
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+            throw HTTPFetchError.tooLarge(limit: limit, url: shownURL)
+        }
+        var body: [UInt8] = []
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else {
+                throw HTTPFetchError.tooLarge(limit: limit, url: shownURL)
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return HTTPFetchResponse(
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: body)
+    }
+
+    private func backoff(afterAttempt attempt: Int) -> Duration {
+        let policy = RetryPolicy(
+            maxAttempts: configuration.maxAttempts, initialDelay: configuration.initialBackoff,
+            maxDelay: configuration.maxBackoff)
+        return policy.delay(afterAttempt: attempt)
+    }
+
+    /// `Retry-After` as delta-seconds or an HTTP date.
+    static func parseRetryAfter(_ value: String) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) { return .seconds(max(0, seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1_000))
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

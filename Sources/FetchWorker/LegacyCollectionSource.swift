@@ -1,0 +1,109 @@
+import Foundation
+import Shared
+
+/// The Rijksmuseum's legacy REST API (`/api/{culture}/collection`), the seed apps' API.
+///
+/// Query parameters pass through (`q`, `involvedMaker`, `type`, `s`, `imgonly`, `f.*`…),
+/// except `culture`, which picks the path (default `en`). The API serves at most 10,000
+/// objects per query (`p × ps ≤ 10,000`); no request past that is ever sent.
+public struct LegacyCollectionSource: CollectionSource {
+    public static let sourceName = "rijksmuseum"
+    /// The API refuses `p × ps` beyond this.
+    public static let reachableObjects = 10_000
+    public static let maxPageSize = 100
+
+    public var name: String { Self.sourceName }
+    let baseURL: URL
+    let apiKey: String
+    let imageEdge: Int
+    let http: HTTPFetcher
+
+    public init(baseURL: URL, apiKey: String, imageEdge: Int, http: HTTPFetcher) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.imageEdge = imageEdge
+        self.http = http
+    }
+
+    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+        guard (1...Self.maxPageSize).contains(request.pageSize) else {
+            throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.maxPageSize)")
+        }
+        guard request.page >= 1, request.page * request.pageSize <= Self.reachableObjects else {
+            throw SourceFormatError(
+                "page \(request.page) of size \(request.pageSize) is past the API's \(Self.reachableObjects)-object limit"
+            )
+        }
+        let response = try await http.get(url(query: request.query, page: request.page, pageSize: request.pageSize))
+        let parsed = try Self.parse(response.body, imageEdge: imageEdge)
+        return SourcePage(total: parsed.count, artworks: Self.artworks(of: parsed, imageEdge: imageEdge))
+    }
+
+    public func count(query: [String: String]) async throws -> SourceCount {
+        let response = try await http.get(url(query: query, page: 1, pageSize: 1))
+        let parsed = try Self.parse(response.body, imageEdge: imageEdge)
+        var facets: [String: [String: Int]] = [:]
+        for facet in parsed.facets ?? [] {
+            facets[facet.name] = Dictionary(facet.facets.map { ($0.key, $0.value) }, uniquingKeysWith: +)
+        }
+        return SourceCount(total: parsed.count, facets: facets)
+    }
+
+    func url(query: [String: String], page: Int, pageSize: Int) -> URL {
+        let culture = query["culture"] ?? "en"
+        var components = URLComponents(
+            url: baseURL.appendingPathComponent("api/\(culture)/collection"), resolvingAgainstBaseURL: false)!
+        var items = [
+            URLQueryItem(name: "key", value: apiKey), URLQueryItem(name: "format", value: "json"),
+            URLQueryItem(name: "p", value: String(page)), URLQueryItem(name: "ps", value: String(pageSize)),
+        ]
+        for (name, value) in query.sorted(by: { $0.key < $1.key })
+        where !["culture", "key", "p", "ps", "format"].contains(name) {
+            items.append(URLQueryItem(name: name, value: value))
+        }
+        components.queryItems = items
+        return components.url!
+    }
+
+    static func parse(_ body: [UInt8], imageEdge: Int) throws -> LegacyCollectionResponse {
+        do {
+            return try JSONDecoder().decode(LegacyCollectionResponse.self, from: Data(body))
+        } catch let error as DecodingError {
+            let start = String(decoding: body.prefix(120), as: UTF8.self)
+            throw SourceFormatError(
+                "collection response is not the expected JSON (\(error.summary)); body starts: \(start)")
+        }
+    }
+
+    /// Maps the API's objects to artworks: positions follow the API's order; an object
+    /// without an objectNumber is left out; one already on the page is left out again.
+    static func artworks(of response: LegacyCollectionResponse, imageEdge: Int) -> [Artwork] {
+        var seen = Set<String>()
+        var artworks: [Artwork] = []
+        for (position, object) in response.artObjects.enumerated() {
+            guard let objectNumber = object.objectNumber?.trimmingCharacters(in: .whitespaces), !objectNumber.isEmpty,
+                seen.insert(objectNumber).inserted
+            else { continue }
+            let image = usableImage(object)
+            artworks.append(
+                Artwork(
+                    objectNumber: objectNumber, title: object.title ?? "",
+                    artist: object.principalOrFirstMaker?.trimmingCharacters(in: .whitespaces) ?? "",
+                    imageURL: image.map { ImageURLSizing.sized($0.url!, longestEdge: imageEdge) },
+                    width: image?.width.flatMap { $0 > 0 ? $0 : nil },
+                    height: image?.height.flatMap { $0 > 0 ? $0 : nil },
+                    position: position))
+        }
+        return artworks
+    }
+
+    /// The web image, unless the museum says there is none or that it must not be shown.
+    private static func usableImage(_ object: LegacyCollectionResponse.ArtObject) -> LegacyCollectionResponse.ArtObject
+        .Image?
+    {
+        guard object.hasImage != false, object.showImage != false, let image = object.webImage,
+            let url = image.url, !url.isEmpty
+        else { return nil }
+        return image
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import Shared
+
+/// FetchWorker's handler: a `PageRequest` in, a `Page` (and any next page requests) out.
+public struct PageFetchHandler: MessageHandler {
+    let sources: [String: any CollectionSource]
+    let redaction: SecretRedaction
+
+    public init(sources: [any CollectionSource], redaction: SecretRedaction) {
+        self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.redaction = redaction
+    }
+
+    public func decode(_ message: KafkaConsumerMessage) throws -> PageRequest {
+        try MessageCodec.decode(PageRequest.self, from: message)
+    }
+
+    public func handle(_ request: PageRequest, context: MessageContext) async throws -> [KafkaProducerRecord] {
+        guard let source = sources[request.source] else {
+            throw HandlerFailure.permanent(
+                "unknown source '\(request.source)' (this worker serves \(sources.keys.sorted().joined(separator: ", ")))"
+            )
+        }
+        let fetched: SourcePage
+        do {
+            fetched = try await source.fetch(request)
+        } catch let error as HTTPFetchError where error.isPermanent {
+            throw HandlerFailure.permanent(redaction.apply(error.description))
+        } catch let error as HTTPFetchError {
+            // The fetcher already retried with backoff; the runtime's retries would multiply them.
+            throw HandlerFailure.permanent(redaction.apply(error.description))
+        } catch let error as SourceFormatError {
+            throw HandlerFailure.permanent(redaction.apply(error.description))
+        }
+        let page = Page(request: request, total: fetched.total, artworks: fetched.artworks)
+        context.logger.debug(
+            "page fetched", metadata: ["page.id": "\(request.pageId)", "artworks": "\(page.artworks.count)"])
+        return try [MessageCodec.record(page, topic: ArtpipeTopic.pages)]
+            + fetched.next.map { try MessageCodec.record($0, topic: ArtpipeTopic.pageRequests) }
+    }
+}

@@ -1,0 +1,51 @@
+/// A fetched page of artworks, published by FetchWorker to `artpipe.pages`.
+public struct Page: ArtpipeMessage, Equatable {
+    public static let schemaName = "page"
+
+    public var v: Int
+    public var pageId: String
+    public var crawlId: String
+    public var source: String
+    public var query: [String: String]
+    public var page: Int
+    /// Objects the query matches in all, as the source reported.
+    public var total: Int
+    public var artworks: [Artwork]
+
+    public init(request: PageRequest, total: Int, artworks: [Artwork]) {
+        self.v = Self.schemaVersion
+        self.pageId = request.pageId
+        self.crawlId = request.crawlId
+        self.source = request.source
+        self.query = request.query
+        self.page = request.page
+        self.total = total
+        self.artworks = artworks
+    }
+}
+
+/// One work on a page.
+public struct Artwork: Codable, Sendable, Equatable {
+    public var objectNumber: String
+    public var title: String
+    /// The maker's name as the source gives it; empty when the source gives none.
+    public var artist: String
+    /// An image URL sized for the thumbnails, when the work has a usable image.
+    public var imageURL: String?
+    public var width: Int?
+    public var height: Int?
+    /// 0-based position on the page.
+    public var position: Int
+
+    public init(
+        objectNumber: String, title: String, artist: String, imageURL: String?, width: Int?, height: Int?, position: Int
+    ) {
+        self.objectNumber = objectNumber
+        self.title = title
+        self.artist = artist
+        self.imageURL = imageURL
+        self.width = width
+        self.height = height
+        self.position = position
+    }
+}

@@ -1,0 +1,30 @@
+/// A page to fetch: published by `artpipe crawl`, and by FetchWorker itself for cursor-paged sources.
+public struct PageRequest: ArtpipeMessage, Equatable {
+    public static let schemaName = "page-request"
+
+    public var v: Int
+    public var pageId: String
+    /// Which crawl asked for it; pages of one crawl share it.
+    public var crawlId: String
+    public var source: String
+    /// The collection query, without the API key.
+    public var query: [String: String]
+    /// 1-based.
+    public var page: Int
+    public var pageSize: Int
+    /// The source's opaque position, for cursor-paged sources.
+    public var cursor: String?
+
+    public init(
+        crawlId: String, source: String, query: [String: String], page: Int, pageSize: Int, cursor: String? = nil
+    ) {
+        self.v = Self.schemaVersion
+        self.pageId = PageID.make(source: source, query: query, page: page)
+        self.crawlId = crawlId
+        self.source = source
+        self.query = query
+        self.page = page
+        self.pageSize = pageSize
+        self.cursor = cursor
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import FetchWorker
+import Logging
+import Shared
+
+/// `artpipe fetch-worker`: page requests in, pages out.
+struct FetchWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch-worker",
+        abstract: "Fetch the collection pages that artpipe.page-requests asks for and publish them to artpipe.pages.")
+
+    @OptionGroup var worker: WorkerOptions
+    @OptionGroup var source: SourceOptions
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: worker.level)
+        let metrics = WorkerLauncher.bootstrapMetrics()
+        let logger = Logger(label: "artpipe.fetch")
+        let (sources, http, redaction) = try source.makeSources(logger: logger)
+        if try source.apiKey().isEmpty {
+            logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
+        }
+        do {
+            try await WorkerLauncher.run(
+                .init(
+                    name: "fetch", groupID: "artpipe-fetch", topics: [ArtpipeTopic.pageRequests],
+                    handler: PageFetchHandler(sources: sources, redaction: redaction)),
+                options: worker, metricsFactory: metrics, logger: logger)
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
+}

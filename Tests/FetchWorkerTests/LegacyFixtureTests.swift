@@ -1,0 +1,117 @@
+import Foundation
+import Shared
+import Testing
+
+@testable import FetchWorker
+
+@Suite("Recorded legacy API responses")
+struct LegacyFixtureTests {
+    static func fixture(_ name: String) throws -> [UInt8] {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "json"))
+        return Array(try Data(contentsOf: url))
+    }
+
+    static func artworks(_ name: String) throws -> (total: Int, artworks: [Artwork]) {
+        let response = try LegacyCollectionSource.parse(fixture(name), imageEdge: 512)
+        return (response.count, LegacyCollectionSource.artworks(of: response, imageEdge: 512))
+    }
+
+    @Test(
+        "every recorded page parses into the right number of artworks",
+        arguments: [
+            ("legacy_collection_en_q-vermeer_ps10__farlake", 181, 10),
+            ("legacy_collection_en_s-artist_ps20_p1__kyrillosgait-rijks-studio", 587_658, 20),
+            ("legacy_collection_en_s-artist_ps50_p1__sanderdekoning-art", 592_591, 50),
+            ("legacy_collection_en_s-relevance_ps100_imgonly__timedwardsios", 415_207, 100),
+        ])
+    func counts(name: String, total: Int, count: Int) throws {
+        let page = try Self.artworks(name)
+        #expect(page.total == total)
+        #expect(page.artworks.count == count)
+        #expect(page.artworks.map(\.position) == Array(0..<count))
+        #expect(page.artworks.allSatisfy { !$0.objectNumber.isEmpty && !$0.title.isEmpty })
+    }
+
+    @Test("null and hidden images become works without an image; others are sized for thumbnails")
+    func nullCases() throws {
+        let page = try Self.artworks("legacy_collection_en_q-vermeer_ps10__farlake")
+        let byNumber = Dictionary(uniqueKeysWithValues: page.artworks.map { ($0.objectNumber, $0) })
+        let arie = try #require(byNumber["RP-P-2010-221-3145"])
+        #expect(arie.imageURL == nil && arie.width == nil && arie.height == nil)
+        #expect(arie.artist == "Arie Vermeer")
+        #expect(try #require(byNumber["SK-A-5007"]).imageURL == nil, "showImage:false is not shown")
+        let milkmaid = try #require(byNumber["SK-A-2344"])
+        #expect(milkmaid.imageURL?.hasPrefix("https://lh3.googleusercontent.com/") == true)
+        #expect(milkmaid.imageURL?.hasSuffix("=s512") == true)
+        #expect(milkmaid.width == 2261 && milkmaid.height == 2548)
+    }
+
+    @Test("makers are kept as the API writes them, non-ASCII and anonymous included")
+    func makers() throws {
+        let page = try Self.artworks("legacy_collection_en_s-relevance_ps100_imgonly__timedwardsios")
+        #expect(page.artworks.filter { $0.artist == "anonymous" }.count == 57)
+        #expect(Set(page.artworks.map(\.artist)).count == 31)
+        #expect(page.artworks.contains { $0.artist == "Philippe Roëttiers (II)" })
+        #expect(page.artworks.contains { $0.artist == "Jan van Noordt (1623-1676)" })
+        let sander = try Self.artworks("legacy_collection_en_s-artist_ps50_p1__sanderdekoning-art")
+        #expect(sander.artworks[42].objectNumber == "KOG-MP-2-0258")
+    }
+
+    @Test(
+        "JSON of the wrong shape is a clear format error",
+        arguments: ["<html>rate limited</html>", "{\"count\": \"many\"}", "{\"artObjects\": []}", "[]"])
+    func wrongShape(body: String) {
+        #expect(throws: SourceFormatError.self) { try LegacyCollectionSource.parse(Array(body.utf8), imageEdge: 512) }
+    }
+
+    @Test("objects without an objectNumber, and repeats on a page, are left out; unknown fields are ignored")
+    func oddObjects() throws {
+        let body = """
+            {"count": 3, "somethingNew": {"x": 1}, "artObjects": [
+              {"objectNumber": "A-1", "title": "One", "principalOrFirstMaker": "", "webImage": null, "id": null},
+              {"objectNumber": null, "title": "Nameless"},
+              {"objectNumber": "A-1", "title": "One again"},
+              {"objectNumber": "A-2", "hasImage": true, "webImage": {"url": "http://lh3.googleusercontent.com/abc", "width": 0, "height": 0}}
+            ]}
+            """
+        let response = try LegacyCollectionSource.parse(Array(body.utf8), imageEdge: 400)
+        let artworks = LegacyCollectionSource.artworks(of: response, imageEdge: 400)
+        #expect(artworks.map(\.objectNumber) == ["A-1", "A-2"])
+        #expect(artworks.map(\.position) == [0, 3])
+        #expect(artworks[0].artist == "" && artworks[0].imageURL == nil)
+        #expect(artworks[1].title == "")
+        #expect(artworks[1].imageURL == "https://lh3.googleusercontent.com/abc=s400")
+        #expect(artworks[1].width == nil)
+    }
+}
+
+@Suite("Image URL sizing and page ids")
+struct ImageURLSizingTests {
+    @Test(
+        "hosts are asked for a size just above the largest thumbnail",
+        arguments: [
+            ("https://lh3.googleusercontent.com/abc=s0", "https://lh3.googleusercontent.com/abc=s512"),
+            ("https://lh3.googleusercontent.com/abc", "https://lh3.googleusercontent.com/abc=s512"),
+            ("http://lh5.ggpht.com/xyz=w200-h100", "https://lh5.ggpht.com/xyz=s512"),
+            (
+                "https://iiif.micr.io/ABC/full/max/0/default.jpg",
+                "https://iiif.micr.io/ABC/full/!512,512/0/default.jpg"
+            ),
+            ("https://example.org/image.jpg", "https://example.org/image.jpg"),
+        ])
+    func sizing(url: String, expected: String) {
+        #expect(ImageURLSizing.sized(url, longestEdge: 512) == expected)
+    }
+
+    @Test("page ids depend on the query's parameters, not their order")
+    func pageIDs() {
+        let a = PageID.make(source: "rijksmuseum", query: ["q": "Vermeer", "s": "artist"], page: 3)
+        let b = PageID.make(source: "rijksmuseum", query: ["s": "artist", "q": "Vermeer"], page: 3)
+        #expect(a == b)
+        #expect(a.hasPrefix("rijksmuseum:") && a.hasSuffix(":3"))
+        #expect(a != PageID.make(source: "rijksmuseum", query: ["q": "Vermeer"], page: 3))
+        #expect(SHA256.hex("abc".utf8) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array(repeating: UInt8(ascii: "a"), count: 1_000)).hasPrefix("41edece42d63e8d9"))
+    }
+}
