@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SOURCES := Sources Tests Package.swift
 
-.PHONY: setup build test lint format bench clean-bench
+.PHONY: setup build test lint format bench
 
 setup:
 	@scripts/ensure-system-packages.sh
@@ -22,3 +22,4 @@ test: setup lint
 
 bench: setup
 	bench/consume-vs-kcat.sh
+	bench/fetch.sh

@@ -72,6 +72,7 @@ let package = Package(
             name: "artpipe-probe",
             dependencies: [
                 "Shared",
+                "FetchWorker",
                 "ArtpipeTestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

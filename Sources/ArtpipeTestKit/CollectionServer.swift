@@ -12,6 +12,7 @@ public final class TestHTTPServer: Sendable {
     public struct Request: Sendable {
         public let path: String
         public let query: [String: String]
+        /// By lower-case name.
         public let headers: [String: String]
     }
 
@@ -61,7 +62,7 @@ public final class TestHTTPServer: Sendable {
             var query: [String: String] = [:]
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
             let seenRequest = Request(path: request.uri.path, query: query, headers: headers)
             seen.requests.withLock { $0.append(seenRequest) }
             let answer = await respond(seenRequest)
@@ -75,7 +76,8 @@ public final class TestHTTPServer: Sendable {
                 body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
         var logger = Logger(label: "test.http")
-        logger.logLevel = .warning
+        // Stopping cancels the server, which it reports as errors.
+        logger.logLevel = .critical
         let application = Application(
             responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)

@@ -11,6 +11,13 @@ public protocol CollectionSource: Sendable {
 
     /// How many objects `query` matches, for planning a crawl.
     func count(query: [String: String]) async throws -> SourceCount
+
+    /// True when pages are reached through the previous page's cursor, not by number.
+    var isCursorPaged: Bool { get }
+}
+
+extension CollectionSource {
+    public var isCursorPaged: Bool { false }
 }
 
 /// One fetched page.

@@ -19,6 +19,10 @@ public enum CrawlPlanner {
         source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String
     ) async throws -> Plan {
         let count = try await source.count(query: query)
+        if source.isCursorPaged {
+            return try planCursor(
+                source: source, query: query, pages: pages, pageSize: pageSize, crawlId: crawlId, total: count.total)
+        }
         let reachable = min(count.total, LegacyCollectionSource.reachableObjects)
         let lastPage = (reachable + pageSize - 1) / pageSize
         if pages == .all, count.total > reachable {
@@ -39,6 +43,25 @@ public enum CrawlPlanner {
         return Plan(requests: requests, total: count.total, lastPage: lastPage)
     }
 
+    /// A cursor-paged crawl starts at page 1; FetchWorker follows the cursor up to the last wanted page.
+    private static func planCursor(
+        source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String,
+        total: Int
+    ) throws -> Plan {
+        let lastPage: Int?
+        switch pages {
+        case .all: lastPage = nil
+        case .range(let range):
+            guard range.lowerBound == 1 else { throw CrawlPlanningError.cursorStartsAtOne(source: source.name) }
+            lastPage = range.upperBound
+        }
+        let cursor = SearchCollectionSource.Cursor(pageToken: nil, lastPage: lastPage ?? Int.max).text
+        let first = PageRequest(
+            crawlId: crawlId, source: source.name, query: query, page: 1, pageSize: pageSize,
+            cursor: cursor.isEmpty ? nil : cursor)
+        return Plan(requests: [first], total: total, lastPage: lastPage ?? 1)
+    }
+
     /// The default crawl id: the same query always makes the same crawl.
     public static func defaultCrawlId(source: String, query: [String: String]) -> String {
         "\(source):\(PageID.queryHash(query))"
@@ -48,9 +71,12 @@ public enum CrawlPlanner {
 /// Why a crawl cannot start.
 public enum CrawlPlanningError: Error, CustomStringConvertible {
     case beyondReach(total: Int, reachable: Int, facets: [String: [String: Int]])
+    case cursorStartsAtOne(source: String)
 
     public var description: String {
         switch self {
+        case .cursorStartsAtOne(let source):
+            return "\(source) is cursor-paged: --pages must be all or start at 1 (1-N)"
         case .beyondReach(let total, let reachable, let facets):
             var text =
                 "the query matches \(total) objects but the API serves at most \(reachable) per query, "

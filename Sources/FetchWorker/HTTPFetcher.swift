@@ -16,11 +16,14 @@ public final class HTTPFetcher: Sendable {
     private let logger: Logger
 
     public init(configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger) {
-        let clientConfiguration = HTTPClient.Configuration(
+        var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 3, allowCycles: false),
             timeout: .init(
                 connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
                 read: .nanoseconds(configuration.readTimeout.nanoseconds)))
+        // The pool's default of 8 connections per host would cap the per-host concurrency below its setting.
+        clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(
+            8, configuration.concurrencyPerHost)
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         self.configuration = configuration
         self.limits = HostLimits(

@@ -5,7 +5,10 @@ import Shared
 
 /// Flags for reaching the museum, shared by `crawl` and `fetch-worker`.
 public struct SourceOptions: ParsableArguments {
-    @Option(help: "Base URL of the collection API, for tests and the sample server (default: the museum's).")
+    @Option(
+        help:
+            "Base URL standing in for the museum's hosts (legacy API, Search API and Linked Art ids), for tests and the sample server."
+    )
     public var baseURL: String?
 
     @Option(help: "Read the API key from this file (default: the RIJKSMUSEUM_API_KEY environment variable).")
@@ -70,6 +73,10 @@ public struct SourceOptions: ParsableArguments {
         let http = HTTPFetcher(configuration: fetcherConfiguration, redaction: redaction, logger: logger)
         let legacyBase = URL(string: baseURL ?? "https://www.rijksmuseum.nl")!
         let legacy = LegacyCollectionSource(baseURL: legacyBase, apiKey: key, imageEdge: imageSize, http: http)
-        return ([legacy], http, redaction)
+        let standIn = baseURL.flatMap(URL.init(string:))
+        let search = SearchCollectionSource(
+            searchBase: standIn ?? URL(string: "https://data.rijksmuseum.nl")!, idBase: standIn, imageEdge: imageSize,
+            http: http)
+        return ([legacy, search], http, redaction)
     }
 }

@@ -7,7 +7,7 @@ public struct MessageContext: Sendable {
     public let attempt: Int
     private let baseLogger: Logger
 
-    init(message: KafkaConsumerMessage, attempt: Int, logger: Logger) {
+    public init(message: KafkaConsumerMessage, attempt: Int, logger: Logger) {
         self.message = message
         self.attempt = attempt
         self.baseLogger = logger

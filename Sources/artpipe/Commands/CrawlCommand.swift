@@ -18,7 +18,8 @@ struct CrawlCommand: AsyncParsableCommand {
     @OptionGroup var kafka: KafkaOptions
     @OptionGroup var sourceOptions: SourceOptions
 
-    @Option(help: "The collection source: rijksmuseum (the legacy REST API).")
+    @Option(
+        help: "The collection source: rijksmuseum (the legacy REST API, key needed) or rijksmuseum-search (no key).")
     var source: String = LegacyCollectionSource.sourceName
 
     @Option(help: "A query parameter as name=value, repeatable (q=, involvedMaker=, type=, s=artist, imgonly=true…).")

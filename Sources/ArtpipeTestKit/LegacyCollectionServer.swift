@@ -1,12 +1,11 @@
-import ArtpipeTestKit
 import Foundation
 
 /// A stand-in for the legacy collection API: `total` generated objects, `artist`-sorted,
 /// answering `/api/en/collection?p=&ps=` like the real one (p·ps ≤ 10,000 enforced).
-enum LegacyCollectionServer {
-    static let apiKey = "test-key-8e5f2c"
+public enum LegacyCollectionServer {
+    public static let apiKey = "test-key-8e5f2c"
 
-    static func object(_ index: Int) -> String {
+    public static func object(_ index: Int) -> String {
         let hasImage = index % 7 != 3
         let image =
             hasImage
@@ -18,7 +17,7 @@ enum LegacyCollectionServer {
             """
     }
 
-    static func answer(_ request: TestHTTPServer.Request, total: Int) -> TestHTTPServer.Response {
+    public static func answer(_ request: TestHTTPServer.Request, total: Int) -> TestHTTPServer.Response {
         guard request.query["key"] == apiKey else {
             return TestHTTPServer.Response(status: 401, body: Array("Invalid key".utf8))
         }
