@@ -23,3 +23,4 @@ test: setup lint
 bench: setup
 	bench/consume-vs-kcat.sh
 	bench/fetch.sh
+	bench/thumbs.sh

@@ -25,6 +25,23 @@ let package = Package(
             pkgConfig: "rdkafka",
             providers: [.apt(["librdkafka-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(
+            name: "CVips",
+            dependencies: ["CLibVips"]
+        ),
+        .target(
+            name: "ThumbWorker",
+            dependencies: [
+                "Shared",
+                "CVips",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Shared",
             dependencies: [
@@ -73,6 +90,7 @@ let package = Package(
             dependencies: [
                 "Shared",
                 "FetchWorker",
+                "ThumbWorker",
                 "ArtpipeTestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,6 +104,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "ThumbWorkerTests",
+            dependencies: [
+                "ThumbWorker",
+                "Shared",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -13,5 +13,5 @@ struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "artpipe-probe",
         abstract: "Drive the worker runtime with a recording handler, or fill a topic, for tests and benchmarks.",
-        subcommands: [ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self])
+        subcommands: [ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self])
 }

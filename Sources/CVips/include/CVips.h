@@ -1,0 +1,30 @@
+// A small C shim over libvips: Swift cannot call its variadic API. Plain C types only.
+#ifndef ARTPIPE_CVIPS_H
+#define ARTPIPE_CVIPS_H
+
+#include <stddef.h>
+
+/// Starts libvips once per process and blocks its untrusted loaders. Returns 0 on success.
+int artpipe_vips_init(const char *program_name, char *error, size_t error_size);
+
+/// The class of the libvips loader that would read the buffer (for example
+/// "VipsForeignLoadJpegBuffer"), from its first bytes. Returns 0 when one is found.
+int artpipe_vips_loader(const void *data, size_t length, char *loader, size_t loader_size);
+
+/// Reads the size from the header, decoding no pixels. Returns 0 on success.
+int artpipe_vips_header(const void *data, size_t length, int *width, int *height, char *error, size_t error_size);
+
+/// Thumbnails an image held in memory, with shrink-on-load, so its longest edge is at most
+/// `size` pixels, and encodes it as JPEG (webp = 0) or WebP at `quality`. Truncated input
+/// fails. On success the caller frees `*output` with artpipe_vips_free. Returns 0 on success.
+int artpipe_vips_thumbnail(const void *data, size_t length, int size, int quality, int webp, void **output,
+                           size_t *output_length, int *width, int *height, char *error, size_t error_size);
+
+/// Makes a noisy colour test image of the given size, encoded by suffix (".jpg", ".png",
+/// ".webp", ".tif"), for tests, benchmarks and the sample collection. Free with artpipe_vips_free.
+int artpipe_vips_make_image(int width, int height, int seed, const char *suffix, int quality, void **output,
+                            size_t *output_length, char *error, size_t error_size);
+
+void artpipe_vips_free(void *pointer);
+
+#endif

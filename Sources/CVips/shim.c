@@ -1,0 +1,97 @@
+#include "CVips.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <vips/vips.h>
+
+// Copies libvips' error buffer into the caller's and clears it.
+static int fail(char *error, size_t error_size, const char *context) {
+    if (error && error_size > 0) {
+        const char *text = vips_error_buffer();
+        snprintf(error, error_size, "%s%s%s", context, (text && *text) ? ": " : "", text ? text : "");
+        // Keep one line: libvips ends messages with newlines.
+        for (char *c = error; *c; c++) {
+            if (*c == '\n') *c = (c[1] ? ' ' : '\0');
+        }
+    }
+    vips_error_clear();
+    return -1;
+}
+
+int artpipe_vips_init(const char *program_name, char *error, size_t error_size) {
+    if (VIPS_INIT(program_name ? program_name : "artpipe")) return fail(error, error_size, "cannot start libvips");
+    vips_block_untrusted_set(TRUE);
+    // Every thumbnail has a different source: cached operations would only hold memory.
+    vips_cache_set_max(0);
+    return 0;
+}
+
+int artpipe_vips_loader(const void *data, size_t length, char *loader, size_t loader_size) {
+    if (length == 0) return -1;
+    const char *name = vips_foreign_find_load_buffer(data, length);
+    vips_error_clear();
+    if (!name) return -1;
+    snprintf(loader, loader_size, "%s", name);
+    return 0;
+}
+
+int artpipe_vips_header(const void *data, size_t length, int *width, int *height, char *error, size_t error_size) {
+    // A new image from a buffer reads the header only; pixels are decoded on demand.
+    VipsImage *image = vips_image_new_from_buffer(data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!image) return fail(error, error_size, "unreadable header");
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    g_object_unref(image);
+    return 0;
+}
+
+int artpipe_vips_thumbnail(const void *data, size_t length, int size, int quality, int webp, void **output,
+                           size_t *output_length, int *width, int *height, char *error, size_t error_size) {
+    VipsImage *thumbnail = NULL;
+    // fail_on reaches the buffer loader only through option_string.
+    if (vips_thumbnail_buffer((void *)data, length, &thumbnail, size, "size", VIPS_SIZE_DOWN, "option_string",
+                              "fail_on=truncated", NULL))
+        return fail(error, error_size, "cannot decode");
+    int result;
+    if (webp) {
+        result = vips_webpsave_buffer(thumbnail, output, output_length, "Q", quality, "strip", TRUE, NULL);
+    } else {
+        result = vips_jpegsave_buffer(thumbnail, output, output_length, "Q", quality, "strip", TRUE,
+                                      "optimize_coding", TRUE, NULL);
+    }
+    *width = vips_image_get_width(thumbnail);
+    *height = vips_image_get_height(thumbnail);
+    g_object_unref(thumbnail);
+    if (result) return fail(error, error_size, "cannot encode");
+    return 0;
+}
+
+int artpipe_vips_make_image(int width, int height, int seed, const char *suffix, int quality, void **output,
+                            size_t *output_length, char *error, size_t error_size) {
+    VipsImage *noise = NULL, *bands = NULL, *pixels = NULL, *gradient = NULL, *mixed = NULL;
+    int result = -1;
+    // Noise compresses like a photograph's detail; a seed-dependent tint tells images apart.
+    if (vips_gaussnoise(&noise, width, height, "mean", 128.0, "sigma", 40.0, "seed", seed, NULL)) goto done;
+    VipsImage *channels[3] = {noise, noise, noise};
+    if (vips_bandjoin(channels, &bands, 3, NULL)) goto done;
+    double scale[3] = {1.0, 0.8, 0.6};
+    double offset[3] = {(double)(seed % 64), (double)((seed * 7) % 64), (double)((seed * 13) % 64)};
+    if (vips_linear(bands, &gradient, scale, offset, 3, NULL)) goto done;
+    if (vips_cast(gradient, &pixels, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    if (vips_copy(pixels, &mixed, "interpretation", VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    char options[64];
+    snprintf(options, sizeof options, "%s[Q=%d]", suffix, quality);
+    if (strcmp(suffix, ".png") == 0 || strcmp(suffix, ".tif") == 0) snprintf(options, sizeof options, "%s", suffix);
+    if (vips_image_write_to_buffer(mixed, options, output, output_length, NULL)) goto done;
+    result = 0;
+done:
+    if (result) fail(error, error_size, "cannot make test image");
+    if (noise) g_object_unref(noise);
+    if (bands) g_object_unref(bands);
+    if (gradient) g_object_unref(gradient);
+    if (pixels) g_object_unref(pixels);
+    if (mixed) g_object_unref(mixed);
+    return result;
+}
+
+void artpipe_vips_free(void *pointer) { g_free(pointer); }

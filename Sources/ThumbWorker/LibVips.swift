@@ -1,0 +1,21 @@
+import CVips
+import Foundation
+
+/// libvips, started once per process.
+enum LibVips {
+    private static let started: Result<Void, ThumbnailFailure> = {
+        // Per-row warnings about damaged JPEGs would flood the worker's stdout.
+        setenv("VIPS_WARNING", "0", 0)
+        var error = [CChar](repeating: 0, count: 512)
+        return artpipe_vips_init("artpipe", &error, error.count) == 0
+            ? .success(()) : .failure(.undecodable(text(error)))
+    }()
+
+    static func start() throws {
+        try started.get()
+    }
+
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,150 @@
+import CVips
+import Foundation
+
+/// Makes thumbnails with libvips, in memory, on threads of its own.
+///
+/// Before anything is decoded, the header is read: only allowed formats and images up to
+/// `maxPixels` get further. Decoding uses shrink-on-load, so a large JPEG is never held at
+/// full size, and truncated input fails instead of giving a grey-bottomed thumbnail.
+public final class Thumbnailer: Sendable {
+    /// What thumbnails look like and which inputs are accepted.
+    public struct Configuration: Sendable {
+        /// The longest edge of each thumbnail, in pixels.
+        public var sizes: [Int] = [200, 400]
+        public var quality: Int = 82
+        public var webp = false
+        public var maxPixels: Int = 100_000_000
+        /// Formats accepted: JPEG, PNG, WebP and TIFF.
+        public var allowedFormats: Set<String> = ["jpeg", "png", "webp", "tiff"]
+        /// Images processed at once (default: the number of cores).
+        public var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        public init() {}
+    }
+
+    /// A format and size read from an image's header.
+    public struct Header: Sendable, Equatable {
+        /// Lower-case format name from libvips' loader: `jpeg`, `png`, `webp`, `tiff`, `svg`…
+        public let format: String
+        public let width: Int
+        public let height: Int
+    }
+
+    /// One encoded thumbnail.
+    public struct Thumbnail: Sendable {
+        public let size: Int
+        public let data: [UInt8]
+        public let width: Int
+        public let height: Int
+    }
+
+    public let configuration: Configuration
+    private let pool: BlockingThreadPool
+
+    public init(configuration: Configuration) throws {
+        try LibVips.start()
+        self.configuration = configuration
+        self.pool = BlockingThreadPool(threads: configuration.concurrency, name: "artpipe-vips")
+    }
+
+    /// Thumbnails at every configured size, largest first, or the reason there are none.
+    public func thumbnails(of image: [UInt8]) async throws(ThumbnailFailure) -> [Thumbnail] {
+        let configuration = self.configuration
+        let result: Result<[Thumbnail], ThumbnailFailure>
+        do {
+            result = try await pool.run { Self.make(image, configuration: configuration) }
+        } catch {
+            result = .failure(.undecodable("\(error)"))
+        }
+        return try result.get()
+    }
+
+    /// The format of `image`, from its first bytes.
+    public static func format(of image: [UInt8]) throws(ThumbnailFailure) -> String {
+        guard !image.isEmpty else { throw .empty }
+        var loader = [CChar](repeating: 0, count: 64)
+        let found = image.withUnsafeBytes { artpipe_vips_loader($0.baseAddress, $0.count, &loader, loader.count) }
+        guard found == 0 else { throw .notAnImage }
+        // "VipsForeignLoadJpegBuffer" → "jpeg"
+        return LibVips.text(loader).replacingOccurrences(of: "VipsForeignLoad", with: "")
+            .replacingOccurrences(of: "Buffer", with: "").lowercased()
+    }
+
+    /// The format and size of `image`, decoding no pixels.
+    public static func header(of image: [UInt8]) throws(ThumbnailFailure) -> Header {
+        let format = try format(of: image)
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var error = [CChar](repeating: 0, count: 512)
+        let status = image.withUnsafeBytes {
+            artpipe_vips_header($0.baseAddress, $0.count, &width, &height, &error, error.count)
+        }
+        guard status == 0 else { throw .undecodable(LibVips.text(error)) }
+        return Header(format: format, width: Int(width), height: Int(height))
+    }
+
+    static func make(_ image: [UInt8], configuration: Configuration) -> Result<[Thumbnail], ThumbnailFailure> {
+        do {
+            // The format first: a blocked loader (SVG, PDF…) must not even read a header.
+            let format = try format(of: image)
+            guard configuration.allowedFormats.contains(format) else { throw ThumbnailFailure.formatNotAllowed(format) }
+            let header = try header(of: image)
+            guard header.width > 0, header.height > 0, header.width * header.height <= configuration.maxPixels else {
+                throw ThumbnailFailure.tooManyPixels(
+                    width: header.width, height: header.height, limit: configuration.maxPixels)
+            }
+            // The largest comes from the original; each smaller one from the one before, which
+            // is far cheaper than decoding the original again.
+            var thumbnails: [Thumbnail] = []
+            var source = image
+            for size in configuration.sizes.sorted(by: >) {
+                let thumbnail = try encode(source, size: size, configuration: configuration)
+                thumbnails.append(thumbnail)
+                source = thumbnail.data
+            }
+            return .success(thumbnails)
+        } catch let failure as ThumbnailFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(.undecodable("\(error)"))
+        }
+    }
+
+    private static func encode(_ image: [UInt8], size: Int, configuration: Configuration) throws(ThumbnailFailure)
+        -> Thumbnail
+    {
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var error = [CChar](repeating: 0, count: 512)
+        let status = image.withUnsafeBytes {
+            artpipe_vips_thumbnail(
+                $0.baseAddress, $0.count, Int32(size), Int32(configuration.quality), configuration.webp ? 1 : 0,
+                &output, &length, &width, &height, &error, error.count)
+        }
+        guard status == 0, let output else { throw .undecodable(LibVips.text(error)) }
+        defer { artpipe_vips_free(output) }
+        let data = Array(UnsafeRawBufferPointer(start: output, count: length))
+        return Thumbnail(size: size, data: data, width: Int(width), height: Int(height))
+    }
+
+    /// A noisy test image of the given size and format (`.jpg`, `.png`, `.webp`, `.tif`), for
+    /// tests, benchmarks and the sample collection.
+    public static func makeTestImage(width: Int, height: Int, seed: Int, format: String = ".jpg", quality: Int = 85)
+        throws -> [UInt8]
+    {
+        try LibVips.start()
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        var error = [CChar](repeating: 0, count: 512)
+        guard
+            artpipe_vips_make_image(
+                Int32(width), Int32(height), Int32(seed), format, Int32(quality), &output, &length, &error, error.count)
+                == 0,
+            let output
+        else { throw ThumbnailFailure.undecodable(LibVips.text(error)) }
+        defer { artpipe_vips_free(output) }
+        return Array(UnsafeRawBufferPointer(start: output, count: length))
+    }
+}

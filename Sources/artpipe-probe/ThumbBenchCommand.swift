@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Shared
+import ThumbWorker
+
+/// `artpipe-probe thumbs`: the thumbnail benchmark's two halves.
+struct ThumbBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbs", abstract: "Make a corpus of large JPEGs, or thumbnail a folder of images.",
+        subcommands: [MakeCorpus.self, Thumbnail.self])
+
+    struct MakeCorpus: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "make-corpus", abstract: "Write COUNT noisy JPEGs, half 6000x4000 and half 4000x5000.")
+
+        @Option var out: String
+        @Option var count: Int = 24
+
+        func run() async throws {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            for index in 0..<count {
+                let (width, height) = index % 2 == 0 ? (6000, 4000) : (4000, 5000)
+                let image = try Thumbnailer.makeTestImage(width: width, height: height, seed: index + 1, quality: 90)
+                try Data(image).write(
+                    to: URL(fileURLWithPath: out).appendingPathComponent(String(format: "img%03d.jpg", index)))
+            }
+            print("wrote \(count) JPEGs to \(out)")
+        }
+    }
+
+    struct Thumbnail: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Thumbnail every file of a folder in this process; print images per second.")
+
+        @Option var input: String
+        @Option var out: String
+        @Option var concurrency: Int = 1
+        @Option var size: Int = 400
+        @Option var quality: Int = 82
+
+        func run() async throws {
+            var configuration = Thumbnailer.Configuration()
+            configuration.sizes = [size]
+            configuration.quality = quality
+            configuration.concurrency = concurrency
+            let thumbnailer = try Thumbnailer(configuration: configuration)
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let files = try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".jpg") }
+                .sorted()
+            let start = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < files.count else { return }
+                    let file = files[next]
+                    next += 1
+                    group.addTask {
+                        let bytes = Array(
+                            try Data(contentsOf: URL(fileURLWithPath: input).appendingPathComponent(file)))
+                        let thumbnail = try await thumbnailer.thumbnails(of: bytes)[0]
+                        try Data(thumbnail.data).write(to: URL(fileURLWithPath: out).appendingPathComponent(file))
+                    }
+                }
+                for _ in 0..<concurrency { startNext() }
+                while try await group.next() != nil { startNext() }
+            }
+            let seconds = start.duration(to: .now).seconds
+            print("artpipe: \(files.count) images in \(String(format: "%.2f", seconds)) s")
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import ThumbWorker
+
+@Suite("Thumbnailer on real and hostile images")
+struct ThumbnailerTests {
+    let thumbnailer: Thumbnailer
+
+    init() throws {
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [200, 400]
+        configuration.concurrency = 2
+        thumbnailer = try Thumbnailer(configuration: configuration)
+    }
+
+    @Test(
+        "thumbnails keep the aspect ratio, longest edge at each size",
+        arguments: [(".jpg", 3000, 2000), (".png", 800, 1200), (".webp", 1000, 1000), (".tif", 640, 480)])
+    func formats(format: String, width: Int, height: Int) async throws {
+        let image = try Thumbnailer.makeTestImage(width: width, height: height, seed: 7, format: format)
+        let thumbnails = try await thumbnailer.thumbnails(of: image)
+        #expect(thumbnails.map(\.size) == [400, 200])
+        for thumbnail in thumbnails {
+            #expect(max(thumbnail.width, thumbnail.height) == thumbnail.size)
+            let expectedShort = Double(min(width, height)) * Double(thumbnail.size) / Double(max(width, height))
+            #expect(abs(Double(min(thumbnail.width, thumbnail.height)) - expectedShort) <= 1)
+            let header = try Thumbnailer.header(of: thumbnail.data)
+            #expect(header.format == "jpeg")
+            #expect(header.width == thumbnail.width && header.height == thumbnail.height)
+        }
+    }
+
+    @Test("an image smaller than a thumbnail size is not enlarged")
+    func small() async throws {
+        let thumbnails = try await thumbnailer.thumbnails(
+            of: Thumbnailer.makeTestImage(width: 300, height: 150, seed: 1))
+        #expect(thumbnails.map(\.width) == [300, 200])
+    }
+
+    @Test("hostile input fails with a short reason")
+    func hostile() async throws {
+        let jpeg = try Thumbnailer.makeTestImage(width: 1200, height: 800, seed: 3)
+        let cases: [(String, [UInt8], [ThumbnailFailure])] = [
+            ("0 bytes", [], [.empty]),
+            ("HTML served as image/jpeg", Array("<html><body>Not found</body></html>".utf8), [.notAnImage]),
+            (
+                "SVG", Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect/></svg>".utf8),
+                [.notAnImage, .formatNotAllowed("svg")]
+            ),
+            (
+                "PNG claiming 100000x100000", Self.pngHeader(width: 100_000, height: 100_000),
+                [
+                    .tooManyPixels(width: 100_000, height: 100_000, limit: 100_000_000)
+                ]
+            ),
+            (
+                "JPEG claiming 65500x65500", Self.patchJPEGSize(jpeg, width: 65_500, height: 65_500),
+                [
+                    .tooManyPixels(width: 65_500, height: 65_500, limit: 100_000_000)
+                ]
+            ),
+        ]
+        for (name, bytes, expected) in cases {
+            await #expect(throws: ThumbnailFailure.self, "\(name)") { _ = try await thumbnailer.thumbnails(of: bytes) }
+            do {
+                _ = try await thumbnailer.thumbnails(of: bytes)
+            } catch {
+                #expect(expected.contains(error), "\(name): \(error)")
+            }
+        }
+        do {
+            _ = try await thumbnailer.thumbnails(of: Array(jpeg.prefix(jpeg.count / 2)))
+            Issue.record("a truncated JPEG gave thumbnails")
+        } catch {
+            guard case .undecodable(let detail) = error else {
+                Issue.record("truncated JPEG: \(error)")
+                return
+            }
+            #expect(!detail.isEmpty && !detail.contains("\n"))
+        }
+    }
+
+    /// A PNG signature, a valid IHDR chunk announcing the size, a token IDAT and IEND: the
+    /// header says 100000x100000, the data could not fill a row.
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] {
+            (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
+        let idat: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat)
+            + chunk("IEND", [])
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// Rewrites the size in the JPEG's start-of-frame marker, leaving the data as it was.
+    static func patchJPEGSize(_ jpeg: [UInt8], width: UInt16, height: UInt16) -> [UInt8] {
+        var bytes = jpeg
+        var index = 2
+        while index + 9 < bytes.count {
+            guard bytes[index] == 0xFF else { break }
+            let marker = bytes[index + 1]
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if [0xC0, 0xC1, 0xC2].contains(marker) {
+                bytes[index + 5] = UInt8(height >> 8)
+                bytes[index + 6] = UInt8(height & 0xFF)
+                bytes[index + 7] = UInt8(width >> 8)
+                bytes[index + 8] = UInt8(width & 0xFF)
+                return bytes
+            }
+            index += 2 + length
+        }
+        return bytes
+    }
+}
