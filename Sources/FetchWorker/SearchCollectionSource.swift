@@ -63,21 +63,8 @@ public final class SearchCollectionSource: CollectionSource {
     /// Resolves ids to artworks with at most `resolveConcurrency` objects in flight, keeping
     /// the search order as positions.
     private func resolve(_ ids: [String]) async throws -> [Artwork] {
-        try await withThrowingTaskGroup(of: (Int, Artwork).self) { group in
-            var results: [Int: Artwork] = [:]
-            var nextIndex = 0
-            func startNext() {
-                guard nextIndex < ids.count else { return }
-                let index = nextIndex
-                nextIndex += 1
-                group.addTask { (index, try await self.artwork(id: ids[index], position: index)) }
-            }
-            for _ in 0..<resolveConcurrency { startNext() }
-            while let (index, artwork) = try await group.next() {
-                results[index] = artwork
-                startNext()
-            }
-            return (0..<ids.count).compactMap { results[$0] }
+        try await Array(ids.enumerated()).concurrentMap(limit: resolveConcurrency) { position, id in
+            try await self.artwork(id: id, position: position)
         }
     }
 

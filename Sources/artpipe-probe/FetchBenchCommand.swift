@@ -71,29 +71,13 @@ struct FetchBenchCommand: AsyncParsableCommand {
         let requests = (1...pages).map {
             PageRequest(crawlId: "bench", source: LegacyCollectionSource.sourceName, query: [:], page: $0, pageSize: 50)
         }
-        return try await withThrowingTaskGroup(of: Int.self) { group in
-            var next = 0
-            var produced = 0
-            func startNext() {
-                guard next < requests.count else { return }
-                let request = requests[next]
-                next += 1
-                group.addTask {
-                    let message = KafkaConsumerMessage(
-                        topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,
-                        value: try MessageCodec.record(request, topic: ArtpipeTopic.pageRequests).value)
-                    let input = try handler.decode(message)
-                    return try await handler.handle(
-                        input, context: MessageContext(message: message, attempt: 1, logger: Logger(label: "bench"))
-                    ).count
-                }
-            }
-            for _ in 0..<concurrency { startNext() }
-            while let count = try await group.next() {
-                produced += count
-                startNext()
-            }
-            return produced
+        let counts = try await requests.concurrentMap(limit: concurrency) { request in
+            let message = KafkaConsumerMessage(
+                topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,
+                value: try MessageCodec.record(request, topic: ArtpipeTopic.pageRequests).value)
+            let context = MessageContext(message: message, attempt: 1, logger: Logger(label: "bench"))
+            return try await handler.handle(handler.decode(message), context: context).count
         }
+        return counts.reduce(0, +)
     }
 }

@@ -48,21 +48,10 @@ struct ThumbBenchCommand: AsyncParsableCommand {
             let files = try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".jpg") }
                 .sorted()
             let start = ContinuousClock.now
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var next = 0
-                func startNext() {
-                    guard next < files.count else { return }
-                    let file = files[next]
-                    next += 1
-                    group.addTask {
-                        let bytes = Array(
-                            try Data(contentsOf: URL(fileURLWithPath: input).appendingPathComponent(file)))
-                        let thumbnail = try await thumbnailer.thumbnails(of: bytes)[0]
-                        try Data(thumbnail.data).write(to: URL(fileURLWithPath: out).appendingPathComponent(file))
-                    }
-                }
-                for _ in 0..<concurrency { startNext() }
-                while try await group.next() != nil { startNext() }
+            _ = try await files.concurrentMap(limit: concurrency) { file in
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input).appendingPathComponent(file)))
+                let thumbnail = try await thumbnailer.thumbnails(of: bytes)[0]
+                try Data(thumbnail.data).write(to: URL(fileURLWithPath: out).appendingPathComponent(file))
             }
             let seconds = start.duration(to: .now).seconds
             print("artpipe: \(files.count) images in \(String(format: "%.2f", seconds)) s")
