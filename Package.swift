@@ -39,7 +39,9 @@ let package = Package(
             dependencies: [
                 "Shared",
                 "CVips",
+                "HTTPFetching",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
@@ -58,6 +60,8 @@ let package = Package(
             dependencies: [
                 "Shared",
                 "FetchWorker",
+                "ThumbWorker",
+                "HTTPFetching",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,12 +69,20 @@ let package = Package(
             ]
         ),
         .target(
-            name: "FetchWorker",
+            name: "HTTPFetching",
             dependencies: [
                 "Shared",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FetchWorker",
+            dependencies: [
+                "Shared",
+                "HTTPFetching",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -89,6 +101,7 @@ let package = Package(
             name: "artpipe-probe",
             dependencies: [
                 "Shared",
+                "HTTPFetching",
                 "FetchWorker",
                 "ThumbWorker",
                 "ArtpipeTestKit",
@@ -110,6 +123,8 @@ let package = Package(
             name: "ThumbWorkerTests",
             dependencies: [
                 "ThumbWorker",
+                "HTTPFetching",
+                "ArtpipeTestKit",
                 "Shared",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -118,6 +133,7 @@ let package = Package(
             name: "FetchWorkerTests",
             dependencies: [
                 "FetchWorker",
+                "HTTPFetching",
                 "Shared",
                 "ArtpipeTestKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

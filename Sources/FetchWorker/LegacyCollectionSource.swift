@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFetching
 import Shared
 
 /// The Rijksmuseum's legacy REST API (`/api/{culture}/collection`), the seed apps' API.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFetching
 import Logging
 import Shared
 

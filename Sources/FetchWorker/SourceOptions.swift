@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPFetching
 import Logging
 import Shared
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ArtpipeTestKit
 import FetchWorker
 import Foundation
+import HTTPFetching
 import Logging
 import Shared
 

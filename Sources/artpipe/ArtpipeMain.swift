@@ -13,5 +13,7 @@ struct Artpipe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "artpipe",
         abstract: "Harvests an art museum's collection into thumbnails and an index grouped by artist, over Kafka.",
-        subcommands: [BrokerCommand.self, TopicsCommand.self, CrawlCommand.self, FetchWorkerCommand.self])
+        subcommands: [
+            BrokerCommand.self, TopicsCommand.self, CrawlCommand.self, FetchWorkerCommand.self, ThumbWorkerCommand.self,
+        ])
 }

@@ -4,6 +4,7 @@ import Shared
 import Testing
 
 @testable import FetchWorker
+@testable import HTTPFetching
 
 @Suite("Crawl and fetch against a local legacy API", .serialized, .timeLimit(.minutes(3)))
 struct CrawlAndFetchTests {

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import FetchWorker
+@testable import HTTPFetching
 
 @Suite("HTTP fetching over loopback", .timeLimit(.minutes(2)))
 struct HTTPFetcherTests {

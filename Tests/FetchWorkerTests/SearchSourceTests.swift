@@ -4,6 +4,7 @@ import Shared
 import Testing
 
 @testable import FetchWorker
+@testable import HTTPFetching
 
 @Suite("Search API and Linked Art", .serialized, .timeLimit(.minutes(2)))
 struct SearchSourceTests {

@@ -27,7 +27,22 @@ public enum WorkerLauncher {
         return factory
     }
 
+    /// Runs the worker until SIGTERM or SIGINT, then calls `onStop` (close what the handler
+    /// holds), whether the worker stopped cleanly or not.
     public static func run<Handler: MessageHandler>(
+        _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger,
+        onStop: @Sendable () async -> Void = {}
+    ) async throws {
+        do {
+            try await runUntilStopped(worker, options: options, metricsFactory: metricsFactory, logger: logger)
+        } catch {
+            await onStop()
+            throw error
+        }
+        await onStop()
+    }
+
+    private static func runUntilStopped<Handler: MessageHandler>(
         _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger
     ) async throws {
         let client = try options.kafka.clientConfiguration()

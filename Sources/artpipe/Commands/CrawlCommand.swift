@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchWorker
 import Foundation
+import HTTPFetching
 import Logging
 import Shared
 

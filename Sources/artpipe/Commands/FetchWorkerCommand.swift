@@ -20,16 +20,10 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         if try source.apiKey().isEmpty {
             logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
         }
-        do {
-            try await WorkerLauncher.run(
-                .init(
-                    name: "fetch", groupID: "artpipe-fetch", topics: [ArtpipeTopic.pageRequests],
-                    handler: PageFetchHandler(sources: sources, redaction: redaction)),
-                options: worker, metricsFactory: metrics, logger: logger)
-        } catch {
-            try? await http.shutdown()
-            throw error
-        }
-        try await http.shutdown()
+        try await WorkerLauncher.run(
+            .init(
+                name: "fetch", groupID: "artpipe-fetch", topics: [ArtpipeTopic.pageRequests],
+                handler: PageFetchHandler(sources: sources, redaction: redaction)),
+            options: worker, metricsFactory: metrics, logger: logger, onStop: { try? await http.shutdown() })
     }
 }

@@ -18,6 +18,8 @@ public struct HTTPFetcherConfiguration: Sendable {
     /// Requests in flight per host.
     public var concurrencyPerHost: Int = 4
     public var userAgent = "artpipe/1"
+    /// Redirects followed per request; each hop passes the URL check again.
+    public var maxRedirects = 3
 
     public init() {}
 }

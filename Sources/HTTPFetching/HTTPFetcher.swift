@@ -17,7 +17,8 @@ public final class HTTPFetcher: Sendable {
 
     public init(configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger) {
         var clientConfiguration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 3, allowCycles: false),
+            // Redirects are followed here, not by the client, so every hop passes the URL check.
+            redirectConfiguration: .disallow,
             timeout: .init(
                 connect: .nanoseconds(configuration.connectTimeout.nanoseconds),
                 read: .nanoseconds(configuration.readTimeout.nanoseconds)))
@@ -38,23 +39,53 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// Fetches `url`, returning a 2xx response or throwing an ``HTTPFetchError``.
-    public func get(_ url: URL, accept: String = "application/json") async throws -> HTTPFetchResponse {
-        let shownURL = redaction.apply(url.absoluteString)
-        guard let host = url.host, url.scheme == "http" || url.scheme == "https" else {
-            throw HTTPFetchError.invalidURL(shownURL)
-        }
+    ///
+    /// - Parameter check: asked before the request and before following each redirect; what
+    ///   it throws becomes ``HTTPFetchError/refused(url:reason:)``.
+    public func get(
+        _ url: URL, accept: String = "application/json", check: (@Sendable (URL) async throws -> Void)? = nil
+    ) async throws -> HTTPFetchResponse {
+        var current = url
+        var redirects = 0
         var attempt = 0
         while true {
+            let shownURL = redaction.apply(current.absoluteString)
+            guard let host = current.host, current.scheme == "http" || current.scheme == "https" else {
+                throw HTTPFetchError.invalidURL(shownURL)
+            }
+            if let check {
+                do {
+                    try await check(current)
+                } catch {
+                    throw HTTPFetchError.refused(url: shownURL, reason: redaction.apply("\(error)"))
+                }
+            }
             attempt += 1
             let failure: String
             var retryAfter: Duration?
             do {
+                let target = current
                 let response = try await limits.run(host: host) {
-                    try await self.once(url, accept: accept, shownURL: shownURL)
+                    try await self.once(target, accept: accept, shownURL: shownURL)
                 }
                 switch response.status {
                 case 200..<300:
                     return response
+                case 301, 302, 303, 307, 308:
+                    guard let location = response.header("Location"),
+                        let next = URL(string: location, relativeTo: current)
+                    else {
+                        throw HTTPFetchError.rejected(
+                            status: response.status, url: shownURL, bodyPrefix: "redirect without Location")
+                    }
+                    redirects += 1
+                    guard redirects <= configuration.maxRedirects else {
+                        throw HTTPFetchError.tooManyRedirects(
+                            limit: configuration.maxRedirects, url: redaction.apply(url.absoluteString))
+                    }
+                    current = next.absoluteURL
+                    attempt = 0
+                    continue
                 case 429, 408, 500..<600:
                     failure = "HTTP \(response.status)"
                     retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter)
@@ -68,7 +99,7 @@ public final class HTTPFetcher: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                failure = redaction.apply("\(error)")
+                failure = Self.describe(error, redaction: redaction)
             }
             guard attempt < configuration.maxAttempts else {
                 throw HTTPFetchError.exhausted(attempts: attempt, url: shownURL, lastFailure: failure)
@@ -85,6 +116,19 @@ public final class HTTPFetcher: Sendable {
                 ])
             try await Task.sleep(for: delay)
         }
+    }
+
+    /// A short reason for a transport error: timeouts and refused connections by name.
+    static func describe(_ error: any Error, redaction: SecretRedaction) -> String {
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .tlsHandshakeTimeout: return "timeout"
+            default: break
+            }
+        }
+        let text = "\(error)"
+        if text.contains("connectTimeout") || text.contains("deadlineExceeded") { return "timeout" }
+        return redaction.apply(text)
     }
 
     private func once(_ url: URL, accept: String, shownURL: String) async throws -> HTTPFetchResponse {
@@ -116,7 +160,7 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// `Retry-After` as delta-seconds or an HTTP date.
-    static func parseRetryAfter(_ value: String) -> Duration? {
+    public static func parseRetryAfter(_ value: String) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed) { return .seconds(max(0, seconds)) }
         let formatter = DateFormatter()

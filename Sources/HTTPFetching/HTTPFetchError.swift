@@ -7,11 +7,14 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
     /// The body is larger than the limit.
     case tooLarge(limit: Int, url: String)
     case invalidURL(String)
+    /// The URL check refused a URL (a host not allowed, a private address).
+    case refused(url: String, reason: String)
+    case tooManyRedirects(limit: Int, url: String)
 
     /// True when retrying later cannot succeed.
     public var isPermanent: Bool {
         switch self {
-        case .rejected, .tooLarge, .invalidURL: true
+        case .rejected, .tooLarge, .invalidURL, .refused, .tooManyRedirects: true
         case .exhausted: false
         }
     }
@@ -26,6 +29,10 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
             "response from \(url) is larger than \(limit) bytes"
         case .invalidURL(let url):
             "invalid URL \(url)"
+        case .refused(let url, let reason):
+            "refused \(url): \(reason)"
+        case .tooManyRedirects(let limit, let url):
+            "more than \(limit) redirects from \(url)"
         }
     }
 }

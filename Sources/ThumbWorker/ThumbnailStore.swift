@@ -1,0 +1,88 @@
+import Foundation
+import Shared
+
+/// Thumbnail files under `DIR/thumbs/<size>/`, and a manifest per artwork under
+/// `DIR/thumbs/.manifests/` saying which image URL and settings they were made from, or why
+/// that image can never give thumbnails.
+/// Every file is written whole or not at all; the manifest last, so it never names a file
+/// that is not there.
+public struct ThumbnailStore: Sendable {
+    public let outputDirectory: URL
+    /// Identifies the settings (sizes, quality, format); a change makes thumbnails again.
+    public let settingsKey: String
+    let fileExtension: String
+
+    public init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
+        self.outputDirectory = outputDirectory
+        self.fileExtension = configuration.webp ? "webp" : "jpg"
+        self.settingsKey =
+            "sizes=\(configuration.sizes.sorted().map(String.init).joined(separator: ","));q=\(configuration.quality);\(fileExtension)"
+    }
+
+    struct Manifest: Codable {
+        let imageURL: String
+        let settings: String
+        let files: [PageThumbnails.File]
+        /// Set when the image failed in a way that would not change on another try.
+        let failure: String?
+    }
+
+    private var thumbs: URL { outputDirectory.appendingPathComponent("thumbs") }
+
+    private func manifestURL(_ objectNumber: String) -> URL {
+        thumbs.appendingPathComponent(".manifests").appendingPathComponent(
+            ThumbnailFileName.make(objectNumber) + ".json")
+    }
+
+    /// The outcome of an earlier run for the same image and settings: its files, when they
+    /// are all still there, or its lasting failure.
+    public func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
+        guard let data = try? Data(contentsOf: manifestURL(objectNumber)),
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+            manifest.imageURL == imageURL, manifest.settings == settingsKey
+        else { return nil }
+        if let failure = manifest.failure {
+            return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: failure)
+        }
+        let present = manifest.files.allSatisfy {
+            FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent($0.path).path)
+        }
+        return present ? PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files) : nil
+    }
+
+    /// Remembers that this image can never give thumbnails, so it is not fetched again.
+    public func recordFailure(objectNumber: String, imageURL: String, reason: String) throws {
+        try writeManifest(
+            Manifest(imageURL: imageURL, settings: settingsKey, files: [], failure: reason), for: objectNumber)
+    }
+
+    /// Writes the thumbnails, then the manifest. Paths in the result are relative to the output directory.
+    public func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
+        -> [PageThumbnails.File]
+    {
+        let name = ThumbnailFileName.make(objectNumber) + "." + fileExtension
+        var files: [PageThumbnails.File] = []
+        for thumbnail in thumbnails.sorted(by: { $0.size < $1.size }) {
+            let relative = "thumbs/\(thumbnail.size)/\(name)"
+            let url = outputDirectory.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(Data(thumbnail.data), to: url)
+            files.append(
+                PageThumbnails.File(
+                    size: thumbnail.size, path: relative, width: thumbnail.width, height: thumbnail.height,
+                    bytes: thumbnail.data.count, sha256: SHA256.hex(thumbnail.data)))
+        }
+        try writeManifest(
+            Manifest(imageURL: imageURL, settings: settingsKey, files: files, failure: nil), for: objectNumber)
+        return files
+    }
+
+    private func writeManifest(_ manifest: Manifest, for objectNumber: String) throws {
+        let url = manifestURL(objectNumber)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(try encoder.encode(manifest), to: url)
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Logging
+import Shared
+import ThumbWorker
+
+/// `artpipe thumb-worker`: pages in, thumbnails on disk and `PageThumbnails` out.
+struct ThumbWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumb-worker",
+        abstract: "Make the thumbnails of every page on artpipe.pages and publish them to artpipe.thumbnails.")
+
+    @OptionGroup var worker: WorkerOptions
+    @OptionGroup var thumbs: ThumbWorkerOptions
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: worker.level)
+        let metrics = WorkerLauncher.bootstrapMetrics()
+        let logger = Logger(label: "artpipe.thumb")
+        let (handler, downloader) = try thumbs.makeHandler(logger: logger)
+        try await WorkerLauncher.run(
+            .init(name: "thumb", groupID: "artpipe-thumb", topics: [ArtpipeTopic.pages], handler: handler),
+            options: worker, metricsFactory: metrics, logger: logger, onStop: { try? await downloader.shutdown() })
+    }
+}

@@ -1,0 +1,211 @@
+import ArtpipeTestKit
+import Foundation
+import HTTPFetching
+import Shared
+import Testing
+
+@testable import ThumbWorker
+
+@Suite("ThumbWorker over loopback HTTP and the embedded broker", .serialized, .timeLimit(.minutes(3)))
+struct ThumbWorkerPipelineTests {
+    @Test("a page of good, missing and hostile images gives one PageThumbnails; a replay downloads nothing")
+    func pageOfImages() async throws {
+        let jpeg = try Thumbnailer.makeTestImage(width: 3000, height: 2000, seed: 1)
+        let png = try Thumbnailer.makeTestImage(width: 800, height: 1200, seed: 2, format: ".png")
+        let bodies: [String: TestHTTPServer.Response] = [
+            "/ok.jpg": .init(headers: [("Content-Type", "image/jpeg")], body: jpeg),
+            "/ok.png": .init(headers: [("Content-Type", "image/png")], body: png),
+            "/empty.jpg": .init(headers: [("Content-Type", "image/jpeg")], body: []),
+            "/html.jpg": .init(headers: [("Content-Type", "image/jpeg")], body: Array("<html>oops</html>".utf8)),
+            "/truncated.jpg": .init(body: Array(jpeg.prefix(jpeg.count / 2))),
+            "/bomb.png": .init(body: ThumbnailerTests.pngHeader(width: 100_000, height: 100_000)),
+            "/drawing.svg": .init(
+                body: Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\" height=\"9\"/>".utf8)),
+            "/claims-huge.jpg": .init(body: ThumbnailerTests.patchJPEGSize(jpeg, width: 65_500, height: 65_500)),
+            "/over-cap.jpg": .init(body: [UInt8](repeating: 0xFF, count: 12 << 20)),
+            "/never.jpg": .init(body: jpeg, delay: .seconds(30)),
+            "/loop.jpg": .init(status: 302, headers: [("Location", "/loop.jpg")]),
+            "/elsewhere.jpg": .init(status: 302, headers: [("Location", "http://example.org/x.jpg")]),
+            "/gone.jpg": .init(status: 404),
+        ]
+        let server = try await TestHTTPServer.start { bodies[$0.path] ?? .init(status: 404) }
+        defer { Task { await server.stop() } }
+        let url = { (path: String) in "\(server.baseURL)\(path)" }
+
+        let longNumber = String(repeating: "X", count: 300)
+        let works: [(String, String?, PageThumbnails.Item.Status, String?)] = [
+            ("SK-A-1", url("/ok.jpg"), .ok, nil),
+            ("../../etc/passwd", url("/ok.png"), .ok, nil),
+            ("a/b", url("/ok.jpg"), .ok, nil),
+            ("", url("/ok.png"), .ok, nil),
+            (longNumber, url("/ok.jpg"), .ok, nil),
+            ("NO-IMAGE", nil, .noImage, nil),
+            ("EMPTY", url("/empty.jpg"), .failed, "empty body"),
+            ("HTML", url("/html.jpg"), .failed, "not an image"),
+            ("TRUNCATED", url("/truncated.jpg"), .failed, "undecodable"),
+            ("BOMB", url("/bomb.png"), .failed, "too large: 100000x100000"),
+            ("SVG", url("/drawing.svg"), .failed, nil),
+            ("HUGE", url("/claims-huge.jpg"), .failed, "too large: 65500x65500"),
+            ("OVER-CAP", url("/over-cap.jpg"), .failed, "too large: over 8 MiB"),
+            ("NEVER", url("/never.jpg"), .failed, "timeout"),
+            ("LOOP", url("/loop.jpg"), .failed, "more than 3 redirects"),
+            ("ELSEWHERE", url("/elsewhere.jpg"), .failed, "not an allowed image host"),
+            ("GONE", url("/gone.jpg"), .failed, "HTTP 404"),
+        ]
+        let artworks = works.enumerated().map { index, work in
+            Artwork(
+                objectNumber: work.0, title: "t", artist: "a", imageURL: work.1, width: nil, height: nil,
+                position: index)
+        }
+        let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: ["q": "x"], page: 1, pageSize: 20)
+        let page = Page(request: request, total: works.count, artworks: artworks)
+
+        let cluster = try TestCluster()
+        for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 2) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("thumbs-out"))
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [200, 400]
+        configuration.concurrency = 2
+        var download = HTTPFetcherConfiguration()
+        download.maxResponseBytes = 8 << 20
+        download.requestTimeout = .milliseconds(700)
+        download.maxAttempts = 2
+        download.initialBackoff = .milliseconds(10)
+        download.maxBackoff = .milliseconds(20)
+        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
+        let handler = PageThumbnailHandler(
+            thumbnailer: try Thumbnailer(configuration: configuration),
+            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
+            policy: ImageHostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 4)
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("thumb"), topics: [ArtpipeTopic.pages], handler: handler)
+
+        try await cluster.producer.send(MessageCodec.record(page, topic: ArtpipeTopic.pages))
+        let first = try await readTopic(
+            ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 1, timeout: .seconds(90))
+        let thumbnails = try MessageCodec.decode(PageThumbnails.self, from: try #require(first.first))
+        #expect(thumbnails.pageId == page.pageId)
+        #expect(thumbnails.items.map(\.objectNumber) == works.map(\.0))
+        for (item, work) in zip(thumbnails.items, works) {
+            #expect(item.status == work.2, "\(work.0.prefix(20)): \(item.reason ?? "-")")
+            if let expected = work.3 {
+                #expect(item.reason?.contains(expected) == true, "\(work.0): \(item.reason ?? "-")")
+            }
+            if item.status == .failed { #expect(item.files.isEmpty && !(item.reason ?? "").isEmpty) }
+        }
+
+        // The files: right sizes, inside DIR/thumbs, one per object number and size.
+        let thumbsRoot = output.appendingPathComponent("thumbs").standardizedFileURL.path + "/"
+        for item in thumbnails.items where item.status == .ok {
+            #expect(item.files.map(\.size) == [200, 400])
+            for file in item.files {
+                let path = output.appendingPathComponent(file.path).standardizedFileURL.path
+                #expect(path.hasPrefix(thumbsRoot), "\(file.path)")
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+                let header = try Thumbnailer.header(of: bytes)
+                #expect(header.width == file.width && header.height == file.height)
+                #expect(max(file.width, file.height) == file.size)
+                #expect(bytes.count == file.bytes && SHA256.hex(bytes) == file.sha256)
+            }
+        }
+        let paths = thumbnails.items.flatMap(\.files).map(\.path)
+        #expect(Set(paths).count == paths.count, "no two works share a file")
+        let everything = FileManager.default.enumerator(atPath: output.path)?.allObjects as? [String] ?? []
+        #expect(everything.allSatisfy { $0 == "thumbs" || $0.hasPrefix("thumbs/") }, "\(everything)")
+
+        // A replay: the same page again. Only the transient failure is fetched again.
+        let seen = server.requests.filter { $0.path != "/never.jpg" }.count
+        try await cluster.producer.send(MessageCodec.record(page, topic: ArtpipeTopic.pages))
+        let both = try await readTopic(
+            ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 2, timeout: .seconds(90))
+        try await worker.stop()
+        try await downloader.shutdown()
+        let replayed = try MessageCodec.decode(PageThumbnails.self, from: try #require(both.last))
+        #expect(replayed == thumbnails)
+        #expect(server.requests.filter { $0.path != "/never.jpg" }.count == seen, "the replay downloaded again")
+        await cluster.shutdown()
+    }
+
+    @Test("file names stay in their folder and never collide")
+    func fileNames() {
+        let numbers = [
+            "../../etc/passwd", "a/b", "a%2Fb", "", ".hidden", "~empty", "SK-A-1", "Roëttiers",
+            String(repeating: "Y", count: 300),
+        ]
+        let names = numbers.map(ThumbnailFileName.make)
+        #expect(Set(names).count == numbers.count)
+        for name in names {
+            #expect(!name.contains("/") && !name.hasPrefix(".") && !name.isEmpty && name.utf8.count <= 170)
+        }
+        #expect(ThumbnailFileName.make("SK-A-1") == "SK-A-1")
+        #expect(
+            ThumbnailFileName.make(String(repeating: "Y", count: 300))
+                != ThumbnailFileName.make(String(repeating: "Y", count: 301)))
+    }
+
+    @Test("private addresses are refused unless allowed, and only allowed hosts are fetched")
+    func hostPolicy() async {
+        let strict = ImageHostPolicy(allowedHosts: ["127.0.0.1", "localhost", "googleusercontent.com"])
+        for url in [
+            "http://127.0.0.1/x.jpg", "http://localhost/x.jpg", "http://evil.example/x.jpg",
+            "ftp://lh3.googleusercontent.com/x", "file:///etc/passwd",
+        ] {
+            await #expect(throws: ImageHostPolicy.Refusal.self, "\(url)") { try await strict.check(URL(string: url)!) }
+        }
+        let relaxed = ImageHostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true)
+        await #expect(throws: Never.self) { try await relaxed.check(URL(string: "http://127.0.0.1:8080/x.jpg")!) }
+        for private_ in [[10, 1, 2, 3], [192, 168, 0, 1], [172, 20, 0, 1], [169, 254, 1, 1], [127, 0, 0, 1]] {
+            #expect(ImageHostPolicy.isPrivate(.init(bytes: private_.map(UInt8.init))))
+        }
+        #expect(!ImageHostPolicy.isPrivate(.init(bytes: [142, 250, 1, 1])))
+        #expect(ImageHostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 15) + [1])), "::1")
+        #expect(ImageHostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 10, 0, 0, 1])))
+    }
+}
+
+@Suite("artpipe thumb-worker as a process", .timeLimit(.minutes(2)))
+struct ThumbWorkerProcessTests {
+    @Test("thumb-worker thumbnails a page, publishes its PageThumbnails and exits 0 on SIGTERM")
+    func process() async throws {
+        let image = try Thumbnailer.makeTestImage(width: 1600, height: 900, seed: 5)
+        let server = try await TestHTTPServer.start { _ in .init(headers: [("Content-Type", "image/jpeg")], body: image)
+        }
+        defer { Task { await server.stop() } }
+        let cluster = try TestCluster()
+        for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 2) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("thumb-process"))
+        let worker = try ChildProcess(
+            "artpipe",
+            [
+                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--sizes", "120,240",
+                "--allow-host", "127.0.0.1", "--allow-private-hosts",
+            ] + EmbeddedBrokerSettings.flags)
+        defer { worker.stop() }
+        let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: 1, pageSize: 1)
+        let artwork = Artwork(
+            objectNumber: "SK-C-5", title: "t", artist: "a", imageURL: "\(server.baseURL)/i.jpg", width: nil,
+            height: nil,
+            position: 0)
+        try await cluster.producer.send(
+            MessageCodec.record(Page(request: request, total: 1, artworks: [artwork]), topic: ArtpipeTopic.pages))
+        let messages = try await readTopic(
+            ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        worker.signal(SIGTERM)
+        #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
+        let message = try #require(messages.first)
+        let item = try #require(try MessageCodec.decode(PageThumbnails.self, from: message).items.first)
+        #expect(item.status == .ok)
+        #expect(item.files.map(\.path) == ["thumbs/120/SK-C-5.jpg", "thumbs/240/SK-C-5.jpg"])
+        #expect(item.files.map(\.width) == [120, 240])
+        await cluster.shutdown()
+    }
+
+    @Test("bad thumb-worker flags: one line, exit 2", arguments: [["--sizes", "big"], ["--quality", "0"]])
+    func badFlags(flags: [String]) async throws {
+        let command = try ChildProcess(
+            "artpipe", ["thumb-worker", "--brokers", "127.0.0.1:1", "--out", "/tmp/x"] + flags)
+        #expect(try await command.waitForExit(timeout: .seconds(30)) == 2)
+        #expect(command.stderr.split(separator: "\n").count == 1, "\(command.stderr)")
+        #expect(command.stderr.contains(flags[0]), "\(command.stderr)")
+    }
+}
