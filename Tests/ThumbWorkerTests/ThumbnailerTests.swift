@@ -31,6 +31,18 @@ struct ThumbnailerTests {
         }
     }
 
+    @Test("WebP output, on request")
+    func webp() async throws {
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [150]
+        configuration.webp = true
+        let thumbnails = try await Thumbnailer(configuration: configuration)
+            .thumbnails(of: Thumbnailer.makeTestImage(width: 900, height: 600, seed: 4))
+        let header = try Thumbnailer.header(of: thumbnails[0].data)
+        #expect(header.format == "webp")
+        #expect(header.width == 150 && header.height == 100)
+    }
+
     @Test("an image smaller than a thumbnail size is not enlarged")
     func small() async throws {
         let thumbnails = try await thumbnailer.thumbnails(
