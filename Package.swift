@@ -45,6 +45,13 @@ let package = Package(
             ]
         ),
         .target(
+            name: "IndexWorker",
+            dependencies: [
+                "Shared",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "Shared",
             dependencies: [
                 "CKafka",
@@ -118,6 +125,11 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "IndexWorkerTests",
+            dependencies: ["IndexWorker", "FetchWorker", "Shared"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ThumbWorkerTests",

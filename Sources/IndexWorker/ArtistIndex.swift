@@ -1,0 +1,161 @@
+import Foundation
+import Shared
+
+/// `index.json`: works grouped by artist, per-crawl progress and totals. Schema `artpipe-index/1`.
+///
+/// Built by ``build(from:)`` as a pure function of ``IndexInputs``: the same inputs give the
+/// same bytes, whatever order the pages arrived in.
+public struct ArtistIndex: Codable, Sendable, Equatable {
+    public static let schemaName = "artpipe-index/1"
+    /// The group name of works whose maker is empty or only spaces; it sorts last.
+    public static let unknownArtist = ""
+
+    public var schema: String
+    public var totals: Totals
+    public var crawls: [Crawl]
+    public var artists: [Artist]
+
+    public struct Totals: Codable, Sendable, Equatable {
+        public var artists: Int
+        public var works: Int
+        public var pages: Int
+        public var failedPages: Int
+        /// Works by thumbnail status: ok, noImage, failed, pending.
+        public var thumbnails: [String: Int]
+    }
+
+    public struct Crawl: Codable, Sendable, Equatable {
+        public var crawlId: String
+        public var source: String
+        public var query: [String: String]
+        /// Objects the query matches, as the source last reported.
+        public var total: Int
+        public var pagesIndexed: [Int]
+        /// Pages below the highest one seen that are neither indexed nor failed.
+        public var gaps: [Int]
+        public var failedPages: [FailedPage]
+    }
+
+    public struct FailedPage: Codable, Sendable, Equatable {
+        public var page: Int
+        public var reason: String
+    }
+
+    public struct Artist: Codable, Sendable, Equatable {
+        /// As the source writes it; empty for an unknown maker.
+        public var name: String
+        public var works: [Work]
+    }
+
+    public struct Work: Codable, Sendable, Equatable {
+        public var objectNumber: String
+        public var title: String
+        public var pageId: String
+        public var page: Int
+        public var position: Int
+        public var imageURL: String?
+        /// ok, noImage, failed, or pending (its page's thumbnails have not arrived yet).
+        public var thumbnailStatus: String
+        public var thumbnailReason: String?
+        /// Paths relative to the output directory, by size.
+        public var thumbnails: [String: String]
+    }
+
+    /// The order-insensitive key artists are sorted by: case and diacritics folded.
+    public static func collationKey(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    public static func build(from inputs: IndexInputs) -> ArtistIndex {
+        // Each objectNumber once: its lowest (page, position) wins; pageId breaks ties across crawls.
+        var chosen: [String: (page: Page, artwork: Artwork)] = [:]
+        for page in inputs.pages.values {
+            for artwork in page.artworks {
+                if let current = chosen[artwork.objectNumber],
+                    (current.page.page, current.artwork.position, current.page.pageId)
+                        <= (page.page, artwork.position, page.pageId)
+                {
+                    continue
+                }
+                chosen[artwork.objectNumber] = (page, artwork)
+            }
+        }
+
+        var groups: [String: [Work]] = [:]
+        var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
+        for (page, artwork) in chosen.values {
+            let item = inputs.thumbnails[page.pageId]?.items.first { $0.objectNumber == artwork.objectNumber }
+            let status = item?.status.rawValue ?? "pending"
+            statusCounts[status, default: 0] += 1
+            let name = artwork.artist.trimmingCharacters(in: .whitespacesAndNewlines)
+            groups[name, default: []].append(
+                Work(
+                    objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
+                    position: artwork.position, imageURL: artwork.imageURL, thumbnailStatus: status,
+                    thumbnailReason: item?.reason,
+                    thumbnails: Dictionary(
+                        (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+                ))
+        }
+        let artists = groups.map { name, works in
+            Artist(
+                name: name,
+                works: works.sorted { ($0.page, $0.position, $0.pageId) < ($1.page, $1.position, $1.pageId) })
+        }.sorted(by: artistOrder)
+
+        return ArtistIndex(
+            schema: schemaName,
+            totals: Totals(
+                artists: artists.count, works: chosen.count, pages: inputs.pages.count,
+                failedPages: inputs.failedPages.keys.filter { inputs.pages[$0] == nil }.count, thumbnails: statusCounts),
+            crawls: crawls(from: inputs), artists: artists)
+    }
+
+    /// By collation key; the exact name breaks ties; the unknown maker last.
+    static func artistOrder(_ a: Artist, _ b: Artist) -> Bool {
+        if a.name.isEmpty != b.name.isEmpty { return b.name.isEmpty }
+        let (keyA, keyB) = (collationKey(a.name), collationKey(b.name))
+        if keyA != keyB { return keyA.unicodeScalars.lexicographicallyPrecedes(keyB.unicodeScalars) }
+        return a.name.unicodeScalars.lexicographicallyPrecedes(b.name.unicodeScalars)
+    }
+
+    static func crawls(from inputs: IndexInputs) -> [Crawl] {
+        var crawls: [String: Crawl] = [:]
+        for page in inputs.pages.values.sorted(by: { $0.pageId < $1.pageId }) {
+            var crawl =
+                crawls[page.crawlId]
+                ?? Crawl(
+                    crawlId: page.crawlId, source: page.source, query: page.query, total: page.total, pagesIndexed: [],
+                    gaps: [], failedPages: [])
+            crawl.pagesIndexed.append(page.page)
+            crawl.total = max(crawl.total, page.total)
+            crawls[page.crawlId] = crawl
+        }
+        for failure in inputs.failedPages.values where inputs.pages[failure.request.pageId] == nil {
+            let request = failure.request
+            var crawl =
+                crawls[request.crawlId]
+                ?? Crawl(
+                    crawlId: request.crawlId, source: request.source, query: request.query, total: 0, pagesIndexed: [],
+                    gaps: [], failedPages: [])
+            crawl.failedPages.append(FailedPage(page: request.page, reason: failure.reason))
+            crawls[request.crawlId] = crawl
+        }
+        return crawls.values.map { crawl in
+            var crawl = crawl
+            crawl.pagesIndexed = Array(Set(crawl.pagesIndexed)).sorted()
+            crawl.failedPages.sort { ($0.page, $0.reason) < ($1.page, $1.reason) }
+            let highest = max(crawl.pagesIndexed.last ?? 0, crawl.failedPages.map(\.page).max() ?? 0)
+            let known = Set(crawl.pagesIndexed).union(crawl.failedPages.map(\.page))
+            crawl.gaps = highest > 0 ? (1...highest).filter { !known.contains($0) } : []
+            return crawl
+        }.sorted { $0.crawlId < $1.crawlId }
+    }
+
+    /// The bytes of `index.json`: sorted keys, no escaped slashes, a final newline.
+    public func jsonBytes() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Shared
+import Testing
+
+@testable import FetchWorker
+@testable import IndexWorker
+
+@Suite("The artist index as a pure function of its pages")
+struct ArtistIndexTests {
+    static func fixtureArtworks(_ name: String) throws -> [Artwork] {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "json"))
+        let response = try LegacyCollectionSource.parse(Array(try Data(contentsOf: url)), imageEdge: 512)
+        return LegacyCollectionSource.artworks(of: response, imageEdge: 512)
+    }
+
+    static func page(_ number: Int, _ artworks: [Artwork], crawl: String = "crawl-a", total: Int = 1_000) -> Page {
+        let request = PageRequest(
+            crawlId: crawl, source: "rijksmuseum", query: ["s": "artist", "c": crawl], page: number, pageSize: 20)
+        let positioned = artworks.enumerated().map { index, artwork in
+            var artwork = artwork
+            artwork.position = index
+            return artwork
+        }
+        return Page(request: request, total: total, artworks: positioned)
+    }
+
+    static func thumbnails(for page: Page) -> PageThumbnails {
+        PageThumbnails(
+            pageId: page.pageId,
+            items: page.artworks.map { artwork in
+                guard artwork.imageURL != nil else {
+                    return .init(objectNumber: artwork.objectNumber, status: .noImage)
+                }
+                if artwork.position % 9 == 4 {
+                    return .init(objectNumber: artwork.objectNumber, status: .failed, reason: "HTTP 404")
+                }
+                let name = artwork.objectNumber
+                return .init(
+                    objectNumber: name, status: .ok,
+                    files: [200, 400].map {
+                        .init(size: $0, path: "thumbs/\($0)/\(name).jpg", width: $0, height: $0, bytes: 1, sha256: "x")
+                    })
+            })
+    }
+
+    /// Pages from the recordings: two recordings of the same artist-sorted first page, the
+    /// next objects of one of them, and a page of another query.
+    static func recordedPages() throws -> [Page] {
+        let studio = try fixtureArtworks("legacy_collection_en_s-artist_ps20_p1__kyrillosgait-rijks-studio")
+        let dekoning = try fixtureArtworks("legacy_collection_en_s-artist_ps50_p1__sanderdekoning-art")
+        let relevance = try fixtureArtworks("legacy_collection_en_s-relevance_ps100_imgonly__timedwardsios")
+        return [
+            page(1, studio),
+            page(2, Array(dekoning[20..<40])),
+            page(3, Array(dekoning[40..<50])),
+            // The same objects as page 1, in another order, on a later page: page 1 must win them.
+            page(5, Array(dekoning[0..<20])),
+            page(1, Array(relevance[0..<50]), crawl: "crawl-b"),
+            page(2, Array(relevance[50..<100]), crawl: "crawl-b"),
+        ]
+    }
+
+    enum Message {
+        case page(Page)
+        case thumbnails(PageThumbnails)
+    }
+
+    static func index(_ messages: [Message]) throws -> [UInt8] {
+        var inputs = IndexInputs()
+        for message in messages {
+            switch message {
+            case .page(let page): inputs.add(page)
+            case .thumbnails(let thumbnails): inputs.add(thumbnails)
+            }
+        }
+        return try ArtistIndex.build(from: inputs).jsonBytes()
+    }
+
+    @Test("shuffled, duplicated and replayed sequences of the same pages give byte-identical index.json")
+    func determinism() throws {
+        let pages = try Self.recordedPages()
+        let messages = pages.map(Message.page) + pages.map { .thumbnails(Self.thumbnails(for: $0)) }
+        let reference = try Self.index(messages)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<25 {
+            var sequence = messages.shuffled(using: &generator)
+            // Duplicates anywhere, and a replay of everything at the end.
+            sequence += (0..<round % 7).compactMap { _ in messages.randomElement(using: &generator) }
+            if round % 3 == 0 { sequence += messages.shuffled(using: &generator) }
+            #expect(try Self.index(sequence.shuffled(using: &generator)) == reference, "round \(round)")
+        }
+        let index = try JSONDecoder().decode(ArtistIndex.self, from: Data(reference))
+        #expect(index.schema == "artpipe-index/1")
+        #expect(index.totals.works == index.artists.map(\.works.count).reduce(0, +))
+        #expect(index.totals.works == Set(pages.flatMap(\.artworks).map(\.objectNumber)).count)
+    }
+
+    @Test(
+        "a later page holding works of an artist first seen earlier puts them in that artist's group, in (page, position) order"
+    )
+    func sortOrderQuirk() throws {
+        func work(_ number: String, _ artist: String) -> Artwork {
+            Artwork(
+                objectNumber: number, title: number, artist: artist, imageURL: nil, width: nil, height: nil, position: 0
+            )
+        }
+        let pages = [
+            Self.page(1, [work("A1", "Aalst"), work("X1", "Xavier"), work("X2", "Xavier")]),
+            Self.page(45, [work("A2", "Aalst"), work("X3", "Xavier"), work("B1", "Bosch")]),
+            Self.page(2, [work("X4", "Xavier"), work("C1", "Cuyp")]),
+        ]
+        let index = ArtistIndex.build(from: pages.reduce(into: IndexInputs()) { $0.add($1) })
+        #expect(index.artists.map(\.name) == ["Aalst", "Bosch", "Cuyp", "Xavier"])
+        let xavier = try #require(index.artists.last)
+        #expect(xavier.works.map(\.objectNumber) == ["X1", "X2", "X4", "X3"])
+        #expect(xavier.works.map(\.page) == [1, 1, 2, 45])
+        #expect(index.artists[0].works.map(\.objectNumber) == ["A1", "A2"])
+    }
+
+    @Test("an object on two pages is listed once, from its lowest page")
+    func lowestPageWins() throws {
+        let pages = try Self.recordedPages()
+        let index = ArtistIndex.build(from: pages.reduce(into: IndexInputs()) { $0.add($1) })
+        let works = index.artists.flatMap(\.works)
+        #expect(Set(works.map(\.objectNumber)).count == works.count)
+        let firstPage = Set(pages[0].artworks.map(\.objectNumber))
+        #expect(
+            works.filter { firstPage.contains($0.objectNumber) }.allSatisfy {
+                $0.page == 1 && $0.pageId == pages[0].pageId
+            })
+        // The recordings break ties within an artist differently, so page 5 (the other
+        // recording's first 20) may hold objects page 1 lacks: only those come from page 5.
+        let lower = Set(pages.filter { $0.page < 5 }.flatMap(\.artworks).map(\.objectNumber))
+        let fromFive = works.filter { $0.page == 5 }.map(\.objectNumber)
+        #expect(fromFive.allSatisfy { !lower.contains($0) })
+        #expect(Set(fromFive) == Set(pages[3].artworks.map(\.objectNumber)).subtracting(lower))
+    }
+
+    @Test("works are listed before their thumbnails arrive, and fill in when they do")
+    func thumbnailsFillIn() throws {
+        let page = try Self.recordedPages()[0]
+        var inputs = IndexInputs()
+        inputs.add(page)
+        let before = ArtistIndex.build(from: inputs)
+        #expect(before.artists.flatMap(\.works).allSatisfy { $0.thumbnailStatus == "pending" && $0.thumbnails.isEmpty })
+        inputs.add(Self.thumbnails(for: page))
+        let after = ArtistIndex.build(from: inputs)
+        let works = after.artists.flatMap(\.works)
+        #expect(!works.contains { $0.thumbnailStatus == "pending" })
+        let ok = try #require(works.first { $0.thumbnailStatus == "ok" })
+        #expect(
+            ok.thumbnails == ["200": "thumbs/200/\(ok.objectNumber).jpg", "400": "thumbs/400/\(ok.objectNumber).jpg"])
+        #expect(works.filter { $0.thumbnailStatus == "failed" }.allSatisfy { $0.thumbnailReason == "HTTP 404" })
+        #expect(after.totals.thumbnails.values.reduce(0, +) == works.count)
+    }
+
+    @Test("artists sort without regard to case and accents; exact names break ties; the unknown maker comes last")
+    func collation() {
+        let names = ["émile", "Zeeman", "", "Emile", "anonymous", "Roëttiers", "roettiers", "  "]
+        let artworks = names.enumerated().map { index, name in
+            Artwork(
+                objectNumber: "O\(index)", title: "", artist: name, imageURL: nil, width: nil, height: nil,
+                position: index)
+        }
+        var inputs = IndexInputs()
+        inputs.add(Self.page(1, artworks))
+        let index = ArtistIndex.build(from: inputs)
+        #expect(index.artists.map(\.name) == ["anonymous", "Emile", "émile", "Roëttiers", "roettiers", "Zeeman", ""])
+        #expect(index.artists.last?.works.map(\.objectNumber) == ["O2", "O7"])
+    }
+
+    @Test("per crawl: pages indexed, gaps below the highest page, failed pages")
+    func crawlProgress() {
+        var inputs = IndexInputs()
+        for number in [1, 2, 5] { inputs.add(Self.page(number, [])) }
+        let failed = PageRequest(
+            crawlId: "crawl-a", source: "rijksmuseum", query: ["s": "artist", "c": "crawl-a"], page: 4, pageSize: 20)
+        inputs.addFailure(failed, reason: "HTTP 401")
+        let index = ArtistIndex.build(from: inputs)
+        let crawl = index.crawls[0]
+        #expect(crawl.pagesIndexed == [1, 2, 5])
+        #expect(crawl.gaps == [3])
+        #expect(crawl.failedPages == [.init(page: 4, reason: "HTTP 401")])
+        #expect(index.totals.failedPages == 1)
+        inputs.add(Self.page(4, []))
+        #expect(
+            ArtistIndex.build(from: inputs).crawls[0].failedPages.isEmpty, "a page fetched later is no longer failed")
+    }
+}
+
+@Suite("The gallery page")
+struct GalleryPageTests {
+    @Test("one section per artist with counts, lazy thumbnails by relative path, a jump list, escaped text")
+    func render() throws {
+        func work(_ number: String, _ artist: String, _ title: String) -> Artwork {
+            Artwork(
+                objectNumber: number, title: title, artist: artist, imageURL: "https://x/\(number)", width: nil,
+                height: nil, position: 0)
+        }
+        let page = ArtistIndexTests.page(
+            1,
+            [
+                work("A1", "Ädam", "<script>alert(1)</script>"), work("A2", "adam", "Two"), work("Z1", "Zoë", "\"Z\""),
+                work("U1", "", "u"),
+            ])
+        var inputs = IndexInputs()
+        inputs.add(page)
+        inputs.add(ArtistIndexTests.thumbnails(for: page))
+        let html = GalleryPage.render(ArtistIndex.build(from: inputs))
+        #expect(html.components(separatedBy: "<section ").count - 1 == 4)
+        #expect(html.components(separatedBy: "<figure ").count - 1 == 4)
+        #expect(html.contains("<img loading=\"lazy\" src=\"thumbs/200/A1.jpg\""))
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(html.contains("Unknown maker"))
+        #expect(
+            html.contains(
+                "<nav><a href=\"#artist-0\">A</a><a href=\"#artist-2\">Z</a><a href=\"#artist-3\">#</a></nav>"))
+        #expect(!html.contains("src=\"/"), "paths stay relative, so the page works as a file")
+    }
+}
