@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "Shared",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -68,6 +69,7 @@ let package = Package(
                 "Shared",
                 "FetchWorker",
                 "ThumbWorker",
+                "IndexWorker",
                 "HTTPFetching",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -128,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IndexWorkerTests",
-            dependencies: ["IndexWorker", "FetchWorker", "Shared"],
+            dependencies: ["IndexWorker", "FetchWorker", "Shared", "ArtpipeTestKit"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

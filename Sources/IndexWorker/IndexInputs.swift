@@ -18,6 +18,13 @@ public struct IndexInputs: Sendable, Codable, Equatable {
 
     public mutating func add(_ page: Page) { pages[page.pageId] = page }
     public mutating func add(_ pageThumbnails: PageThumbnails) { thumbnails[pageThumbnails.pageId] = pageThumbnails }
+    /// Adds another shard's inputs; shards hold different page ids, so nothing is overwritten.
+    public mutating func merge(_ other: IndexInputs) {
+        pages.merge(other.pages) { current, _ in current }
+        thumbnails.merge(other.thumbnails) { current, _ in current }
+        failedPages.merge(other.failedPages) { current, _ in current }
+    }
+
     public mutating func addFailure(_ request: PageRequest, reason: String) {
         failedPages[request.pageId] = FailedPage(request: request, reason: reason)
     }

@@ -11,12 +11,21 @@ public enum WorkerLauncher {
         public var groupID: String
         public var topics: [String]
         public var handler: Handler
+        /// Services that run beside the worker and stop after it (a writer flushing its state).
+        public var services: [any Service]
+        /// Adjusts the consumer: offsets the handler keeps itself, revoke hooks.
+        public var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
 
-        public init(name: String, groupID: String, topics: [String], handler: Handler) {
+        public init(
+            name: String, groupID: String, topics: [String], handler: Handler, services: [any Service] = [],
+            configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
+        ) {
             self.name = name
             self.groupID = groupID
             self.topics = topics
             self.handler = handler
+            self.services = services
+            self.configureConsumer = configureConsumer
         }
     }
 
@@ -51,6 +60,7 @@ public enum WorkerLauncher {
         consumerConfiguration.maxBufferedBytesPerPartition = options.maxBufferedMib << 20
         consumerConfiguration.drainTimeout = .milliseconds(Int64(options.drainTimeout * 1_000))
         consumerConfiguration.statisticsInterval = .milliseconds(Int64(options.metricsInterval * 1_000))
+        worker.configureConsumer(&consumerConfiguration)
 
         let producer: KafkaProducer
         let consumer: KafkaConsumer
@@ -77,9 +87,11 @@ public enum WorkerLauncher {
             factory: metricsFactory, interval: .milliseconds(Int64(options.metricsInterval * 1_000)),
             logger: logger.with(metadata: ["worker": "\(worker.name)"])
         ) { runtime.sampleGauges() }
-        // Shutdown runs in reverse order: the worker drains first, then the last metrics line.
+        // Shutdown runs in reverse order: the worker drains first, then its companions, then
+        // the last metrics line.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [reporter, runtime], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: [reporter] + worker.services + [runtime], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
         // A handler stuck past the drain timeout must not keep the process from exiting.
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64((options.drainTimeout + 15) * 1_000))
         groupConfiguration.maximumCancellationDuration = .seconds(5)

@@ -23,6 +23,12 @@ public struct KafkaConsumerConfiguration: Sendable {
     public var drainTimeout: Duration = .seconds(30)
     /// How often librdkafka reports statistics (consumer lag).
     public var statisticsInterval: Duration = .seconds(5)
+    /// For applications that keep their own offsets: where to start reading a partition when
+    /// it is assigned (nil: the committed offset). Called on the poll thread.
+    public var startOffset: (@Sendable (KafkaTopicPartition) -> Int64?)?
+    /// Called on the poll thread when partitions are taken away, after their messages in
+    /// flight finished and before the next owner can read them.
+    public var onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
 
     public init(client: KafkaClientConfiguration, groupID: String) {
         self.client = client

@@ -41,7 +41,7 @@ public final class KafkaConsumer: Sendable {
         ]
         properties += configuration.client.properties.sorted { $0.key < $1.key }
 
-        let assignment = KafkaConsumerAssignment(drainTimeout: configuration.drainTimeout, logger: logger)
+        let assignment = KafkaConsumerAssignment(configuration: configuration, logger: logger)
         let latestLag = LatestValue<KafkaConsumerLag?>(nil)
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.rebalance = { handle, error, partitions in

@@ -9,10 +9,14 @@ import Logging
 final class KafkaConsumerAssignment: @unchecked Sendable {
     private(set) var leases: [KafkaTopicPartition: KafkaPartitionLease] = [:]
     private let drainTimeout: Duration
+    private let startOffset: (@Sendable (KafkaTopicPartition) -> Int64?)?
+    private let onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
     private let logger: Logger
 
-    init(drainTimeout: Duration, logger: Logger) {
-        self.drainTimeout = drainTimeout
+    init(configuration: KafkaConsumerConfiguration, logger: Logger) {
+        self.drainTimeout = configuration.drainTimeout
+        self.startOffset = configuration.startOffset
+        self.onRevoke = configuration.onRevoke
         self.logger = logger
     }
 
@@ -34,6 +38,13 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             for topicPartition in topicPartitions {
                 leases[topicPartition] = KafkaPartitionLease(topicPartition)
             }
+            if let startOffset {
+                for index in 0..<Int(partitions.pointee.cnt) {
+                    if let offset = startOffset(topicPartitions[index]) {
+                        partitions.pointee.elems[index].offset = offset
+                    }
+                }
+            }
             logger.info("partitions assigned", metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
             if cooperative {
                 report(rd_kafka_incremental_assign(handle, partitions), "cannot take partitions")
@@ -48,6 +59,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             let lost = rd_kafka_assignment_lost(handle) != 0
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             drain(revoked)
+            onRevoke?(topicPartitions)
             if lost {
                 // Another member may own them already: committing now could move its position back.
                 logger.warning(

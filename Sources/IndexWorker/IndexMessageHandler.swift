@@ -1,0 +1,47 @@
+import Logging
+import Shared
+
+/// IndexWorker's handler: applies pages, thumbnails and failed page requests to the state
+/// store. Nothing is produced; ``IndexWriterService`` writes the files.
+public struct IndexMessageHandler: MessageHandler {
+    public enum Input: Sendable {
+        case page(Page)
+        case thumbnails(PageThumbnails)
+        case failedRequest(PageRequest, reason: String)
+        /// A dead letter that is not a failed page request: it only moves the offset.
+        case other
+    }
+
+    let store: IndexStateStore
+
+    public init(store: IndexStateStore) {
+        self.store = store
+    }
+
+    public func decode(_ message: KafkaConsumerMessage) throws -> Input {
+        switch message.topic {
+        case ArtpipeTopic.pages:
+            return .page(try MessageCodec.decode(Page.self, from: message))
+        case ArtpipeTopic.thumbnails:
+            return .thumbnails(try MessageCodec.decode(PageThumbnails.self, from: message))
+        default:
+            // Dead letters: never poison here, or a bad one would go round forever.
+            guard message.headers.value(of: DeadLetter.sourceTopicHeader) == ArtpipeTopic.pageRequests,
+                let request = try? MessageCodec.decode(PageRequest.self, from: message)
+            else { return .other }
+            return .failedRequest(request, reason: message.headers.value(of: DeadLetter.errorHeader) ?? "unknown")
+        }
+    }
+
+    public func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
+        store.apply(context.message) { inputs in
+            switch input {
+            case .page(let page): inputs.add(page)
+            case .thumbnails(let thumbnails): inputs.add(thumbnails)
+            case .failedRequest(let request, let reason): inputs.addFailure(request, reason: reason)
+            case .other: break
+            }
+        }
+        return []
+    }
+}

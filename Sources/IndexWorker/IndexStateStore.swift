@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import Shared
+import Synchronization
+
+/// The index's state on disk: one shard file per input partition under `DIR/.index-state/`,
+/// each holding that partition's latest inputs and the offset they reach.
+///
+/// Offsets live in the shards, not only in Kafka: on assignment the consumer starts after the
+/// shard's offset, so whatever was applied but not yet written is read again, and applying
+/// it again changes nothing. Kafka's committed offsets only serve the lag metrics.
+public final class IndexStateStore: Sendable {
+    private struct Loaded {
+        var shard: IndexShard
+        var dirty: Bool
+    }
+
+    public let directory: URL
+    private let shards = Mutex<[KafkaTopicPartition: Loaded]>([:])
+    private let logger: Logger
+
+    public init(outputDirectory: URL, logger: Logger) throws {
+        directory = outputDirectory.appendingPathComponent(".index-state")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.logger = logger
+    }
+
+    /// Where to start reading a newly assigned partition: after its shard's offset. The
+    /// in-memory copy is dropped, so the shard is read again from disk.
+    public func startOffset(for topicPartition: KafkaTopicPartition) -> Int64? {
+        shards.withLock { _ = $0.removeValue(forKey: topicPartition) }
+        return readShard(topicPartition)?.offset.map { $0 + 1 }
+    }
+
+    /// Applies a message's effect to its partition's shard.
+    public func apply(_ message: KafkaConsumerMessage, _ update: (inout IndexInputs) -> Void) {
+        let topicPartition = KafkaTopicPartition(topic: message.topic, partition: message.partition)
+        shards.withLock { shards in
+            var loaded =
+                shards[topicPartition]
+                ?? Loaded(
+                    shard: readShard(topicPartition) ?? IndexShard(topic: message.topic, partition: message.partition),
+                    dirty: false)
+            update(&loaded.shard.inputs)
+            loaded.shard.offset = max(loaded.shard.offset ?? -1, message.offset)
+            loaded.dirty = true
+            shards[topicPartition] = loaded
+        }
+    }
+
+    /// Writes the shards of revoked partitions, then forgets them: the next owner starts from
+    /// what is on disk, and no stale copy of ours can overwrite its newer one later.
+    public func revoke(_ topicPartitions: [KafkaTopicPartition]) {
+        shards.withLock { shards in
+            for topicPartition in topicPartitions {
+                if let loaded = shards.removeValue(forKey: topicPartition), loaded.dirty {
+                    do { try write(loaded.shard) } catch {
+                        logger.error("cannot write index shard", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes every changed shard. Returns whether any was written.
+    public func flush() throws -> Bool {
+        try shards.withLock { shards in
+            var wrote = false
+            for (topicPartition, loaded) in shards where loaded.dirty {
+                try write(loaded.shard)
+                shards[topicPartition]?.dirty = false
+                wrote = true
+            }
+            return wrote
+        }
+    }
+
+    /// Everything every instance has written: the union of all shard files.
+    public func inputsOnDisk() throws -> IndexInputs {
+        var inputs = IndexInputs()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        for name in names.sorted() {
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            inputs.merge(try JSONDecoder().decode(IndexShard.self, from: data).inputs)
+        }
+        return inputs
+    }
+
+    private func readShard(_ topicPartition: KafkaTopicPartition) -> IndexShard? {
+        let url = directory.appendingPathComponent(
+            IndexShard(topic: topicPartition.topic, partition: topicPartition.partition).fileName)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        do {
+            return try JSONDecoder().decode(IndexShard.self, from: data)
+        } catch {
+            // Shards are written whole; one that does not decode was not written by us.
+            logger.error(
+                "unreadable index shard; reading its partition from the start", metadata: ["file": "\(url.path)"])
+            return nil
+        }
+    }
+
+    private func write(_ shard: IndexShard) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(try encoder.encode(shard), to: directory.appendingPathComponent(shard.fileName))
+    }
+}

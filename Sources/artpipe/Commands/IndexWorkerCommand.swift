@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import IndexWorker
+import Logging
+import Shared
+
+/// `artpipe index-worker`: pages, thumbnails and failed requests in; index.json and index.html out.
+struct IndexWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "index-worker",
+        abstract:
+            "Maintain DIR/index.json and DIR/index.html from artpipe.pages, artpipe.thumbnails and the dead letters.")
+
+    @OptionGroup var worker: WorkerOptions
+
+    @Option(help: "Output directory (shared with thumb-worker, which writes DIR/thumbs).")
+    var out: String
+
+    @Option(help: "Seconds between writes of the index (at most one write per interval).")
+    var writeInterval: Double = 1
+
+    func validate() throws {
+        guard writeInterval > 0 else { throw ValidationError("--write-interval must be positive") }
+    }
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: worker.level)
+        let metrics = WorkerLauncher.bootstrapMetrics()
+        let logger = Logger(label: "artpipe.index")
+        let output = URL(fileURLWithPath: out, isDirectory: true)
+        let store: IndexStateStore
+        do {
+            store = try IndexStateStore(outputDirectory: output, logger: logger)
+        } catch {
+            throw ConfigurationError("--out: cannot use \(output.path): \(error.localizedDescription)")
+        }
+        let writer = IndexWriterService(
+            store: store, publisher: IndexPublisher(outputDirectory: output, store: store),
+            interval: .milliseconds(Int64(writeInterval * 1_000)), logger: logger)
+        try await WorkerLauncher.run(
+            .init(
+                name: "index", groupID: "artpipe-index",
+                topics: [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters],
+                handler: IndexMessageHandler(store: store), services: [writer],
+                configureConsumer: { consumer in
+                    consumer.startOffset = { store.startOffset(for: $0) }
+                    consumer.onRevoke = { store.revoke($0) }
+                }),
+            options: worker, metricsFactory: metrics, logger: logger)
+    }
+}

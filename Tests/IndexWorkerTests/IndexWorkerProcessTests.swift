@@ -1,0 +1,119 @@
+import ArtpipeTestKit
+import Foundation
+import Shared
+import Testing
+
+@testable import IndexWorker
+
+/// `artpipe index-worker` as separate processes on a real broker, against the pure build of
+/// the same inputs.
+@Suite("IndexWorker processes: crash-safe and scale-out", .serialized, .timeLimit(.minutes(4)))
+struct IndexWorkerProcessTests {
+    struct Setup {
+        let cluster: TestCluster
+        let output: URL
+        let messages: [KafkaProducerRecord]
+        let expected: [UInt8]
+
+        init() throws {
+            cluster = try TestCluster()
+            try cluster.broker.createTopic(ArtpipeTopic.pages, partitions: 3)
+            try cluster.broker.createTopic(ArtpipeTopic.thumbnails, partitions: 3)
+            try cluster.broker.createTopic(ArtpipeTopic.deadLetters, partitions: 1)
+            output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
+            let pages = try ArtistIndexTests.recordedPages()
+            var inputs = IndexInputs()
+            var records: [KafkaProducerRecord] = []
+            for page in pages {
+                inputs.add(page)
+                records.append(try MessageCodec.record(page, topic: ArtpipeTopic.pages))
+                let thumbnails = ArtistIndexTests.thumbnails(for: page)
+                inputs.add(thumbnails)
+                records.append(try MessageCodec.record(thumbnails, topic: ArtpipeTopic.thumbnails))
+            }
+            // A page FetchWorker gave up on, as its dead letter.
+            let failed = PageRequest(
+                crawlId: "crawl-a", source: "rijksmuseum", query: ["s": "artist", "c": "crawl-a"], page: 4, pageSize: 20
+            )
+            inputs.addFailure(failed, reason: "HTTP 503 (after 5 attempts)")
+            let original = KafkaConsumerMessage(
+                topic: ArtpipeTopic.pageRequests, partition: 0, offset: 7, key: Array(failed.pageId.utf8),
+                value: try MessageCodec.record(failed, topic: ArtpipeTopic.pageRequests).value)
+            records.append(DeadLetter.record(for: original, reason: "HTTP 503 (after 5 attempts)", worker: "fetch"))
+            messages = records
+            expected = try ArtistIndex.build(from: inputs).jsonBytes()
+        }
+
+        func startWorker() throws -> ChildProcess {
+            try ChildProcess(
+                "artpipe",
+                [
+                    "index-worker", "--brokers", cluster.brokers, "--out", output.path, "--write-interval", "0.2",
+                    "--metrics-interval", "60",
+                ]
+                    + EmbeddedBrokerSettings.flags)
+        }
+
+        var indexBytes: [UInt8]? {
+            (try? Data(contentsOf: output.appendingPathComponent("index.json"))).map(Array.init)
+        }
+
+        func waitForExpectedIndex() async throws {
+            try await waitUntil("index.json to match the pure build", timeout: .seconds(90)) { indexBytes == expected }
+        }
+    }
+
+    @Test("index.json is byte-identical to the pure build of the same pages, and index.html lists every work")
+    func cleanRun() async throws {
+        let setup = try Setup()
+        try await setup.cluster.producer.send(setup.messages)
+        let worker = try setup.startWorker()
+        defer { worker.stop() }
+        try await setup.waitForExpectedIndex()
+        worker.signal(SIGTERM)
+        #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
+        let index = try JSONDecoder().decode(ArtistIndex.self, from: Data(setup.expected))
+        let html = try String(contentsOf: setup.output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.components(separatedBy: "<figure ").count - 1 == index.totals.works)
+        #expect(index.crawls.first { $0.crawlId == "crawl-a" }?.failedPages.map(\.page) == [4])
+        await setup.cluster.shutdown()
+    }
+
+    @Test(
+        "SIGKILLed at random moments while indexing: after restarts the file is byte-identical to an uninterrupted run")
+    func sigkillAndRestart() async throws {
+        let setup = try Setup()
+        let batches = [
+            Array(setup.messages.prefix(4)), Array(setup.messages.dropFirst(4).prefix(4)),
+            Array(setup.messages.dropFirst(8)),
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for batch in batches {
+            try await setup.cluster.producer.send(batch)
+            let worker = try setup.startWorker()
+            try await waitUntil("the worker to write an index", timeout: .seconds(60)) { setup.indexBytes != nil }
+            // A random moment: right away, or after some of the batch is in.
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500, using: &generator)))
+            worker.signal(SIGKILL)
+            _ = try await worker.waitForExit(timeout: .seconds(10))
+        }
+        let last = try setup.startWorker()
+        defer { last.stop() }
+        try await setup.waitForExpectedIndex()
+        await setup.cluster.shutdown()
+    }
+
+    @Test("two IndexWorkers on the same topics and output end with the same bytes as one")
+    func twoInstances() async throws {
+        let setup = try Setup()
+        let first = try setup.startWorker()
+        let second = try setup.startWorker()
+        defer {
+            first.stop()
+            second.stop()
+        }
+        try await setup.cluster.producer.send(setup.messages)
+        try await setup.waitForExpectedIndex()
+        await setup.cluster.shutdown()
+    }
+}
