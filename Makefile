@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SOURCES := Sources Tests Package.swift
 
-.PHONY: setup build test lint format bench
+.PHONY: setup build test lint format bench gallery-check
 
 setup:
 	@scripts/ensure-system-packages.sh
@@ -24,3 +24,8 @@ bench: setup
 	bench/consume-vs-kcat.sh
 	bench/fetch.sh
 	bench/thumbs.sh
+	bench/index.sh
+
+# Renders a sample gallery in headless Chromium; prints where the screenshot is.
+gallery-check: setup
+	scripts/gallery-check.sh

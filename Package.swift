@@ -110,6 +110,7 @@ let package = Package(
             name: "artpipe-probe",
             dependencies: [
                 "Shared",
+                "IndexWorker",
                 "HTTPFetching",
                 "FetchWorker",
                 "ThumbWorker",

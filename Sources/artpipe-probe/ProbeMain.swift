@@ -12,6 +12,9 @@ enum ProbeMain {
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "artpipe-probe",
-        abstract: "Drive the worker runtime with a recording handler, or fill a topic, for tests and benchmarks.",
-        subcommands: [ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self])
+        abstract: "Test and benchmark tools: drive the worker runtime, fill topics, measure the stages.",
+        subcommands: [
+            ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self,
+            ProducePagesCommand.self, SampleGalleryCommand.self,
+        ])
 }

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Shared
+
+/// `artpipe-probe produce-pages`: fills artpipe.pages with synthetic pages, for the index benchmark.
+struct ProducePagesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "produce-pages", abstract: "Publish PAGES synthetic pages of WORKS artworks each to artpipe.pages."
+    )
+
+    @OptionGroup var kafka: KafkaOptions
+    @Option var pages: Int = 1_000
+    @Option var works: Int = 100
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: .warning)
+        let producer = try KafkaProducer(
+            configuration: try kafka.clientConfiguration(), logger: Logger(label: "artpipe.probe"))
+        for first in stride(from: 1, through: pages, by: 100) {
+            let records = try (first...min(pages, first + 99)).map { number in
+                let request = PageRequest(
+                    crawlId: "bench", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: works)
+                // Artists run across pages, as the artist-sorted API returns them.
+                let artworks = (0..<works).map { position in
+                    let serial = (number - 1) * works + position
+                    return Artwork(
+                        objectNumber: "BENCH-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
+                        imageURL: "https://lh3.googleusercontent.com/bench\(serial)=s512", width: 2000, height: 1500,
+                        position: position)
+                }
+                return try MessageCodec.record(
+                    Page(request: request, total: pages * works, artworks: artworks), topic: ArtpipeTopic.pages)
+            }
+            try await producer.send(records)
+        }
+        await producer.shutdown()
+        print("published \(pages) pages of \(works) works")
+    }
+}
