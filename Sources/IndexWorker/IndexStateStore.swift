@@ -25,11 +25,12 @@ public final class IndexStateStore: Sendable {
         self.logger = logger
     }
 
-    /// Where to start reading a newly assigned partition: after its shard's offset. The
-    /// in-memory copy is dropped, so the shard is read again from disk.
-    public func startOffset(for topicPartition: KafkaTopicPartition) -> Int64? {
+    /// Where to start reading a newly assigned partition: after its shard's offset, or at the
+    /// beginning when nothing of it was ever written (Kafka's committed offset may be ahead of
+    /// what reached disk). The in-memory copy is dropped, so the shard is read again from disk.
+    public func startOffset(for topicPartition: KafkaTopicPartition) -> Int64 {
         shards.withLock { _ = $0.removeValue(forKey: topicPartition) }
-        return readShard(topicPartition)?.offset.map { $0 + 1 }
+        return readShard(topicPartition)?.offset.map { $0 + 1 } ?? KafkaConsumerConfiguration.beginningOffset
     }
 
     /// Applies a message's effect to its partition's shard.

@@ -13,6 +13,8 @@ public struct KafkaClientConfiguration: Sendable {
 
 /// Settings of a group consumer.
 public struct KafkaConsumerConfiguration: Sendable {
+    /// A ``startOffset`` meaning the oldest message the partition still holds.
+    public static let beginningOffset: Int64 = -2
     public var client: KafkaClientConfiguration
     public var groupID: String
     /// Messages buffered per partition before that partition is paused.
@@ -24,7 +26,8 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// How often librdkafka reports statistics (consumer lag).
     public var statisticsInterval: Duration = .seconds(5)
     /// For applications that keep their own offsets: where to start reading a partition when
-    /// it is assigned (nil: the committed offset). Called on the poll thread.
+    /// it is assigned (nil: the committed offset; ``beginningOffset``: the oldest message).
+    /// Called on the poll thread.
     public var startOffset: (@Sendable (KafkaTopicPartition) -> Int64?)?
     /// Called on the poll thread when partitions are taken away, after their messages in
     /// flight finished and before the next owner can read them.
