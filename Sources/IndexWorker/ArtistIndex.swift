@@ -81,10 +81,14 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
             }
         }
 
+        // Items by page and object number, so each work's lookup is constant time.
+        let items = inputs.thumbnails.mapValues { thumbnails in
+            Dictionary(thumbnails.items.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        }
         var groups: [String: [Work]] = [:]
         var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
         for (page, artwork) in chosen.values {
-            let item = inputs.thumbnails[page.pageId]?.items.first { $0.objectNumber == artwork.objectNumber }
+            let item = items[page.pageId]?[artwork.objectNumber]
             let status = item?.status.rawValue ?? "pending"
             statusCounts[status, default: 0] += 1
             let name = artwork.artist.trimmingCharacters(in: .whitespacesAndNewlines)

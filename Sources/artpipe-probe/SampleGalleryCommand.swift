@@ -13,6 +13,8 @@ struct SampleGalleryCommand: AsyncParsableCommand {
 
     @Option var out: String
     @Option var works: Int = 60
+    @Option(help: "Distinct thumbnail files, reused round-robin (default: one per work).")
+    var distinctImages: Int?
 
     func run() async throws {
         let output = URL(fileURLWithPath: out, isDirectory: true)
