@@ -27,16 +27,21 @@ public final class IndexStateStore: Sendable {
 
     /// Where to start reading a newly assigned partition: after its shard's offset, or at the
     /// beginning when nothing of it was ever written (Kafka's committed offset may be ahead of
-    /// what reached disk). The in-memory copy is dropped, so the shard is read again from disk.
+    /// what reached disk). Called on the consumer's poll thread, which also loads the shard, so
+    /// handlers never read files on the cooperative pool.
     public func startOffset(for topicPartition: KafkaTopicPartition) -> Int64 {
-        shards.withLock { _ = $0.removeValue(forKey: topicPartition) }
-        return readShard(topicPartition)?.offset.map { $0 + 1 } ?? KafkaConsumerConfiguration.beginningOffset
+        let shard =
+            readShard(topicPartition) ?? IndexShard(topic: topicPartition.topic, partition: topicPartition.partition)
+        shards.withLock { $0[topicPartition] = Loaded(shard: shard, dirty: false) }
+        return shard.offset.map { $0 + 1 } ?? KafkaConsumerConfiguration.beginningOffset
     }
 
     /// Applies a message's effect to its partition's shard.
     public func apply(_ message: KafkaConsumerMessage, _ update: (inout IndexInputs) -> Void) {
         let topicPartition = KafkaTopicPartition(topic: message.topic, partition: message.partition)
         shards.withLock { shards in
+            // Loaded at assignment; reading here is only a fallback, never an empty shard that could
+            // overwrite one on disk.
             var loaded =
                 shards[topicPartition]
                 ?? Loaded(
