@@ -1,14 +1,21 @@
-# artpipe — the README's commands. `make test` is what CI runs.
+# artpipe — the README's commands. `make demo` runs the pipeline; `make test` is what CI runs.
 SWIFT ?= swift
+# debug or release; `make demo CONFIG=release` for the faster binary (a longer first build).
+CONFIG ?= debug
+DEMO_FLAGS ?=
 SOURCES := Sources Tests Package.swift
 
-.PHONY: setup build test lint format bench gallery-check
+.PHONY: setup build demo test lint format bench gallery-check
 
 setup:
 	@scripts/ensure-system-packages.sh
 
 build: setup
 	$(SWIFT) build
+
+demo: setup
+	$(SWIFT) build -c $(CONFIG) --product artpipe
+	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/artpipe demo $(DEMO_FLAGS)
 
 lint: setup
 	$(SWIFT) format lint --strict --recursive $(SOURCES)

@@ -71,6 +71,7 @@ let package = Package(
                 "ThumbWorker",
                 "IndexWorker",
                 "HTTPFetching",
+                "SampleCollection",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,6 +95,16 @@ let package = Package(
                 "HTTPFetching",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "SampleCollection",
+            dependencies: [
+                "ThumbWorker",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -141,6 +152,16 @@ let package = Package(
                 "HTTPFetching",
                 "ArtpipeTestKit",
                 "Shared",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: [
+                "Shared",
+                "IndexWorker",
+                "SampleCollection",
+                "ArtpipeTestKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

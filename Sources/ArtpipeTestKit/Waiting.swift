@@ -1,6 +1,10 @@
 /// Thrown when a condition did not hold before its deadline.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Polls `condition` until it holds or `timeout` passes. The wait between polls is not

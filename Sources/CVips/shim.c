@@ -4,16 +4,10 @@
 #include <string.h>
 #include <vips/vips.h>
 
-// Copies libvips' error buffer into the caller's and clears it.
+// Writes only our context: libvips' error buffer is shared by every thread, so with images
+// decoded at once its text may belong to another image, and reasons must not depend on timing.
 static int fail(char *error, size_t error_size, const char *context) {
-    if (error && error_size > 0) {
-        const char *text = vips_error_buffer();
-        snprintf(error, error_size, "%s%s%s", context, (text && *text) ? ": " : "", text ? text : "");
-        // Keep one line: libvips ends messages with newlines.
-        for (char *c = error; *c; c++) {
-            if (*c == '\n') *c = (c[1] ? ' ' : '\0');
-        }
-    }
+    if (error && error_size > 0) snprintf(error, error_size, "%s", context);
     vips_error_clear();
     return -1;
 }
@@ -62,7 +56,8 @@ int artpipe_vips_thumbnail(const void *data, size_t length, int size, int qualit
     *width = vips_image_get_width(thumbnail);
     *height = vips_image_get_height(thumbnail);
     g_object_unref(thumbnail);
-    if (result) return fail(error, error_size, "cannot encode");
+    // libvips decodes lazily, while the thumbnail is encoded: damaged data fails here.
+    if (result) return fail(error, error_size, "damaged image data");
     return 0;
 }
 
@@ -91,6 +86,35 @@ done:
     if (gradient) g_object_unref(gradient);
     if (pixels) g_object_unref(pixels);
     if (mixed) g_object_unref(mixed);
+    return result;
+}
+
+int artpipe_vips_make_painting(int width, int height, int seed, int quality, void **output, size_t *output_length,
+                               char *error, size_t error_size) {
+    VipsImage *xy = NULL, *x = NULL, *three = NULL, *scaled = NULL, *pixels = NULL, *coloured = NULL;
+    int result = -1;
+    // Bands (x, y, x) scaled to 0–255 with a seed-dependent offset: two diagonal gradients.
+    if (vips_xyz(&xy, width, height, NULL)) goto done;
+    if (vips_extract_band(xy, &x, 0, NULL)) goto done;
+    VipsImage *bands[2] = {xy, x};
+    if (vips_bandjoin(bands, &three, 2, NULL)) goto done;
+    double scale[3] = {200.0 / width, 200.0 / height, -200.0 / width};
+    double offset[3] = {(double)(seed % 56), (double)((seed / 7) % 56), 255.0 - (double)((seed / 49) % 56)};
+    if (vips_linear(three, &scaled, scale, offset, 3, NULL)) goto done;
+    if (vips_cast(scaled, &pixels, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    if (vips_copy(pixels, &coloured, "interpretation", VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    char options[32];
+    snprintf(options, sizeof options, ".jpg[Q=%d]", quality);
+    if (vips_image_write_to_buffer(coloured, options, output, output_length, NULL)) goto done;
+    result = 0;
+done:
+    if (result) fail(error, error_size, "cannot make sample image");
+    if (xy) g_object_unref(xy);
+    if (x) g_object_unref(x);
+    if (three) g_object_unref(three);
+    if (scaled) g_object_unref(scaled);
+    if (pixels) g_object_unref(pixels);
+    if (coloured) g_object_unref(coloured);
     return result;
 }
 

@@ -52,7 +52,6 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         public var title: String
         public var pageId: String
         public var page: Int
-        public var position: Int
         public var imageURL: String?
         /// ok, noImage, failed, or pending (its page's thumbnails have not arrived yet).
         public var thumbnailStatus: String
@@ -67,13 +66,13 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
     }
 
     public static func build(from inputs: IndexInputs) -> ArtistIndex {
-        // Each objectNumber once: its lowest (page, position) wins; pageId breaks ties across crawls.
+        // Each objectNumber once: its lowest page wins; pageId breaks ties across crawls. Positions
+        // play no part: the API's artist sort orders works of one artist differently on each request.
         var chosen: [String: (page: Page, artwork: Artwork)] = [:]
         for page in inputs.pages.values {
             for artwork in page.artworks {
                 if let current = chosen[artwork.objectNumber],
-                    (current.page.page, current.artwork.position, current.page.pageId)
-                        <= (page.page, artwork.position, page.pageId)
+                    (current.page.page, current.page.pageId) <= (page.page, page.pageId)
                 {
                     continue
                 }
@@ -95,7 +94,7 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
             groups[name, default: []].append(
                 Work(
                     objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
-                    position: artwork.position, imageURL: artwork.imageURL, thumbnailStatus: status,
+                    imageURL: artwork.imageURL, thumbnailStatus: status,
                     thumbnailReason: item?.reason,
                     thumbnails: Dictionary(
                         (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first })
@@ -104,7 +103,9 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         let artists = groups.map { name, works in
             Artist(
                 name: name,
-                works: works.sorted { ($0.page, $0.position, $0.pageId) < ($1.page, $1.position, $1.pageId) })
+                works: works.sorted {
+                    $0.objectNumber.unicodeScalars.lexicographicallyPrecedes($1.objectNumber.unicodeScalars)
+                })
         }.sorted(by: artistOrder)
 
         return ArtistIndex(

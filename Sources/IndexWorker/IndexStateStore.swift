@@ -29,11 +29,15 @@ public final class IndexStateStore: Sendable {
     /// beginning when nothing of it was ever written (Kafka's committed offset may be ahead of
     /// what reached disk). Called on the consumer's poll thread, which also loads the shard, so
     /// handlers never read files on the cooperative pool.
-    public func startOffset(for topicPartition: KafkaTopicPartition) -> Int64 {
+    ///
+    /// A committed offset below the shard's is a replay (or a commit lost in a crash): reading
+    /// from there applies messages again, which changes nothing but lets a replay take effect.
+    public func startOffset(for topicPartition: KafkaTopicPartition, committed: Int64? = nil) -> Int64 {
         let shard =
             readShard(topicPartition) ?? IndexShard(topic: topicPartition.topic, partition: topicPartition.partition)
         shards.withLock { $0[topicPartition] = Loaded(shard: shard, dirty: false) }
-        return shard.offset.map { $0 + 1 } ?? KafkaConsumerConfiguration.beginningOffset
+        guard let next = shard.offset.map({ $0 + 1 }) else { return KafkaConsumerConfiguration.beginningOffset }
+        return min(next, committed ?? next)
     }
 
     /// Applies a message's effect to its partition's shard.

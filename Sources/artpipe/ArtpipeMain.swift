@@ -15,6 +15,6 @@ struct Artpipe: ParsableCommand {
         abstract: "Harvests an art museum's collection into thumbnails and an index grouped by artist, over Kafka.",
         subcommands: [
             BrokerCommand.self, TopicsCommand.self, CrawlCommand.self, FetchWorkerCommand.self, ThumbWorkerCommand.self,
-            IndexWorkerCommand.self,
+            IndexWorkerCommand.self, SampleServerCommand.self, DemoCommand.self, StatusCommand.self, ReplayCommand.self,
         ])
 }

@@ -25,6 +25,11 @@ int artpipe_vips_thumbnail(const void *data, size_t length, int size, int qualit
 int artpipe_vips_make_image(int width, int height, int seed, const char *suffix, int quality, void **output,
                             size_t *output_length, char *error, size_t error_size);
 
+/// Makes a smooth colour image (gradients in a seed-dependent palette) as a JPEG: cheap to
+/// make and to decode, for the sample collection. Free with artpipe_vips_free.
+int artpipe_vips_make_painting(int width, int height, int seed, int quality, void **output, size_t *output_length,
+                               char *error, size_t error_size);
+
 void artpipe_vips_free(void *pointer);
 
 #endif

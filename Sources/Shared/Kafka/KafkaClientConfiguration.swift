@@ -26,9 +26,9 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// How often librdkafka reports statistics (consumer lag).
     public var statisticsInterval: Duration = .seconds(5)
     /// For applications that keep their own offsets: where to start reading a partition when
-    /// it is assigned (nil: the committed offset; ``beginningOffset``: the oldest message).
-    /// Called on the poll thread.
-    public var startOffset: (@Sendable (KafkaTopicPartition) -> Int64?)?
+    /// it is assigned, given the group's committed offset if any (return nil: the committed
+    /// offset; ``beginningOffset``: the oldest message). Called on the poll thread.
+    public var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?) -> Int64?)?
     /// Called on the poll thread when partitions are taken away, after their messages in
     /// flight finished and before the next owner can read them.
     public var onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?

@@ -170,7 +170,7 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
-    private static func convert(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String)
+    static func convert(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String)
         -> KafkaConsumerMessage
     {
         let raw = message.pointee

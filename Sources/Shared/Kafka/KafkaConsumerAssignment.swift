@@ -9,7 +9,7 @@ import Logging
 final class KafkaConsumerAssignment: @unchecked Sendable {
     private(set) var leases: [KafkaTopicPartition: KafkaPartitionLease] = [:]
     private let drainTimeout: Duration
-    private let startOffset: (@Sendable (KafkaTopicPartition) -> Int64?)?
+    private let startOffset: (@Sendable (KafkaTopicPartition, Int64?) -> Int64?)?
     private let onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
     private let logger: Logger
 
@@ -39,8 +39,9 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                 leases[topicPartition] = KafkaPartitionLease(topicPartition)
             }
             if let startOffset {
+                let committed = committedOffsets(handle: handle, topicPartitions)
                 for index in 0..<Int(partitions.pointee.cnt) {
-                    if let offset = startOffset(topicPartitions[index]) {
+                    if let offset = startOffset(topicPartitions[index], committed[topicPartitions[index]]) {
                         partitions.pointee.elems[index].offset = offset
                     }
                 }
@@ -143,6 +144,21 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         guard let error else { return }
         logger.error("\(context)", metadata: ["kafka.error": "\(KafkaError(context, error: error))"])
         rd_kafka_error_destroy(error)
+    }
+
+    /// The group's committed offsets of `topicPartitions` (absent where none, or when the
+    /// coordinator does not answer).
+    private func committedOffsets(
+        handle: OpaquePointer, _ topicPartitions: [KafkaTopicPartition]
+    ) -> [KafkaTopicPartition: Int64] {
+        RDKafkaTopicPartitionList.with(topicPartitions.map { ($0, nil) }) { list in
+            guard rd_kafka_committed(handle, list, 10_000) == RD_KAFKA_RESP_ERR_NO_ERROR else { return [:] }
+            var offsets: [KafkaTopicPartition: Int64] = [:]
+            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset >= 0 {
+                offsets[topicPartitions[index]] = list.pointee.elems[index].offset
+            }
+            return offsets
+        }
     }
 }
 

@@ -11,15 +11,16 @@ enum RDKafkaTopicPartitionList {
     }
 
     /// Calls `body` with a temporary list holding `entries` (offset may be nil).
-    static func with<R>(
-        _ entries: [(KafkaTopicPartition, Int64?)], _ body: (UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> R
-    ) -> R {
+    static func with<R, E: Error>(
+        _ entries: [(KafkaTopicPartition, Int64?)],
+        _ body: (UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) throws(E) -> R
+    ) throws(E) -> R {
         let list = rd_kafka_topic_partition_list_new(Int32(entries.count))!
         defer { rd_kafka_topic_partition_list_destroy(list) }
         for (topicPartition, offset) in entries {
             let element = rd_kafka_topic_partition_list_add(list, topicPartition.topic, topicPartition.partition)!
             if let offset { element.pointee.offset = offset }
         }
-        return body(list)
+        return try body(list)
     }
 }

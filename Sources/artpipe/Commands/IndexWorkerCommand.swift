@@ -43,7 +43,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                 topics: [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters],
                 handler: IndexMessageHandler(store: store), services: [writer],
                 configureConsumer: { consumer in
-                    consumer.startOffset = { store.startOffset(for: $0) }
+                    consumer.startOffset = { store.startOffset(for: $0, committed: $1) }
                     consumer.onRevoke = { store.revoke($0) }
                 }),
             options: worker, metricsFactory: metrics, logger: logger)

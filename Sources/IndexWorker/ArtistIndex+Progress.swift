@@ -1,0 +1,33 @@
+extension ArtistIndex {
+    /// How far one crawl has got in this index.
+    public struct Progress: Sendable, Equatable {
+        public var pagesIndexed: Int
+        public var pagesFailed: Int
+        public var works: Int
+        /// Works whose thumbnails have not arrived.
+        public var pendingThumbnails: Int
+
+        /// Every one of `expectedPages` is indexed or failed, and no thumbnail is pending.
+        public func isComplete(expectedPages: Int) -> Bool {
+            pagesIndexed + pagesFailed >= expectedPages && pendingThumbnails == 0
+        }
+    }
+
+    /// The progress of `crawlId` (all crawls when nil).
+    public func progress(crawlId: String?) -> Progress {
+        let selected = crawls.filter { crawlId == nil || $0.crawlId == crawlId }
+        return Progress(
+            pagesIndexed: selected.map(\.pagesIndexed.count).reduce(0, +),
+            pagesFailed: selected.map(\.failedPages.count).reduce(0, +), works: totals.works,
+            pendingThumbnails: totals.thumbnails["pending", default: 0])
+    }
+
+    /// Failed thumbnails by reason, most frequent first.
+    public var thumbnailFailures: [(reason: String, count: Int)] {
+        var counts: [String: Int] = [:]
+        for work in artists.flatMap(\.works) where work.thumbnailStatus == "failed" {
+            counts[work.thumbnailReason ?? "unknown", default: 0] += 1
+        }
+        return counts.map { ($0.key, $0.value) }.sorted { ($1.count, $0.reason) < ($0.count, $1.reason) }
+    }
+}

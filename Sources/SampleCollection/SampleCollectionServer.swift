@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+import ThumbWorker
+
+/// A local stand-in for the museum's legacy collection API, serving ``SampleCollection``:
+/// `GET /api/{culture}/collection?p=&ps=&s=artist` and the images its answers point to.
+///
+/// Collection answers shuffle the works of one artist within a page on every request, as the
+/// real API's artist sort does. Images are JPEGs made with libvips on their own threads.
+public final class SampleCollectionServer: Sendable {
+    public let collection: SampleCollection
+    public let faults: SampleServerFaults
+    private let images: BlockingThreadPool
+    private let attempts = Mutex<[String: Int]>([:])
+    /// JPEGs by (width, height, tint): each is made once.
+    private let madeImages = Mutex<[[Int]: [UInt8]]>([:])
+    private let requestCount = Atomic<Int>(0)
+    private let imageRequestCount = Atomic<Int>(0)
+
+    public init(collection: SampleCollection, faults: SampleServerFaults, imageThreads: Int) {
+        self.collection = collection
+        self.faults = faults
+        images = BlockingThreadPool(threads: max(imageThreads, 1), name: "artpipe-sample-images")
+    }
+
+    /// Requests answered so far, for logs.
+    public var requestsServed: Int { requestCount.load(ordering: .relaxed) }
+
+    /// Image requests answered so far.
+    public var imageRequestsServed: Int { imageRequestCount.load(ordering: .relaxed) }
+
+    /// Serves on `host:port` (0: any free port) until cancelled or graceful shutdown;
+    /// `onListening` gets the bound port.
+    public func run(
+        host: String = "127.0.0.1", port: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws {
+        let router = Router()
+        router.get("/api/:culture/collection") { request, context in
+            try await self.collectionPage(request, context: context)
+        }
+        router.get("/images/:file") { request, context in
+            try await self.image(context.parameters.require("file"), context: context)
+        }
+        router.get("/healthz") { _, _ in "ok\n" }
+        let application = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port)),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) }, logger: logger)
+        try await application.runService(gracefulShutdownSignals: [])
+    }
+
+    private func collectionPage(_ request: Request, context: some RequestContext) async throws -> Response {
+        let served = requestCount.wrappingAdd(1, ordering: .relaxed).oldValue
+        if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
+        let query = request.uri.queryParameters
+        guard let page = Int(query.get("p") ?? "1"), let size = Int(query.get("ps") ?? "10"), page >= 1,
+            (1...100).contains(size)
+        else {
+            return Self.text(.badRequest, "p must be at least 1 and ps 1–100")
+        }
+        guard page * size <= 10_000 else {
+            return Self.text(.badRequest, "p × ps must not exceed 10,000")
+        }
+        if faults.failingPages.contains(page) {
+            return Self.text(.internalServerError, "page \(page) is configured to fail")
+        }
+        let key = "collection?p=\(page)&ps=\(size)"
+        let attempt = attempts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
+        if attempt <= faults.failFirst {
+            return attempt % 2 == 1
+                ? Self.text(.serviceUnavailable, "try again")
+                : Response(
+                    status: .tooManyRequests, headers: [.retryAfter: "1", .contentType: "text/plain"],
+                    body: .init(byteBuffer: ByteBuffer(string: "slow down")))
+        }
+        let listing = listing(page: page, size: size, shuffleSeed: UInt64(served))
+        let base = "http://\(request.head.authority ?? "127.0.0.1")"
+        let body = LegacyAnswer(
+            count: collection.count, artObjects: listing.map { LegacyAnswer.Object($0, imageBase: base) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+    }
+
+    /// The page as the API would list it for `ps = size`, with each artist's works shuffled.
+    func listing(page: Int, size: Int, shuffleSeed: UInt64) -> [SampleWork] {
+        var listing: [SampleWork]
+        if size == collection.configuration.pageSize {
+            listing = page <= collection.pages.count ? collection.pages[page - 1] : []
+        } else {
+            // Another page size: the same order, cut differently.
+            let all = collection.pages.flatMap { $0 }
+            listing = Array(all.dropFirst((page - 1) * size).prefix(size))
+        }
+        var random = SampleRandom(seed: shuffleSeed &* 0x2545_F491_4F6C_DD1D)
+        var start = 0
+        while start < listing.count {
+            var end = start + 1
+            while end < listing.count, listing[end].maker == listing[start].maker { end += 1 }
+            if end - start > 1 {
+                for index in stride(from: end - 1, to: start, by: -1) {
+                    listing.swapAt(index, random.int(in: start...index))
+                }
+            }
+            start = end
+        }
+        return listing
+    }
+
+    private func image(_ file: String, context: some RequestContext) async throws -> Response {
+        requestCount.wrappingAdd(1, ordering: .relaxed)
+        imageRequestCount.wrappingAdd(1, ordering: .relaxed)
+        if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
+        guard file.hasSuffix(".jpg"), let id = Int(file.dropLast(4)), let work = collection.work(id: id),
+            let image = work.image
+        else {
+            return Self.text(.notFound, "no such image")
+        }
+        if faults.imageFailFirst > 0 {
+            let attempt = attempts.withLock { counts in
+                counts[file, default: 0] += 1
+                return counts[file]!
+            }
+            if attempt <= faults.imageFailFirst { return Self.text(.serviceUnavailable, "try again") }
+        }
+        let headers: HTTPFields = [.contentType: "image/jpeg", .cacheControl: "public, max-age=86400"]
+        switch image {
+        case .notAnImage:
+            return Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "<html><body>Image temporarily unavailable</body></html>")))
+        case .jpeg(let width, let height):
+            let bytes = try await jpeg(width: width, height: height, tint: id % 5)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .truncated(let width, let height):
+            let bytes = try await jpeg(width: width, height: height, tint: id % 5)
+            return Response(
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes.prefix(bytes.count / 3)))
+            )
+        }
+    }
+
+    private func jpeg(width: Int, height: Int, tint: Int) async throws -> [UInt8] {
+        let key = [width, height, tint]
+        if let made = madeImages.withLock({ $0[key] }) { return made }
+        let bytes = try await images.run {
+            try Thumbnailer.makeSampleImage(width: width, height: height, seed: 1 + tint * 97, quality: 85)
+        }
+        madeImages.withLock { $0[key] = bytes }
+        return bytes
+    }
+
+    private static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}

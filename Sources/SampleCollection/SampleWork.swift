@@ -1,0 +1,27 @@
+/// One object of the sample collection, as the legacy API describes it.
+public struct SampleWork: Sendable, Equatable {
+    /// What its image URL serves.
+    public enum Image: Sendable, Equatable {
+        /// A real JPEG of this size.
+        case jpeg(width: Int, height: Int)
+        /// Deliberately broken: the first bytes of a JPEG only.
+        case truncated(width: Int, height: Int)
+        /// Deliberately broken: an HTML page with status 200.
+        case notAnImage
+    }
+
+    /// Its index in the collection; names its image URL.
+    public let id: Int
+    public let objectNumber: String
+    public let title: String
+    /// `principalOrFirstMaker`: may be empty or `anonymous`.
+    public let maker: String
+    /// Nil for a work without an image.
+    public let image: Image?
+
+    /// True when the image URL serves something that should give a thumbnail.
+    public var hasGoodImage: Bool {
+        if case .jpeg = image { return true }
+        return false
+    }
+}

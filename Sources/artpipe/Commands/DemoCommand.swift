@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import IndexWorker
+import Shared
+
+/// `artpipe demo`: the whole pipeline on one machine, each role its own process.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the whole pipeline against a generated sample collection and report how it went.",
+        discussion: """
+            Starts the embedded broker, the sample server and the three workers as separate processes of this
+            executable, crawls every page of the sample collection, shows progress, and exits 0 once every page is
+            indexed and every thumbnail has its final status. Logs go to DIR/logs/.
+            """)
+
+    @Option(
+        help: "Output directory (index.html, index.json, thumbs/, logs/). Emptied first if an earlier demo made it.")
+    var out: String = "artpipe-demo"
+
+    @Option(help: "Pages of the sample collection to crawl.")
+    var pages: Int = 30
+
+    @Option(help: "Works per page (1–100).")
+    var pageSize: Int = 100
+
+    @Option(help: "Seed of the sample collection.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Partitions of each topic.")
+    var partitions: Int = 6
+
+    @Option(help: "Instances of each worker (fetch, thumb, index).")
+    var instances: Int = 1
+
+    @Option(help: "Give up after this many seconds.")
+    var timeout: Double = 1_800
+
+    @Option(help: "Share of the sample collection's images that are deliberately broken.")
+    var brokenImageRate: Double = 0.02
+
+    func validate() throws {
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be 1–100") }
+        guard pages * pageSize <= 10_000 else {
+            throw ValidationError("--pages × --page-size must not exceed 10,000 (the legacy API's limit)")
+        }
+        guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+        guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1–8") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard (0...1).contains(brokenImageRate) else { throw ValidationError("--broken-image-rate must be 0–1") }
+    }
+
+    func run() async throws {
+        let output = URL(fileURLWithPath: out).standardizedFileURL
+        try DemoDirectory.prepare(output)
+        let run = DemoRun(output: output, expectedPages: pages, interactive: isatty(STDOUT_FILENO) == 1)
+        let stop = DemoStopSignal()
+        defer { run.stopAll() }
+        do {
+            let bootstrap = try await run.start(
+                "broker", ["broker", "--partitions", String(partitions), "--bootstrap-file", run.file("bootstrap")],
+                readyFile: "bootstrap")
+            let port = try await run.start(
+                "sample-server",
+                [
+                    "sample-server", "--port", "0", "--port-file", run.file("sample-port"), "--pages", String(pages),
+                    "--page-size", String(pageSize), "--seed", String(seed), "--broken-image-rate",
+                    String(brokenImageRate),
+                ], readyFile: "sample-port")
+            let baseURL = "http://127.0.0.1:\(port)"
+            let kafka = [
+                "--brokers", bootstrap, "--kafka", "session.timeout.ms=6000", "--kafka", "heartbeat.interval.ms=500",
+                "--metrics-interval", "5",
+            ]
+            for instance in 1...instances {
+                let suffix = instances == 1 ? "" : "-\(instance)"
+                try run.launch("fetch-worker\(suffix)", ["fetch-worker", "--base-url", baseURL] + kafka)
+                try run.launch(
+                    "thumb-worker\(suffix)",
+                    ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + kafka
+                )
+                try run.launch(
+                    "index-worker\(suffix)", ["index-worker", "--out", output.path, "--write-interval", "0.5"] + kafka)
+            }
+            run.say("pipeline started: broker \(bootstrap), sample collection \(baseURL), logs in \(output.path)/logs")
+            try await run.crawl(
+                [
+                    "crawl", "--brokers", bootstrap, "--source", "rijksmuseum", "--base-url", baseURL, "--query",
+                    "s=artist", "--pages", "all", "--page-size", String(pageSize), "--crawl-id", DemoRun.crawlId,
+                ])
+            let index = try await run.waitForCompletion(timeout: .milliseconds(Int64(timeout * 1_000)), stop: stop)
+            let cpu = run.cpuSeconds()
+            let elapsed = run.elapsed
+            await run.stopGracefully()
+            print(DemoSummary(index: index, elapsed: elapsed, cpu: cpu, output: output).text)
+        } catch {
+            await run.stopGracefully()
+            throw error
+        }
+    }
+}

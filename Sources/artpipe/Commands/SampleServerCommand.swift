@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SampleCollection
+import ServiceLifecycle
+import Shared
+
+/// `artpipe sample-server`: the local stand-in for the museum's legacy API.
+struct SampleServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-server",
+        abstract: "Serve a generated sample collection over the legacy collection API, with its images.",
+        discussion: """
+            The collection is fixed by --seed, --pages and --page-size. Crawl it with
+            artpipe crawl --source rijksmuseum --base-url http://HOST:PORT --query s=artist --page-size N.
+            Prints "listening: http://HOST:PORT" and runs until SIGINT or SIGTERM.
+            """)
+
+    @Option(help: "Port to listen on (0: any free port).")
+    var port: Int = 8090
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Pages in the collection.")
+    var pages: Int = 30
+
+    @Option(help: "Works per page (the page size the collection is laid out for).")
+    var pageSize: Int = 100
+
+    @Option(help: "Seed of the generated collection.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Share of images that are deliberately broken (truncated, or HTML instead of an image).")
+    var brokenImageRate: Double = 0.02
+
+    @Option(help: "Milliseconds added before every answer.")
+    var latencyMs: Int = 0
+
+    @Option(help: "Each collection page first answers this many times with 503 / 429 (Retry-After: 1).")
+    var failFirst: Int = 0
+
+    @Option(help: "Collection pages that always answer 500, comma-separated.")
+    var failingPages: String = ""
+
+    @Option(help: "Each image first answers this many times with 503.")
+    var imageFailFirst: Int = 0
+
+    @Option(help: "Also write the bound port to this file (written whole, then renamed into place).")
+    var portFile: String?
+
+    @Option(help: "Log level.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0–65535") }
+        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
+        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be 1–100") }
+        guard pages * pageSize <= 10_000 else {
+            throw ValidationError("--pages × --page-size must not exceed 10,000 (the legacy API's limit)")
+        }
+        guard (0...1).contains(brokenImageRate) else { throw ValidationError("--broken-image-rate must be 0–1") }
+        guard latencyMs >= 0, failFirst >= 0, imageFailFirst >= 0 else {
+            throw ValidationError("--latency-ms, --fail-first and --image-fail-first must not be negative")
+        }
+        guard parsedFailingPages != nil else {
+            throw ValidationError("--failing-pages must be page numbers separated by commas, got '\(failingPages)'")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level '\(logLevel)' is not a log level")
+        }
+    }
+
+    var parsedFailingPages: Set<Int>? {
+        var result = Set<Int>()
+        for part in failingPages.split(separator: ",") {
+            guard let page = Int(part.trimmingCharacters(in: .whitespaces)), page >= 1 else { return nil }
+            result.insert(page)
+        }
+        return result
+    }
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
+        let logger = Logger(label: "artpipe.sample-server")
+        var settings = SampleCollection.Configuration()
+        settings.seed = seed
+        settings.pages = pages
+        settings.pageSize = pageSize
+        settings.brokenImageRate = brokenImageRate
+        var faults = SampleServerFaults()
+        faults.latency = .milliseconds(latencyMs)
+        faults.failFirst = failFirst
+        faults.failingPages = parsedFailingPages ?? []
+        faults.imageFailFirst = imageFailFirst
+        let collection = SampleCollection(settings)
+        let server = SampleCollectionServer(
+            collection: collection, faults: faults, imageThreads: ProcessInfo.processInfo.activeProcessorCount)
+        let host = host
+        let portFile = portFile
+        let service = SampleServerService(server: server, host: host, port: port, logger: logger) { bound in
+            FileHandle.standardOutput.write(Data("listening: http://\(host):\(bound)\n".utf8))
+            if let portFile {
+                try? AtomicFile.write(Data(String(bound).utf8), to: URL(fileURLWithPath: portFile))
+            }
+            logger.info(
+                "sample collection served",
+                metadata: [
+                    "http.port": "\(bound)", "sample.works": "\(collection.works.count)",
+                    "sample.pages": "\(collection.pages.count)", "sample.seed": "\(collection.configuration.seed)",
+                ])
+        }
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+}
+
+/// Runs the sample server until graceful shutdown.
+struct SampleServerService: Service {
+    let server: SampleCollectionServer
+    let host: String
+    let port: Int
+    let logger: Logger
+    let onListening: @Sendable (Int) -> Void
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            try await server.run(host: host, port: port, logger: logger, onListening: onListening)
+        }
+    }
+}

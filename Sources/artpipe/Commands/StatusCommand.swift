@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import IndexWorker
+import Logging
+import Shared
+
+/// `artpipe status`: where every page stands, and each group's lag.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show pages requested, fetched, thumbnailed, indexed and failed, and the lag of each consumer group.",
+        discussion: """
+            Reads the topics from outside the consumer groups (nothing changes) and, with --out, the index.
+            A failed page is one a worker dead-lettered; its reason is the dead letter's artpipe-error header.
+            """)
+
+    @OptionGroup var kafka: KafkaOptions
+
+    @Option(help: "The index worker's output directory, to tell which pages are indexed.")
+    var out: String?
+
+    @Option(help: "Seconds to spend reading each topic.")
+    var readTimeout: Double = 60
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: .warning)
+        let logger = Logger(label: "artpipe.status")
+        let client = try kafka.clientConfiguration()
+        let timeout = Duration.milliseconds(Int64(readTimeout * 1_000))
+        var status = PipelineStatus()
+        do {
+            let read = { (topic: String) in
+                try await KafkaTopicSnapshot.read(topic, configuration: client, timeout: timeout, logger: logger)
+            }
+            status.add(requests: try await read(ArtpipeTopic.pageRequests))
+            status.advance(try await read(ArtpipeTopic.pages).compactMap(\.keyString), to: .fetched)
+            status.advance(try await read(ArtpipeTopic.thumbnails).compactMap(\.keyString), to: .thumbnailed)
+            status.add(deadLetters: try await read(ArtpipeTopic.deadLetters))
+            let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
+            for group in ArtpipeGroup.all {
+                for topic in ArtpipeGroup.topics(of: group) ?? [] {
+                    let rows = try await offsets.positions(group: group, topics: [topic])
+                    status.lags.append(
+                        .init(
+                            group: group, topic: topic,
+                            partitions: rows.map { row in row.committed.map { row.high - $0 } }))
+                }
+            }
+        } catch let error as KafkaError {
+            throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")
+        }
+        if let out {
+            let url = URL(fileURLWithPath: out).appendingPathComponent("index.json")
+            guard let data = try? Data(contentsOf: url) else {
+                throw ConfigurationError("--out: cannot read \(url.path)")
+            }
+            guard let index = try? JSONDecoder().decode(ArtistIndex.self, from: data) else {
+                throw ConfigurationError("--out: \(url.path) is not an artpipe index")
+            }
+            status.add(index: index)
+        }
+        print(status.text)
+    }
+}

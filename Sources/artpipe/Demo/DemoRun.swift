@@ -1,0 +1,147 @@
+import Foundation
+import IndexWorker
+import Shared
+
+/// The demo's processes and its progress display.
+final class DemoRun: @unchecked Sendable {
+    static let crawlId = "demo"
+
+    let output: URL
+    let expectedPages: Int
+    let interactive: Bool
+    private(set) var processes: [DemoProcess] = []
+    private var crawlStarted = ContinuousClock.now
+
+    init(output: URL, expectedPages: Int, interactive: Bool) {
+        self.output = output
+        self.expectedPages = expectedPages
+        self.interactive = interactive
+    }
+
+    /// A file of the demo's own, under DIR/.demo.
+    func file(_ name: String) -> String {
+        output.appendingPathComponent(".demo").appendingPathComponent(name).path
+    }
+
+    var logDirectory: URL { output.appendingPathComponent("logs") }
+
+    /// Time since the crawl was published.
+    var elapsed: Duration { ContinuousClock.now - crawlStarted }
+
+    func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    @discardableResult
+    func launch(_ name: String, _ arguments: [String]) throws -> DemoProcess {
+        let process = try DemoProcess(name: name, arguments: arguments, logDirectory: logDirectory)
+        processes.append(process)
+        return process
+    }
+
+    /// Starts a process that reports readiness by writing `readyFile`; returns that file's text.
+    func start(_ name: String, _ arguments: [String], readyFile: String) async throws -> String {
+        let process = try launch(name, arguments)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let text = try? String(contentsOfFile: file(readyFile), encoding: .utf8), !text.isEmpty {
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            try checkAlive(process)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw DemoFailure(description: "\(name) did not start within 30 s; see \(process.logURL.path)")
+    }
+
+    /// Runs `artpipe crawl` to its end.
+    func crawl(_ arguments: [String]) async throws {
+        crawlStarted = .now
+        let crawl = try DemoProcess(name: "crawl", arguments: arguments, logDirectory: logDirectory)
+        while crawl.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        guard crawl.exitStatus == 0 else {
+            throw DemoFailure(description: "the crawl failed (exit \(crawl.exitStatus)): \(crawl.logTail(lines: 2))")
+        }
+        say(crawl.logTail(lines: 1))
+    }
+
+    /// Polls index.json until the crawl is complete, showing progress.
+    func waitForCompletion(timeout: Duration, stop: DemoStopSignal) async throws -> ArtistIndex {
+        let deadline = ContinuousClock.now + timeout
+        var lastReport = ContinuousClock.now - .seconds(60)
+        let indexURL = output.appendingPathComponent("index.json")
+        while true {
+            if let signal = stop.received {
+                throw DemoFailure(description: "stopped by signal \(signal) before the index was complete")
+            }
+            for process in processes { try checkAlive(process) }
+            let index = (try? Data(contentsOf: indexURL)).flatMap {
+                try? JSONDecoder().decode(ArtistIndex.self, from: $0)
+            }
+            let progress = index?.progress(crawlId: Self.crawlId)
+            if let index, let progress, progress.isComplete(expectedPages: expectedPages) {
+                if interactive { FileHandle.standardOutput.write(Data((progressLine(progress) + "\n").utf8)) }
+                return index
+            }
+            let now = ContinuousClock.now
+            if now >= deadline {
+                throw DemoFailure(
+                    description:
+                        "the index was not complete after \(timeout) (\(progress.map(progressLine) ?? "no index yet"))")
+            }
+            if interactive || now - lastReport >= .seconds(5) {
+                let line = progress.map(progressLine) ?? "waiting for the first index.json"
+                FileHandle.standardOutput.write(Data((interactive ? "\r\u{1B}[K" + line : line + "\n").utf8))
+                lastReport = now
+            }
+            try await Task.sleep(for: .milliseconds(interactive ? 250 : 500))
+        }
+    }
+
+    private func progressLine(_ progress: ArtistIndex.Progress) -> String {
+        let done = progress.pagesIndexed + progress.pagesFailed
+        let share = min(Double(done) / Double(max(expectedPages, 1)), 1)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Double(progress.works) / seconds : 0
+        let text =
+            "pages \(done)/\(expectedPages) (\(progress.pagesFailed) failed), works \(progress.works), "
+            + "thumbnails pending \(progress.pendingThumbnails), \(String(format: "%.1f", rate)) works/s"
+        guard interactive else { return "progress: " + text }
+        let width = 24
+        let filled = Int(share * Double(width))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+            + text
+    }
+
+    private func checkAlive(_ process: DemoProcess) throws {
+        guard process.isRunning else {
+            throw DemoFailure(
+                description:
+                    "\(process.name) exited with status \(process.exitStatus); see \(process.logURL.path): "
+                    + process.logTail(lines: 3))
+        }
+    }
+
+    /// CPU seconds per process, while they still run.
+    func cpuSeconds() -> [(name: String, seconds: Double)] {
+        processes.compactMap { process in process.cpuSeconds.map { (process.name, $0) } }
+    }
+
+    /// Workers first (they finish in-flight work and commit), then the sample server and the broker.
+    func stopGracefully() async {
+        let workers = processes.filter { $0.name.contains("worker") }
+        let others = processes.filter { !$0.name.contains("worker") }
+        for group in [workers, others] {
+            for process in group { process.signal(SIGTERM) }
+            let deadline = ContinuousClock.now + .seconds(40)
+            while group.contains(where: \.isRunning), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            for process in group where process.isRunning { process.signal(SIGKILL) }
+        }
+    }
+
+    /// Last resort on the way out: nothing outlives the demo.
+    func stopAll() {
+        for process in processes { process.signal(SIGKILL) }
+    }
+}

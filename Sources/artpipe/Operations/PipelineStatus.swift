@@ -1,0 +1,112 @@
+import Foundation
+import IndexWorker
+import Shared
+
+/// Where each page stands, from the topics (and the index, when there is one).
+struct PipelineStatus {
+    enum Stage: Int, Comparable, CustomStringConvertible {
+        case requested, fetched, thumbnailed, indexed
+
+        static func < (a: Stage, b: Stage) -> Bool { a.rawValue < b.rawValue }
+
+        var description: String {
+            switch self {
+            case .requested: "requested"
+            case .fetched: "fetched"
+            case .thumbnailed: "thumbnailed"
+            case .indexed: "indexed"
+            }
+        }
+    }
+
+    struct PageState {
+        let pageId: String
+        var crawlId: String?
+        var page: Int?
+        var stage: Stage
+        /// Set when a worker dead-lettered a message of this page.
+        var failure: (worker: String, reason: String)?
+    }
+
+    struct Lag {
+        let group: String
+        let topic: String
+        /// Per partition, in partition order; nil where the group has no committed offset.
+        let partitions: [Int64?]
+        var total: Int64 { partitions.map { $0 ?? 0 }.reduce(0, +) }
+    }
+
+    var pages: [String: PageState] = [:]
+    var lags: [Lag] = []
+    var deadLetters = 0
+    var indexRead = false
+
+    mutating func add(requests: [KafkaConsumerMessage]) {
+        for message in requests {
+            guard let request = try? MessageCodec.decode(PageRequest.self, from: message) else { continue }
+            var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
+            state.crawlId = request.crawlId
+            state.page = request.page
+            pages[request.pageId] = state
+        }
+    }
+
+    mutating func advance(_ pageIds: [String], to stage: Stage) {
+        for pageId in pageIds {
+            var state = pages[pageId] ?? PageState(pageId: pageId, stage: stage)
+            state.stage = max(state.stage, stage)
+            pages[pageId] = state
+        }
+    }
+
+    mutating func add(deadLetters messages: [KafkaConsumerMessage]) {
+        deadLetters = messages.count
+        for message in messages {
+            guard let pageId = message.keyString else { continue }
+            let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
+            var state = pages[pageId] ?? PageState(pageId: pageId, stage: .requested)
+            state.failure = (
+                header(DeadLetter.workerHeader) ?? "?", header(DeadLetter.errorHeader) ?? "no reason given"
+            )
+            pages[pageId] = state
+        }
+    }
+
+    /// Pages present in index.json, found from each crawl's source, query and page numbers.
+    mutating func add(index: ArtistIndex) {
+        indexRead = true
+        let indexed = index.crawls.flatMap { crawl in
+            crawl.pagesIndexed.map { PageID.make(source: crawl.source, query: crawl.query, page: $0) }
+        }
+        advance(indexed, to: .indexed)
+    }
+
+    var text: String {
+        let all = pages.values.sorted {
+            ($0.crawlId ?? "", $0.page ?? 0, $0.pageId) < ($1.crawlId ?? "", $1.page ?? 0, $1.pageId)
+        }
+        let count = { (stage: Stage) in all.filter { $0.stage >= stage }.count }
+        var lines = [
+            "pages: \(all.count) requested, \(count(.fetched)) fetched, \(count(.thumbnailed)) thumbnailed, "
+                + (indexRead ? "\(count(.indexed)) indexed" : "indexed unknown (give --out)")
+                + ", \(all.filter { $0.failure != nil }.count) failed"
+        ]
+        for state in all where state.failure != nil {
+            lines.append(
+                "  failed  \(state.pageId) (page \(state.page.map(String.init) ?? "?")) in \(state.failure!.worker): "
+                    + state.failure!.reason)
+        }
+        let waiting = all.filter { $0.failure == nil && $0.stage < (indexRead ? .indexed : .thumbnailed) }
+        for state in waiting.prefix(20) {
+            lines.append("  waiting \(state.pageId) (page \(state.page.map(String.init) ?? "?")): \(state.stage)")
+        }
+        if waiting.count > 20 { lines.append("  … and \(waiting.count - 20) more waiting") }
+        lines.append("dead letters: \(deadLetters)")
+        lines.append("lag (messages not yet handled, per group and topic; per partition in brackets):")
+        for lag in lags {
+            let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")
+            lines.append("  \(lag.group)\t\(lag.topic)\t\(lag.total)\t[\(parts)]")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import IndexWorker
+import SampleCollection
+
+/// What the index must hold for a sample collection: checked field by field so a failure says
+/// which work is wrong.
+enum GroundTruth {
+    struct Mismatch: CustomStringConvertible {
+        let description: String
+    }
+
+    /// Every work of the collection except those only listed on `failedPages`, grouped under
+    /// its maker, with the thumbnail status its image calls for and files on disk for `ok`.
+    static func mismatches(
+        _ index: ArtistIndex, collection: SampleCollection, output: URL, failedPages: Set<Int> = []
+    ) -> [Mismatch] {
+        var problems: [Mismatch] = []
+        var expected: [String: SampleWork] = [:]
+        for (number, listing) in collection.pages.enumerated() where !failedPages.contains(number + 1) {
+            for work in listing { expected[work.objectNumber] = work }
+        }
+        var seen = Set<String>()
+        for artist in index.artists {
+            for work in artist.works {
+                guard seen.insert(work.objectNumber).inserted else {
+                    problems.append(Mismatch(description: "\(work.objectNumber) listed twice"))
+                    continue
+                }
+                guard let truth = expected[work.objectNumber] else {
+                    problems.append(Mismatch(description: "\(work.objectNumber) is not in the collection"))
+                    continue
+                }
+                if artist.name != truth.maker.trimmingCharacters(in: .whitespacesAndNewlines) {
+                    problems.append(
+                        Mismatch(description: "\(work.objectNumber) under '\(artist.name)', not '\(truth.maker)'"))
+                }
+                if work.title != truth.title {
+                    problems.append(Mismatch(description: "\(work.objectNumber) titled '\(work.title)'"))
+                }
+                switch truth.image {
+                case nil:
+                    if work.thumbnailStatus != "noImage" {
+                        problems.append(
+                            Mismatch(description: "\(work.objectNumber) has no image but is \(work.thumbnailStatus)"))
+                    }
+                case .jpeg?:
+                    let files = work.thumbnails.values.map { output.appendingPathComponent($0).path }
+                    if work.thumbnailStatus != "ok" || files.isEmpty
+                        || !files.allSatisfy({ FileManager.default.fileExists(atPath: $0) })
+                    {
+                        problems.append(
+                            Mismatch(
+                                description:
+                                    "\(work.objectNumber) should have thumbnails: \(work.thumbnailStatus) \(work.thumbnailReason ?? "") \(files)"
+                            ))
+                    }
+                case .truncated?, .notAnImage?:
+                    if work.thumbnailStatus != "failed" || (work.thumbnailReason ?? "").isEmpty {
+                        problems.append(
+                            Mismatch(
+                                description: "\(work.objectNumber) has a broken image but is \(work.thumbnailStatus)"))
+                    }
+                }
+            }
+        }
+        for missing in Set(expected.keys).subtracting(seen).sorted() {
+            problems.append(Mismatch(description: "\(missing) is missing from the index"))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,136 @@
+import ArtpipeTestKit
+import Foundation
+import IndexWorker
+import SampleCollection
+import Shared
+
+/// One pipeline on its own embedded broker: the three workers as `artpipe` processes over TCP,
+/// crawling a sample server into an output directory of its own.
+final class PipelineRun: @unchecked Sendable {
+    static let crawlId = "e2e"
+
+    let cluster: TestCluster
+    let sample: SampleServerHandle
+    let output: URL
+    private(set) var workers: [String: [ChildProcess]] = [:]
+
+    init(sample: SampleServerHandle, partitions: Int = 3) throws {
+        cluster = try TestCluster()
+        for topic in ArtpipeTopic.all {
+            try cluster.broker.createTopic(topic, partitions: partitions)
+        }
+        self.sample = sample
+        output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("pipeline-out"))
+    }
+
+    var brokers: String { cluster.brokers }
+    var expectedPages: Int { sample.collection.pages.count }
+
+    func arguments(_ role: String) -> [String] {
+        let common = ["--brokers", brokers, "--metrics-interval", "1"] + EmbeddedBrokerSettings.flags
+        switch role {
+        case "fetch-worker": return ["fetch-worker", "--base-url", sample.baseURL] + common
+        case "thumb-worker":
+            return ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + common
+        default: return ["index-worker", "--out", output.path, "--write-interval", "0.2"] + common
+        }
+    }
+
+    /// Starts `count` instances of every worker.
+    func startWorkers(instances count: Int = 1) throws {
+        for role in ["fetch-worker", "thumb-worker", "index-worker"] {
+            for _ in 0..<count { try start(role) }
+        }
+    }
+
+    @discardableResult
+    func start(_ role: String) throws -> ChildProcess {
+        let process = try ChildProcess("artpipe", arguments(role))
+        workers[role, default: []].append(process)
+        return process
+    }
+
+    /// SIGKILLs the first instance of `role` and starts another in its place.
+    func killAndRestart(_ role: String) async throws {
+        let victim = workers[role]!.removeFirst()
+        victim.signal(SIGKILL)
+        _ = try await victim.waitForExit(timeout: .seconds(10))
+        try start(role)
+    }
+
+    func crawl() async throws {
+        let crawl = try ChildProcess(
+            "artpipe",
+            [
+                "crawl", "--brokers", brokers, "--source", "rijksmuseum", "--base-url", sample.baseURL, "--query",
+                "s=artist", "--pages", "all", "--page-size", String(sample.collection.configuration.pageSize),
+                "--crawl-id", Self.crawlId,
+            ])
+        let status = try await crawl.waitForExit(timeout: .seconds(60))
+        guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
+    }
+
+    var index: ArtistIndex? {
+        (try? Data(contentsOf: output.appendingPathComponent("index.json"))).flatMap {
+            try? JSONDecoder().decode(ArtistIndex.self, from: $0)
+        }
+    }
+
+    var indexBytes: [UInt8]? {
+        (try? Data(contentsOf: output.appendingPathComponent("index.json"))).map(Array.init)
+    }
+
+    /// Waits until every page is indexed or failed and no thumbnail is pending; returns that
+    /// index and its bytes (read together: the file is replaced whole, never edited).
+    func waitForCompletion(timeout: Duration = .seconds(180)) async throws -> (index: ArtistIndex, bytes: [UInt8]) {
+        var complete: (ArtistIndex, [UInt8])?
+        try await waitUntil("the index to be complete", timeout: timeout) {
+            guard let data = try? Data(contentsOf: output.appendingPathComponent("index.json")),
+                let index = try? JSONDecoder().decode(ArtistIndex.self, from: data),
+                index.progress(crawlId: Self.crawlId).isComplete(expectedPages: expectedPages)
+            else { return false }
+            complete = (index, Array(data))
+            return true
+        }
+        return complete!
+    }
+
+    /// SIGTERM to every worker; each must exit 0.
+    func stopWorkers(_ roles: [String] = ["fetch-worker", "thumb-worker", "index-worker"]) async throws -> [Int32] {
+        var statuses: [Int32] = []
+        for role in roles {
+            for process in workers[role] ?? [] where process.process.isRunning {
+                process.signal(SIGTERM)
+            }
+        }
+        for role in roles {
+            for process in workers[role] ?? [] {
+                statuses.append(try await process.waitForExit(timeout: .seconds(60)))
+            }
+            workers[role] = []
+        }
+        return statuses
+    }
+
+    func shutdown() async {
+        for process in workers.values.flatMap({ $0 }) { process.stop() }
+        await cluster.shutdown()
+    }
+}
+
+/// Where two index files first differ, by line; nil when they are the same bytes.
+func firstDifference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
+    guard actual != expected else { return nil }
+    let (a, b) = (String(decoding: actual, as: UTF8.self), String(decoding: expected, as: UTF8.self))
+    let (linesA, linesB) = (
+        a.split(separator: "\n", omittingEmptySubsequences: false),
+        b.split(separator: "\n", omittingEmptySubsequences: false)
+    )
+    for index in 0..<max(linesA.count, linesB.count) {
+        let (lineA, lineB) = (
+            index < linesA.count ? linesA[index] : "<end>", index < linesB.count ? linesB[index] : "<end>"
+        )
+        if lineA != lineB { return "line \(index + 1): got '\(lineA)', expected '\(lineB)'" }
+    }
+    return "same lines, different bytes"
+}

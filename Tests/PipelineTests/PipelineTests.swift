@@ -1,0 +1,205 @@
+import ArtpipeTestKit
+import Foundation
+import IndexWorker
+import SampleCollection
+import Shared
+import Testing
+
+/// The whole pipeline: `artpipe` worker processes over TCP on an embedded broker, crawling the
+/// sample server over loopback HTTP, with real JPEGs decoded by libvips.
+@Suite("Pipeline end to end", .serialized, .timeLimit(.minutes(6)))
+struct PipelineTests {
+    @Test("a clean run indexes exactly the sample collection's works, grouped by maker, with the right thumbnails")
+    func cleanRunMatchesGroundTruth() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let problems = GroundTruth.mismatches(
+            reference.index, collection: reference.sample.collection, output: reference.run.output)
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        let collection = reference.sample.collection
+        #expect(reference.index.totals.works == collection.works.count)
+        #expect(reference.index.totals.thumbnails["ok"] == collection.works.filter(\.hasGoodImage).count)
+        #expect(reference.index.totals.thumbnails["failed", default: 0] > 0, "the sample has broken images")
+        #expect(reference.index.totals.thumbnails["noImage", default: 0] > 0, "the sample has works without image")
+        #expect(reference.index.artists.contains { $0.name == "anonymous" })
+
+        let status = try ChildProcess(
+            "artpipe", ["status", "--brokers", reference.run.brokers, "--out", reference.run.output.path])
+        #expect(try await status.waitForExit(timeout: .seconds(60)) == 0, "\(status.stderr)")
+        #expect(
+            status.stdout.contains("pages: 6 requested, 6 fetched, 6 thumbnailed, 6 indexed, 0 failed"),
+            "\(status.stdout)")
+        #expect(status.stdout.contains("artpipe-thumb\tartpipe.pages\t0\t"), "\(status.stdout)")
+    }
+
+    @Test(
+        "replaying artpipe.pages from the earliest offset for the thumb and index groups changes no byte and downloads nothing"
+    )
+    func replayIsIdempotent() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let run = reference.run
+        let imagesBefore = reference.sample.server.imageRequestsServed
+        let live = try ChildProcess(
+            "artpipe",
+            [
+                "replay", "--brokers", run.brokers, "--group", "artpipe-thumb", "--topic", ArtpipeTopic.pages,
+                "--to-earliest", "--execute", "--join-timeout", "15",
+            ]
+                + EmbeddedBrokerSettings.flags)
+        #expect(try await live.waitForExit(timeout: .seconds(60)) == 1, "refused while the thumb workers run")
+        #expect(live.stderr.contains("live members"), "\(live.stderr)")
+
+        #expect(try await run.stopWorkers(["thumb-worker", "index-worker"]) == [0, 0])
+        for group in ["artpipe-thumb", "artpipe-index"] {
+            let dryRun = try ChildProcess(
+                "artpipe",
+                ["replay", "--brokers", run.brokers, "--group", group, "--topic", ArtpipeTopic.pages, "--to-earliest"])
+            #expect(try await dryRun.waitForExit(timeout: .seconds(60)) == 0)
+            #expect(dryRun.stdout.contains("dry run: nothing changed"))
+            let replay = try ChildProcess(
+                "artpipe",
+                [
+                    "replay", "--brokers", run.brokers, "--group", group, "--topic", ArtpipeTopic.pages,
+                    "--to-earliest", "--execute",
+                ])
+            #expect(try await replay.waitForExit(timeout: .seconds(90)) == 0, "\(replay.stderr)")
+            let rows = try await KafkaGroupOffsets(
+                configuration: KafkaClientConfiguration(brokers: run.brokers), logger: .test
+            ).positions(group: group, topics: [ArtpipeTopic.pages])
+            #expect(rows.allSatisfy { $0.committed == $0.low }, "\(group) moved to the earliest offsets")
+        }
+        let thumbWorker = try run.start("thumb-worker")
+        try run.start("index-worker")
+        let offsets = KafkaGroupOffsets(configuration: KafkaClientConfiguration(brokers: run.brokers), logger: .test)
+        try await waitUntil("both groups to read artpipe.pages again to its end", timeout: .seconds(120)) {
+            var caughtUp = true
+            for group in ["artpipe-thumb", "artpipe-index"] {
+                let rows = try await offsets.positions(group: group, topics: [ArtpipeTopic.pages])
+                caughtUp = caughtUp && rows.allSatisfy { $0.committed == $0.high }
+            }
+            return caughtUp
+        }
+        try await waitUntil("the thumb worker to report the pages it handled again", timeout: .seconds(30)) {
+            thumbWorker.stdout.split(separator: "\n").contains { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    return false
+                }
+                return object["msg"] as? String == "metrics" && (object["consumed"] as? Int ?? 0) >= 6
+            }
+        }
+        let (_, bytes) = try await run.waitForCompletion()
+        #expect(firstDifference(bytes, reference.bytes) == nil)
+        #expect(reference.sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
+    }
+
+    @Test(
+        "two instances of each worker, one of each SIGKILLed at a random moment and restarted: the same bytes as the clean run"
+    )
+    func killsAndTwoInstances() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let run = try PipelineRun(sample: reference.sample)
+        defer { Task { await run.shutdown() } }
+        try run.startWorkers(instances: 2)
+        try await run.crawl()
+        var generator = SystemRandomNumberGenerator()
+        for role in ["fetch-worker", "thumb-worker", "index-worker"].shuffled(using: &generator) {
+            // The moment is the input here, not a wait for something.
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...2_500, using: &generator)))
+            try await run.killAndRestart(role)
+        }
+        let (index, bytes) = try await run.waitForCompletion()
+        #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
+        #expect(firstDifference(bytes, reference.bytes) == nil)
+        #expect(try await run.stopWorkers().allSatisfy { $0 == 0 })
+    }
+
+    @Test("a broker outage in the middle of the run: the run completes with the same bytes, nothing lost")
+    func brokerOutage() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let run = try PipelineRun(sample: reference.sample)
+        defer { Task { await run.shutdown() } }
+        try run.startWorkers()
+        try await run.crawl()
+        try await waitUntil("some pages indexed", timeout: .seconds(120)) {
+            (run.index?.progress(crawlId: PipelineRun.crawlId).pagesIndexed ?? 0) >= 1
+        }
+        run.cluster.broker.setBrokerDown()
+        // The outage's length is the input.
+        try await Task.sleep(for: .seconds(3))
+        run.cluster.broker.setBrokerUp()
+        let (_, bytes) = try await run.waitForCompletion()
+        #expect(firstDifference(bytes, reference.bytes) == nil)
+    }
+
+    @Test(
+        "429s, 5xx and slow answers from the API: the run completes; a page that always fails is dead-lettered and reported"
+    )
+    func apiFailures() async throws {
+        var faults = SampleServerFaults()
+        faults.latency = .milliseconds(30)
+        faults.failFirst = 2
+        faults.failingPages = [3]
+        faults.imageFailFirst = 1
+        let sample = try await SampleServerHandle.start(ReferenceRun.configuration, faults: faults)
+        let run = try PipelineRun(sample: sample)
+        defer {
+            Task {
+                await run.shutdown()
+                await sample.stop()
+            }
+        }
+        try run.startWorkers()
+        try await run.crawl()
+        let (index, _) = try await run.waitForCompletion(timeout: .seconds(240))
+        let crawl = try #require(index.crawls.first { $0.crawlId == PipelineRun.crawlId })
+        #expect(crawl.failedPages.map(\.page) == [3])
+        #expect(crawl.failedPages.first?.reason.contains("500") == true, "\(crawl.failedPages)")
+        #expect(crawl.pagesIndexed == [1, 2, 4, 5, 6])
+        let problems = GroundTruth.mismatches(
+            index, collection: sample.collection, output: run.output, failedPages: [3])
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+
+        let deadLetters = try await readTopic(
+            ArtpipeTopic.deadLetters, brokers: run.brokers, count: 1, timeout: .seconds(30))
+        #expect(deadLetters.contains { $0.keyString?.hasSuffix(":3") == true })
+        let status = try ChildProcess("artpipe", ["status", "--brokers", run.brokers, "--out", run.output.path])
+        #expect(try await status.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(status.stdout.contains("5 indexed, 1 failed"), "\(status.stdout)")
+        #expect(status.stdout.contains("(page 3) in fetch: gave up on"), "\(status.stdout)")
+        #expect(status.stdout.contains("after 5 attempts: HTTP 500"), "\(status.stdout)")
+    }
+}
+
+/// `artpipe demo` as the README runs it, at a small size.
+@Suite("artpipe demo", .serialized, .timeLimit(.minutes(4)))
+struct DemoCommandTests {
+    @Test("demo runs every role as a process, exits 0 with a summary, and leaves a gallery")
+    func demoCompletes() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("demo"))
+        let demo = try ChildProcess(
+            "artpipe", ["demo", "--out", output.path, "--pages", "3", "--page-size", "15", "--timeout", "180"])
+        defer { demo.stop() }
+        #expect(try await demo.waitForExit(timeout: .seconds(200)) == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("artpipe demo: complete in"), "\(demo.stdout)")
+        #expect(demo.stdout.contains("pages       3 indexed, 0 failed"), "\(demo.stdout)")
+        #expect(demo.stdout.contains("thumb-worker:"), "\(demo.stdout)")
+        let html = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("<figure "))
+        // Every role stopped: nothing is left listening for the next run.
+        for role in ["broker", "sample-server", "fetch-worker", "thumb-worker", "index-worker"] {
+            let log = try String(contentsOf: output.appendingPathComponent("logs/\(role).log"), encoding: .utf8)
+            #expect(!log.isEmpty, "\(role) logged")
+        }
+    }
+
+    @Test("demo refuses an output directory it did not make, and deletes nothing in it")
+    func demoRefusesForeignDirectory() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("not-demo"))
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let precious = output.appendingPathComponent("precious.txt")
+        try Data("keep me".utf8).write(to: precious)
+        let demo = try ChildProcess("artpipe", ["demo", "--out", output.path])
+        #expect(try await demo.waitForExit(timeout: .seconds(30)) == 2)
+        #expect(demo.stderr.contains("not empty and was not made by artpipe demo"), "\(demo.stderr)")
+        #expect(FileManager.default.fileExists(atPath: precious.path))
+    }
+}
