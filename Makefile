@@ -5,7 +5,7 @@ CONFIG ?= debug
 DEMO_FLAGS ?=
 SOURCES := Sources Tests Package.swift
 
-.PHONY: setup build demo test lint format bench gallery-check
+.PHONY: setup build demo test lint deploy-check format bench gallery-check
 
 setup:
 	@scripts/ensure-system-packages.sh
@@ -20,10 +20,14 @@ demo: setup
 lint: setup
 	$(SWIFT) format lint --strict --recursive $(SOURCES)
 
+# The Dockerfile, compose file and Kubernetes manifests, checked without Docker or a cluster.
+deploy-check:
+	scripts/check-deploy.sh
+
 format:
 	$(SWIFT) format format --in-place --recursive $(SOURCES)
 
-test: setup lint
+test: setup lint deploy-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -32,6 +36,7 @@ bench: setup
 	bench/fetch.sh
 	bench/thumbs.sh
 	bench/index.sh
+	bench/demo.sh
 
 # Renders a sample gallery in headless Chromium; prints where the screenshot is.
 gallery-check: setup

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 // Writes only our context: libvips' error buffer is shared by every thread, so with images
 // decoded at once its text may belong to another image, and reasons must not depend on timing.
@@ -17,6 +18,9 @@ int artpipe_vips_init(const char *program_name, char *error, size_t error_size) 
     vips_block_untrusted_set(TRUE);
     // Every thumbnail has a different source: cached operations would only hold memory.
     vips_cache_set_max(0);
+    // liborc before 0.4.34 is not thread-safe (crashes in generated code when images are
+    // resized on several threads; Debian bookworm ships 0.4.33): use libvips' C paths.
+    vips_vector_set_enabled(FALSE);
     return 0;
 }
 

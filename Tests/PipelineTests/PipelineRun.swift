@@ -70,6 +70,15 @@ final class PipelineRun: @unchecked Sendable {
         guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
     }
 
+    /// `artpipe status --out` for this run: its stdout.
+    func status() async throws -> String {
+        let status = try ChildProcess("artpipe", ["status", "--brokers", brokers, "--out", output.path])
+        guard try await status.waitForExit(timeout: .seconds(60)) == 0 else {
+            throw DeadlineExceeded(description: "status failed: \(status.stderr)")
+        }
+        return status.stdout
+    }
+
     var index: ArtistIndex? {
         (try? Data(contentsOf: output.appendingPathComponent("index.json"))).flatMap {
             try? JSONDecoder().decode(ArtistIndex.self, from: $0)
@@ -95,25 +104,38 @@ final class PipelineRun: @unchecked Sendable {
         return complete!
     }
 
-    /// SIGTERM to every worker; each must exit 0.
-    func stopWorkers(_ roles: [String] = ["fetch-worker", "thumb-worker", "index-worker"]) async throws -> [Int32] {
-        var statuses: [Int32] = []
+    /// SIGTERM to every worker; returns a line for each that did not exit 0 (none: all clean).
+    func stopWorkers(_ roles: [String] = ["fetch-worker", "thumb-worker", "index-worker"]) async throws -> [String] {
         for role in roles {
             for process in workers[role] ?? [] where process.process.isRunning {
                 process.signal(SIGTERM)
             }
         }
+        var failures: [String] = []
         for role in roles {
             for process in workers[role] ?? [] {
-                statuses.append(try await process.waitForExit(timeout: .seconds(60)))
+                let status = try await process.waitForExit(timeout: .seconds(60))
+                if status != 0 {
+                    let reason = process.process.terminationReason == .uncaughtSignal ? "signal" : "exit"
+                    let tail = (process.stderr + process.stdout).split(separator: "\n").suffix(3).joined(
+                        separator: " | ")
+                    failures.append("\(role) \(reason) \(status): \(tail)")
+                }
             }
             workers[role] = []
         }
-        return statuses
+        return failures
+    }
+
+    /// SIGKILLs every worker still running: synchronous, so it can run in a `defer` and no
+    /// worker outlives its test.
+    func killWorkers() {
+        for process in workers.values.flatMap({ $0 }) { process.stop() }
+        workers = [:]
     }
 
     func shutdown() async {
-        for process in workers.values.flatMap({ $0 }) { process.stop() }
+        killWorkers()
         await cluster.shutdown()
     }
 }

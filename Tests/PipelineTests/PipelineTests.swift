@@ -13,7 +13,7 @@ struct PipelineTests {
     func cleanRunMatchesGroundTruth() async throws {
         let reference = try await ReferenceRun.shared.get()
         let problems = GroundTruth.mismatches(
-            reference.index, collection: reference.sample.collection, output: reference.run.output)
+            reference.index, collection: reference.sample.collection, output: reference.output)
         #expect(problems.isEmpty, "\(problems.prefix(10))")
         let collection = reference.sample.collection
         #expect(reference.index.totals.works == collection.works.count)
@@ -21,14 +21,10 @@ struct PipelineTests {
         #expect(reference.index.totals.thumbnails["failed", default: 0] > 0, "the sample has broken images")
         #expect(reference.index.totals.thumbnails["noImage", default: 0] > 0, "the sample has works without image")
         #expect(reference.index.artists.contains { $0.name == "anonymous" })
-
-        let status = try ChildProcess(
-            "artpipe", ["status", "--brokers", reference.run.brokers, "--out", reference.run.output.path])
-        #expect(try await status.waitForExit(timeout: .seconds(60)) == 0, "\(status.stderr)")
         #expect(
-            status.stdout.contains("pages: 6 requested, 6 fetched, 6 thumbnailed, 6 indexed, 0 failed"),
-            "\(status.stdout)")
-        #expect(status.stdout.contains("artpipe-thumb\tartpipe.pages\t0\t"), "\(status.stdout)")
+            reference.status.contains("pages: 6 requested, 6 fetched, 6 thumbnailed, 6 indexed, 0 failed"),
+            "\(reference.status)")
+        #expect(reference.status.contains("artpipe-thumb\tartpipe.pages\t0\t"), "\(reference.status)")
     }
 
     @Test(
@@ -36,7 +32,12 @@ struct PipelineTests {
     )
     func replayIsIdempotent() async throws {
         let reference = try await ReferenceRun.shared.get()
-        let run = reference.run
+        let run = try PipelineRun(sample: reference.sample)
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        try await run.crawl()
+        let (_, cleanBytes) = try await run.waitForCompletion()
+        #expect(firstDifference(cleanBytes, reference.bytes) == nil)
         let imagesBefore = reference.sample.server.imageRequestsServed
         let live = try ChildProcess(
             "artpipe",
@@ -48,7 +49,7 @@ struct PipelineTests {
         #expect(try await live.waitForExit(timeout: .seconds(60)) == 1, "refused while the thumb workers run")
         #expect(live.stderr.contains("live members"), "\(live.stderr)")
 
-        #expect(try await run.stopWorkers(["thumb-worker", "index-worker"]) == [0, 0])
+        #expect(try await run.stopWorkers(["thumb-worker", "index-worker"]) == [])
         for group in ["artpipe-thumb", "artpipe-index"] {
             let dryRun = try ChildProcess(
                 "artpipe",
@@ -89,6 +90,8 @@ struct PipelineTests {
         let (_, bytes) = try await run.waitForCompletion()
         #expect(firstDifference(bytes, reference.bytes) == nil)
         #expect(reference.sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
+        #expect(try await run.stopWorkers() == [])
+        await run.shutdown()
     }
 
     @Test(
@@ -97,7 +100,7 @@ struct PipelineTests {
     func killsAndTwoInstances() async throws {
         let reference = try await ReferenceRun.shared.get()
         let run = try PipelineRun(sample: reference.sample)
-        defer { Task { await run.shutdown() } }
+        defer { run.killWorkers() }
         try run.startWorkers(instances: 2)
         try await run.crawl()
         var generator = SystemRandomNumberGenerator()
@@ -109,14 +112,15 @@ struct PipelineTests {
         let (index, bytes) = try await run.waitForCompletion()
         #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
         #expect(firstDifference(bytes, reference.bytes) == nil)
-        #expect(try await run.stopWorkers().allSatisfy { $0 == 0 })
+        #expect(try await run.stopWorkers() == [])
+        await run.shutdown()
     }
 
     @Test("a broker outage in the middle of the run: the run completes with the same bytes, nothing lost")
     func brokerOutage() async throws {
         let reference = try await ReferenceRun.shared.get()
         let run = try PipelineRun(sample: reference.sample)
-        defer { Task { await run.shutdown() } }
+        defer { run.killWorkers() }
         try run.startWorkers()
         try await run.crawl()
         try await waitUntil("some pages indexed", timeout: .seconds(120)) {
@@ -128,6 +132,8 @@ struct PipelineTests {
         run.cluster.broker.setBrokerUp()
         let (_, bytes) = try await run.waitForCompletion()
         #expect(firstDifference(bytes, reference.bytes) == nil)
+        #expect(try await run.stopWorkers() == [])
+        await run.shutdown()
     }
 
     @Test(
@@ -141,12 +147,7 @@ struct PipelineTests {
         faults.imageFailFirst = 1
         let sample = try await SampleServerHandle.start(ReferenceRun.configuration, faults: faults)
         let run = try PipelineRun(sample: sample)
-        defer {
-            Task {
-                await run.shutdown()
-                await sample.stop()
-            }
-        }
+        defer { run.killWorkers() }
         try run.startWorkers()
         try await run.crawl()
         let (index, _) = try await run.waitForCompletion(timeout: .seconds(240))
@@ -166,6 +167,8 @@ struct PipelineTests {
         #expect(status.stdout.contains("5 indexed, 1 failed"), "\(status.stdout)")
         #expect(status.stdout.contains("(page 3) in fetch: gave up on"), "\(status.stdout)")
         #expect(status.stdout.contains("after 5 attempts: HTTP 500"), "\(status.stdout)")
+        await run.shutdown()
+        await sample.stop()
     }
 }
 

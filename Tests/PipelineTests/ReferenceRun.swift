@@ -3,8 +3,9 @@ import Foundation
 import IndexWorker
 import SampleCollection
 
-/// The suite's clean run, made once: one of each worker, no faults. Its pipeline keeps
-/// running so the replay test can use it; its bytes are what every faulty run must match.
+/// The suite's clean run, made once: one of each worker, no faults. Its bytes are what every
+/// faulty run must match. Its workers and broker stop once it is made (only the in-process
+/// sample server stays, shared by the runs that compare against it).
 actor ReferenceRun {
     static let shared = ReferenceRun()
 
@@ -19,9 +20,10 @@ actor ReferenceRun {
 
     struct Result: Sendable {
         let sample: SampleServerHandle
-        let run: PipelineRun
+        let output: URL
         let index: ArtistIndex
         let bytes: [UInt8]
+        let status: String
     }
 
     private var result: Result?
@@ -30,10 +32,15 @@ actor ReferenceRun {
         if let result { return result }
         let sample = try await SampleServerHandle.start(Self.configuration)
         let run = try PipelineRun(sample: sample)
+        defer { run.killWorkers() }
         try run.startWorkers()
         try await run.crawl()
         let (index, bytes) = try await run.waitForCompletion()
-        let made = Result(sample: sample, run: run, index: index, bytes: bytes)
+        // Stopped workers have committed everything they handled: the lag is 0 for certain.
+        _ = try await run.stopWorkers()
+        let status = try await run.status()
+        await run.shutdown()
+        let made = Result(sample: sample, output: run.output, index: index, bytes: bytes, status: status)
         result = made
         return made
     }

@@ -37,13 +37,16 @@ public enum WorkerLauncher {
     }
 
     /// Runs the worker until SIGTERM or SIGINT, then calls `onStop` (close what the handler
-    /// holds), whether the worker stopped cleanly or not.
+    /// holds), whether the worker stopped cleanly or not. `companions` are services that
+    /// watch the consumer (a health and metrics endpoint); they stop after the worker.
     public static func run<Handler: MessageHandler>(
         _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger,
+        companions: @Sendable (KafkaConsumer) -> [any Service] = { _ in [] },
         onStop: @Sendable () async -> Void = {}
     ) async throws {
         do {
-            try await runUntilStopped(worker, options: options, metricsFactory: metricsFactory, logger: logger)
+            try await runUntilStopped(
+                worker, options: options, metricsFactory: metricsFactory, logger: logger, companions: companions)
         } catch {
             await onStop()
             throw error
@@ -52,7 +55,8 @@ public enum WorkerLauncher {
     }
 
     private static func runUntilStopped<Handler: MessageHandler>(
-        _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger
+        _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger,
+        companions: @Sendable (KafkaConsumer) -> [any Service]
     ) async throws {
         let client = try options.kafka.clientConfiguration()
         var consumerConfiguration = KafkaConsumerConfiguration(client: client, groupID: worker.groupID)
@@ -90,7 +94,8 @@ public enum WorkerLauncher {
         // Shutdown runs in reverse order: the worker drains first, then its companions, then
         // the last metrics line.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [reporter] + worker.services + [runtime], gracefulShutdownSignals: [.sigterm, .sigint],
+            services: [reporter] + companions(consumer) + worker.services + [runtime],
+            gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // A handler stuck past the drain timeout must not keep the process from exiting.
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64((options.drainTimeout + 15) * 1_000))

@@ -24,6 +24,12 @@ public struct WorkerOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     public var logLevel: String = "info"
 
+    @Option(help: "Serve /healthz, /readyz and /metrics (Prometheus) on this port (0: any free port; default: off).")
+    public var httpPort: Int?
+
+    @Option(help: "Address the HTTP port listens on.")
+    public var httpHost: String = "0.0.0.0"
+
     public init() {}
 
     public func validate() throws {
@@ -32,6 +38,7 @@ public struct WorkerOptions: ParsableArguments {
         if maxBuffered < 1 { throw ValidationError("--max-buffered must be at least 1") }
         if maxBufferedMib < 1 { throw ValidationError("--max-buffered-mib must be at least 1") }
         if drainTimeout < 0 { throw ValidationError("--drain-timeout must not be negative") }
+        if let httpPort, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be 0–65535") }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level '\(logLevel)' is not a log level")
         }

@@ -17,6 +17,8 @@ public final class KafkaConsumer: Sendable {
     private let client: RDKafkaClient
     private let assignment: KafkaConsumerAssignment
     private let latestLag: LatestValue<KafkaConsumerLag?>
+    private let brokersUp: LatestValue<Int?>
+    private let lastPoll = LatestValue<ContinuousClock.Instant?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
     private let configuration: KafkaConsumerConfiguration
     private let logger: Logger
@@ -41,14 +43,27 @@ public final class KafkaConsumer: Sendable {
         ]
         properties += configuration.client.properties.sorted { $0.key < $1.key }
 
-        let assignment = KafkaConsumerAssignment(configuration: configuration, logger: logger)
+        var offsetReader: RDKafkaClient?
+        if configuration.startOffset != nil {
+            offsetReader = try RDKafkaClient(
+                type: RD_KAFKA_CONSUMER,
+                properties: [
+                    ("bootstrap.servers", configuration.client.brokers), ("group.id", configuration.groupID),
+                    ("client.id", "artpipe-offsets"), ("enable.auto.commit", "false"),
+                ] + configuration.client.properties.sorted { $0.key < $1.key },
+                callbacks: RDKafkaCallbacks(logger: logger))
+        }
+        let assignment = KafkaConsumerAssignment(
+            configuration: configuration, offsetReader: offsetReader, logger: logger)
         let latestLag = LatestValue<KafkaConsumerLag?>(nil)
+        let brokersUp = LatestValue<Int?>(nil)
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.rebalance = { handle, error, partitions in
             assignment.rebalance(handle: handle, error: error, partitions: partitions)
         }
         callbacks.statistics = { json in
             if let lag = KafkaConsumerLag(statisticsJSON: json) { latestLag.value = lag }
+            if let up = KafkaConsumerHealth.brokersUp(statisticsJSON: json) { brokersUp.value = up }
         }
         let client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, properties: properties, callbacks: callbacks)
         // Serve logs, statistics and rebalances from the consumer queue the poll loop reads.
@@ -58,6 +73,7 @@ public final class KafkaConsumer: Sendable {
         self.client = client
         self.assignment = assignment
         self.latestLag = latestLag
+        self.brokersUp = brokersUp
         self.configuration = configuration
         self.logger = logger
     }
@@ -90,6 +106,13 @@ public final class KafkaConsumer: Sendable {
     /// The latest consumer lag librdkafka reported, if any yet.
     public var lag: KafkaConsumerLag? { latestLag.value }
 
+    /// Whether the poll loop runs, the group assigned partitions, and brokers are connected.
+    public var health: KafkaConsumerHealth {
+        KafkaConsumerHealth(
+            lastPoll: lastPoll.value, joined: assignment.joined.load(ordering: .relaxed),
+            assignedPartitions: assignment.assignedCount.load(ordering: .relaxed), brokersUp: brokersUp.value)
+    }
+
     /// The cluster's topics, read over this consumer's connection.
     public func metadata(timeout: Duration) async throws -> KafkaMetadata {
         try await DedicatedThread.run(name: "artpipe-metadata") { [client] in
@@ -110,6 +133,7 @@ public final class KafkaConsumer: Sendable {
         defer { buffer.deallocate() }
 
         while !shutdownRequested.load(ordering: .acquiring) {
+            lastPoll.value = .now
             let count = rd_kafka_consume_batch_queue(queue, 100, buffer, capacity)
             if count > 0 {
                 dispatch(UnsafeMutableBufferPointer(start: buffer, count: count))

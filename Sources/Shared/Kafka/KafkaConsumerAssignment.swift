@@ -1,6 +1,7 @@
 import CKafka
 import Foundation
 import Logging
+import Synchronization
 
 /// The partitions this consumer owns and their leases.
 ///
@@ -8,15 +9,23 @@ import Logging
 /// the same `consume` calls that the poll loop makes.
 final class KafkaConsumerAssignment: @unchecked Sendable {
     private(set) var leases: [KafkaTopicPartition: KafkaPartitionLease] = [:]
+    /// For health checks from other threads: a first assignment arrived, and how many partitions are held.
+    let joined = Atomic<Bool>(false)
+    let assignedCount = Atomic<Int>(0)
     private let drainTimeout: Duration
     private let startOffset: (@Sendable (KafkaTopicPartition, Int64?) -> Int64?)?
     private let onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
+    /// A second handle in the same group, never subscribed, for reading committed offsets:
+    /// asking the member's own handle from inside its rebalance callback left later
+    /// incremental assignments without fetching on the embedded broker.
+    private let offsetReader: RDKafkaClient?
     private let logger: Logger
 
-    init(configuration: KafkaConsumerConfiguration, logger: Logger) {
+    init(configuration: KafkaConsumerConfiguration, offsetReader: RDKafkaClient?, logger: Logger) {
         self.drainTimeout = configuration.drainTimeout
         self.startOffset = configuration.startOffset
         self.onRevoke = configuration.onRevoke
+        self.offsetReader = offsetReader
         self.logger = logger
     }
 
@@ -39,13 +48,15 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                 leases[topicPartition] = KafkaPartitionLease(topicPartition)
             }
             if let startOffset {
-                let committed = committedOffsets(handle: handle, topicPartitions)
+                let committed = committedOffsets(topicPartitions)
                 for index in 0..<Int(partitions.pointee.cnt) {
                     if let offset = startOffset(topicPartitions[index], committed[topicPartitions[index]]) {
                         partitions.pointee.elems[index].offset = offset
                     }
                 }
             }
+            joined.store(true, ordering: .relaxed)
+            assignedCount.store(leases.count, ordering: .relaxed)
             logger.info("partitions assigned", metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
             if cooperative {
                 report(rd_kafka_incremental_assign(handle, partitions), "cannot take partitions")
@@ -59,6 +70,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(handle) != 0
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
+            assignedCount.store(leases.count, ordering: .relaxed)
             drain(revoked)
             onRevoke?(topicPartitions)
             if lost {
@@ -148,11 +160,12 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
 
     /// The group's committed offsets of `topicPartitions` (absent where none, or when the
     /// coordinator does not answer).
-    private func committedOffsets(
-        handle: OpaquePointer, _ topicPartitions: [KafkaTopicPartition]
-    ) -> [KafkaTopicPartition: Int64] {
-        RDKafkaTopicPartitionList.with(topicPartitions.map { ($0, nil) }) { list in
-            guard rd_kafka_committed(handle, list, 10_000) == RD_KAFKA_RESP_ERR_NO_ERROR else { return [:] }
+    private func committedOffsets(_ topicPartitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
+        guard let offsetReader else { return [:] }
+        return RDKafkaTopicPartitionList.with(topicPartitions.map { ($0, nil) }) { list in
+            guard rd_kafka_committed(offsetReader.handle, list, 10_000) == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                return [:]
+            }
             var offsets: [KafkaTopicPartition: Int64] = [:]
             for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset >= 0 {
                 offsets[topicPartitions[index]] = list.pointee.elems[index].offset

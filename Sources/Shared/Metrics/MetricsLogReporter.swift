@@ -8,12 +8,14 @@ import ServiceLifecycle
 public struct MetricsLogReporter: Service {
     private let factory: LoggedMetricsFactory
     private let interval: Duration
-    private let sample: @Sendable () -> Void
+    private let sample: @Sendable () -> Logger.Metadata
     private let logger: Logger
 
-    /// - Parameter sample: called before each report, to record gauges read from elsewhere.
+    /// - Parameter sample: called before each report, to record gauges read from elsewhere;
+    ///   returns fields to add to the line.
     public init(
-        factory: LoggedMetricsFactory, interval: Duration, logger: Logger, sample: @escaping @Sendable () -> Void = {}
+        factory: LoggedMetricsFactory, interval: Duration, logger: Logger,
+        sample: @escaping @Sendable () -> Logger.Metadata = { [:] }
     ) {
         self.factory = factory
         self.interval = interval
@@ -38,9 +40,8 @@ public struct MetricsLogReporter: Service {
     }
 
     func report(intervalSeconds: Double?) {
-        sample()
+        var metadata = sample()
         let snapshot = factory.snapshot()
-        var metadata: Logger.Metadata = [:]
         for (label, value) in snapshot.counters { metadata[label] = .stringConvertible(value) }
         for (label, value) in snapshot.gauges {
             metadata[label] = .stringConvertible(

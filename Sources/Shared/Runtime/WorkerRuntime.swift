@@ -53,9 +53,17 @@ public final class WorkerRuntime<Handler: MessageHandler>: Service {
     }
 
     /// Records the gauges that are read rather than counted.
-    public func sampleGauges() {
+    /// Records the gauges read from elsewhere; returns the lag per partition as a line field.
+    @discardableResult
+    public func sampleGauges() -> Logger.Metadata {
         metrics.inFlight.record(inFlight.load(ordering: .relaxed))
-        metrics.consumerLag.record(consumer.lag?.total ?? 0)
+        let lag = consumer.lag
+        metrics.consumerLag.record(lag?.total ?? 0)
+        var partitions: Logger.Metadata = [:]
+        for (topicPartition, value) in lag?.partitions ?? [:] {
+            partitions[topicPartition.description] = .stringConvertible(value)
+        }
+        return ["consumer_lag_partitions": .dictionary(partitions)]
     }
 
     /// Routes each batch to its partition's lane; a lane handles its batches in order.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchWorker
 import Logging
 import Shared
+import WorkerEndpoints
 
 /// `artpipe fetch-worker`: page requests in, pages out.
 struct FetchWorkerCommand: AsyncParsableCommand {
@@ -14,7 +15,7 @@ struct FetchWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
-        let metrics = WorkerLauncher.bootstrapMetrics()
+        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.fetch")
         let (sources, http, redaction) = try source.makeSources(logger: logger)
         if try source.apiKey().isEmpty {
@@ -24,6 +25,8 @@ struct FetchWorkerCommand: AsyncParsableCommand {
             .init(
                 name: "fetch", groupID: "artpipe-fetch", topics: [ArtpipeTopic.pageRequests],
                 handler: PageFetchHandler(sources: sources, redaction: redaction)),
-            options: worker, metricsFactory: metrics, logger: logger, onStop: { try? await http.shutdown() })
+            options: worker, metricsFactory: metrics, logger: logger,
+            companions: worker.endpointServices(registry: registry, logger: logger),
+            onStop: { try? await http.shutdown() })
     }
 }

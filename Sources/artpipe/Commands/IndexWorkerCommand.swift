@@ -3,6 +3,7 @@ import Foundation
 import IndexWorker
 import Logging
 import Shared
+import WorkerEndpoints
 
 /// `artpipe index-worker`: pages, thumbnails and failed requests in; index.json and index.html out.
 struct IndexWorkerCommand: AsyncParsableCommand {
@@ -25,7 +26,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
-        let metrics = WorkerLauncher.bootstrapMetrics()
+        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.index")
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let store: IndexStateStore
@@ -46,6 +47,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     consumer.startOffset = { store.startOffset(for: $0, committed: $1) }
                     consumer.onRevoke = { store.revoke($0) }
                 }),
-            options: worker, metricsFactory: metrics, logger: logger)
+            options: worker, metricsFactory: metrics, logger: logger,
+            companions: worker.endpointServices(registry: registry, logger: logger))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import Shared
 import ThumbWorker
+import WorkerEndpoints
 
 /// `artpipe thumb-worker`: pages in, thumbnails on disk and `PageThumbnails` out.
 struct ThumbWorkerCommand: AsyncParsableCommand {
@@ -14,11 +15,13 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
-        let metrics = WorkerLauncher.bootstrapMetrics()
+        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.thumb")
         let (handler, downloader) = try thumbs.makeHandler(logger: logger)
         try await WorkerLauncher.run(
             .init(name: "thumb", groupID: "artpipe-thumb", topics: [ArtpipeTopic.pages], handler: handler),
-            options: worker, metricsFactory: metrics, logger: logger, onStop: { try? await downloader.shutdown() })
+            options: worker, metricsFactory: metrics, logger: logger,
+            companions: worker.endpointServices(registry: registry, logger: logger),
+            onStop: { try? await downloader.shutdown() })
     }
 }

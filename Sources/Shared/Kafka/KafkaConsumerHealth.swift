@@ -1,0 +1,34 @@
+import Foundation
+
+/// What a health check needs to know about a consumer.
+public struct KafkaConsumerHealth: Sendable {
+    /// When the poll loop last went round (nil before it started).
+    public let lastPoll: ContinuousClock.Instant?
+    /// The group gave this member an assignment (possibly empty: more members than partitions).
+    public let joined: Bool
+    public let assignedPartitions: Int
+    /// Brokers in state UP at the last statistics report; nil before the first.
+    public let brokersUp: Int?
+
+    /// The poll loop went round within `stallLimit`.
+    public func isPolling(within stallLimit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+        guard let lastPoll else { return false }
+        return now - lastPoll <= stallLimit
+    }
+
+    /// Joined its group, and connected as far as the latest statistics tell.
+    public var isReady: Bool { joined && (brokersUp ?? 1) > 0 }
+
+    /// Counts `brokers.*.state == "UP"` of real brokers (node id ≥ 0) in a statistics document.
+    static func brokersUp(statisticsJSON: String) -> Int? {
+        guard let root = try? JSONSerialization.jsonObject(with: Data(statisticsJSON.utf8)) as? [String: Any],
+            let brokers = root["brokers"] as? [String: Any]
+        else { return nil }
+        return brokers.values.filter { value in
+            guard let broker = value as? [String: Any], (broker["nodeid"] as? NSNumber)?.intValue ?? -1 >= 0 else {
+                return false
+            }
+            return broker["state"] as? String == "UP"
+        }.count
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+import Shared
+
+/// A worker's HTTP port: `/healthz` (the poll loop goes round), `/readyz` (joined its group,
+/// brokers connected), `/metrics` (Prometheus text).
+public struct WorkerEndpointServer: Service {
+    /// How long the poll loop may stand still before `/healthz` fails. It polls every 100 ms;
+    /// a rebalance callback draining in-flight work can hold it for the drain timeout.
+    let stallLimit: Duration
+    let host: String
+    let port: Int
+    let consumer: KafkaConsumer
+    let registry: PrometheusCollectorRegistry
+    let logger: Logger
+    private let started = ContinuousClock.now
+
+    public init(
+        host: String, port: Int, consumer: KafkaConsumer, registry: PrometheusCollectorRegistry, stallLimit: Duration,
+        logger: Logger
+    ) {
+        self.host = host
+        self.port = port
+        self.consumer = consumer
+        self.registry = registry
+        self.stallLimit = stallLimit
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let lagGauges = PartitionLagGauges(registry: registry)
+        let router = Router()
+        router.get("/healthz") { _, _ in
+            let health = consumer.health
+            // Before the first poll the worker is still starting: alive, not yet ready.
+            let alive =
+                health.isPolling(within: stallLimit) || (health.lastPoll == nil && .now - started < .seconds(120))
+            return Self.text(alive ? .ok : .serviceUnavailable, alive ? "ok" : "the poll loop has stalled")
+        }
+        router.get("/readyz") { _, _ in
+            let health = consumer.health
+            let ready = health.isReady && health.isPolling(within: stallLimit)
+            let detail =
+                "joined=\(health.joined) partitions=\(health.assignedPartitions) "
+                + "brokers_up=\(health.brokersUp.map(String.init) ?? "unknown")"
+            return Self.text(ready ? .ok : .serviceUnavailable, (ready ? "ready " : "not ready ") + detail)
+        }
+        router.get("/metrics") { _, _ in
+            lagGauges.update(consumer.lag)
+            var buffer: [UInt8] = []
+            registry.emit(into: &buffer)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+        }
+        let logger = logger
+        let application = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                logger.info(
+                    "http endpoints listening",
+                    metadata: ["http.host": "\(host)", "http.port": "\(channel.localAddress?.port ?? 0)"])
+            }, logger: logger)
+        try await cancelWhenGracefulShutdown {
+            try await application.runService(gracefulShutdownSignals: [])
+        }
+    }
+
+    private static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}

@@ -1,0 +1,121 @@
+import ArtpipeTestKit
+import Foundation
+import SampleCollection
+import Shared
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A worker's `--http-port` and its `metrics` lines, read the way an operator's tools read them.
+@Suite("Worker health and metrics endpoints", .serialized, .timeLimit(.minutes(3)))
+struct WorkerEndpointTests {
+    static let lineFields = [
+        "worker", "consumed", "produced", "succeeded", "retried", "dead_lettered", "in_flight", "consumer_lag",
+        "consumer_lag_partitions", "handler_latency_ms", "interval_s",
+    ]
+
+    @Test("/healthz, /readyz and /metrics over HTTP, with per-partition lag that falls as pages are handled")
+    func endpointsAndLag() async throws {
+        var faults = SampleServerFaults()
+        // Slow images keep the lag visible for a few statistics intervals.
+        faults.latency = .milliseconds(400)
+        var settings = SampleCollection.Configuration()
+        settings.pages = 1
+        settings.pageSize = 40
+        settings.noImageRate = 0
+        settings.brokenImageRate = 0
+        let sample = try await SampleServerHandle.start(settings, faults: faults)
+        let cluster = try TestCluster()
+        try cluster.broker.createTopic(ArtpipeTopic.pages, partitions: 1)
+        try cluster.broker.createTopic(ArtpipeTopic.thumbnails, partitions: 1)
+        try cluster.broker.createTopic(ArtpipeTopic.deadLetters, partitions: 1)
+        // One page per work, so the partition's lag counts works still to do.
+        let pages = sample.collection.works.prefix(12).enumerated().map { index, work in
+            let request = PageRequest(
+                crawlId: "endpoints", source: "rijksmuseum", query: ["s": "artist"], page: index + 1, pageSize: 1)
+            return Page(
+                request: request, total: 12,
+                artworks: [
+                    Artwork(
+                        objectNumber: work.objectNumber, title: work.title, artist: work.maker,
+                        imageURL: "\(sample.baseURL)/images/\(work.id).jpg", width: nil, height: nil, position: 0)
+                ])
+        }
+        try await cluster.producer.send(pages.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) })
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("endpoints"))
+        let worker = try ChildProcess(
+            "artpipe",
+            [
+                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--allow-host", "127.0.0.1",
+                "--allow-private-hosts", "--http-port", "0", "--http-host", "127.0.0.1", "--metrics-interval", "1",
+                "--concurrency", "1", "--image-concurrency", "1",
+            ] + EmbeddedBrokerSettings.flags)
+        defer {
+            worker.stop()
+            Task {
+                await cluster.shutdown()
+                await sample.stop()
+            }
+        }
+        var port = 0
+        try await waitUntil("the worker to log its HTTP port", timeout: .seconds(30)) {
+            port =
+                Self.lines(worker.stdout).first { $0["msg"] as? String == "http endpoints listening" }
+                .flatMap { Int($0["http.port"] as? String ?? "") } ?? 0
+            return port > 0
+        }
+        let base = "http://127.0.0.1:\(port)"
+        #expect(try await Self.get("\(base)/healthz").status == 200)
+        try await waitUntil("/readyz to say ready", timeout: .seconds(30)) {
+            try await Self.get("\(base)/readyz").status == 200
+        }
+        var lags: [Int] = []
+        try await waitUntil("/metrics to show the partition's lag falling to 0", timeout: .seconds(60)) {
+            let metrics = try await Self.get("\(base)/metrics").body
+            if let lag = Self.partitionLag(metrics) { lags.append(lag) }
+            return lags.last == 0 && lags.contains { $0 > 0 }
+        }
+        let metrics = try await Self.get("\(base)/metrics").body
+        #expect(metrics.contains("artpipe_consumed{worker=\"thumb\"} 12"), "\(metrics)")
+        #expect(metrics.contains("# TYPE artpipe_handler_latency histogram"), "\(metrics)")
+        #expect(try await Self.get("\(base)/nowhere").status == 404)
+
+        // The same lag, and every documented field, in the logged metrics lines.
+        var loggedLags: [Int] = []
+        try await waitUntil("a metrics line with lag 0 after one with lag above 0", timeout: .seconds(30)) {
+            loggedLags = Self.lines(worker.stdout).filter { $0["msg"] as? String == "metrics" }.compactMap {
+                ($0["consumer_lag_partitions"] as? [String: Any])?["\(ArtpipeTopic.pages)/0"] as? Int
+            }
+            return loggedLags.contains { $0 > 0 } && loggedLags.last == 0
+        }
+        let metricLines = Self.lines(worker.stdout).filter { $0["msg"] as? String == "metrics" }
+        for line in metricLines {
+            let missing = Self.lineFields.filter { line[$0] == nil }
+            #expect(missing.isEmpty, "metrics line lacks \(missing): \(line)")
+        }
+        worker.signal(SIGTERM)
+        #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
+    }
+
+    static func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// The value of `artpipe_consumer_partition_lag` for artpipe.pages partition 0.
+    static func partitionLag(_ metrics: String) -> Int? {
+        let prefix = "artpipe_consumer_partition_lag{"
+        for line in metrics.split(separator: "\n") where line.hasPrefix(prefix) && line.contains("partition=\"0\"") {
+            if let value = line.split(separator: " ").last.flatMap({ Double($0) }) { return Int(value) }
+        }
+        return nil
+    }
+
+    static func get(_ url: String) async throws -> (status: Int, body: String) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+}
