@@ -18,4 +18,22 @@ enum LibVips {
     static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// The bytes a shim call made (freed here), or its error. `make` gets the output pointer,
+    /// its length and a 512-byte error buffer, and returns 0 on success.
+    static func encoded(
+        _ make: (
+            UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>
+        ) -> Int32
+    ) throws -> [UInt8] {
+        try start()
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        var error = [CChar](repeating: 0, count: 512)
+        guard make(&output, &length, &error) == 0, let output else {
+            throw ThumbnailFailure.undecodable(text(error))
+        }
+        defer { artpipe_vips_free(output) }
+        return Array(UnsafeRawBufferPointer(start: output, count: length))
+    }
 }

@@ -130,21 +130,13 @@ public final class Thumbnailer: Sendable {
     }
 
     /// A noisy test image of the given size and format (`.jpg`, `.png`, `.webp`, `.tif`), for
-    /// tests, benchmarks and the sample collection.
+    /// tests and benchmarks.
     public static func makeTestImage(width: Int, height: Int, seed: Int, format: String = ".jpg", quality: Int = 85)
         throws -> [UInt8]
     {
-        try LibVips.start()
-        var output: UnsafeMutableRawPointer?
-        var length = 0
-        var error = [CChar](repeating: 0, count: 512)
-        guard
+        try LibVips.encoded { output, length, error in
             artpipe_vips_make_image(
-                Int32(width), Int32(height), Int32(seed), format, Int32(quality), &output, &length, &error, error.count)
-                == 0,
-            let output
-        else { throw ThumbnailFailure.undecodable(LibVips.text(error)) }
-        defer { artpipe_vips_free(output) }
-        return Array(UnsafeRawBufferPointer(start: output, count: length))
+                Int32(width), Int32(height), Int32(seed), format, Int32(quality), output, length, error, 512)
+        }
     }
 }

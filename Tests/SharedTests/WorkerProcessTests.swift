@@ -97,6 +97,24 @@ struct WorkerProcessTests {
         #expect(Set(handled.map(\.key)) == Set((0..<count).map { "k\($0)" }))
     }
 
+    @Test("SIGTERM while the worker is still connecting: it starts, stops at once, handles nothing, exit 0")
+    func sigtermDuringStartup() async throws {
+        let setup = try Setup(partitions: 1)
+        try await setup.produce(0..<3)
+        // A slow broker keeps the worker in its start-up checks for a while.
+        setup.cluster.broker.setRoundTripTime(1_500)
+        let early = try setup.startProbe(record: "early")
+        defer { early.stop() }
+        // The moment is the input: well after the process began, well before start-up ends.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(early.process.isRunning, "still starting")
+        early.signal(SIGTERM)
+        #expect(try await early.waitForExit(timeout: .seconds(60)) == 0, "\(early.stderr)")
+        #expect(early.process.terminationReason == .exit)
+        #expect(ProbeRecord(url: setup.recordURL("early")).done.isEmpty)
+        setup.cluster.broker.setRoundTripTime(0)
+    }
+
     @Test("SIGTERM while a message is being handled: it finishes, its offset is committed, exit 0")
     func sigtermDuringInFlightWork() async throws {
         let setup = try Setup(partitions: 1)

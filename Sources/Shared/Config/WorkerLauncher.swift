@@ -58,6 +58,8 @@ public enum WorkerLauncher {
         _ worker: Worker<Handler>, options: WorkerOptions, metricsFactory: LoggedMetricsFactory, logger: Logger,
         companions: @Sendable (KafkaConsumer) -> [any Service]
     ) async throws {
+        // Caught before the slow part of starting, so a SIGTERM then still ends in a clean exit.
+        let signals = ShutdownSignals()
         let client = try options.kafka.clientConfiguration()
         var consumerConfiguration = KafkaConsumerConfiguration(client: client, groupID: worker.groupID)
         consumerConfiguration.maxBufferedPerPartition = options.maxBuffered
@@ -94,13 +96,19 @@ public enum WorkerLauncher {
         // Shutdown runs in reverse order: the worker drains first, then its companions, then
         // the last metrics line.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [reporter] + companions(consumer) + worker.services + [runtime],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
+            services: [reporter] + companions(consumer) + worker.services + [runtime], logger: logger)
         // A handler stuck past the drain timeout must not keep the process from exiting.
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Int64((options.drainTimeout + 15) * 1_000))
         groupConfiguration.maximumCancellationDuration = .seconds(5)
-        try await ServiceGroup(configuration: groupConfiguration).run()
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let watcher = Task {
+            if let signal = await signals.next() {
+                logger.info("shutting down", metadata: ["signal": "\(signal)"])
+                await group.triggerGracefulShutdown()
+            }
+        }
+        defer { watcher.cancel() }
+        try await group.run()
     }
 
     /// Fails with a configuration error when the brokers do not answer or a topic is missing.

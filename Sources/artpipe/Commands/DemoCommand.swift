@@ -55,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
         let output = URL(fileURLWithPath: out).standardizedFileURL
         try DemoDirectory.prepare(output)
         let run = DemoRun(output: output, expectedPages: pages, interactive: isatty(STDOUT_FILENO) == 1)
-        let stop = DemoStopSignal()
+        let stop = ShutdownSignals()
         defer { run.stopAll() }
         do {
             let bootstrap = try await run.start(

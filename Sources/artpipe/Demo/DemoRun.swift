@@ -65,7 +65,7 @@ final class DemoRun: @unchecked Sendable {
     }
 
     /// Polls index.json until the crawl is complete, showing progress.
-    func waitForCompletion(timeout: Duration, stop: DemoStopSignal) async throws -> ArtistIndex {
+    func waitForCompletion(timeout: Duration, stop: ShutdownSignals) async throws -> ArtistIndex {
         let deadline = ContinuousClock.now + timeout
         var lastReport = ContinuousClock.now - .seconds(60)
         let indexURL = output.appendingPathComponent("index.json")
