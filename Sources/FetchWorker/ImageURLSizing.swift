@@ -21,7 +21,10 @@ public enum ImageURLSizing {
         if parts.count >= 5, parts[parts.count - 4] == "full" {
             components.percentEncodedPath =
                 parts.dropLast(3).joined(separator: "/") + "/!\(longestEdge),\(longestEdge)/0/default.jpg"
-            if components.scheme == "http" { components.scheme = "https" }
+            // The museum's IIIF host serves https; another host (a local stand-in) keeps its scheme.
+            if components.scheme == "http", host.hasSuffix("micr.io") || host.hasSuffix("rijksmuseum.nl") {
+                components.scheme = "https"
+            }
             return components.string ?? url
         }
         return url

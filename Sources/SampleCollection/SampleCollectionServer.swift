@@ -20,10 +20,12 @@ public final class SampleCollectionServer: Sendable {
     private let madeImages = Mutex<[[Int]: [UInt8]]>([:])
     private let requestCount = Atomic<Int>(0)
     private let imageRequestCount = Atomic<Int>(0)
+    private let documents: LinkedArtDocuments
 
     public init(collection: SampleCollection, faults: SampleServerFaults, imageThreads: Int) {
         self.collection = collection
         self.faults = faults
+        documents = LinkedArtDocuments(collection: collection)
         images = BlockingThreadPool(threads: max(imageThreads, 1), name: "artpipe-sample-images")
     }
 
@@ -44,6 +46,30 @@ public final class SampleCollectionServer: Sendable {
         }
         router.get("/images/:file") { request, context in
             try await self.image(context.parameters.require("file"), context: context)
+        }
+        // The Search API and Linked Art, for the rijksmuseum-search source (--base-url stands in
+        // for data.rijksmuseum.nl and id.rijksmuseum.nl alike).
+        router.get("/search/collection") { request, _ in
+            let page = Int(request.uri.queryParameters.get("pageToken") ?? "1") ?? 0
+            guard page >= 1 else { return Self.text(.badRequest, "bad pageToken") }
+            return try await self.linkedArt(self.documents.searchPage(page))
+        }
+        router.get("/sample/:kind/:number") { request, context in
+            let number = Int(try context.parameters.require("number")) ?? -1
+            let base = "http://\(request.head.authority ?? "127.0.0.1")"
+            let document: [String: Any]? =
+                switch try context.parameters.require("kind") {
+                case "object": self.documents.object(number)
+                case "agent": self.documents.agent(number)
+                case "visual": self.documents.visualItem(number)
+                case "digital": self.documents.digitalObject(number, imageBase: base)
+                default: nil
+                }
+            guard let document else { return Self.text(.notFound, "no such id") }
+            return try await self.linkedArt(document)
+        }
+        router.get("/iiif/:id/full/:size/:rotation/:file") { _, context in
+            try await self.image("\(try context.parameters.require("id")).jpg", context: context)
         }
         router.get("/healthz") { _, _ in "ok\n" }
         let application = Application(
@@ -146,6 +172,16 @@ public final class SampleCollectionServer: Sendable {
                 status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes.prefix(bytes.count / 3)))
             )
         }
+    }
+
+    private func linkedArt(_ document: [String: Any]) async throws -> Response {
+        requestCount.wrappingAdd(1, ordering: .relaxed)
+        if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
+        let body = try JSONSerialization.data(
+            withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        return Response(
+            status: .ok, headers: [.contentType: "application/ld+json; charset=utf-8", .cacheControl: "max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     private func jpeg(width: Int, height: Int, tint: Int) async throws -> [UInt8] {

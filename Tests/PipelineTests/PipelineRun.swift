@@ -12,9 +12,12 @@ final class PipelineRun: @unchecked Sendable {
     let cluster: TestCluster
     let sample: SampleServerHandle
     let output: URL
+    /// rijksmuseum (the legacy API) or rijksmuseum-search (Search API and Linked Art).
+    let source: String
     private(set) var workers: [String: [ChildProcess]] = [:]
 
-    init(sample: SampleServerHandle, partitions: Int = 3) throws {
+    init(sample: SampleServerHandle, source: String = "rijksmuseum", partitions: Int = 3) throws {
+        self.source = source
         cluster = try TestCluster()
         for topic in ArtpipeTopic.all {
             try cluster.broker.createTopic(topic, partitions: partitions)
@@ -24,7 +27,12 @@ final class PipelineRun: @unchecked Sendable {
     }
 
     var brokers: String { cluster.brokers }
-    var expectedPages: Int { sample.collection.pages.count }
+    /// The legacy API lists the collection's pages; the Search API pages its distinct works.
+    var expectedPages: Int {
+        guard source == "rijksmuseum-search" else { return sample.collection.pages.count }
+        let size = sample.collection.configuration.pageSize
+        return (sample.collection.works.count + size - 1) / size
+    }
 
     func arguments(_ role: String) -> [String] {
         let common = ["--brokers", brokers, "--metrics-interval", "1"] + EmbeddedBrokerSettings.flags
@@ -62,7 +70,7 @@ final class PipelineRun: @unchecked Sendable {
         let crawl = try ChildProcess(
             "artpipe",
             [
-                "crawl", "--brokers", brokers, "--source", "rijksmuseum", "--base-url", sample.baseURL, "--query",
+                "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--query",
                 "s=artist", "--pages", "all", "--page-size", String(sample.collection.configuration.pageSize),
                 "--crawl-id", Self.crawlId,
             ])

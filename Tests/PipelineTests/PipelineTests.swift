@@ -27,6 +27,23 @@ struct PipelineTests {
         #expect(reference.status.contains("artpipe-thumb\tartpipe.pages\t0\t"), "\(reference.status)")
     }
 
+    @Test("the same collection through the Search API and Linked Art gives the same works, makers and thumbnails")
+    func searchSourceMatchesGroundTruth() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let run = try PipelineRun(sample: reference.sample, source: "rijksmuseum-search")
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        try await run.crawl()
+        let (index, _) = try await run.waitForCompletion()
+        let problems = GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output)
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        #expect(index.crawls.map(\.source) == ["rijksmuseum-search"])
+        #expect(index.totals.thumbnails == reference.index.totals.thumbnails)
+        let stopFailures = try await run.stopWorkers()
+        #expect(stopFailures.isEmpty, "\(stopFailures)")
+        await run.shutdown()
+    }
+
     @Test(
         "replaying artpipe.pages from the earliest offset for the thumb and index groups changes no byte and downloads nothing"
     )

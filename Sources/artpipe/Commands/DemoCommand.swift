@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IndexWorker
+import SampleCollection
 import Shared
 
 /// `artpipe demo`: the whole pipeline on one machine, each role its own process.
@@ -27,6 +28,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seed of the sample collection.")
     var seed: UInt64 = 1
 
+    @Option(
+        help: "The API to crawl the sample collection through: rijksmuseum (legacy) or rijksmuseum-search (Linked Art)."
+    )
+    var source: String = "rijksmuseum"
+
     @Option(help: "Partitions of each topic.")
     var partitions: Int = 6
 
@@ -49,12 +55,26 @@ struct DemoCommand: AsyncParsableCommand {
         guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1–8") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard (0...1).contains(brokenImageRate) else { throw ValidationError("--broken-image-rate must be 0–1") }
+        guard ["rijksmuseum", "rijksmuseum-search"].contains(source) else {
+            throw ValidationError("--source must be rijksmuseum or rijksmuseum-search, got '\(source)'")
+        }
+    }
+
+    /// Pages the crawl will index: the legacy API's pages, or the Search API's (distinct works only).
+    var expectedPages: Int {
+        guard source == "rijksmuseum-search" else { return pages }
+        var settings = SampleCollection.Configuration()
+        settings.seed = seed
+        settings.pages = pages
+        settings.pageSize = pageSize
+        let works = SampleCollection(settings).works.count
+        return (works + pageSize - 1) / pageSize
     }
 
     func run() async throws {
         let output = URL(fileURLWithPath: out).standardizedFileURL
         try DemoDirectory.prepare(output)
-        let run = DemoRun(output: output, expectedPages: pages, interactive: isatty(STDOUT_FILENO) == 1)
+        let run = DemoRun(output: output, expectedPages: expectedPages, interactive: isatty(STDOUT_FILENO) == 1)
         let stop = ShutdownSignals()
         defer { run.stopAll() }
         do {
@@ -86,7 +106,7 @@ struct DemoCommand: AsyncParsableCommand {
             run.say("pipeline started: broker \(bootstrap), sample collection \(baseURL), logs in \(output.path)/logs")
             try await run.crawl(
                 [
-                    "crawl", "--brokers", bootstrap, "--source", "rijksmuseum", "--base-url", baseURL, "--query",
+                    "crawl", "--brokers", bootstrap, "--source", source, "--base-url", baseURL, "--query",
                     "s=artist", "--pages", "all", "--page-size", String(pageSize), "--crawl-id", DemoRun.crawlId,
                 ])
             let index = try await run.waitForCompletion(timeout: .milliseconds(Int64(timeout * 1_000)), stop: stop)
