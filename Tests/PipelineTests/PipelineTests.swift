@@ -113,6 +113,20 @@ struct PipelineTests {
         await run.shutdown()
     }
 
+    @Test("two instances of each worker: the same bytes as one of each")
+    func twoInstances() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let run = try PipelineRun(sample: reference.sample)
+        defer { run.killWorkers() }
+        try run.startWorkers(instances: 2)
+        try await run.crawl()
+        let (_, bytes) = try await run.waitForCompletion()
+        #expect(firstDifference(bytes, reference.bytes) == nil)
+        let stopFailures = try await run.stopWorkers()
+        #expect(stopFailures.isEmpty, "\(stopFailures)")
+        await run.shutdown()
+    }
+
     @Test(
         "two instances of each worker, one of each SIGKILLed at a random moment and restarted: the same bytes as the clean run"
     )
