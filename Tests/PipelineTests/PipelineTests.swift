@@ -113,6 +113,27 @@ struct PipelineTests {
         await run.shutdown()
     }
 
+    @Test("one of each worker, each SIGKILLed at a random moment and restarted: the same bytes as the clean run")
+    func killsWithOneInstance() async throws {
+        let reference = try await ReferenceRun.shared.get()
+        let run = try PipelineRun(sample: reference.sample)
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        try await run.crawl()
+        var generator = SystemRandomNumberGenerator()
+        for role in ["fetch-worker", "thumb-worker", "index-worker"].shuffled(using: &generator) {
+            // The moment is the input here, not a wait for something.
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...2_500, using: &generator)))
+            try await run.killAndRestart(role)
+        }
+        let (index, bytes) = try await run.waitForCompletion()
+        #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
+        #expect(firstDifference(bytes, reference.bytes) == nil)
+        let stopFailures = try await run.stopWorkers()
+        #expect(stopFailures.isEmpty, "\(stopFailures)")
+        await run.shutdown()
+    }
+
     @Test("two instances of each worker: the same bytes as one of each")
     func twoInstances() async throws {
         let reference = try await ReferenceRun.shared.get()

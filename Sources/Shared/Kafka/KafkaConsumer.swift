@@ -151,6 +151,7 @@ public final class KafkaConsumer: Sendable {
         if closeError != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.warning("consumer close", metadata: ["kafka.error": "\(KafkaError("close", rdError: closeError))"])
         }
+        if !assignment.joined.load(ordering: .relaxed) { client.skipDestroy() }
         continuation.finish()
         logger.info("consumer closed")
     }

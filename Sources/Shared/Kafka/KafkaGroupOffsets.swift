@@ -157,7 +157,11 @@ public struct KafkaGroupOffsets: Sendable {
     ) throws {
         let handle = client.handle
         rd_kafka_poll_set_consumer(handle)
-        defer { _ = rd_kafka_consumer_close(handle) }
+        var assigned = Set<KafkaTopicPartition>()
+        defer {
+            _ = rd_kafka_consumer_close(handle)
+            if assigned.isEmpty { client.skipDestroy() }
+        }
         let metadata = try client.metadata(timeoutMilliseconds: timeout)
         var everyPartition = Set<KafkaTopicPartition>()
         for topic in topics {
@@ -173,7 +177,6 @@ public struct KafkaGroupOffsets: Sendable {
         guard subscribeError == RD_KAFKA_RESP_ERR_NO_ERROR else {
             throw KafkaError("cannot join group \(plan.group)", rdError: subscribeError)
         }
-        var assigned = Set<KafkaTopicPartition>()
         while ContinuousClock.now < deadline {
             // Messages are not read: this member only takes the partitions and commits.
             if let message = rd_kafka_consumer_poll(handle, 100) { rd_kafka_message_destroy(message) }

@@ -1,10 +1,12 @@
 import CKafka
 import Logging
+import Synchronization
 
 /// Owns one `rd_kafka_t` handle together with the callbacks it calls.
 final class RDKafkaClient: @unchecked Sendable {
     let handle: OpaquePointer
     let callbacks: RDKafkaCallbacks
+    private let destroyOnDeinit = Atomic<Bool>(true)
 
     /// Creates a handle. `properties` are applied in order, so later ones override earlier ones.
     init(type: rd_kafka_type_t, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
@@ -21,7 +23,15 @@ final class RDKafkaClient: @unchecked Sendable {
     }
 
     deinit {
-        rd_kafka_destroy(handle)
+        if destroyOnDeinit.load(ordering: .relaxed) { rd_kafka_destroy(handle) }
+    }
+
+    /// For a cooperative-sticky group member that closed before its first assignment:
+    /// librdkafka before 2.3 asserts in `rd_kafka_destroy` then (its assignor state is still
+    /// NULL, librdkafka issue 4312) and aborts the process. The handle is left to the
+    /// process's exit instead; it is already closed and has left its group.
+    func skipDestroy() {
+        destroyOnDeinit.store(false, ordering: .relaxed)
     }
 
     /// The broker's view of topics and partitions. Blocks up to `timeoutMilliseconds`.
