@@ -86,6 +86,20 @@ public final class IndexStateStore: Sendable {
     }
 
     /// Everything every instance has written: the union of all shard files.
+    /// Size and modification time of every shard file: what changes when any instance writes one.
+    public func shardSignature() -> [String: String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var signature: [String: String] = [:]
+        for name in names where name.hasSuffix(".json") {
+            let attributes = try? FileManager.default.attributesOfItem(
+                atPath: directory.appendingPathComponent(name).path)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            signature[name] = "\(size)@\(modified)"
+        }
+        return signature
+    }
+
     public func inputsOnDisk() throws -> IndexInputs {
         var inputs = IndexInputs()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }

@@ -36,7 +36,7 @@ public struct IndexWriterService: Service {
         // File writes and fsync block: they run on a thread of their own.
         let changed = try await DedicatedThread.run(name: "artpipe-index-writer") {
             let flushed = try store.flush()
-            return (flushed || force) ? try publisher.publish() : false
+            return (flushed || force || publisher.shardsChangedSinceLastBuild()) ? try publisher.publish() : false
         }
         if changed { logger.debug("index written") }
     }
