@@ -39,9 +39,7 @@ struct PipelineTests {
         #expect(problems.isEmpty, "\(problems.prefix(10))")
         #expect(index.crawls.map(\.source) == ["rijksmuseum-search"])
         #expect(index.totals.thumbnails == reference.index.totals.thumbnails)
-        let stopFailures = try await run.stopWorkers()
-        #expect(stopFailures.isEmpty, "\(stopFailures)")
-        await run.shutdown()
+        try await expectCleanStop(run)
     }
 
     @Test(
@@ -108,67 +106,43 @@ struct PipelineTests {
         let (_, bytes) = try await run.waitForCompletion()
         #expect(firstDifference(bytes, reference.bytes) == nil)
         #expect(reference.sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
-        let finalStopFailures = try await run.stopWorkers()
-        #expect(finalStopFailures.isEmpty, "\(finalStopFailures)")
-        await run.shutdown()
+        try await expectCleanStop(run)
     }
 
-    @Test("one of each worker, each SIGKILLed at a random moment and restarted: the same bytes as the clean run")
-    func killsWithOneInstance() async throws {
-        let reference = try await ReferenceRun.shared.get()
-        let run = try PipelineRun(sample: reference.sample)
-        defer { run.killWorkers() }
-        try run.startWorkers()
-        try await run.crawl()
-        var generator = SystemRandomNumberGenerator()
-        for role in ["fetch-worker", "thumb-worker", "index-worker"].shuffled(using: &generator) {
-            // The moment is the input here, not a wait for something.
-            try await Task.sleep(for: .milliseconds(Int.random(in: 200...2_500, using: &generator)))
-            try await run.killAndRestart(role)
+    /// How many copies of each worker run, and whether one of each is SIGKILLed and restarted.
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        let instances: Int
+        let kills: Bool
+
+        var testDescription: String {
+            "\(instances == 1 ? "one" : "two") of each worker" + (kills ? ", one of each SIGKILLed and restarted" : "")
         }
-        let (index, bytes) = try await run.waitForCompletion()
-        #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
-        #expect(firstDifference(bytes, reference.bytes) == nil)
-        let stopFailures = try await run.stopWorkers()
-        #expect(stopFailures.isEmpty, "\(stopFailures)")
-        await run.shutdown()
-    }
-
-    @Test("two instances of each worker: the same bytes as one of each")
-    func twoInstances() async throws {
-        let reference = try await ReferenceRun.shared.get()
-        let run = try PipelineRun(sample: reference.sample)
-        defer { run.killWorkers() }
-        try run.startWorkers(instances: 2)
-        try await run.crawl()
-        let (_, bytes) = try await run.waitForCompletion()
-        #expect(firstDifference(bytes, reference.bytes) == nil)
-        let stopFailures = try await run.stopWorkers()
-        #expect(stopFailures.isEmpty, "\(stopFailures)")
-        await run.shutdown()
     }
 
     @Test(
-        "two instances of each worker, one of each SIGKILLed at a random moment and restarted: the same bytes as the clean run"
-    )
-    func killsAndTwoInstances() async throws {
+        "crashes and scale-out leave the clean run's bytes",
+        arguments: [
+            Scenario(instances: 1, kills: true), Scenario(instances: 2, kills: false),
+            Scenario(instances: 2, kills: true),
+        ])
+    func crashesAndInstances(_ scenario: Scenario) async throws {
         let reference = try await ReferenceRun.shared.get()
         let run = try PipelineRun(sample: reference.sample)
         defer { run.killWorkers() }
-        try run.startWorkers(instances: 2)
+        try run.startWorkers(instances: scenario.instances)
         try await run.crawl()
-        var generator = SystemRandomNumberGenerator()
-        for role in ["fetch-worker", "thumb-worker", "index-worker"].shuffled(using: &generator) {
-            // The moment is the input here, not a wait for something.
-            try await Task.sleep(for: .milliseconds(Int.random(in: 200...2_500, using: &generator)))
-            try await run.killAndRestart(role)
+        if scenario.kills {
+            var generator = SystemRandomNumberGenerator()
+            for role in ["fetch-worker", "thumb-worker", "index-worker"].shuffled(using: &generator) {
+                // The moment is the input here, not a wait for something.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 200...2_500, using: &generator)))
+                try await run.killAndRestart(role)
+            }
         }
         let (index, bytes) = try await run.waitForCompletion()
         #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
         #expect(firstDifference(bytes, reference.bytes) == nil)
-        let stopFailures = try await run.stopWorkers()
-        #expect(stopFailures.isEmpty, "\(stopFailures)")
-        await run.shutdown()
+        try await expectCleanStop(run)
     }
 
     @Test("a broker outage in the middle of the run: the run completes with the same bytes, nothing lost")
@@ -187,9 +161,7 @@ struct PipelineTests {
         run.cluster.broker.setBrokerUp()
         let (_, bytes) = try await run.waitForCompletion()
         #expect(firstDifference(bytes, reference.bytes) == nil)
-        let stopFailures = try await run.stopWorkers()
-        #expect(stopFailures.isEmpty, "\(stopFailures)")
-        await run.shutdown()
+        try await expectCleanStop(run)
     }
 
     @Test(
@@ -223,8 +195,15 @@ struct PipelineTests {
         #expect(status.stdout.contains("5 indexed, 1 failed"), "\(status.stdout)")
         #expect(status.stdout.contains("(page 3) in fetch: gave up on"), "\(status.stdout)")
         #expect(status.stdout.contains("after 5 attempts: HTTP 500"), "\(status.stdout)")
-        await run.shutdown()
+        try await expectCleanStop(run)
         await sample.stop()
+    }
+
+    /// SIGTERM to every worker: each must exit 0. Then the broker stops.
+    private func expectCleanStop(_ run: PipelineRun) async throws {
+        let failures = try await run.stopWorkers()
+        #expect(failures.isEmpty, "\(failures)")
+        await run.shutdown()
     }
 }
 

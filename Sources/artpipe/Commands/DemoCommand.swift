@@ -19,14 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
         help: "Output directory (index.html, index.json, thumbs/, logs/). Emptied first if an earlier demo made it.")
     var out: String = "artpipe-demo"
 
-    @Option(help: "Pages of the sample collection to crawl.")
-    var pages: Int = 30
-
-    @Option(help: "Works per page (1–100).")
-    var pageSize: Int = 100
-
-    @Option(help: "Seed of the sample collection.")
-    var seed: UInt64 = 1
+    @OptionGroup var collection: SampleCollectionOptions
 
     @Option(
         help: "The API to crawl the sample collection through: rijksmuseum (legacy) or rijksmuseum-search (Linked Art)."
@@ -42,19 +35,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Give up after this many seconds.")
     var timeout: Double = 1_800
 
-    @Option(help: "Share of the sample collection's images that are deliberately broken.")
-    var brokenImageRate: Double = 0.02
-
     func validate() throws {
-        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
-        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be 1–100") }
-        guard pages * pageSize <= 10_000 else {
-            throw ValidationError("--pages × --page-size must not exceed 10,000 (the legacy API's limit)")
-        }
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
         guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1–8") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-        guard (0...1).contains(brokenImageRate) else { throw ValidationError("--broken-image-rate must be 0–1") }
         guard ["rijksmuseum", "rijksmuseum-search"].contains(source) else {
             throw ValidationError("--source must be rijksmuseum or rijksmuseum-search, got '\(source)'")
         }
@@ -62,13 +46,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// Pages the crawl will index: the legacy API's pages, or the Search API's (distinct works only).
     var expectedPages: Int {
-        guard source == "rijksmuseum-search" else { return pages }
-        var settings = SampleCollection.Configuration()
-        settings.seed = seed
-        settings.pages = pages
-        settings.pageSize = pageSize
-        let works = SampleCollection(settings).works.count
-        return (works + pageSize - 1) / pageSize
+        guard source == "rijksmuseum-search" else { return collection.pages }
+        let works = SampleCollection(collection.configuration).works.count
+        return (works + collection.pageSize - 1) / collection.pageSize
     }
 
     func run() async throws {
@@ -84,10 +64,8 @@ struct DemoCommand: AsyncParsableCommand {
             let port = try await run.start(
                 "sample-server",
                 [
-                    "sample-server", "--port", "0", "--port-file", run.file("sample-port"), "--pages", String(pages),
-                    "--page-size", String(pageSize), "--seed", String(seed), "--broken-image-rate",
-                    String(brokenImageRate),
-                ], readyFile: "sample-port")
+                    "sample-server", "--port", "0", "--port-file", run.file("sample-port"),
+                ] + collection.arguments, readyFile: "sample-port")
             let baseURL = "http://127.0.0.1:\(port)"
             let kafka = [
                 "--brokers", bootstrap, "--kafka", "session.timeout.ms=6000", "--kafka", "heartbeat.interval.ms=500",
@@ -107,7 +85,8 @@ struct DemoCommand: AsyncParsableCommand {
             try await run.crawl(
                 [
                     "crawl", "--brokers", bootstrap, "--source", source, "--base-url", baseURL, "--query",
-                    "s=artist", "--pages", "all", "--page-size", String(pageSize), "--crawl-id", DemoRun.crawlId,
+                    "s=artist", "--pages", "all", "--page-size", String(collection.pageSize), "--crawl-id",
+                    DemoRun.crawlId,
                 ])
             let index = try await run.waitForCompletion(timeout: .milliseconds(Int64(timeout * 1_000)), stop: stop)
             let cpu = run.cpuSeconds()

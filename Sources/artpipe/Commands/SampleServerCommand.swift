@@ -22,17 +22,7 @@ struct SampleServerCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Pages in the collection.")
-    var pages: Int = 30
-
-    @Option(help: "Works per page (the page size the collection is laid out for).")
-    var pageSize: Int = 100
-
-    @Option(help: "Seed of the generated collection.")
-    var seed: UInt64 = 1
-
-    @Option(help: "Share of images that are deliberately broken (truncated, or HTML instead of an image).")
-    var brokenImageRate: Double = 0.02
+    @OptionGroup var collection: SampleCollectionOptions
 
     @Option(help: "Milliseconds added before every answer.")
     var latencyMs: Int = 0
@@ -54,12 +44,6 @@ struct SampleServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0–65535") }
-        guard pages >= 1 else { throw ValidationError("--pages must be at least 1") }
-        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be 1–100") }
-        guard pages * pageSize <= 10_000 else {
-            throw ValidationError("--pages × --page-size must not exceed 10,000 (the legacy API's limit)")
-        }
-        guard (0...1).contains(brokenImageRate) else { throw ValidationError("--broken-image-rate must be 0–1") }
         guard latencyMs >= 0, failFirst >= 0, imageFailFirst >= 0 else {
             throw ValidationError("--latency-ms, --fail-first and --image-fail-first must not be negative")
         }
@@ -83,17 +67,12 @@ struct SampleServerCommand: AsyncParsableCommand {
     func run() async throws {
         ArtpipeLogging.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "artpipe.sample-server")
-        var settings = SampleCollection.Configuration()
-        settings.seed = seed
-        settings.pages = pages
-        settings.pageSize = pageSize
-        settings.brokenImageRate = brokenImageRate
         var faults = SampleServerFaults()
         faults.latency = .milliseconds(latencyMs)
         faults.failFirst = failFirst
         faults.failingPages = parsedFailingPages ?? []
         faults.imageFailFirst = imageFailFirst
-        let collection = SampleCollection(settings)
+        let collection = SampleCollection(self.collection.configuration)
         let server = SampleCollectionServer(
             collection: collection, faults: faults, imageThreads: ProcessInfo.processInfo.activeProcessorCount)
         let host = host
