@@ -1,18 +1,29 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The module map (README, "Architecture"): a leaf of support code; a generic librdkafka
+// client; the pipeline contract; the worker runtime; the three workers; the commands.
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+
 let package = Package(
     name: "artpipe",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "artpipe", targets: ["artpipe"]),
+        // For the tests and benchmarks only; links the test kit, never shipped.
         .executable(name: "artpipe-probe", targets: ["artpipe-probe"]),
-        .library(name: "Shared", targets: ["Shared"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
@@ -21,178 +32,139 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CKafka",
-            pkgConfig: "rdkafka",
-            providers: [.apt(["librdkafka-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLibVips",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
-        ),
-        .target(
-            name: "CVips",
-            dependencies: ["CLibVips"]
-        ),
-        .target(
-            name: "ThumbWorker",
-            dependencies: [
-                "Shared",
-                "CVips",
-                "HTTPFetching",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .target(
-            name: "IndexWorker",
-            dependencies: [
-                "Shared",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
-        .target(
-            name: "Shared",
-            dependencies: [
-                "CKafka",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
-        .executableTarget(
-            name: "artpipe",
-            dependencies: [
-                "Shared",
-                "FetchWorker",
-                "ThumbWorker",
-                "IndexWorker",
-                "HTTPFetching",
-                "SampleCollection",
-                "WorkerEndpoints",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
+        // C libraries.
+        .systemLibrary(name: "CKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
+        .systemLibrary(name: "CLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVips", dependencies: ["CLibVips"]),
+
+        // Foundations: no artpipe concept in these three.
+        .target(name: "ArtpipeSupport"),
+        .target(name: "KafkaClient", dependencies: ["CKafka", "ArtpipeSupport", logging, nioPosix]),
         .target(
             name: "HTTPFetching",
             dependencies: [
-                "Shared",
+                "ArtpipeSupport", logging, nioCore,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+            ]),
+
+        // The pipeline: its contract, the runtime every worker runs in, the workers.
+        .target(
+            name: "PipelineContract",
+            dependencies: ["KafkaClient", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "ArtpipeRuntime",
+            dependencies: [
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", logging, nioPosix, serviceLifecycle,
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]),
         .target(
             name: "FetchWorker",
             dependencies: [
-                "Shared",
-                "HTTPFetching",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "HTTPFetching", logging,
+            ]),
+        .target(
+            name: "ThumbWorker",
+            dependencies: [
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "HTTPFetching", "CVips",
+                logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "IndexWorker",
+            dependencies: [
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging, nioPosix,
+                serviceLifecycle,
+            ]),
+
+        // Around the workers: HTTP endpoints, the command line, the sample collection.
         .target(
             name: "WorkerEndpoints",
             dependencies: [
-                "Shared",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "KafkaClient", "ArtpipeRuntime", hummingbird, httpTypes, nioCore, logging, serviceLifecycle,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
+            ]),
+        .target(
+            name: "ArtpipeCommandLine",
+            dependencies: ["ArtpipeSupport", "KafkaClient", "ArtpipeRuntime", argumentParser, logging, nioPosix]),
+        .target(name: "SampleImages", dependencies: ["CVips"]),
         .target(
             name: "SampleCollection",
+            dependencies: ["SampleImages", hummingbird, httpTypes, nioCore, nioPosix, logging]),
+        .executableTarget(
+            name: "artpipe",
             dependencies: [
-                "ThumbWorker",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
+                "FetchWorker", "ThumbWorker", "IndexWorker", "HTTPFetching", "SampleCollection", "WorkerEndpoints",
+                argumentParser, logging, nioPosix, serviceLifecycle,
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+
+        // Test support: shared helpers and recorded responses, and the probe executable.
         .target(
             name: "ArtpipeTestKit",
             dependencies: [
-                "Shared",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ]
-        ),
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging, hummingbird,
+                httpTypes, nioCore,
+            ],
+            resources: [.copy("Fixtures")]),
         .executableTarget(
             name: "artpipe-probe",
             dependencies: [
-                "Shared",
-                "IndexWorker",
-                "HTTPFetching",
-                "FetchWorker",
-                "ThumbWorker",
-                "ArtpipeTestKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
+                "IndexWorker", "HTTPFetching", "FetchWorker", "ThumbWorker", "SampleImages", "ArtpipeTestKit",
+                argumentParser, logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+
+        // Tests, one target per module they test.
+        .testTarget(name: "ArtpipeSupportTests", dependencies: ["ArtpipeSupport"]),
+        .testTarget(name: "KafkaClientTests", dependencies: ["KafkaClient", "ArtpipeTestKit", logging]),
         .testTarget(
-            name: "SharedTests",
+            name: "PipelineContractTests",
             dependencies: [
-                "Shared",
-                "ArtpipeTestKit",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
+                "PipelineContract", "KafkaClient", "ArtpipeTestKit", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
-            name: "IndexWorkerTests",
-            dependencies: ["IndexWorker", "FetchWorker", "Shared", "ArtpipeTestKit"],
-            resources: [.copy("Fixtures")]
-        ),
-        .testTarget(
-            name: "ThumbWorkerTests",
+            name: "ArtpipeRuntimeTests",
             dependencies: [
-                "ThumbWorker",
-                "HTTPFetching",
-                "ArtpipeTestKit",
-                "Shared",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+                "ArtpipeRuntime", "KafkaClient", "PipelineContract", "ArtpipeSupport", "ArtpipeTestKit", logging,
+                serviceLifecycle, .product(name: "Metrics", package: "swift-metrics"),
+            ]),
         .testTarget(
-            name: "PipelineTests",
-            dependencies: [
-                "Shared",
-                "IndexWorker",
-                "SampleCollection",
-                "ArtpipeTestKit",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+            name: "ArtpipeCommandLineTests",
+            dependencies: ["ArtpipeCommandLine", "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeTestKit"]),
+        .testTarget(
+            name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "ArtpipeSupport", "ArtpipeTestKit", logging]),
         .testTarget(
             name: "FetchWorkerTests",
             dependencies: [
-                "FetchWorker",
-                "HTTPFetching",
-                "Shared",
+                "FetchWorker", "ArtpipeSupport", "HTTPFetching", "KafkaClient", "PipelineContract", "ArtpipeRuntime",
                 "ArtpipeTestKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: [.copy("Fixtures")]
-        ),
+                logging, hummingbird, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "ThumbWorkerTests",
+            dependencies: [
+                "ThumbWorker", "HTTPFetching", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
+                "SampleImages",
+                "ArtpipeTestKit", logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "IndexWorkerTests",
+            dependencies: [
+                "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeSupport", "ArtpipeTestKit",
+                nioPosix,
+            ]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: [
+                "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "SampleCollection",
+                "ArtpipeTestKit",
+                logging,
+            ]),
     ]
 )

@@ -1,5 +1,6 @@
+import ArtpipeRuntime
+import KafkaClient
 import Logging
-import Shared
 import Synchronization
 
 /// A handler that does nothing but count: what the runtime itself costs.

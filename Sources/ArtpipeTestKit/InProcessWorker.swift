@@ -1,5 +1,8 @@
+import ArtpipeRuntime
+import ArtpipeSupport
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// A ``WorkerRuntime`` running in the test process against a real broker, with the settings
 /// the embedded broker needs for quick rebalances.

@@ -1,6 +1,7 @@
+import ArtpipeRuntime
 import Foundation
+import KafkaClient
 import Logging
-import Shared
 import Synchronization
 
 /// A handler for tests and benchmarks. It records every message it handles (in memory, and

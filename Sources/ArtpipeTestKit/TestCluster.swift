@@ -1,5 +1,5 @@
+import KafkaClient
 import Logging
-import Shared
 
 /// An embedded broker with a producer, for tests: unique topics and keyed test messages.
 public final class TestCluster: Sendable {

@@ -1,5 +1,5 @@
+import KafkaClient
 import Logging
-import Shared
 
 /// Reads a topic from the beginning with a consumer group of its own, until `count`
 /// messages arrived or `timeout` passed.

@@ -1,4 +1,4 @@
-import Shared
+import PipelineContract
 
 /// A museum API that serves pages of a query.
 public protocol CollectionSource: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PipelineContract
 
 /// Turns a query into the page requests of a crawl.
 public enum CrawlPlanner {

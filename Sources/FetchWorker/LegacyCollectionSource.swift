@@ -1,6 +1,6 @@
 import Foundation
 import HTTPFetching
-import Shared
+import PipelineContract
 
 /// The Rijksmuseum's legacy REST API (`/api/{culture}/collection`), the seed apps' API.
 ///

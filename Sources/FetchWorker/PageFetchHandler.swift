@@ -1,7 +1,9 @@
+import ArtpipeRuntime
 import Foundation
 import HTTPFetching
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// FetchWorker's handler: a `PageRequest` in, a `Page` (and any next page requests) out.
 public struct PageFetchHandler: MessageHandler {

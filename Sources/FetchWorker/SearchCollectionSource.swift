@@ -1,6 +1,7 @@
+import ArtpipeSupport
 import Foundation
 import HTTPFetching
-import Shared
+import PipelineContract
 import Synchronization
 
 /// The data.rijksmuseum.nl Search API: cursor pages of Linked Art ids, each resolved to its

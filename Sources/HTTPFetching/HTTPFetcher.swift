@@ -1,9 +1,9 @@
+import ArtpipeSupport
 import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import Shared
 
 /// GET requests for the sources: bounded in time and size, retried with backoff on 429,
 /// 5xx and connection errors (honouring `Retry-After`), limited in rate and concurrency per
@@ -138,18 +138,17 @@ public final class HTTPFetcher: Sendable {
         let response = try await client.execute(
             request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)
         let limit = configuration.maxResponseBytes
-        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+        // Refuses a Content-Length over the limit before reading, and stops reading as soon as
+        // a body without one passes it.
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
             throw HTTPFetchError.tooLarge(limit: limit, url: shownURL)
         }
-        var body: [UInt8] = []
-        for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= limit else {
-                throw HTTPFetchError.tooLarge(limit: limit, url: shownURL)
-            }
-            body.append(contentsOf: chunk.readableBytesView)
-        }
         return HTTPFetchResponse(
-            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: body)
+            status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+            body: Array(body.readableBytesView))
     }
 
     private func backoff(afterAttempt attempt: Int) -> Duration {
@@ -169,12 +168,5 @@ public final class HTTPFetcher: Sendable {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: trimmed) else { return nil }
         return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1_000))
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

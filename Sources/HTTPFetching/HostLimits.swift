@@ -1,4 +1,4 @@
-import Shared
+import ArtpipeSupport
 import Synchronization
 
 /// Per-host politeness: a request-rate slot and a concurrency limit for each host.

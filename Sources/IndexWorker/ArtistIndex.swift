@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PipelineContract
 
 /// `index.json`: works grouped by artist, per-crawl progress and totals. Schema `artpipe-index/1`.
 ///

@@ -1,4 +1,4 @@
-import Shared
+import PipelineContract
 
 /// What the index is made from: the latest `Page` and `PageThumbnails` of each page id, and
 /// the page requests that went to the dead letters. Adding a message twice, or out of

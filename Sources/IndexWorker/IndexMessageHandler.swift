@@ -1,5 +1,7 @@
+import ArtpipeRuntime
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// IndexWorker's handler: applies pages, thumbnails and failed page requests to the state
 /// store. Nothing is produced; ``IndexWriterService`` writes the files.

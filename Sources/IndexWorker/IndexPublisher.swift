@@ -1,5 +1,5 @@
+import ArtpipeSupport
 import Foundation
-import Shared
 
 /// Writes `index.json` and `index.html` from the shards on disk, whole or not at all, and
 /// only when their bytes change.

@@ -1,5 +1,3 @@
-import Shared
-
 /// What one input partition contributed to the index, and the last offset applied to it.
 struct IndexShard: Codable, Sendable {
     var topic: String

@@ -1,6 +1,7 @@
+import ArtpipeSupport
 import Foundation
+import KafkaClient
 import Logging
-import Shared
 import Synchronization
 
 /// The index's state on disk: one shard file per input partition under `DIR/.index-state/`,

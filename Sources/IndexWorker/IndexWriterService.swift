@@ -1,6 +1,6 @@
 import Logging
+import NIOPosix
 import ServiceLifecycle
-import Shared
 
 /// Writes changed shards and republishes the index at most once per interval, and a last
 /// time at shutdown, after the worker has stopped.
@@ -8,12 +8,18 @@ public struct IndexWriterService: Service {
     let store: IndexStateStore
     let publisher: IndexPublisher
     let interval: Duration
+    /// File writes and fsync block: they run here.
+    let threadPool: NIOThreadPool
     let logger: Logger
 
-    public init(store: IndexStateStore, publisher: IndexPublisher, interval: Duration, logger: Logger) {
+    public init(
+        store: IndexStateStore, publisher: IndexPublisher, interval: Duration, threadPool: NIOThreadPool,
+        logger: Logger
+    ) {
         self.store = store
         self.publisher = publisher
         self.interval = interval
+        self.threadPool = threadPool
         self.logger = logger
     }
 
@@ -33,8 +39,7 @@ public struct IndexWriterService: Service {
 
     private func writeOnce(force: Bool) async throws {
         let (store, publisher) = (self.store, self.publisher)
-        // File writes and fsync block: they run on a thread of their own.
-        let changed = try await DedicatedThread.run(name: "artpipe-index-writer") {
+        let changed = try await threadPool.runIfActive {
             let flushed = try store.flush()
             return (flushed || force || publisher.shardsChangedSinceLastBuild()) ? try publisher.publish() : false
         }

@@ -3,18 +3,19 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
+import SampleImages
 import Synchronization
-import ThumbWorker
 
 /// A local stand-in for the museum's legacy collection API, serving ``SampleCollection``:
 /// `GET /api/{culture}/collection?p=&ps=&s=artist` and the images its answers point to.
 ///
 /// Collection answers shuffle the works of one artist within a page on every request, as the
-/// real API's artist sort does. Images are JPEGs made with libvips on their own threads.
+/// real API's artist sort does. Images are JPEGs made with libvips on the pool it is given.
 public final class SampleCollectionServer: Sendable {
     public let collection: SampleCollection
     public let faults: SampleServerFaults
-    private let images: BlockingThreadPool
+    private let images: NIOThreadPool
     private let attempts = Mutex<[String: Int]>([:])
     /// JPEGs by (width, height, tint): each is made once.
     private let madeImages = Mutex<[[Int]: [UInt8]]>([:])
@@ -22,11 +23,12 @@ public final class SampleCollectionServer: Sendable {
     private let imageRequestCount = Atomic<Int>(0)
     private let documents: LinkedArtDocuments
 
-    public init(collection: SampleCollection, faults: SampleServerFaults, imageThreads: Int) {
+    /// - Parameter threadPool: makes the images (libvips blocks).
+    public init(collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool) {
         self.collection = collection
         self.faults = faults
         documents = LinkedArtDocuments(collection: collection)
-        images = BlockingThreadPool(threads: max(imageThreads, 1), name: "artpipe-sample-images")
+        images = threadPool
     }
 
     /// Requests answered so far, for logs.
@@ -187,8 +189,8 @@ public final class SampleCollectionServer: Sendable {
     private func jpeg(width: Int, height: Int, tint: Int) async throws -> [UInt8] {
         let key = [width, height, tint]
         if let made = madeImages.withLock({ $0[key] }) { return made }
-        let bytes = try await images.run {
-            try Thumbnailer.makeSampleImage(width: width, height: height, seed: 1 + tint * 97, quality: 85)
+        let bytes = try await images.runIfActive {
+            try SampleImage.painting(width: width, height: height, seed: 1 + tint * 97, quality: 85)
         }
         madeImages.withLock { $0[key] = bytes }
         return bytes

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import NIOPosix
 
 /// Which image URLs may be downloaded: http(s) only, hosts on the allow-list (a listed
 /// name or any subdomain of it), and, unless allowed, no loopback, private or link-local
@@ -10,10 +10,16 @@ public struct ImageHostPolicy: Sendable {
 
     public var allowedHosts: [String]
     public var allowPrivateAddresses: Bool
+    /// Where the blocking name look-ups run.
+    public var threadPool: NIOThreadPool
 
-    public init(allowedHosts: [String] = Self.defaultHosts, allowPrivateAddresses: Bool = false) {
+    public init(
+        allowedHosts: [String] = Self.defaultHosts, allowPrivateAddresses: Bool = false,
+        threadPool: NIOThreadPool = .singleton
+    ) {
         self.allowedHosts = allowedHosts.map { $0.lowercased() }
         self.allowPrivateAddresses = allowPrivateAddresses
+        self.threadPool = threadPool
     }
 
     public struct Refusal: Error, CustomStringConvertible {
@@ -31,8 +37,8 @@ public struct ImageHostPolicy: Sendable {
             throw Refusal(description: "host \(host) is not an allowed image host")
         }
         guard !allowPrivateAddresses else { return }
-        // The resolver blocks: it runs on a thread of its own.
-        let addresses = try await DedicatedThread.run(name: "artpipe-resolve") { Self.resolve(host) }
+        // The resolver blocks: it runs on the pool, off the cooperative threads.
+        let addresses = try await threadPool.runIfActive { Self.resolve(host) }
         guard !addresses.isEmpty else { throw Refusal(description: "host \(host) does not resolve") }
         if let address = addresses.first(where: Self.isPrivate) {
             throw Refusal(description: "host \(host) is a private address (\(address.description))")

@@ -1,7 +1,11 @@
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
 import HTTPFetching
+import KafkaClient
 import Logging
-import Shared
+import NIOPosix
+import PipelineContract
 
 /// ThumbWorker's handler: a `Page` in, one `PageThumbnails` out.
 ///
@@ -14,18 +18,19 @@ public struct PageThumbnailHandler: MessageHandler {
     let downloader: HTTPFetcher
     let policy: ImageHostPolicy
     let imageConcurrency: Int
-    let files: BlockingThreadPool
+    /// File reads and writes, which block.
+    let files: NIOThreadPool
 
     public init(
         thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: ImageHostPolicy,
-        imageConcurrency: Int
+        imageConcurrency: Int, threadPool: NIOThreadPool
     ) {
         self.thumbnailer = thumbnailer
         self.store = store
         self.downloader = downloader
         self.policy = policy
         self.imageConcurrency = imageConcurrency
-        self.files = BlockingThreadPool(threads: 2, name: "artpipe-files")
+        self.files = threadPool
     }
 
     public func decode(_ message: KafkaConsumerMessage) throws -> Page {
@@ -55,7 +60,8 @@ public struct PageThumbnailHandler: MessageHandler {
             return PageThumbnails.Item(objectNumber: objectNumber, status: .noImage)
         }
         let store = self.store
-        if let earlier = try await files.run({ store.existing(objectNumber: objectNumber, imageURL: imageURL) }) {
+        if let earlier = try await files.runIfActive({ store.existing(objectNumber: objectNumber, imageURL: imageURL) })
+        {
             return earlier
         }
         guard let url = URL(string: imageURL) else {
@@ -75,7 +81,7 @@ public struct PageThumbnailHandler: MessageHandler {
             // The same bytes fail the same way.
             return try await failed(objectNumber, imageURL, reason: error.description, lasting: true)
         }
-        let written = try await files.run {
+        let written = try await files.runIfActive {
             try store.write(objectNumber: objectNumber, imageURL: imageURL, thumbnails: thumbnails)
         }
         return PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: written)
@@ -86,7 +92,7 @@ public struct PageThumbnailHandler: MessageHandler {
     {
         if lasting {
             let store = self.store
-            try await files.run {
+            try await files.runIfActive {
                 try store.recordFailure(objectNumber: objectNumber, imageURL: imageURL, reason: reason)
             }
         }

@@ -1,4 +1,5 @@
-import Shared
+import Crypto
+import PipelineContract
 
 /// File names for thumbnails, from object numbers.
 ///
@@ -22,6 +23,6 @@ public enum ThumbnailFileName {
             }
         }
         guard escaped.utf8.count > 150 else { return escaped }
-        return String(escaped.prefix(100)) + "~" + SHA256.hex(objectNumber.utf8)
+        return String(escaped.prefix(100)) + "~" + SHA256.hexDigest(of: Array(objectNumber.utf8))
     }
 }

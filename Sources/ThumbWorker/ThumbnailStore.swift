@@ -1,5 +1,7 @@
+import ArtpipeSupport
+import Crypto
 import Foundation
-import Shared
+import PipelineContract
 
 /// Thumbnail files under `DIR/thumbs/<size>/`, and a manifest per artwork under
 /// `DIR/thumbs/.manifests/` saying which image URL and settings they were made from, or why
@@ -71,7 +73,7 @@ public struct ThumbnailStore: Sendable {
             files.append(
                 PageThumbnails.File(
                     size: thumbnail.size, path: relative, width: thumbnail.width, height: thumbnail.height,
-                    bytes: thumbnail.data.count, sha256: SHA256.hex(thumbnail.data)))
+                    bytes: thumbnail.data.count, sha256: SHA256.hexDigest(of: thumbnail.data)))
         }
         try writeManifest(
             Manifest(imageURL: imageURL, settings: settingsKey, files: files, failure: nil), for: objectNumber)

@@ -1,7 +1,9 @@
+import ArtpipeSupport
 import CVips
 import Foundation
+import NIOPosix
 
-/// Makes thumbnails with libvips, in memory, on threads of its own.
+/// Makes thumbnails with libvips, in memory, on the threads of a pool it is given.
 ///
 /// Before anything is decoded, the header is read: only allowed formats and images up to
 /// `maxPixels` get further. Decoding uses shrink-on-load, so a large JPEG is never held at
@@ -39,20 +41,27 @@ public final class Thumbnailer: Sendable {
     }
 
     public let configuration: Configuration
-    private let pool: BlockingThreadPool
+    private let threadPool: NIOThreadPool
+    /// At most `configuration.concurrency` images in libvips at once, whatever the pool's size.
+    private let limit: ConcurrencyLimit
 
-    public init(configuration: Configuration) throws {
+    /// - Parameter threadPool: runs libvips' blocking calls; give it at least
+    ///   `configuration.concurrency` threads.
+    public init(configuration: Configuration, threadPool: NIOThreadPool) throws {
         try LibVips.start()
         self.configuration = configuration
-        self.pool = BlockingThreadPool(threads: configuration.concurrency, name: "artpipe-vips")
+        self.threadPool = threadPool
+        self.limit = ConcurrencyLimit(configuration.concurrency)
     }
 
     /// Thumbnails at every configured size, largest first, or the reason there are none.
     public func thumbnails(of image: [UInt8]) async throws(ThumbnailFailure) -> [Thumbnail] {
         let configuration = self.configuration
         let result: Result<[Thumbnail], ThumbnailFailure>
+        await limit.acquire()
+        defer { limit.release() }
         do {
-            result = try await pool.run { Self.make(image, configuration: configuration) }
+            result = try await threadPool.runIfActive { Self.make(image, configuration: configuration) }
         } catch {
             result = .failure(.undecodable("\(error)"))
         }
@@ -127,16 +136,5 @@ public final class Thumbnailer: Sendable {
         defer { artpipe_vips_free(output) }
         let data = Array(UnsafeRawBufferPointer(start: output, count: length))
         return Thumbnail(size: size, data: data, width: Int(width), height: Int(height))
-    }
-
-    /// A noisy test image of the given size and format (`.jpg`, `.png`, `.webp`, `.tif`), for
-    /// tests and benchmarks.
-    public static func makeTestImage(width: Int, height: Int, seed: Int, format: String = ".jpg", quality: Int = 85)
-        throws -> [UInt8]
-    {
-        try LibVips.encoded { output, length, error in
-            artpipe_vips_make_image(
-                Int32(width), Int32(height), Int32(seed), format, Int32(quality), output, length, error, 512)
-        }
     }
 }

@@ -1,5 +1,5 @@
+import KafkaClient
 import Prometheus
-import Shared
 import Synchronization
 
 /// `artpipe_consumer_partition_lag{topic, partition}`: one gauge per assigned partition,

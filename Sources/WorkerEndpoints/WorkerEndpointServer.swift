@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KafkaClient
 import Logging
 import NIOCore
 import Prometheus
 import ServiceLifecycle
-import Shared
 
 /// A worker's HTTP port: `/healthz` (the poll loop goes round), `/readyz` (joined its group,
 /// brokers connected), `/metrics` (Prometheus text).

@@ -1,7 +1,7 @@
+import ArtpipeRuntime
 import CoreMetrics
 import Metrics
 import Prometheus
-import Shared
 
 /// swift-metrics for a worker: every metric goes to the logged `metrics` lines and to a
 /// Prometheus registry that `/metrics` serves, named `artpipe_<label>`.

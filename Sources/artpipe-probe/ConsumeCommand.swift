@@ -1,8 +1,10 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import Logging
-import Shared
 import Synchronization
 
 /// `artpipe-probe consume`: a worker with the probe handler.
@@ -74,21 +76,14 @@ struct ConsumeCommand: AsyncParsableCommand {
                 .init(
                     name: "probe", groupID: group, topics: topic,
                     handler: CountingHandler(onHandled: onHandled ?? { _ in })),
-                options: worker, metricsFactory: metrics, logger: logger)
+                settings: try worker.launchSettings(threadPool: .singleton), metricsFactory: metrics, logger: logger)
             return
         }
         let handler = ProbeHandler(
             record: output, handleDelay: .milliseconds(handleDelayMs), transientFailures: transientFailures,
             outputTopic: outputTopic, onHandled: onHandled)
         try await WorkerLauncher.run(
-            .init(name: "probe", groupID: group, topics: topic, handler: handler), options: worker,
-            metricsFactory: metrics, logger: logger)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
+            .init(name: "probe", groupID: group, topics: topic, handler: handler),
+            settings: try worker.launchSettings(threadPool: .singleton), metricsFactory: metrics, logger: logger)
     }
 }

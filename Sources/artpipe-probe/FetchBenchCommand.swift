@@ -1,10 +1,13 @@
 import ArgumentParser
+import ArtpipeRuntime
+import ArtpipeSupport
 import ArtpipeTestKit
 import FetchWorker
 import Foundation
 import HTTPFetching
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// `artpipe-probe fetch-bench`: pages per second through FetchWorker's handler (HTTP, parse,
 /// encode) against a loopback legacy API that answers after a fixed latency.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Shared
+import ArtpipeCommandLine
 
 @main
 enum ProbeMain {

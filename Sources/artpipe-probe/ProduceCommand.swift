@@ -1,7 +1,10 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
+import KafkaClient
 import Logging
-import Shared
 
 /// `artpipe-probe produce`: fills a topic with keyed messages.
 struct ProduceCommand: AsyncParsableCommand {

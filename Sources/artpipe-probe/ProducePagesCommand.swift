@@ -1,7 +1,10 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
 import Foundation
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// `artpipe-probe produce-pages`: fills artpipe.pages with synthetic pages, for the index benchmark.
 struct ProducePagesCommand: AsyncParsableCommand {

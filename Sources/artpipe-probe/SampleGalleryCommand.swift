@@ -1,7 +1,9 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import IndexWorker
-import Shared
+import PipelineContract
+import SampleImages
 import ThumbWorker
 
 /// `artpipe-probe sample-gallery`: an index with real thumbnail files, for checking the
@@ -35,7 +37,7 @@ struct SampleGalleryCommand: AsyncParsableCommand {
                 continue
             }
             let (width, height) = index % 3 == 0 ? (200, 140) : (150, 200)
-            let image = try Thumbnailer.makeTestImage(width: width, height: height, seed: index, quality: 80)
+            let image = try SampleImage.noisy(width: width, height: height, seed: index, quality: 80)
             let path = "thumbs/200/\(ThumbnailFileName.make(objectNumber)).jpg"
             let url = output.appendingPathComponent(path)
             try FileManager.default.createDirectory(
@@ -47,7 +49,7 @@ struct SampleGalleryCommand: AsyncParsableCommand {
                     files: [
                         .init(
                             size: 200, path: path, width: width, height: height, bytes: image.count,
-                            sha256: SHA256.hex(image))
+                            sha256: SHA256.hexDigest(of: image))
                     ]))
         }
         var inputs = IndexInputs()

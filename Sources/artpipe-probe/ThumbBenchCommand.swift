@@ -1,6 +1,9 @@
 import ArgumentParser
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
-import Shared
+import NIOPosix
+import SampleImages
 import ThumbWorker
 
 /// `artpipe-probe thumbs`: the thumbnail benchmark's two halves.
@@ -20,7 +23,7 @@ struct ThumbBenchCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             for index in 0..<count {
                 let (width, height) = index % 2 == 0 ? (6000, 4000) : (4000, 5000)
-                let image = try Thumbnailer.makeTestImage(width: width, height: height, seed: index + 1, quality: 90)
+                let image = try SampleImage.noisy(width: width, height: height, seed: index + 1, quality: 90)
                 try Data(image).write(
                     to: URL(fileURLWithPath: out).appendingPathComponent(String(format: "img%03d.jpg", index)))
             }
@@ -43,17 +46,20 @@ struct ThumbBenchCommand: AsyncParsableCommand {
             configuration.sizes = [size]
             configuration.quality = quality
             configuration.concurrency = concurrency
-            let thumbnailer = try Thumbnailer(configuration: configuration)
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let files = try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".jpg") }
                 .sorted()
-            let start = ContinuousClock.now
-            _ = try await files.concurrentMap(limit: concurrency) { file in
-                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input).appendingPathComponent(file)))
-                let thumbnail = try await thumbnailer.thumbnails(of: bytes)[0]
-                try Data(thumbnail.data).write(to: URL(fileURLWithPath: out).appendingPathComponent(file))
+            let (input, out, concurrency) = (input, out, concurrency)
+            let seconds = try await NIOThreadPool.withPool(threads: concurrency) { threadPool in
+                let thumbnailer = try Thumbnailer(configuration: configuration, threadPool: threadPool)
+                let start = ContinuousClock.now
+                _ = try await files.concurrentMap(limit: concurrency) { file in
+                    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: input).appendingPathComponent(file)))
+                    let thumbnail = try await thumbnailer.thumbnails(of: bytes)[0]
+                    try Data(thumbnail.data).write(to: URL(fileURLWithPath: out).appendingPathComponent(file))
+                }
+                return start.duration(to: .now).seconds
             }
-            let seconds = start.duration(to: .now).seconds
             print("artpipe: \(files.count) images in \(String(format: "%.2f", seconds)) s")
         }
     }

@@ -1,5 +1,6 @@
+import ArtpipeTestKit
 import Foundation
-import Shared
+import PipelineContract
 import Testing
 
 @testable import FetchWorker
@@ -7,8 +8,7 @@ import Testing
 @Suite("Recorded legacy API responses")
 struct LegacyFixtureTests {
     static func fixture(_ name: String) throws -> [UInt8] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "json"))
-        return Array(try Data(contentsOf: url))
+        try RecordedFixture.bytes(name)
     }
 
     static func artworks(_ name: String) throws -> (total: Int, artworks: [Artwork]) {
@@ -103,15 +103,4 @@ struct ImageURLSizingTests {
         #expect(ImageURLSizing.sized(url, longestEdge: 512) == expected)
     }
 
-    @Test("page ids depend on the query's parameters, not their order")
-    func pageIDs() {
-        let a = PageID.make(source: "rijksmuseum", query: ["q": "Vermeer", "s": "artist"], page: 3)
-        let b = PageID.make(source: "rijksmuseum", query: ["s": "artist", "q": "Vermeer"], page: 3)
-        #expect(a == b)
-        #expect(a.hasPrefix("rijksmuseum:") && a.hasSuffix(":3"))
-        #expect(a != PageID.make(source: "rijksmuseum", query: ["q": "Vermeer"], page: 3))
-        #expect(SHA256.hex("abc".utf8) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Array(repeating: UInt8(ascii: "a"), count: 1_000)).hasPrefix("41edece42d63e8d9"))
-    }
 }

@@ -1,6 +1,7 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
-import Shared
+import PipelineContract
 import Testing
 
 @testable import FetchWorker

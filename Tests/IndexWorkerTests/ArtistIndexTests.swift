@@ -1,5 +1,6 @@
+import ArtpipeTestKit
 import Foundation
-import Shared
+import PipelineContract
 import Testing
 
 @testable import FetchWorker
@@ -8,8 +9,7 @@ import Testing
 @Suite("The artist index as a pure function of its pages")
 struct ArtistIndexTests {
     static func fixtureArtworks(_ name: String) throws -> [Artwork] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "json"))
-        let response = try LegacyCollectionSource.parse(Array(try Data(contentsOf: url)), imageEdge: 512)
+        let response = try LegacyCollectionSource.parse(RecordedFixture.bytes(name), imageEdge: 512)
         return LegacyCollectionSource.artworks(of: response, imageEdge: 512)
     }
 

@@ -1,6 +1,8 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
-import Shared
+import KafkaClient
+import PipelineContract
 import Testing
 
 @testable import IndexWorker

@@ -1,8 +1,9 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import IndexWorker
+import PipelineContract
 import SampleCollection
-import Shared
 
 /// One pipeline on its own embedded broker: the three workers as `artpipe` processes over TCP,
 /// crawling a sample server into an output directory of its own.

@@ -1,8 +1,10 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import IndexWorker
+import KafkaClient
+import PipelineContract
 import SampleCollection
-import Shared
 import Testing
 
 /// The whole pipeline: `artpipe` worker processes over TCP on an embedded broker, crawling the

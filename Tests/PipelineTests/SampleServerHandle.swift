@@ -21,7 +21,7 @@ final class SampleServerHandle: Sendable {
         async throws -> SampleServerHandle
     {
         let server = SampleCollectionServer(
-            collection: SampleCollection(configuration), faults: faults, imageThreads: 2)
+            collection: SampleCollection(configuration), faults: faults, threadPool: .singleton)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "test.sample-server")
         logger.logLevel = .critical

@@ -1,7 +1,8 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import PipelineContract
 import SampleCollection
-import Shared
 import Testing
 
 #if canImport(FoundationNetworking)

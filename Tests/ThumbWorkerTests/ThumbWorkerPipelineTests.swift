@@ -1,7 +1,10 @@
+import ArtpipeSupport
 import ArtpipeTestKit
+import Crypto
 import Foundation
 import HTTPFetching
-import Shared
+import PipelineContract
+import SampleImages
 import Testing
 
 @testable import ThumbWorker
@@ -10,8 +13,8 @@ import Testing
 struct ThumbWorkerPipelineTests {
     @Test("a page of good, missing and hostile images gives one PageThumbnails; a replay downloads nothing")
     func pageOfImages() async throws {
-        let jpeg = try Thumbnailer.makeTestImage(width: 3000, height: 2000, seed: 1)
-        let png = try Thumbnailer.makeTestImage(width: 800, height: 1200, seed: 2, format: ".png")
+        let jpeg = try SampleImage.noisy(width: 3000, height: 2000, seed: 1)
+        let png = try SampleImage.noisy(width: 800, height: 1200, seed: 2, format: ".png")
         let bodies: [String: TestHTTPServer.Response] = [
             "/ok.jpg": .init(headers: [("Content-Type", "image/jpeg")], body: jpeg),
             "/ok.png": .init(headers: [("Content-Type", "image/png")], body: png),
@@ -74,9 +77,10 @@ struct ThumbWorkerPipelineTests {
         download.maxBackoff = .milliseconds(20)
         let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
         let handler = PageThumbnailHandler(
-            thumbnailer: try Thumbnailer(configuration: configuration),
+            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
             store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
-            policy: ImageHostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 4)
+            policy: ImageHostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 4,
+            threadPool: .singleton)
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("thumb"), topics: [ArtpipeTopic.pages], handler: handler)
 
@@ -105,7 +109,7 @@ struct ThumbWorkerPipelineTests {
                 let header = try Thumbnailer.header(of: bytes)
                 #expect(header.width == file.width && header.height == file.height)
                 #expect(max(file.width, file.height) == file.size)
-                #expect(bytes.count == file.bytes && SHA256.hex(bytes) == file.sha256)
+                #expect(bytes.count == file.bytes && SHA256.hexDigest(of: bytes) == file.sha256)
             }
         }
         let paths = thumbnails.items.flatMap(\.files).map(\.path)
@@ -167,7 +171,7 @@ struct ThumbWorkerPipelineTests {
 struct ThumbWorkerProcessTests {
     @Test("thumb-worker thumbnails a page, publishes its PageThumbnails and exits 0 on SIGTERM")
     func process() async throws {
-        let image = try Thumbnailer.makeTestImage(width: 1600, height: 900, seed: 5)
+        let image = try SampleImage.noisy(width: 1600, height: 900, seed: 5)
         let server = try await TestHTTPServer.start { _ in .init(headers: [("Content-Type", "image/jpeg")], body: image)
         }
         defer { Task { await server.stop() } }

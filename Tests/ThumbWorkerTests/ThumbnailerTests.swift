@@ -1,4 +1,5 @@
 import Foundation
+import SampleImages
 import Testing
 
 @testable import ThumbWorker
@@ -11,14 +12,14 @@ struct ThumbnailerTests {
         var configuration = Thumbnailer.Configuration()
         configuration.sizes = [200, 400]
         configuration.concurrency = 2
-        thumbnailer = try Thumbnailer(configuration: configuration)
+        thumbnailer = try Thumbnailer(configuration: configuration, threadPool: .singleton)
     }
 
     @Test(
         "thumbnails keep the aspect ratio, longest edge at each size",
         arguments: [(".jpg", 3000, 2000), (".png", 800, 1200), (".webp", 1000, 1000), (".tif", 640, 480)])
     func formats(format: String, width: Int, height: Int) async throws {
-        let image = try Thumbnailer.makeTestImage(width: width, height: height, seed: 7, format: format)
+        let image = try SampleImage.noisy(width: width, height: height, seed: 7, format: format)
         let thumbnails = try await thumbnailer.thumbnails(of: image)
         #expect(thumbnails.map(\.size) == [400, 200])
         for thumbnail in thumbnails {
@@ -36,8 +37,8 @@ struct ThumbnailerTests {
         var configuration = Thumbnailer.Configuration()
         configuration.sizes = [150]
         configuration.webp = true
-        let thumbnails = try await Thumbnailer(configuration: configuration)
-            .thumbnails(of: Thumbnailer.makeTestImage(width: 900, height: 600, seed: 4))
+        let thumbnails = try await Thumbnailer(configuration: configuration, threadPool: .singleton)
+            .thumbnails(of: SampleImage.noisy(width: 900, height: 600, seed: 4))
         let header = try Thumbnailer.header(of: thumbnails[0].data)
         #expect(header.format == "webp")
         #expect(header.width == 150 && header.height == 100)
@@ -46,13 +47,13 @@ struct ThumbnailerTests {
     @Test("an image smaller than a thumbnail size is not enlarged")
     func small() async throws {
         let thumbnails = try await thumbnailer.thumbnails(
-            of: Thumbnailer.makeTestImage(width: 300, height: 150, seed: 1))
+            of: SampleImage.noisy(width: 300, height: 150, seed: 1))
         #expect(thumbnails.map(\.width) == [300, 200])
     }
 
     @Test("hostile input fails with a short reason")
     func hostile() async throws {
-        let jpeg = try Thumbnailer.makeTestImage(width: 1200, height: 800, seed: 3)
+        let jpeg = try SampleImage.noisy(width: 1200, height: 800, seed: 3)
         let cases: [(String, [UInt8], [ThumbnailFailure])] = [
             ("0 bytes", [], [.empty]),
             ("HTML served as image/jpeg", Array("<html><body>Not found</body></html>".utf8), [.notAnImage]),

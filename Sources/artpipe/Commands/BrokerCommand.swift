@@ -1,8 +1,11 @@
 import ArgumentParser
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
+import KafkaClient
 import Logging
+import PipelineContract
 import ServiceLifecycle
-import Shared
 
 /// `artpipe broker`: the embedded development broker.
 struct BrokerCommand: AsyncParsableCommand {

@@ -1,9 +1,13 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
 import FetchWorker
 import Foundation
 import HTTPFetching
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// `artpipe crawl`: publishes the page requests of a query.
 struct CrawlCommand: AsyncParsableCommand {

@@ -1,8 +1,11 @@
 import ArgumentParser
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
 import IndexWorker
 import SampleCollection
-import Shared
+import Synchronization
+import UnixSignals
 
 /// `artpipe demo`: the whole pipeline on one machine, each role its own process.
 struct DemoCommand: AsyncParsableCommand {
@@ -55,8 +58,17 @@ struct DemoCommand: AsyncParsableCommand {
         let output = URL(fileURLWithPath: out).standardizedFileURL
         try DemoDirectory.prepare(output)
         let run = DemoRun(output: output, expectedPages: expectedPages, interactive: isatty(STDOUT_FILENO) == 1)
-        let stop = ShutdownSignals()
-        defer { run.stopAll() }
+        let signals = await UnixSignalsSequence.shutdownSignals()
+        let received = Mutex<UnixSignal?>(nil)
+        let watcher = Task {
+            for await signal in signals {
+                received.withLock { $0 = $0 ?? signal }
+            }
+        }
+        defer {
+            watcher.cancel()
+            run.stopAll()
+        }
         do {
             let bootstrap = try await run.start(
                 "broker", ["broker", "--partitions", String(partitions), "--bootstrap-file", run.file("bootstrap")],
@@ -88,7 +100,8 @@ struct DemoCommand: AsyncParsableCommand {
                     "s=artist", "--pages", "all", "--page-size", String(collection.pageSize), "--crawl-id",
                     DemoRun.crawlId,
                 ])
-            let index = try await run.waitForCompletion(timeout: .milliseconds(Int64(timeout * 1_000)), stop: stop)
+            let index = try await run.waitForCompletion(
+                timeout: .seconds(fromFlag: timeout), stopSignal: { received.withLock { $0 } })
             let cpu = run.cpuSeconds()
             let elapsed = run.elapsed
             await run.stopGracefully()

@@ -1,7 +1,9 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
 import FetchWorker
 import Logging
-import Shared
+import NIOPosix
 import WorkerEndpoints
 
 /// `artpipe fetch-worker`: page requests in, pages out.
@@ -21,12 +23,13 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         if try source.apiKey().isEmpty {
             logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
         }
-        try await WorkerLauncher.run(
-            .init(
-                name: "fetch", groupID: "artpipe-fetch", topics: [ArtpipeTopic.pageRequests],
-                handler: PageFetchHandler(sources: sources, redaction: redaction)),
-            options: worker, metricsFactory: metrics, logger: logger,
-            companions: worker.endpointServices(registry: registry, logger: logger),
-            onStop: { try? await http.shutdown() })
+        // Only Kafka's one-shot calls block here: HTTP runs on the event loops.
+        try await NIOThreadPool.withPool(threads: 1) { threadPool in
+            try await WorkerLauncher.run(
+                .init(stage: .fetch, handler: PageFetchHandler(sources: sources, redaction: redaction)),
+                settings: try worker.launchSettings(threadPool: threadPool), metricsFactory: metrics, logger: logger,
+                companions: worker.endpointServices(registry: registry, logger: logger),
+                onStop: { try? await http.shutdown() })
+        }
     }
 }

@@ -1,8 +1,11 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
 import IndexWorker
 import Logging
-import Shared
+import NIOPosix
 import WorkerEndpoints
 
 /// `artpipe index-worker`: pages, thumbnails and failed requests in; index.json and index.html out.
@@ -35,19 +38,20 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         } catch {
             throw ConfigurationError("--out: cannot use \(output.path): \(error.localizedDescription)")
         }
-        let writer = IndexWriterService(
-            store: store, publisher: IndexPublisher(outputDirectory: output, store: store),
-            interval: .milliseconds(Int64(writeInterval * 1_000)), logger: logger)
-        try await WorkerLauncher.run(
-            .init(
-                name: "index", groupID: "artpipe-index",
-                topics: [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters],
-                handler: IndexMessageHandler(store: store), services: [writer],
-                configureConsumer: { consumer in
-                    consumer.startOffset = { store.startOffset(for: $0, committed: $1) }
-                    consumer.onRevoke = { store.revoke($0) }
-                }),
-            options: worker, metricsFactory: metrics, logger: logger,
-            companions: worker.endpointServices(registry: registry, logger: logger))
+        // The index writer's file writes and fsyncs, and Kafka's one-shot calls.
+        try await NIOThreadPool.withPool(threads: 2) { threadPool in
+            let writer = IndexWriterService(
+                store: store, publisher: IndexPublisher(outputDirectory: output, store: store),
+                interval: .seconds(fromFlag: writeInterval), threadPool: threadPool, logger: logger)
+            try await WorkerLauncher.run(
+                .init(
+                    stage: .index, handler: IndexMessageHandler(store: store), services: [writer],
+                    configureConsumer: { consumer in
+                        consumer.startOffset = { store.startOffset(for: $0, committed: $1) }
+                        consumer.onRevoke = { store.revoke($0) }
+                    }),
+                settings: try worker.launchSettings(threadPool: threadPool), metricsFactory: metrics, logger: logger,
+                companions: worker.endpointServices(registry: registry, logger: logger))
+        }
     }
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// `artpipe replay`: moves a consumer group's offsets so its workers read again.
 struct ReplayCommand: AsyncParsableCommand {
@@ -51,9 +55,9 @@ struct ReplayCommand: AsyncParsableCommand {
         if let toDatetime, Self.parseDate(toDatetime) == nil {
             throw ValidationError("--to-datetime '\(toDatetime)' is not an ISO 8601 date-time (2026-11-22T08:00:00Z)")
         }
-        if topic.isEmpty, ArtpipeGroup.topics(of: group) == nil {
+        if topic.isEmpty, PipelineStage(groupID: group) == nil {
             throw ValidationError(
-                "--topic is needed: \(group) is not one of \(ArtpipeGroup.all.joined(separator: ", "))")
+                "--topic is needed: \(group) is not one of \(PipelineStage.groupIDs.joined(separator: ", "))")
         }
         guard joinTimeout > 0 else { throw ValidationError("--join-timeout must be positive") }
     }
@@ -75,7 +79,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let logger = Logger(label: "artpipe.replay")
         let client = try kafka.clientConfiguration()
         let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
-        let topics = topic.isEmpty ? ArtpipeGroup.topics(of: group) ?? [] : topic
+        let topics = topic.isEmpty ? PipelineStage(groupID: group)?.inputTopics ?? [] : topic
         let plan: KafkaOffsetResetPlan
         do {
             plan = try await offsets.plan(group: group, topics: topics, target: target)
@@ -88,7 +92,7 @@ struct ReplayCommand: AsyncParsableCommand {
             return
         }
         try await offsets.execute(
-            plan, memberTopics: ArtpipeGroup.topics(of: group) ?? topics,
+            plan, memberTopics: PipelineStage(groupID: group)?.inputTopics ?? topics,
             joinTimeout: .milliseconds(Int64(joinTimeout * 1_000)))
         let after = try await offsets.positions(group: group, topics: topics)
         let moved = zip(plan.rows, after).allSatisfy { $0.target == $1.committed }

@@ -1,9 +1,11 @@
 import ArgumentParser
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
 import Logging
+import NIOPosix
 import SampleCollection
 import ServiceLifecycle
-import Shared
 
 /// `artpipe sample-server`: the local stand-in for the museum's legacy API.
 struct SampleServerCommand: AsyncParsableCommand {
@@ -73,8 +75,15 @@ struct SampleServerCommand: AsyncParsableCommand {
         faults.failingPages = parsedFailingPages ?? []
         faults.imageFailFirst = imageFailFirst
         let collection = SampleCollection(self.collection.configuration)
-        let server = SampleCollectionServer(
-            collection: collection, faults: faults, imageThreads: ProcessInfo.processInfo.activeProcessorCount)
+        try await NIOThreadPool.withPool(threads: ProcessInfo.processInfo.activeProcessorCount) { threadPool in
+            try await serve(collection, faults: faults, threadPool: threadPool, logger: logger)
+        }
+    }
+
+    private func serve(
+        _ collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool, logger: Logger
+    ) async throws {
+        let server = SampleCollectionServer(collection: collection, faults: faults, threadPool: threadPool)
         let host = host
         let portFile = portFile
         let service = SampleServerService(server: server, host: host, port: port, logger: logger) { bound in

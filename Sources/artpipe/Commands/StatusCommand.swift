@@ -1,8 +1,12 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
 import Foundation
 import IndexWorker
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// `artpipe status`: where every page stands, and each group's lag.
 struct StatusCommand: AsyncParsableCommand {
@@ -26,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.status")
         let client = try kafka.clientConfiguration()
-        let timeout = Duration.milliseconds(Int64(readTimeout * 1_000))
+        let timeout = Duration.seconds(fromFlag: readTimeout)
         var status = PipelineStatus()
         do {
             let read = { (topic: String) in
@@ -37,12 +41,12 @@ struct StatusCommand: AsyncParsableCommand {
             status.advance(try await read(ArtpipeTopic.thumbnails).compactMap(\.keyString), to: .thumbnailed)
             status.add(deadLetters: try await read(ArtpipeTopic.deadLetters))
             let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
-            for group in ArtpipeGroup.all {
-                for topic in ArtpipeGroup.topics(of: group) ?? [] {
-                    let rows = try await offsets.positions(group: group, topics: [topic])
+            for stage in PipelineStage.allCases {
+                for topic in stage.inputTopics {
+                    let rows = try await offsets.positions(group: stage.groupID, topics: [topic])
                     status.lags.append(
                         .init(
-                            group: group, topic: topic,
+                            group: stage.groupID, topic: topic,
                             partitions: rows.map { row in row.committed.map { row.high - $0 } }))
                 }
             }

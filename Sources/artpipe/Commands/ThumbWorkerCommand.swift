@@ -1,6 +1,8 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
 import Logging
-import Shared
+import NIOPosix
 import ThumbWorker
 import WorkerEndpoints
 
@@ -17,11 +19,13 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
         ArtpipeLogging.bootstrap(level: worker.level)
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.thumb")
-        let (handler, downloader) = try thumbs.makeHandler(logger: logger)
-        try await WorkerLauncher.run(
-            .init(name: "thumb", groupID: "artpipe-thumb", topics: [ArtpipeTopic.pages], handler: handler),
-            options: worker, metricsFactory: metrics, logger: logger,
-            companions: worker.endpointServices(registry: registry, logger: logger),
-            onStop: { try? await downloader.shutdown() })
+        try await NIOThreadPool.withPool(threads: thumbs.blockingThreads) { threadPool in
+            let settings = try worker.launchSettings(threadPool: threadPool)
+            let (handler, downloader) = try thumbs.makeHandler(threadPool: threadPool, logger: logger)
+            try await WorkerLauncher.run(
+                .init(stage: .thumb, handler: handler), settings: settings, metricsFactory: metrics, logger: logger,
+                companions: worker.endpointServices(registry: registry, logger: logger),
+                onStop: { try? await downloader.shutdown() })
+        }
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
+import ArtpipeCommandLine
+import ArtpipeRuntime
+import ArtpipeSupport
+import KafkaClient
 import Logging
-import Shared
+import PipelineContract
 
 /// `artpipe topics`: topic administration on a real Kafka cluster.
 struct TopicsCommand: ParsableCommand {

@@ -1,5 +1,5 @@
+import ArtpipeSupport
 import Foundation
-import Shared
 
 /// The demo's output directory: emptied when an earlier demo made it, refused otherwise, so
 /// a demo never deletes files it did not write.

@@ -1,6 +1,7 @@
+import ArtpipeSupport
 import Foundation
 import IndexWorker
-import Shared
+import UnixSignals
 
 /// The demo's processes and its progress display.
 final class DemoRun: @unchecked Sendable {
@@ -9,7 +10,8 @@ final class DemoRun: @unchecked Sendable {
     let output: URL
     let expectedPages: Int
     let interactive: Bool
-    private(set) var processes: [DemoProcess] = []
+    /// Each role's process, by name.
+    private(set) var processes: [(name: String, child: ChildProcess)] = []
     private var crawlStarted = ContinuousClock.now
 
     init(output: URL, expectedPages: Int, interactive: Bool) {
@@ -32,10 +34,13 @@ final class DemoRun: @unchecked Sendable {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Starts one role as a process of this same executable, its output appended to logs/<name>.log.
     @discardableResult
-    func launch(_ name: String, _ arguments: [String]) throws -> DemoProcess {
-        let process = try DemoProcess(name: name, arguments: arguments, logDirectory: logDirectory)
-        processes.append(process)
+    func launch(_ name: String, _ arguments: [String], keep: Bool = true) throws -> ChildProcess {
+        let process = try ChildProcess(
+            executableURL: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: arguments,
+            outputURL: logDirectory.appendingPathComponent("\(name).log"))
+        if keep { processes.append((name, process)) }
         return process
     }
 
@@ -47,33 +52,33 @@ final class DemoRun: @unchecked Sendable {
             if let text = try? String(contentsOfFile: file(readyFile), encoding: .utf8), !text.isEmpty {
                 return text.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            try checkAlive(process)
+            try checkAlive(name, process)
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw DemoFailure(description: "\(name) did not start within 30 s; see \(process.logURL.path)")
+        throw DemoFailure(description: "\(name) did not start within 30 s; see \(process.outputURL.path)")
     }
 
     /// Runs `artpipe crawl` to its end.
     func crawl(_ arguments: [String]) async throws {
         crawlStarted = .now
-        let crawl = try DemoProcess(name: "crawl", arguments: arguments, logDirectory: logDirectory)
+        let crawl = try launch("crawl", arguments, keep: false)
         while crawl.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         guard crawl.exitStatus == 0 else {
-            throw DemoFailure(description: "the crawl failed (exit \(crawl.exitStatus)): \(crawl.logTail(lines: 2))")
+            throw DemoFailure(description: "the crawl failed (exit \(crawl.exitStatus)): \(crawl.outputTail(lines: 2))")
         }
-        say(crawl.logTail(lines: 1))
+        say(crawl.outputTail(lines: 1))
     }
 
     /// Polls index.json until the crawl is complete, showing progress.
-    func waitForCompletion(timeout: Duration, stop: ShutdownSignals) async throws -> ArtistIndex {
+    func waitForCompletion(timeout: Duration, stopSignal: () -> UnixSignal?) async throws -> ArtistIndex {
         let deadline = ContinuousClock.now + timeout
         var lastReport = ContinuousClock.now - .seconds(60)
         let indexURL = output.appendingPathComponent("index.json")
         while true {
-            if let signal = stop.received {
+            if let signal = stopSignal() {
                 throw DemoFailure(description: "stopped by signal \(signal) before the index was complete")
             }
-            for process in processes { try checkAlive(process) }
+            for (name, process) in processes { try checkAlive(name, process) }
             let index = (try? Data(contentsOf: indexURL)).flatMap {
                 try? JSONDecoder().decode(ArtistIndex.self, from: $0)
             }
@@ -100,7 +105,7 @@ final class DemoRun: @unchecked Sendable {
     private func progressLine(_ progress: ArtistIndex.Progress) -> String {
         let done = progress.pagesIndexed + progress.pagesFailed
         let share = min(Double(done) / Double(max(expectedPages, 1)), 1)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         let rate = seconds > 0 ? Double(progress.works) / seconds : 0
         let text =
             "pages \(done)/\(expectedPages) (\(progress.pagesFailed) failed), works \(progress.works), "
@@ -112,24 +117,24 @@ final class DemoRun: @unchecked Sendable {
             + text
     }
 
-    private func checkAlive(_ process: DemoProcess) throws {
+    private func checkAlive(_ name: String, _ process: ChildProcess) throws {
         guard process.isRunning else {
             throw DemoFailure(
                 description:
-                    "\(process.name) exited with status \(process.exitStatus); see \(process.logURL.path): "
-                    + process.logTail(lines: 3))
+                    "\(name) exited with status \(process.exitStatus); see \(process.outputURL.path): "
+                    + process.outputTail(lines: 3))
         }
     }
 
     /// CPU seconds per process, while they still run.
     func cpuSeconds() -> [(name: String, seconds: Double)] {
-        processes.compactMap { process in process.cpuSeconds.map { (process.name, $0) } }
+        processes.compactMap { name, process in process.cpuSeconds.map { (name, $0) } }
     }
 
     /// Workers first (they finish in-flight work and commit), then the sample server and the broker.
     func stopGracefully() async {
-        let workers = processes.filter { $0.name.contains("worker") }
-        let others = processes.filter { !$0.name.contains("worker") }
+        let workers = processes.filter { $0.name.contains("worker") }.map(\.child)
+        let others = processes.filter { !$0.name.contains("worker") }.map(\.child)
         for group in [workers, others] {
             for process in group { process.signal(SIGTERM) }
             let deadline = ContinuousClock.now + .seconds(40)
@@ -142,6 +147,6 @@ final class DemoRun: @unchecked Sendable {
 
     /// Last resort on the way out: nothing outlives the demo.
     func stopAll() {
-        for process in processes { process.signal(SIGKILL) }
+        for (_, process) in processes { process.signal(SIGKILL) }
     }
 }

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import IndexWorker
 

@@ -1,6 +1,7 @@
 import Foundation
 import IndexWorker
-import Shared
+import KafkaClient
+import PipelineContract
 
 /// Where each page stands, from the topics (and the index, when there is one).
 struct PipelineStatus {

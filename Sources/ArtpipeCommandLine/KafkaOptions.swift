@@ -1,0 +1,60 @@
+import ArgumentParser
+import ArtpipeSupport
+import Foundation
+import KafkaClient
+import NIOPosix
+
+/// `--brokers` and `--kafka key=value`, with `ARTPIPE_BROKERS` and `ARTPIPE_KAFKA_<KEY>` from
+/// the environment as fallbacks (`ARTPIPE_KAFKA_SECURITY_PROTOCOL=ssl` is `security.protocol`).
+public struct KafkaOptions: ParsableArguments {
+    @Option(help: "Kafka bootstrap servers, host:port[,host:port…] (env: ARTPIPE_BROKERS).")
+    public var brokers: String?
+
+    @Option(
+        name: .customLong("kafka"),
+        help: ArgumentHelp(
+            "A librdkafka property as key=value, for TLS, SASL or tuning; repeatable (env: ARTPIPE_KAFKA_<KEY>).",
+            valueName: "key=value"))
+    public var properties: [String] = []
+
+    @Option(help: "Seconds to wait for the brokers to answer at start.")
+    public var connectTimeout: Double = 10
+
+    public init() {}
+
+    /// The client configuration, with flags taking precedence over the environment.
+    ///
+    /// - Parameter threadPool: where the clients run their blocking one-shot calls.
+    public func clientConfiguration(
+        threadPool: NIOThreadPool = .singleton, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> KafkaClientConfiguration {
+        guard
+            let brokers = (brokers ?? environment["ARTPIPE_BROKERS"]).map({ $0.trimmingCharacters(in: .whitespaces) }),
+            !brokers.isEmpty
+        else {
+            throw ConfigurationError("--brokers is required (or set ARTPIPE_BROKERS)")
+        }
+        var merged: [String: String] = [:]
+        let prefix = "ARTPIPE_KAFKA_"
+        for (name, value) in environment where name.hasPrefix(prefix) && name.count > prefix.count {
+            let key = name.dropFirst(prefix.count).lowercased().replacingOccurrences(of: "_", with: ".")
+            merged[key] = value
+        }
+        for property in properties {
+            guard let separator = property.firstIndex(of: "="), separator != property.startIndex else {
+                throw ConfigurationError("--kafka expects key=value, got '\(property)'")
+            }
+            merged[String(property[..<separator])] = String(property[property.index(after: separator)...])
+        }
+        let configuration = KafkaClientConfiguration(
+            brokers: brokers, properties: merged, clientID: "artpipe", threadPool: threadPool)
+        do {
+            try configuration.validate()
+        } catch let error as KafkaError {
+            throw ConfigurationError("--kafka: \(error.message)")
+        }
+        return configuration
+    }
+
+    public var connectTimeoutDuration: Duration { .seconds(fromFlag: connectTimeout) }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import ArtpipeRuntime
+import Foundation
+import KafkaClient
+import Logging
+import NIOPosix
+
+/// The flags every worker takes.
+public struct WorkerOptions: ParsableArguments {
+    @OptionGroup public var kafka: KafkaOptions
+
+    @Option(help: "Partitions handled at the same time (default: the number of cores).")
+    public var concurrency: Int?
+
+    @Option(help: "Seconds between `metrics` log lines.")
+    public var metricsInterval: Double = 10
+
+    @Option(help: "Seconds a shutdown or rebalance waits for messages being handled.")
+    public var drainTimeout: Double = 30
+
+    @Option(help: "Messages buffered per partition before that partition is paused.")
+    public var maxBuffered: Int = 50_000
+
+    @Option(help: "MiB of messages buffered per partition before that partition is paused.")
+    public var maxBufferedMib: Int = 32
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    public var logLevel: String = "info"
+
+    @Option(help: "Serve /healthz, /readyz and /metrics (Prometheus) on this port (0: any free port; default: off).")
+    public var httpPort: Int?
+
+    @Option(help: "Address the HTTP port listens on.")
+    public var httpHost: String = "0.0.0.0"
+
+    public init() {}
+
+    public func validate() throws {
+        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if metricsInterval <= 0 { throw ValidationError("--metrics-interval must be positive") }
+        if maxBuffered < 1 { throw ValidationError("--max-buffered must be at least 1") }
+        if maxBufferedMib < 1 { throw ValidationError("--max-buffered-mib must be at least 1") }
+        if drainTimeout < 0 { throw ValidationError("--drain-timeout must not be negative") }
+        if let httpPort, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be 0–65535") }
+        if Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level '\(logLevel)' is not a log level")
+        }
+    }
+
+    /// The launcher's settings these flags describe; the Kafka clients' blocking calls go to `threadPool`.
+    public func launchSettings(threadPool: NIOThreadPool) throws -> WorkerLaunchSettings {
+        var settings = WorkerLaunchSettings(
+            client: try kafka.clientConfiguration(threadPool: threadPool), concurrency: effectiveConcurrency)
+        settings.metricsInterval = .seconds(fromFlag: metricsInterval)
+        settings.drainTimeout = .seconds(fromFlag: drainTimeout)
+        settings.maxBufferedPerPartition = maxBuffered
+        settings.maxBufferedBytesPerPartition = maxBufferedMib << 20
+        settings.connectTimeout = kafka.connectTimeoutDuration
+        return settings
+    }
+
+    public var level: Logger.Level { Logger.Level(rawValue: logLevel) ?? .info }
+    public var effectiveConcurrency: Int { concurrency ?? ProcessInfo.processInfo.activeProcessorCount }
+}

@@ -1,0 +1,145 @@
+import ArtpipeSupport
+import KafkaClient
+import Logging
+import Metrics
+import PipelineContract
+import ServiceLifecycle
+import UnixSignals
+
+/// Starts a worker process: checks the configuration and the brokers, then runs the worker
+/// and its metrics reporter until SIGTERM or SIGINT.
+public enum WorkerLauncher {
+    /// What the launcher needs from a worker command.
+    public struct Worker<Handler: MessageHandler>: Sendable {
+        public var name: String
+        public var groupID: String
+        public var topics: [String]
+        public var handler: Handler
+        /// Services that run beside the worker and stop after it (a writer flushing its state).
+        public var services: [any Service]
+        /// Adjusts the consumer: offsets the handler keeps itself, revoke hooks.
+        public var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
+
+        public init(
+            name: String, groupID: String, topics: [String], handler: Handler, services: [any Service] = [],
+            configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
+        ) {
+            self.name = name
+            self.groupID = groupID
+            self.topics = topics
+            self.handler = handler
+            self.services = services
+            self.configureConsumer = configureConsumer
+        }
+
+        /// One of the pipeline's workers, named, grouped and subscribed as the contract says.
+        public init(
+            stage: PipelineStage, handler: Handler, services: [any Service] = [],
+            configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
+        ) {
+            self.init(
+                name: stage.workerName, groupID: stage.groupID, topics: stage.inputTopics, handler: handler,
+                services: services, configureConsumer: configureConsumer)
+        }
+    }
+
+    /// Bootstraps swift-metrics with a ``LoggedMetricsFactory``; once per process.
+    public static func bootstrapMetrics() -> LoggedMetricsFactory {
+        let factory = LoggedMetricsFactory()
+        MetricsSystem.bootstrap(factory)
+        return factory
+    }
+
+    /// Runs the worker until SIGTERM or SIGINT, then calls `onStop` (close what the handler
+    /// holds), whether the worker stopped cleanly or not. `companions` are services that
+    /// watch the consumer (a health and metrics endpoint); they stop after the worker.
+    public static func run<Handler: MessageHandler>(
+        _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
+        logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service] = { _ in [] },
+        onStop: @Sendable () async -> Void = {}
+    ) async throws {
+        do {
+            try await runUntilStopped(
+                worker, settings: settings, metricsFactory: metricsFactory, logger: logger, companions: companions)
+        } catch {
+            await onStop()
+            throw error
+        }
+        await onStop()
+    }
+
+    private static func runUntilStopped<Handler: MessageHandler>(
+        _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
+        logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service]
+    ) async throws {
+        // Caught before the slow part of starting, so a SIGTERM then still ends in a clean exit.
+        let signals = await UnixSignalsSequence.shutdownSignals()
+        var consumerConfiguration = KafkaConsumerConfiguration(client: settings.client, groupID: worker.groupID)
+        consumerConfiguration.maxBufferedPerPartition = settings.maxBufferedPerPartition
+        consumerConfiguration.maxBufferedBytesPerPartition = settings.maxBufferedBytesPerPartition
+        consumerConfiguration.drainTimeout = settings.drainTimeout
+        consumerConfiguration.statisticsInterval = settings.metricsInterval
+        worker.configureConsumer(&consumerConfiguration)
+
+        let producer: KafkaProducer
+        let consumer: KafkaConsumer
+        do {
+            producer = try KafkaProducer(configuration: settings.client, logger: logger)
+            consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
+        } catch let error as KafkaError {
+            throw ConfigurationError(error.message)
+        }
+        do {
+            try await checkTopics(worker.topics + [ArtpipeTopic.deadLetters], producer: producer, settings: settings)
+        } catch {
+            await producer.shutdown(timeout: .zero)
+            throw error
+        }
+
+        let runtime = WorkerRuntime(
+            configuration: WorkerConfiguration(
+                name: worker.name, topics: worker.topics, concurrency: settings.concurrency),
+            consumer: consumer, producer: producer, handler: worker.handler,
+            metrics: WorkerMetrics(worker: worker.name),
+            logger: logger)
+        let reporter = MetricsLogReporter(
+            factory: metricsFactory, interval: settings.metricsInterval,
+            logger: logger.with(metadata: ["worker": "\(worker.name)"])
+        ) { runtime.sampleGauges() }
+        // Shutdown runs in reverse order: the worker drains first, then its companions, then
+        // the last metrics line.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [reporter] + companions(consumer) + worker.services + [runtime], logger: logger)
+        // A handler stuck past the drain timeout must not keep the process from exiting.
+        groupConfiguration.maximumGracefulShutdownDuration = settings.drainTimeout + .seconds(15)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let watcher = Task {
+            for await signal in signals {
+                logger.info("shutting down", metadata: ["signal": "\(signal)"])
+                await group.triggerGracefulShutdown()
+                return
+            }
+        }
+        defer { watcher.cancel() }
+        try await group.run()
+    }
+
+    /// Fails with a configuration error when the brokers do not answer or a topic is missing.
+    static func checkTopics(_ topics: [String], producer: KafkaProducer, settings: WorkerLaunchSettings) async throws {
+        let brokers = settings.client.brokers
+        let metadata: KafkaMetadata
+        do {
+            metadata = try await producer.metadata(timeout: settings.connectTimeout)
+        } catch {
+            throw ConfigurationError(
+                "cannot reach Kafka brokers at \(brokers) within \(settings.connectTimeout.seconds)s: \(error)")
+        }
+        let missing = topics.filter { metadata.partitionsByTopic[$0] == nil }
+        guard missing.isEmpty else {
+            throw ConfigurationError(
+                "topic \(missing.joined(separator: ", ")) does not exist on \(brokers); create it with `artpipe topics create`"
+            )
+        }
+    }
+}

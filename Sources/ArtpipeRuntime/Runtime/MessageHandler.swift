@@ -1,0 +1,21 @@
+import KafkaClient
+import Logging
+
+/// One worker's logic: how a message is decoded and what handling it produces.
+///
+/// The runtime commits a message's offset only after `handle` returned and every record it
+/// returned is acknowledged by the broker, so `handle` must be idempotent: it may see the
+/// same message again after a crash, a rebalance or a replay.
+public protocol MessageHandler: Sendable {
+    associatedtype Input: Sendable
+
+    /// Turns a message into the handler's input. A thrown error marks the message as poison:
+    /// it goes to the dead letters with the error as the reason.
+    func decode(_ message: KafkaConsumerMessage) throws -> Input
+
+    /// Does the work and returns the records to produce.
+    ///
+    /// Throw ``HandlerFailure/permanent(_:)`` for input that can never succeed. Any other
+    /// error is retried with backoff; after the last attempt the message is dead-lettered.
+    func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord]
+}

@@ -1,0 +1,117 @@
+import Dispatch
+import KafkaClient
+import Logging
+import PipelineContract
+
+extension WorkerRuntime {
+    enum Outcome {
+        /// Handled or dead-lettered: the offset may be committed.
+        case finished
+        /// Given up because the partition is no longer ours: it will be delivered again.
+        case abandoned
+    }
+
+    func process(_ batch: KafkaMessageBatch) async {
+        await limit.acquire()
+        defer {
+            limit.release()
+            batch.release()
+        }
+        let lease = batch.lease
+        for message in batch.messages {
+            guard lease.beginHandling() else { continue }
+            metrics.consumed.increment()
+            inFlight.add(1, ordering: .relaxed)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let outcome = await handle(message, lease: lease)
+            inFlight.subtract(1, ordering: .relaxed)
+            switch outcome {
+            case .finished:
+                lease.finishHandling(offset: message.offset)
+                metrics.handlerLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
+            case .abandoned:
+                lease.abandonHandling()
+            }
+        }
+    }
+
+    private func handle(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Outcome {
+        let input: Handler.Input
+        do {
+            input = try handler.decode(message)
+        } catch {
+            return await deadLetter(message, reason: "undecodable: \(error)", lease: lease)
+        }
+
+        var attempt = 0
+        while true {
+            attempt += 1
+            let outputs: [KafkaProducerRecord]
+            do {
+                outputs = try await handler.handle(
+                    input, context: MessageContext(message: message, attempt: attempt, logger: logger))
+            } catch HandlerFailure.permanent(let reason) {
+                return await deadLetter(message, reason: reason, lease: lease)
+            } catch {
+                guard attempt < configuration.retry.maxAttempts else {
+                    return await deadLetter(
+                        message, reason: "failed after \(attempt) attempts: \(error)", lease: lease)
+                }
+                metrics.retried.increment()
+                logger.describing(message).warning(
+                    "handler failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(error)"])
+                guard await backOff(afterAttempt: attempt, lease: lease) else { return .abandoned }
+                continue
+            }
+            guard await produce(outputs, for: message, lease: lease) else { return .abandoned }
+            metrics.succeeded.increment()
+            return .finished
+        }
+    }
+
+    private func deadLetter(_ message: KafkaConsumerMessage, reason: String, lease: KafkaPartitionLease) async
+        -> Outcome
+    {
+        let record = DeadLetter.record(
+            for: message, reason: reason, worker: configuration.name, topic: configuration.deadLetterTopic)
+        guard await produce([record], for: message, lease: lease) else { return .abandoned }
+        metrics.deadLettered.increment()
+        logger.describing(message).warning(
+            "message sent to dead letters",
+            metadata: ["reason": "\(record.headers.value(of: DeadLetter.errorHeader) ?? reason)"])
+        return .finished
+    }
+
+    /// Produces the records, retrying until acknowledged: they are never dropped. Gives up only
+    /// when the partition is no longer ours, so the message is delivered again.
+    private func produce(
+        _ records: [KafkaProducerRecord], for message: KafkaConsumerMessage, lease: KafkaPartitionLease
+    ) async -> Bool {
+        guard !records.isEmpty else { return true }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                try await producer.send(records)
+                metrics.produced.increment(by: records.count)
+                return true
+            } catch {
+                metrics.retried.increment()
+                logger.warning(
+                    "producing outputs failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(error)"])
+                guard await backOff(afterAttempt: attempt, lease: lease) else { return false }
+            }
+        }
+    }
+
+    /// Waits out the backoff in short steps, so a revoke or shutdown is not held up by it.
+    /// Returns false when the lease ended meanwhile.
+    private func backOff(afterAttempt attempt: Int, lease: KafkaPartitionLease) async -> Bool {
+        let deadline = ContinuousClock.now + configuration.retry.delay(afterAttempt: attempt)
+        while ContinuousClock.now < deadline {
+            guard lease.isActive else { return false }
+            try? await Task.sleep(until: min(deadline, .now + .milliseconds(100)))
+        }
+        return lease.isActive
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A program run as a child process, its standard output and error appended to files: the
+/// demo's roles and the tests' workers.
+///
+/// Unchecked Sendable: all its state is in `Process`, whose queries, signals and waits are
+/// safe from any thread.
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    public let outputURL: URL
+    public let errorURL: URL
+
+    /// Starts `executableURL`; `environment` is added to this process's own. Standard error
+    /// goes to `outputURL` too unless `errorURL` is given.
+    public init(
+        executableURL: URL, arguments: [String], environment: [String: String] = [:], outputURL: URL,
+        errorURL: URL? = nil
+    ) throws {
+        self.outputURL = outputURL
+        self.errorURL = errorURL ?? outputURL
+        process.executableURL = executableURL
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let output = try Self.appending(to: outputURL)
+        process.standardOutput = output
+        process.standardError = errorURL == nil ? output : try Self.appending(to: self.errorURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    private static func appending(to url: URL) throws -> FileHandle {
+        if !FileManager.default.fileExists(atPath: url.path) {
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        handle.seekToEndOfFile()
+        return handle
+    }
+
+    public var isRunning: Bool { process.isRunning }
+    public var exitStatus: Int32 { process.terminationStatus }
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Sends `signal` while the process runs.
+    public func signal(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// User plus system CPU seconds so far, from /proc (nil once the process is gone).
+    public var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Everything it wrote to standard output so far.
+    public var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+    /// Everything it wrote to standard error so far.
+    public var errors: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+
+    /// The last lines of its output, for error messages.
+    public func outputTail(lines: Int) -> String {
+        output.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    /// Kills the process if it still runs and waits for it: nothing outlives its owner.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,41 @@
+import ArtpipeSupport
+import Foundation
+
+extension ChildProcess {
+    /// Starts a built executable of this package (`artpipe`, `artpipe-probe`), its standard
+    /// output and error in files of a new temporary directory.
+    public convenience init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("artpipe-child"))
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try self.init(
+            executableURL: try Self.productURL(product), arguments: arguments, environment: environment,
+            outputURL: directory.appendingPathComponent("stdout"), errorURL: directory.appendingPathComponent("stderr"))
+    }
+
+    /// Where SwiftPM put the package's executables: beside the test bundle.
+    public static func productURL(_ name: String) throws -> URL {
+        var candidates: [URL] = []
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent(name))
+        candidates.append(
+            testBinary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(name))
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
+            return found
+        }
+        throw DeadlineExceeded(description: "executable \(name) not built (looked in \(candidates.map(\.path)))")
+    }
+
+    public var stdout: String { output }
+    public var stderr: String { errors }
+
+    /// Waits for the process to exit and returns its status.
+    public func waitForExit(timeout: Duration) async throws -> Int32 {
+        try await waitUntil("\(process.executableURL?.lastPathComponent ?? "child") to exit", timeout: timeout) {
+            !process.isRunning
+        }
+        return process.terminationStatus
+    }
+}

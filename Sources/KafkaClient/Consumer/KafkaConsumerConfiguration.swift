@@ -1,0 +1,27 @@
+/// Settings of a group consumer.
+public struct KafkaConsumerConfiguration: Sendable {
+    /// A ``startOffset`` meaning the oldest message the partition still holds.
+    public static let beginningOffset: Int64 = -2
+    public var client: KafkaClientConfiguration
+    public var groupID: String
+    /// Messages buffered per partition before that partition is paused.
+    public var maxBufferedPerPartition: Int = 50_000
+    /// Key and value bytes buffered per partition before that partition is paused.
+    public var maxBufferedBytesPerPartition: Int = 32 << 20
+    /// How long a revoke or a close waits for the message being handled to finish.
+    public var drainTimeout: Duration = .seconds(30)
+    /// How often librdkafka reports statistics (consumer lag).
+    public var statisticsInterval: Duration = .seconds(5)
+    /// For applications that keep their own offsets: where to start reading a partition when
+    /// it is assigned, given the group's committed offset if any (return nil: the committed
+    /// offset; ``beginningOffset``: the oldest message). Called on the poll thread.
+    public var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?) -> Int64?)?
+    /// Called on the poll thread when partitions are taken away, after their messages in
+    /// flight finished and before the next owner can read them.
+    public var onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
+
+    public init(client: KafkaClientConfiguration, groupID: String) {
+        self.client = client
+        self.groupID = groupID
+    }
+}

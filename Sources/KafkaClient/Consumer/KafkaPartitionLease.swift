@@ -1,0 +1,107 @@
+import Foundation
+
+/// This consumer's claim on one assigned partition, from assignment to revocation.
+///
+/// Handlers call ``beginHandling()`` before each message and ``finishHandling(offset:)`` after
+/// its effects are durable; only finished offsets are ever committed. Once the partition is
+/// revoked (or the consumer stops), `beginHandling` returns false, so the next owner, who
+/// starts at the committed offset, never sees a message this one also handled.
+///
+/// Unchecked: every field is read and written under `condition`, except `paused`, which only
+/// the poll thread touches.
+public final class KafkaPartitionLease: @unchecked Sendable {
+    public let topicPartition: KafkaTopicPartition
+
+    private let condition = NSCondition()
+    private var active = true
+    private var handling = false
+    /// Next offset to commit: one past the last finished message.
+    private var finishedOffset: Int64?
+    private var storedOffset: Int64?
+    /// Messages and bytes delivered to the application in batches not yet released.
+    private var bufferedMessages = 0
+    private var bufferedBytes = 0
+    /// Only touched by the consumer's poll thread.
+    var paused = false
+
+    init(_ topicPartition: KafkaTopicPartition) {
+        self.topicPartition = topicPartition
+    }
+
+    /// Whether this lease may still handle messages.
+    public var isActive: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return active
+    }
+
+    /// Claims the next message. False when the partition is no longer ours: skip the message.
+    public func beginHandling() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard active else { return false }
+        handling = true
+        return true
+    }
+
+    /// Marks the message at `offset` done, so its offset may be committed.
+    public func finishHandling(offset: Int64) {
+        condition.lock()
+        handling = false
+        finishedOffset = offset + 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Releases a claimed message without committing it: it will be delivered again.
+    ///
+    /// The lease stops here, so no later message of the partition is committed past it.
+    public func abandonHandling() {
+        condition.lock()
+        handling = false
+        active = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func addBuffered(messages: Int, bytes: Int) {
+        condition.lock()
+        bufferedMessages += messages
+        bufferedBytes += bytes
+        condition.unlock()
+    }
+
+    func removeBuffered(messages: Int, bytes: Int) {
+        condition.lock()
+        bufferedMessages -= messages
+        bufferedBytes -= bytes
+        condition.unlock()
+    }
+
+    var buffered: (messages: Int, bytes: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (bufferedMessages, bufferedBytes)
+    }
+
+    /// The offset to store, when it moved since the last call.
+    func takeOffsetToStore() -> Int64? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let finishedOffset, finishedOffset != storedOffset else { return nil }
+        storedOffset = finishedOffset
+        return finishedOffset
+    }
+
+    /// Stops new work and waits for the message being handled, up to `deadline`.
+    /// Returns false when the deadline passed first.
+    func deactivate(waitingUntil deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        active = false
+        while handling {
+            if !condition.wait(until: deadline) { return !handling }
+        }
+        return true
+    }
+}

@@ -1,0 +1,31 @@
+/// The pipeline's three workers: each one's name (in logs, metrics and dead letters), its
+/// consumer group and the topics it reads. Every command takes these names from here.
+public enum PipelineStage: String, CaseIterable, Sendable {
+    case fetch
+    case thumb
+    case index
+
+    /// The name in logs, metrics and the dead letters' `artpipe-worker` header.
+    public var workerName: String { rawValue }
+
+    /// The consumer group every instance of this worker joins.
+    public var groupID: String { "artpipe-\(rawValue)" }
+
+    /// The topics the group subscribes to.
+    public var inputTopics: [String] {
+        switch self {
+        case .fetch: [ArtpipeTopic.pageRequests]
+        case .thumb: [ArtpipeTopic.pages]
+        case .index: [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters]
+        }
+    }
+
+    /// The stage whose consumer group this is; nil for a group artpipe does not run.
+    public init?(groupID: String) {
+        guard let stage = Self.allCases.first(where: { $0.groupID == groupID }) else { return nil }
+        self = stage
+    }
+
+    /// Every stage's group, in pipeline order.
+    public static var groupIDs: [String] { allCases.map(\.groupID) }
+}

@@ -1,0 +1,48 @@
+import CVips
+
+/// Images made by libvips for the sample collection, the tests and the benchmarks: nothing a
+/// worker ships needs them.
+public enum SampleImage {
+    /// A smooth gradient JPEG, cheap to make and decode: the sample collection's images.
+    public static func painting(width: Int, height: Int, seed: Int, quality: Int = 85) throws -> [UInt8] {
+        try encoded { output, length, error in
+            artpipe_vips_make_painting(
+                Int32(width), Int32(height), Int32(seed), Int32(quality), output, length, error, 512)
+        }
+    }
+
+    /// A noisy image of the given size and format (`.jpg`, `.png`, `.webp`, `.tif`): costly to
+    /// compress, like a photograph.
+    public static func noisy(width: Int, height: Int, seed: Int, format: String = ".jpg", quality: Int = 85)
+        throws -> [UInt8]
+    {
+        try encoded { output, length, error in
+            artpipe_vips_make_image(
+                Int32(width), Int32(height), Int32(seed), format, Int32(quality), output, length, error, 512)
+        }
+    }
+
+    /// Starts libvips (once; later calls do nothing) and returns what the shim call made.
+    private static func encoded(
+        _ make: (
+            UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>
+        ) -> Int32
+    ) throws -> [UInt8] {
+        var error = [CChar](repeating: 0, count: 512)
+        guard artpipe_vips_init("artpipe", &error, error.count) == 0 else { throw SampleImageError(error) }
+        var output: UnsafeMutableRawPointer?
+        var length = 0
+        guard make(&output, &length, &error) == 0, let output else { throw SampleImageError(error) }
+        defer { artpipe_vips_free(output) }
+        return Array(UnsafeRawBufferPointer(start: output, count: length))
+    }
+}
+
+/// libvips could not make a sample image.
+public struct SampleImageError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(_ buffer: [CChar]) {
+        description = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import ArtpipeSupport
+import FetchWorker
+import Foundation
+import HTTPFetching
+import Logging
+
+/// Flags for reaching the museum, shared by `crawl` and `fetch-worker`.
+struct SourceOptions: ParsableArguments {
+    @Option(
+        help:
+            "Base URL standing in for the museum's hosts (legacy API, Search API and Linked Art ids), for tests and the sample server."
+    )
+    var baseURL: String?
+
+    @Option(help: "Read the API key from this file (default: the RIJKSMUSEUM_API_KEY environment variable).")
+    var apiKeyFile: String?
+
+    @Option(help: "Longest edge, in pixels, to ask image hosts for (a little above the largest thumbnail).")
+    var imageSize: Int = 512
+
+    @Option(help: "Requests per second per host (default: no limit).")
+    var requestsPerSecond: Double?
+
+    @Option(help: "Requests in flight per host.")
+    var httpConcurrency: Int = 4
+
+    @Option(help: "Seconds a whole HTTP request may take.")
+    var httpTimeout: Double = 60
+
+    @Option(help: "Largest response accepted, in MiB.")
+    var maxResponseMib: Int = 20
+
+    init() {}
+
+    func validate() throws {
+        if imageSize < 16 { throw ValidationError("--image-size must be at least 16") }
+        if let requestsPerSecond, requestsPerSecond <= 0 {
+            throw ValidationError("--requests-per-second must be positive")
+        }
+        if httpConcurrency < 1 { throw ValidationError("--http-concurrency must be at least 1") }
+        if httpTimeout <= 0 { throw ValidationError("--http-timeout must be positive") }
+        if maxResponseMib < 1 { throw ValidationError("--max-response-mib must be at least 1") }
+        if let baseURL, URL(string: baseURL)?.host == nil {
+            throw ValidationError("--base-url '\(baseURL)' is not a URL")
+        }
+    }
+
+    /// The API key, from the file or the environment; empty when neither gives one.
+    func apiKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        if let apiKeyFile {
+            guard let text = try? String(contentsOfFile: apiKeyFile, encoding: .utf8) else {
+                throw ConfigurationError("--api-key-file: cannot read \(apiKeyFile)")
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return environment["RIJKSMUSEUM_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    var fetcherConfiguration: HTTPFetcherConfiguration {
+        var configuration = HTTPFetcherConfiguration()
+        configuration.requestsPerSecond = requestsPerSecond
+        configuration.concurrencyPerHost = httpConcurrency
+        configuration.requestTimeout = .seconds(fromFlag: httpTimeout)
+        configuration.maxResponseBytes = maxResponseMib << 20
+        return configuration
+    }
+
+    /// The sources this process serves, with their fetcher.
+    func makeSources(logger: Logger) throws -> (
+        sources: [any CollectionSource], http: HTTPFetcher, redaction: SecretRedaction
+    ) {
+        let key = try apiKey()
+        let redaction = SecretRedaction(secrets: [key])
+        let http = HTTPFetcher(configuration: fetcherConfiguration, redaction: redaction, logger: logger)
+        let legacyBase = URL(string: baseURL ?? "https://www.rijksmuseum.nl")!
+        let legacy = LegacyCollectionSource(baseURL: legacyBase, apiKey: key, imageEdge: imageSize, http: http)
+        let standIn = baseURL.flatMap(URL.init(string:))
+        let search = SearchCollectionSource(
+            searchBase: standIn ?? URL(string: "https://data.rijksmuseum.nl")!, idBase: standIn, imageEdge: imageSize,
+            http: http)
+        return ([legacy, search], http, redaction)
+    }
+}

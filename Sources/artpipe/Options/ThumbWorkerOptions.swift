@@ -1,0 +1,102 @@
+import ArgumentParser
+import ArtpipeSupport
+import Foundation
+import HTTPFetching
+import Logging
+import NIOPosix
+import ThumbWorker
+
+/// `thumb-worker`'s own flags.
+struct ThumbWorkerOptions: ParsableArguments {
+    @Option(help: "Output directory: thumbnails go to DIR/thumbs/<size>/.")
+    var out: String
+
+    @Option(help: "Thumbnail sizes, longest edge in pixels, comma-separated.")
+    var sizes: String = "200,400"
+
+    @Option(help: "JPEG (or WebP) quality, 1–100.")
+    var quality: Int = 82
+
+    @Flag(help: "Write WebP instead of JPEG.")
+    var webp = false
+
+    @Option(help: "Images processed at once (default: the number of cores).")
+    var imageConcurrency: Int?
+
+    @Option(help: "Largest image download, in MiB.")
+    var maxImageMib: Int = 50
+
+    @Option(help: "Largest image accepted, in megapixels, read from its header before decoding.")
+    var maxMegapixels: Int = 100
+
+    @Option(help: "Seconds a whole image download may take.")
+    var downloadTimeout: Double = 30
+
+    @Option(help: "Another allowed image host (it and its subdomains); repeatable.")
+    var allowHost: [String] = []
+
+    @Flag(help: "Allow image hosts on loopback and private addresses (the demo's sample server).")
+    var allowPrivateHosts = false
+
+    init() {}
+
+    var sizeList: [Int] {
+        sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    func validate() throws {
+        let parsed = sizes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !parsed.isEmpty, parsed.allSatisfy({ ($0 ?? 0) >= 16 && ($0 ?? 0) <= 4_096 }) else {
+            throw ValidationError("--sizes must be a comma-separated list of sizes between 16 and 4096, got '\(sizes)'")
+        }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+        if let imageConcurrency, imageConcurrency < 1 {
+            throw ValidationError("--image-concurrency must be at least 1")
+        }
+        guard maxImageMib >= 1 else { throw ValidationError("--max-image-mib must be at least 1") }
+        guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be at least 1") }
+        guard downloadTimeout > 0 else { throw ValidationError("--download-timeout must be positive") }
+    }
+
+    /// Threads of the worker's blocking pool: one per image in libvips, and two for file
+    /// writes, name look-ups and Kafka's one-shot calls.
+    var blockingThreads: Int { (imageConcurrency ?? ProcessInfo.processInfo.activeProcessorCount) + 2 }
+
+    /// The handler these flags describe.
+    func makeHandler(threadPool: NIOThreadPool, logger: Logger) throws -> (PageThumbnailHandler, HTTPFetcher) {
+        let output = URL(fileURLWithPath: out, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(
+                at: output.appendingPathComponent("thumbs"), withIntermediateDirectories: true)
+        } catch {
+            throw ConfigurationError("--out: cannot create \(output.path)/thumbs: \(error.localizedDescription)")
+        }
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = Array(Set(sizeList)).sorted()
+        configuration.quality = quality
+        configuration.webp = webp
+        configuration.maxPixels = maxMegapixels * 1_000_000
+        if let imageConcurrency { configuration.concurrency = imageConcurrency }
+        let thumbnailer: Thumbnailer
+        do {
+            thumbnailer = try Thumbnailer(configuration: configuration, threadPool: threadPool)
+        } catch {
+            throw ConfigurationError("cannot start libvips: \(error)")
+        }
+        var download = HTTPFetcherConfiguration()
+        download.maxResponseBytes = maxImageMib << 20
+        download.requestTimeout = .seconds(fromFlag: downloadTimeout)
+        download.readTimeout = .seconds(fromFlag: min(downloadTimeout, 10))
+        download.maxAttempts = 3
+        download.concurrencyPerHost = 8
+        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: logger)
+        let policy = ImageHostPolicy(
+            allowedHosts: ImageHostPolicy.defaultHosts + allowHost, allowPrivateAddresses: allowPrivateHosts,
+            threadPool: threadPool)
+        let handler = PageThumbnailHandler(
+            thumbnailer: thumbnailer, store: ThumbnailStore(outputDirectory: output, configuration: configuration),
+            downloader: downloader, policy: policy, imageConcurrency: configuration.concurrency * 2,
+            threadPool: threadPool)
+        return (handler, downloader)
+    }
+}

@@ -1,0 +1,23 @@
+import ArtpipeCommandLine
+import KafkaClient
+import Logging
+import Prometheus
+import ServiceLifecycle
+import WorkerEndpoints
+
+extension WorkerOptions {
+    /// The HTTP endpoint service when `--http-port` is given, for ``WorkerLauncher`` companions.
+    func endpointServices(registry: PrometheusCollectorRegistry, logger: Logger)
+        -> @Sendable (KafkaConsumer) -> [any Service]
+    {
+        let (host, port, drain) = (httpHost, httpPort, drainTimeout)
+        return { consumer in
+            guard let port else { return [] }
+            return [
+                WorkerEndpointServer(
+                    host: host, port: port, consumer: consumer, registry: registry,
+                    stallLimit: .milliseconds(Int64((drain + 30) * 1_000)), logger: logger)
+            ]
+        }
+    }
+}

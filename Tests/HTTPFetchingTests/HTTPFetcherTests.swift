@@ -1,0 +1,129 @@
+import ArtpipeTestKit
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import HTTPFetching
+
+@Suite("HTTP fetching over loopback", .timeLimit(.minutes(2)))
+struct HTTPFetcherTests {
+    /// Answers from a script, one entry per request; the last entry repeats.
+    final class Script: Sendable {
+        private let answers: Mutex<[TestHTTPServer.Response]>
+        init(_ answers: [TestHTTPServer.Response]) { self.answers = Mutex(answers) }
+        func next() -> TestHTTPServer.Response {
+            answers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+        }
+    }
+
+    func fetcher(_ configure: (inout HTTPFetcherConfiguration) -> Void = { _ in }) -> HTTPFetcher {
+        var configuration = HTTPFetcherConfiguration()
+        configuration.initialBackoff = .milliseconds(20)
+        configuration.maxBackoff = .milliseconds(100)
+        configure(&configuration)
+        return HTTPFetcher(
+            configuration: configuration, redaction: SecretRedaction(secrets: ["s3cret-key"]), logger: .test)
+    }
+
+    @Test("429 with Retry-After: 1, then 200: retried after the delay")
+    func retryAfter() async throws {
+        let script = Script([TestHTTPServer.Response(status: 429, headers: [("Retry-After", "1")]), .json("{}")])
+        let server = try await TestHTTPServer.start { _ in script.next() }
+        let http = fetcher()
+        let start = ContinuousClock.now
+        let response = try await http.get(URL(string: "\(server.baseURL)/x")!)
+        let elapsed = start.duration(to: .now)
+        #expect(response.status == 200)
+        #expect(server.requests.count == 2)
+        #expect(elapsed >= .seconds(1), "waited \(elapsed)")
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("500 three times, then 200: succeeds on the fourth attempt")
+    func serverErrors() async throws {
+        let failure = TestHTTPServer.Response(status: 500)
+        let script = Script([failure, failure, failure, .json("{\"ok\": true}")])
+        let server = try await TestHTTPServer.start { _ in script.next() }
+        let http = fetcher()
+        let response = try await http.get(URL(string: "\(server.baseURL)/x")!)
+        #expect(response.status == 200 && response.body == Array("{\"ok\": true}".utf8))
+        #expect(server.requests.count == 4)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("a 4xx is not retried and its error holds no secret")
+    func rejected() async throws {
+        let server = try await TestHTTPServer.start { request in
+            TestHTTPServer.Response(status: 401, body: Array("bad key \(request.query["key"] ?? "")".utf8))
+        }
+        let http = fetcher()
+        let error = await #expect(throws: HTTPFetchError.self) {
+            try await http.get(URL(string: "\(server.baseURL)/api?key=s3cret-key")!)
+        }
+        let text = try #require(error).description
+        #expect(text.contains("HTTP 401"))
+        #expect(!text.contains("s3cret-key"))
+        #expect(text.contains("key=REDACTED"))
+        #expect(error?.isPermanent == true)
+        #expect(server.requests.count == 1)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("a server slower than the timeout is retried")
+    func slowServer() async throws {
+        let script = Script([TestHTTPServer.Response(delay: .seconds(3)), .json("{}")])
+        let server = try await TestHTTPServer.start { _ in script.next() }
+        let http = fetcher { $0.requestTimeout = .milliseconds(500) }
+        let response = try await http.get(URL(string: "\(server.baseURL)/x")!)
+        #expect(response.status == 200)
+        #expect(server.requests.count == 2)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("a 50 MB body is refused")
+    func tooLarge() async throws {
+        let body = [UInt8](repeating: UInt8(ascii: " "), count: 50_000_000)
+        let server = try await TestHTTPServer.start { _ in TestHTTPServer.Response(body: body) }
+        let http = fetcher()
+        let error = await #expect(throws: HTTPFetchError.self) {
+            try await http.get(URL(string: "\(server.baseURL)/big")!)
+        }
+        #expect(error?.description.contains("larger than") == true)
+        #expect(error?.isPermanent == true)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("the per-host rate limit spaces requests out")
+    func rateLimit() async throws {
+        let server = try await TestHTTPServer.start { _ in .json("{}") }
+        let http = fetcher { $0.requestsPerSecond = 10 }
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<11 { group.addTask { _ = try await http.get(URL(string: "\(server.baseURL)/x")!) } }
+            try await group.waitForAll()
+        }
+        // Eleven requests at ten per second: the last starts a second after the first.
+        #expect(start.duration(to: .now) >= .milliseconds(950))
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("Retry-After as an HTTP date")
+    func retryAfterDate() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        let inTenSeconds = formatter.string(from: Date().addingTimeInterval(10))
+        let parsed = HTTPFetcher.parseRetryAfter(inTenSeconds)
+        #expect(parsed.map { $0 > .seconds(8) && $0 <= .seconds(10) } == true)
+        #expect(HTTPFetcher.parseRetryAfter("7") == .seconds(7))
+        #expect(HTTPFetcher.parseRetryAfter("soon") == nil)
+    }
+}

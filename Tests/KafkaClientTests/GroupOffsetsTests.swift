@@ -1,0 +1,59 @@
+import ArtpipeTestKit
+import Foundation
+import KafkaClient
+import Testing
+
+/// Planning and committing offset moves on the embedded broker, which can neither describe
+/// groups nor look up offsets by time.
+@Suite("Consumer group offsets: replay plans and commits", .timeLimit(.minutes(2)))
+struct GroupOffsetsTests {
+    @Test("every target is planned from the partition's range and committed offset, and commits as planned")
+    func plansAndCommits() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("offsets", partitions: 1)
+        try await cluster.produce(to: topic, 0..<5)
+        let boundary = Date()
+        // The broker stamps messages in milliseconds: the next ones must come a tick later.
+        try await waitUntil("the clock to pass the boundary", timeout: .seconds(1)) {
+            Date().timeIntervalSince(boundary) > 0.005
+        }
+        try await cluster.produce(to: topic, 5..<10)
+        let group = UniqueName.make("replay-group")
+        let offsets = KafkaGroupOffsets(
+            configuration: KafkaClientConfiguration(
+                brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer),
+            logger: .test)
+
+        let earliest = try await offsets.plan(group: group, topics: [topic], target: .earliest)
+        #expect(earliest.rows.map(\.target) == [0])
+        #expect(earliest.rows.first?.committed == nil)
+        #expect(earliest.rows.first?.high == 10)
+        #expect(try await offsets.plan(group: group, topics: [topic], target: .offset(100)).rows.map(\.target) == [10])
+        #expect(
+            try await offsets.plan(group: group, topics: [topic], target: .dateTime(boundary)).rows.map(\.target) == [5]
+        )
+        #expect(
+            try await offsets.plan(group: group, topics: [topic], target: .dateTime(Date().addingTimeInterval(60))).rows
+                .map(\.target) == [10])
+
+        let toEight = try await offsets.plan(group: group, topics: [topic], target: .offset(8))
+        try await offsets.execute(toEight, memberTopics: [topic], joinTimeout: .seconds(30))
+        #expect(try await offsets.positions(group: group, topics: [topic]).map(\.committed) == [8])
+        let back = try await offsets.plan(group: group, topics: [topic], target: .shift(-3))
+        #expect(back.rows.map(\.target) == [5])
+        #expect(back.messagesToReplay == 3)
+        await cluster.shutdown()
+    }
+
+    @Test("a missing topic is an error naming it")
+    func missingTopic() async throws {
+        let cluster = try TestCluster()
+        let offsets = KafkaGroupOffsets(
+            configuration: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
+        let error = await #expect(throws: KafkaError.self) {
+            _ = try await offsets.plan(group: "g", topics: ["no-such-topic"], target: .earliest)
+        }
+        #expect(error?.message.contains("no-such-topic") == true)
+        await cluster.shutdown()
+    }
+}
