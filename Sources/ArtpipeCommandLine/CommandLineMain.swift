@@ -4,8 +4,8 @@ import Foundation
 
 /// Runs a root command the way every artpipe executable does: bad flags or configuration
 /// print one line naming the problem and exit 2; other failures exit 1.
-public enum CommandLineMain {
-    public static func run<Root: ParsableCommand>(_ root: Root.Type) async -> Never {
+package enum CommandLineMain {
+    package static func run<Root: ParsableCommand>(_ root: Root.Type) async -> Never {
         let name = Root.configuration.commandName ?? "artpipe"
         do {
             var command = try Root.parseAsRoot()

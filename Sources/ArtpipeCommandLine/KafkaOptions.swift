@@ -6,26 +6,26 @@ import NIOPosix
 
 /// `--brokers` and `--kafka key=value`, with `ARTPIPE_BROKERS` and `ARTPIPE_KAFKA_<KEY>` from
 /// the environment as fallbacks (`ARTPIPE_KAFKA_SECURITY_PROTOCOL=ssl` is `security.protocol`).
-public struct KafkaOptions: ParsableArguments {
+package struct KafkaOptions: ParsableArguments {
     @Option(help: "Kafka bootstrap servers, host:port[,host:port…] (env: ARTPIPE_BROKERS).")
-    public var brokers: String?
+    package var brokers: String?
 
     @Option(
         name: .customLong("kafka"),
         help: ArgumentHelp(
             "A librdkafka property as key=value, for TLS, SASL or tuning; repeatable (env: ARTPIPE_KAFKA_<KEY>).",
             valueName: "key=value"))
-    public var properties: [String] = []
+    package var properties: [String] = []
 
     @Option(help: "Seconds to wait for the brokers to answer at start.")
-    public var connectTimeout: Double = 10
+    package var connectTimeout: Double = 10
 
-    public init() {}
+    package init() {}
 
     /// The client configuration, with flags taking precedence over the environment.
     ///
     /// - Parameter threadPool: where the clients run their blocking one-shot calls.
-    public func clientConfiguration(
+    package func clientConfiguration(
         threadPool: NIOThreadPool = .singleton, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> KafkaClientConfiguration {
         guard
@@ -56,5 +56,5 @@ public struct KafkaOptions: ParsableArguments {
         return configuration
     }
 
-    public var connectTimeoutDuration: Duration { .seconds(fromFlag: connectTimeout) }
+    package var connectTimeoutDuration: Duration { .seconds(fromFlag: connectTimeout) }
 }

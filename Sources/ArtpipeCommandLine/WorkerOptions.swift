@@ -6,36 +6,36 @@ import Logging
 import NIOPosix
 
 /// The flags every worker takes.
-public struct WorkerOptions: ParsableArguments {
-    @OptionGroup public var kafka: KafkaOptions
+package struct WorkerOptions: ParsableArguments {
+    @OptionGroup package var kafka: KafkaOptions
 
     @Option(help: "Partitions handled at the same time (default: the number of cores).")
-    public var concurrency: Int?
+    package var concurrency: Int?
 
     @Option(help: "Seconds between `metrics` log lines.")
-    public var metricsInterval: Double = 10
+    package var metricsInterval: Double = 10
 
     @Option(help: "Seconds a shutdown or rebalance waits for messages being handled.")
-    public var drainTimeout: Double = 30
+    package var drainTimeout: Double = 30
 
     @Option(help: "Messages buffered per partition before that partition is paused.")
-    public var maxBuffered: Int = 50_000
+    package var maxBuffered: Int = 50_000
 
     @Option(help: "MiB of messages buffered per partition before that partition is paused.")
-    public var maxBufferedMib: Int = 32
+    package var maxBufferedMib: Int = 32
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    public var logLevel: String = "info"
+    package var logLevel: String = "info"
 
     @Option(help: "Serve /healthz, /readyz and /metrics (Prometheus) on this port (0: any free port; default: off).")
-    public var httpPort: Int?
+    package var httpPort: Int?
 
     @Option(help: "Address the HTTP port listens on.")
-    public var httpHost: String = "0.0.0.0"
+    package var httpHost: String = "0.0.0.0"
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if metricsInterval <= 0 { throw ValidationError("--metrics-interval must be positive") }
         if maxBuffered < 1 { throw ValidationError("--max-buffered must be at least 1") }
@@ -48,7 +48,7 @@ public struct WorkerOptions: ParsableArguments {
     }
 
     /// The launcher's settings these flags describe; the Kafka clients' blocking calls go to `threadPool`.
-    public func launchSettings(threadPool: NIOThreadPool) throws -> WorkerLaunchSettings {
+    package func launchSettings(threadPool: NIOThreadPool) throws -> WorkerLaunchSettings {
         var settings = WorkerLaunchSettings(
             client: try kafka.clientConfiguration(threadPool: threadPool), concurrency: effectiveConcurrency)
         settings.metricsInterval = .seconds(fromFlag: metricsInterval)
@@ -59,6 +59,6 @@ public struct WorkerOptions: ParsableArguments {
         return settings
     }
 
-    public var level: Logger.Level { Logger.Level(rawValue: logLevel) ?? .info }
-    public var effectiveConcurrency: Int { concurrency ?? ProcessInfo.processInfo.activeProcessorCount }
+    package var level: Logger.Level { Logger.Level(rawValue: logLevel) ?? .info }
+    package var effectiveConcurrency: Int { concurrency ?? ProcessInfo.processInfo.activeProcessorCount }
 }

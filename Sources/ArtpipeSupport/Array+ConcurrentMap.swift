@@ -1,6 +1,6 @@
 extension Array where Element: Sendable {
     /// `map` with at most `limit` transforms running at once; results keep the input's order.
-    public func concurrentMap<T: Sendable>(
+    package func concurrentMap<T: Sendable>(
         limit: Int, _ transform: @escaping @Sendable (Element) async throws -> T
     ) async throws -> [T] {
         try await withThrowingTaskGroup(of: (Int, T).self) { group in

@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes files whole or not at all: a temporary file beside the target, flushed to disk,
 /// then renamed over it, so a reader never sees a torn file.
-public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL) throws {
+package enum AtomicFile {
+    package static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")

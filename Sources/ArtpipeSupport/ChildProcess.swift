@@ -5,14 +5,14 @@ import Foundation
 ///
 /// Unchecked Sendable: all its state is in `Process`, whose queries, signals and waits are
 /// safe from any thread.
-public final class ChildProcess: @unchecked Sendable {
-    public let process = Process()
-    public let outputURL: URL
-    public let errorURL: URL
+package final class ChildProcess: @unchecked Sendable {
+    package let process = Process()
+    package let outputURL: URL
+    package let errorURL: URL
 
     /// Starts `executableURL`; `environment` is added to this process's own. Standard error
     /// goes to `outputURL` too unless `errorURL` is given.
-    public init(
+    package init(
         executableURL: URL, arguments: [String], environment: [String: String] = [:], outputURL: URL,
         errorURL: URL? = nil
     ) throws {
@@ -37,17 +37,17 @@ public final class ChildProcess: @unchecked Sendable {
         return handle
     }
 
-    public var isRunning: Bool { process.isRunning }
-    public var exitStatus: Int32 { process.terminationStatus }
-    public var processIdentifier: Int32 { process.processIdentifier }
+    package var isRunning: Bool { process.isRunning }
+    package var exitStatus: Int32 { process.terminationStatus }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends `signal` while the process runs.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// User plus system CPU seconds so far, from /proc (nil once the process is gone).
-    public var cpuSeconds: Double? {
+    package var cpuSeconds: Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
@@ -58,17 +58,17 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything it wrote to standard output so far.
-    public var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+    package var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
     /// Everything it wrote to standard error so far.
-    public var errors: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+    package var errors: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
 
     /// The last lines of its output, for error messages.
-    public func outputTail(lines: Int) -> String {
+    package func outputTail(lines: Int) -> String {
         output.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
 
     /// Kills the process if it still runs and waits for it: nothing outlives its owner.
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

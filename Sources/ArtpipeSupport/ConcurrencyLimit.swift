@@ -1,7 +1,7 @@
 import Synchronization
 
 /// At most `limit` holders at a time; others wait in arrival order.
-public final class ConcurrencyLimit: Sendable {
+package final class ConcurrencyLimit: Sendable {
     private struct State {
         var available: Int
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -9,11 +9,11 @@ public final class ConcurrencyLimit: Sendable {
 
     private let state: Mutex<State>
 
-    public init(_ limit: Int) {
+    package init(_ limit: Int) {
         state = Mutex(State(available: max(1, limit)))
     }
 
-    public func acquire() async {
+    package func acquire() async {
         let acquired = state.withLock { state in
             guard state.available > 0 else { return false }
             state.available -= 1
@@ -33,7 +33,7 @@ public final class ConcurrencyLimit: Sendable {
         }
     }
 
-    public func release() {
+    package func release() {
         let next: CheckedContinuation<Void, Never>? = state.withLock { state in
             if state.waiters.isEmpty {
                 state.available += 1

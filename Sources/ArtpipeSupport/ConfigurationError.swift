@@ -1,8 +1,8 @@
 /// Bad flags, environment or set-up: the command prints it on one line and exits with code 2.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

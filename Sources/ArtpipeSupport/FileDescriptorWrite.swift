@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes every byte to `descriptor`, retrying short writes and interrupted calls.
 /// Returns 0, or the `errno` of the write that failed.
-public func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+package func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     var offset = 0
     while offset < bytes.count {
         let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -4,7 +4,7 @@ import Foundation
 extension ChildProcess {
     /// Starts a built executable of this package (`artpipe`, `artpipe-probe`), its standard
     /// output and error in files of a new temporary directory.
-    public convenience init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    package convenience init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("artpipe-child"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try self.init(
@@ -13,7 +13,7 @@ extension ChildProcess {
     }
 
     /// Where SwiftPM put the package's executables: beside the test bundle.
-    public static func productURL(_ name: String) throws -> URL {
+    package static func productURL(_ name: String) throws -> URL {
         var candidates: [URL] = []
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent(name))
@@ -28,11 +28,11 @@ extension ChildProcess {
         throw DeadlineExceeded(description: "executable \(name) not built (looked in \(candidates.map(\.path)))")
     }
 
-    public var stdout: String { output }
-    public var stderr: String { errors }
+    package var stdout: String { output }
+    package var stderr: String { errors }
 
     /// Waits for the process to exit and returns its status.
-    public func waitForExit(timeout: Duration) async throws -> Int32 {
+    package func waitForExit(timeout: Duration) async throws -> Int32 {
         try await waitUntil("\(process.executableURL?.lastPathComponent ?? "child") to exit", timeout: timeout) {
             !process.isRunning
         }

@@ -7,30 +7,30 @@ import Synchronization
 
 /// A real HTTP server on 127.0.0.1 with an ephemeral port, answering every request with a
 /// closure the test provides, and remembering the requests it saw.
-public final class TestHTTPServer: Sendable {
+package final class TestHTTPServer: Sendable {
     /// A request as the server saw it.
-    public struct Request: Sendable {
-        public let path: String
-        public let query: [String: String]
+    package struct Request: Sendable {
+        package let path: String
+        package let query: [String: String]
         /// By lower-case name.
-        public let headers: [String: String]
+        package let headers: [String: String]
     }
 
     /// What to answer, after an optional delay.
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [(String, String)]
-        public var body: [UInt8]
-        public var delay: Duration
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [(String, String)]
+        package var body: [UInt8]
+        package var delay: Duration
 
-        public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], delay: Duration = .zero) {
+        package init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], delay: Duration = .zero) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delay = delay
         }
 
-        public static func json(_ text: String) -> Response {
+        package static func json(_ text: String) -> Response {
             Response(headers: [("Content-Type", "application/json")], body: Array(text.utf8))
         }
     }
@@ -39,7 +39,7 @@ public final class TestHTTPServer: Sendable {
         let requests = Mutex<[Request]>([])
     }
 
-    public let port: Int
+    package let port: Int
     private let task: Task<Void, any Error>
     private let seen: RequestLog
 
@@ -49,12 +49,12 @@ public final class TestHTTPServer: Sendable {
         self.seen = seen
     }
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The requests so far, oldest first.
-    public var requests: [Request] { seen.requests.withLock { $0 } }
+    package var requests: [Request] { seen.requests.withLock { $0 } }
 
-    public static func start(_ respond: @escaping @Sendable (Request) async -> Response) async throws -> TestHTTPServer
+    package static func start(_ respond: @escaping @Sendable (Request) async -> Response) async throws -> TestHTTPServer
     {
         let seen = RequestLog()
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -90,7 +90,7 @@ public final class TestHTTPServer: Sendable {
         return TestHTTPServer(port: port, task: task, seen: seen)
     }
 
-    public func stop() async {
+    package func stop() async {
         task.cancel()
         _ = try? await task.value
     }

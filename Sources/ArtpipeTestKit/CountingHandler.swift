@@ -4,19 +4,19 @@ import Logging
 import Synchronization
 
 /// A handler that does nothing but count: what the runtime itself costs.
-public final class CountingHandler: MessageHandler {
+package final class CountingHandler: MessageHandler {
     private let count = Atomic<Int>(0)
     private let onHandled: @Sendable (Int) -> Void
 
-    public init(onHandled: @escaping @Sendable (Int) -> Void = { _ in }) {
+    package init(onHandled: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.onHandled = onHandled
     }
 
-    public var handled: Int { count.load(ordering: .relaxed) }
+    package var handled: Int { count.load(ordering: .relaxed) }
 
-    public func decode(_ message: KafkaConsumerMessage) throws {}
+    package func decode(_ message: KafkaConsumerMessage) throws {}
 
-    public func handle(_ input: Void, context: MessageContext) async throws -> [KafkaProducerRecord] {
+    package func handle(_ input: Void, context: MessageContext) async throws -> [KafkaProducerRecord] {
         onHandled(count.add(1, ordering: .relaxed).newValue)
         return []
     }

@@ -6,11 +6,11 @@ import PipelineContract
 
 /// A ``WorkerRuntime`` running in the test process against a real broker, with the settings
 /// the embedded broker needs for quick rebalances.
-public final class InProcessWorker<Handler: MessageHandler>: Sendable {
-    public let consumer: KafkaConsumer
+package final class InProcessWorker<Handler: MessageHandler>: Sendable {
+    package let consumer: KafkaConsumer
     private let task: Task<Void, any Error>
 
-    public init(
+    package init(
         brokers: String, group: String, topics: [String], handler: Handler, retry: RetryPolicy = RetryPolicy(),
         deadLetterTopic: String = ArtpipeTopic.deadLetters, concurrency: Int = 4, logger: Logger = .test
     ) throws {
@@ -28,25 +28,25 @@ public final class InProcessWorker<Handler: MessageHandler>: Sendable {
     }
 
     /// Stops as a SIGTERM would: finish in-flight work, commit, leave the group.
-    public func stop() async throws {
+    package func stop() async throws {
         consumer.shutdown()
         try await task.value
     }
 }
 
 /// Consumer settings that make the embedded broker's group protocol quick enough for tests.
-public enum EmbeddedBrokerSettings {
-    public static let consumer = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
+package enum EmbeddedBrokerSettings {
+    package static let consumer = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
 
     /// The same as `--kafka` flags.
-    public static var flags: [String] {
+    package static var flags: [String] {
         consumer.sorted { $0.key < $1.key }.flatMap { ["--kafka", "\($0.key)=\($0.value)"] }
     }
 }
 
 extension Logger {
     /// Warnings and errors only, so test output stays readable.
-    public static var test: Logger {
+    package static var test: Logger {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         return logger

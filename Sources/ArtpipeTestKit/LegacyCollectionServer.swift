@@ -2,10 +2,10 @@ import Foundation
 
 /// A stand-in for the legacy collection API: `total` generated objects, `artist`-sorted,
 /// answering `/api/en/collection?p=&ps=` like the real one (p·ps ≤ 10,000 enforced).
-public enum LegacyCollectionServer {
-    public static let apiKey = "test-key-8e5f2c"
+package enum LegacyCollectionServer {
+    package static let apiKey = "test-key-8e5f2c"
 
-    public static func object(_ index: Int) -> String {
+    package static func object(_ index: Int) -> String {
         let hasImage = index % 7 != 3
         let image =
             hasImage
@@ -17,7 +17,7 @@ public enum LegacyCollectionServer {
             """
     }
 
-    public static func answer(_ request: TestHTTPServer.Request, total: Int) -> TestHTTPServer.Response {
+    package static func answer(_ request: TestHTTPServer.Request, total: Int) -> TestHTTPServer.Response {
         guard request.query["key"] == apiKey else {
             return TestHTTPServer.Response(status: 401, body: Array("Invalid key".utf8))
         }

@@ -9,17 +9,17 @@ import Synchronization
 /// - a value starting with `poison` does not decode;
 /// - a value starting with `flaky` fails `transientFailures` times, then succeeds;
 /// - a value starting with `doomed` always fails transiently.
-public final class ProbeHandler: MessageHandler {
-    public struct Undecodable: Error, CustomStringConvertible {
-        public let description = "value starts with 'poison'"
+package final class ProbeHandler: MessageHandler {
+    package struct Undecodable: Error, CustomStringConvertible {
+        package let description = "value starts with 'poison'"
     }
 
     /// A handled message: where it was and what key it had.
-    public struct Handled: Hashable, Sendable {
-        public let topic: String
-        public let partition: Int32
-        public let offset: Int64
-        public let key: String?
+    package struct Handled: Hashable, Sendable {
+        package let topic: String
+        package let partition: Int32
+        package let offset: Int64
+        package let key: String?
     }
 
     let record: LineOutput?
@@ -35,7 +35,7 @@ public final class ProbeHandler: MessageHandler {
     ///   - record: where to append `begin`/`done` lines.
     ///   - outputTopic: produce each handled message again there.
     ///   - onHandled: called with the running count after each handled message.
-    public init(
+    package init(
         record: LineOutput? = nil, handleDelay: Duration = .zero, transientFailures: Int = 0,
         outputTopic: String? = nil,
         onHandled: (@Sendable (Int) -> Void)? = nil
@@ -48,19 +48,19 @@ public final class ProbeHandler: MessageHandler {
     }
 
     /// Every message handled so far, in the order handled.
-    public var handled: [Handled] { handledMessages.withLock { $0 } }
+    package var handled: [Handled] { handledMessages.withLock { $0 } }
 
     /// Attempts made for the message at `offset` of `topic`/`partition`.
-    public func attemptCount(topic: String, partition: Int32, offset: Int64) -> Int {
+    package func attemptCount(topic: String, partition: Int32, offset: Int64) -> Int {
         attempts.withLock { $0["\(topic) \(partition) \(offset)"] ?? 0 }
     }
 
-    public func decode(_ message: KafkaConsumerMessage) throws -> KafkaConsumerMessage {
+    package func decode(_ message: KafkaConsumerMessage) throws -> KafkaConsumerMessage {
         if message.value.starts(with: Array("poison".utf8)) { throw Undecodable() }
         return message
     }
 
-    public func handle(_ message: KafkaConsumerMessage, context: MessageContext) async throws
+    package func handle(_ message: KafkaConsumerMessage, context: MessageContext) async throws
         -> [KafkaProducerRecord]
     {
         let id = "\(message.topic) \(message.partition) \(message.offset)"

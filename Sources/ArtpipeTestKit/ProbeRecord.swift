@@ -1,18 +1,18 @@
 import Foundation
 
 /// The `begin`/`done` lines a probe wrote.
-public struct ProbeRecord {
-    public struct Entry: Hashable, Sendable {
-        public let topic: String
-        public let partition: Int32
-        public let offset: Int64
-        public let key: String
+package struct ProbeRecord {
+    package struct Entry: Hashable, Sendable {
+        package let topic: String
+        package let partition: Int32
+        package let offset: Int64
+        package let key: String
     }
 
-    public let begun: [Entry]
-    public let done: [Entry]
+    package let begun: [Entry]
+    package let done: [Entry]
 
-    public init(url: URL) {
+    package init(url: URL) {
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         var begun: [Entry] = []
         var done: [Entry] = []

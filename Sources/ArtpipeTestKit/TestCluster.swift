@@ -2,27 +2,27 @@ import KafkaClient
 import Logging
 
 /// An embedded broker with a producer, for tests: unique topics and keyed test messages.
-public final class TestCluster: Sendable {
-    public let broker: EmbeddedBroker
-    public let producer: KafkaProducer
+package final class TestCluster: Sendable {
+    package let broker: EmbeddedBroker
+    package let producer: KafkaProducer
 
-    public init() throws {
+    package init() throws {
         broker = try EmbeddedBroker(logger: .test)
         producer = try KafkaProducer(
             configuration: KafkaClientConfiguration(brokers: broker.bootstrapServers), logger: .test)
     }
 
-    public var brokers: String { broker.bootstrapServers }
+    package var brokers: String { broker.bootstrapServers }
 
     /// Creates a topic named after `prefix` that no other test uses.
-    public func makeTopic(_ prefix: String, partitions: Int) throws -> String {
+    package func makeTopic(_ prefix: String, partitions: Int) throws -> String {
         let name = UniqueName.make(prefix)
         try broker.createTopic(name, partitions: partitions)
         return name
     }
 
     /// Produces messages keyed `k<i>` with value `value(i)` (default `v<i>`), waiting for acknowledgements.
-    public func produce(
+    package func produce(
         to topic: String, _ indices: Range<Int>, value: (Int) -> String = { "v\($0)" },
         headers: (Int) -> [KafkaHeader] = { _ in [] }
     ) async throws {
@@ -32,7 +32,7 @@ public final class TestCluster: Sendable {
             })
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         await producer.shutdown()
     }
 }

@@ -3,7 +3,7 @@ import Logging
 
 /// Reads a topic from the beginning with a consumer group of its own, until `count`
 /// messages arrived or `timeout` passed.
-public func readTopic(
+package func readTopic(
     _ topic: String, brokers: String, count: Int, timeout: Duration, logger: Logger = .test
 ) async throws -> [KafkaConsumerMessage] {
     var configuration = KafkaConsumerConfiguration(

@@ -1,15 +1,15 @@
 /// Thrown when a condition did not hold before its deadline.
-public struct DeadlineExceeded: Error, CustomStringConvertible {
-    public let description: String
+package struct DeadlineExceeded: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(description: String) {
+    package init(description: String) {
         self.description = description
     }
 }
 
 /// Polls `condition` until it holds or `timeout` passes. The wait between polls is not
 /// synchronisation: the condition is what the caller waits for.
-public func waitUntil(
+package func waitUntil(
     _ what: @autoclosure () -> String, timeout: Duration, pollEvery interval: Duration = .milliseconds(50),
     _ condition: () async throws -> Bool
 ) async throws {
@@ -24,8 +24,8 @@ public func waitUntil(
 }
 
 /// Names that no other test uses, for topics and groups.
-public enum UniqueName {
-    public static func make(_ prefix: String) -> String {
+package enum UniqueName {
+    package static func make(_ prefix: String) -> String {
         "\(prefix)-\(UInt32.random(in: 0...UInt32.max))"
     }
 }

@@ -2,9 +2,9 @@ import CVips
 
 /// Images made by libvips for the sample collection, the tests and the benchmarks: nothing a
 /// worker ships needs them.
-public enum SampleImage {
+package enum SampleImage {
     /// A smooth gradient JPEG, cheap to make and decode: the sample collection's images.
-    public static func painting(width: Int, height: Int, seed: Int, quality: Int = 85) throws -> [UInt8] {
+    package static func painting(width: Int, height: Int, seed: Int, quality: Int = 85) throws -> [UInt8] {
         try encoded { output, length, error in
             artpipe_vips_make_painting(
                 Int32(width), Int32(height), Int32(seed), Int32(quality), output, length, error, 512)
@@ -13,7 +13,7 @@ public enum SampleImage {
 
     /// A noisy image of the given size and format (`.jpg`, `.png`, `.webp`, `.tif`): costly to
     /// compress, like a photograph.
-    public static func noisy(width: Int, height: Int, seed: Int, format: String = ".jpg", quality: Int = 85)
+    package static func noisy(width: Int, height: Int, seed: Int, format: String = ".jpg", quality: Int = 85)
         throws -> [UInt8]
     {
         try encoded { output, length, error in
@@ -39,8 +39,8 @@ public enum SampleImage {
 }
 
 /// libvips could not make a sample image.
-public struct SampleImageError: Error, CustomStringConvertible {
-    public let description: String
+package struct SampleImageError: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ buffer: [CChar]) {
         description = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

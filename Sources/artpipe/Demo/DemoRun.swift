@@ -4,7 +4,7 @@ import IndexWorker
 import UnixSignals
 
 /// The demo's processes and its progress display.
-final class DemoRun: @unchecked Sendable {
+final class DemoRun {
     static let crawlId = "demo"
 
     let output: URL
