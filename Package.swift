@@ -64,6 +64,7 @@ let package = Package(
             name: "FetchWorker",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "HTTPFetching", logging,
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "ThumbWorker",
@@ -93,7 +94,7 @@ let package = Package(
         .target(name: "SampleImages", dependencies: ["CVips"]),
         .target(
             name: "SampleCollection",
-            dependencies: ["SampleImages", hummingbird, httpTypes, nioCore, nioPosix, logging]),
+            dependencies: ["ArtpipeSupport", "SampleImages", hummingbird, httpTypes, nioCore, nioPosix, logging]),
         .executableTarget(
             name: "artpipe",
             dependencies: [
@@ -108,8 +109,8 @@ let package = Package(
         .target(
             name: "ArtpipeTestKit",
             dependencies: [
-                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging, hummingbird,
-                httpTypes, nioCore,
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection", logging,
+                hummingbird, httpTypes, nioCore,
             ],
             resources: [.copy("Fixtures")]),
         .executableTarget(
@@ -142,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "FetchWorkerTests",
             dependencies: [
-                "FetchWorker", "ArtpipeSupport", "HTTPFetching", "KafkaClient", "PipelineContract", "ArtpipeRuntime",
+                "FetchWorker", "ArtpipeSupport", "HTTPFetching", "SampleCollection", "KafkaClient", "PipelineContract",
+                "ArtpipeRuntime",
                 "ArtpipeTestKit",
                 logging, hummingbird, .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
@@ -157,7 +159,7 @@ let package = Package(
             name: "IndexWorkerTests",
             dependencies: [
                 "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeSupport", "ArtpipeTestKit",
-                nioPosix,
+                "SampleCollection", nioPosix,
             ]),
         .testTarget(
             name: "PipelineTests",

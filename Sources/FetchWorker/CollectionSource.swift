@@ -14,10 +14,14 @@ public protocol CollectionSource: Sendable {
 
     /// True when pages are reached through the previous page's cursor, not by number.
     var isCursorPaged: Bool { get }
+
+    /// True when its works carry record ids and datestamps, and deletions come as records.
+    var isVersioned: Bool { get }
 }
 
 extension CollectionSource {
     public var isCursorPaged: Bool { false }
+    public var isVersioned: Bool { false }
 }
 
 /// One fetched page.
@@ -26,11 +30,20 @@ public struct SourcePage: Sendable {
     public var artworks: [Artwork]
     /// Pages to request next (cursor-paged sources).
     public var next: [PageRequest]
+    /// Records the source deleted (versioned sources).
+    public var deletions: [RecordDeletion]
+    /// Records that could not be read; the rest of the page went on.
+    public var unreadable: [UnreadableRecord]
 
-    public init(total: Int, artworks: [Artwork], next: [PageRequest] = []) {
+    public init(
+        total: Int, artworks: [Artwork], next: [PageRequest] = [], deletions: [RecordDeletion] = [],
+        unreadable: [UnreadableRecord] = []
+    ) {
         self.total = total
         self.artworks = artworks
         self.next = next
+        self.deletions = deletions
+        self.unreadable = unreadable
     }
 }
 

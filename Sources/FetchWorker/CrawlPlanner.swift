@@ -55,7 +55,7 @@ public enum CrawlPlanner {
             guard range.lowerBound == 1 else { throw CrawlPlanningError.cursorStartsAtOne(source: source.name) }
             lastPage = range.upperBound
         }
-        let cursor = SearchCollectionSource.Cursor(pageToken: nil, lastPage: lastPage ?? Int.max).text
+        let cursor = PageCursor(token: nil, lastPage: lastPage ?? Int.max).text
         let first = PageRequest(
             crawlId: crawlId, source: source.name, query: query, page: 1, pageSize: pageSize,
             cursor: cursor.isEmpty ? nil : cursor)

@@ -3,12 +3,15 @@ import Foundation
 import HTTPFetching
 import KafkaClient
 import Logging
+import Metrics
 import PipelineContract
 
 /// FetchWorker's handler: a `PageRequest` in, a `Page` (and any next page requests) out.
 public struct PageFetchHandler: MessageHandler {
     let sources: [String: any CollectionSource]
     let redaction: SecretRedaction
+    /// Records left out of their pages because they could not be read.
+    let unreadableRecords = Counter(label: "records_unreadable")
 
     public init(sources: [any CollectionSource], redaction: SecretRedaction) {
         self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -36,7 +39,19 @@ public struct PageFetchHandler: MessageHandler {
         } catch let error as SourceFormatError {
             throw HandlerFailure.permanent(redaction.apply(error.description))
         }
-        let page = Page(request: request, total: fetched.total, artworks: fetched.artworks)
+        let page = Page(
+            request: request, total: fetched.total, artworks: fetched.artworks,
+            deletions: source.isVersioned ? fetched.deletions : nil,
+            unreadable: fetched.unreadable.isEmpty ? nil : fetched.unreadable)
+        if !fetched.unreadable.isEmpty {
+            unreadableRecords.increment(by: fetched.unreadable.count)
+            context.logger.warning(
+                "records on the page could not be read",
+                metadata: [
+                    "page.id": "\(request.pageId)", "records.unreadable": "\(fetched.unreadable.count)",
+                    "reason": "\(fetched.unreadable[0].reason)",
+                ])
+        }
         context.logger.debug(
             "page fetched", metadata: ["page.id": "\(request.pageId)", "artworks": "\(page.artworks.count)"])
         return try [MessageCodec.record(page, topic: ArtpipeTopic.pages)]

@@ -39,8 +39,8 @@ public final class SearchCollectionSource: CollectionSource {
     }
 
     public func fetch(_ request: PageRequest) async throws -> SourcePage {
-        let cursor = Cursor(request.cursor)
-        let page = try await searchPage(query: request.query, pageToken: cursor.pageToken)
+        let cursor = PageCursor(request.cursor)
+        let page = try await searchPage(query: request.query, pageToken: cursor.token)
         let ids = page.orderedItems.compactMap(\.id)
         let artworks = try await resolve(ids)
         var next: [PageRequest] = []
@@ -48,7 +48,7 @@ public final class SearchCollectionSource: CollectionSource {
             next.append(
                 PageRequest(
                     crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
-                    pageSize: request.pageSize, cursor: Cursor(pageToken: token, lastPage: cursor.lastPage).text))
+                    pageSize: request.pageSize, cursor: PageCursor(token: token, lastPage: cursor.lastPage).text))
         }
         return SourcePage(total: page.partOf?.totalItems ?? ids.count, artworks: artworks, next: next)
     }
@@ -137,29 +137,4 @@ public final class SearchCollectionSource: CollectionSource {
     }
 
     /// The opaque cursor: `last=N` and the API's `pageToken`, as a query string.
-    struct Cursor {
-        var pageToken: String?
-        var lastPage: Int
-
-        init(pageToken: String?, lastPage: Int) {
-            self.pageToken = pageToken
-            self.lastPage = lastPage
-        }
-
-        init(_ text: String?) {
-            let items = URLComponents(string: "?" + (text ?? ""))?.queryItems ?? []
-            pageToken = items.first { $0.name == "pageToken" }?.value
-            lastPage = items.first { $0.name == "last" }?.value.flatMap(Int.init) ?? Int.max
-        }
-
-        var text: String {
-            var components = URLComponents()
-            components.queryItems =
-                [URLQueryItem(name: "last", value: lastPage == Int.max ? nil : String(lastPage))].filter {
-                    $0.value != nil
-                }
-                + (pageToken.map { [URLQueryItem(name: "pageToken", value: $0)] } ?? [])
-            return components.percentEncodedQuery ?? ""
-        }
-    }
 }

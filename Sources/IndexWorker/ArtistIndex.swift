@@ -58,6 +58,9 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         public var thumbnailReason: String?
         /// Paths relative to the output directory, by size.
         public var thumbnails: [String: String]
+        /// The source's record id and the version's datestamp, for versioned sources.
+        public var recordId: String?
+        public var datestamp: String?
     }
 
     /// The order-insensitive key artists are sorted by: case and diacritics folded.
@@ -70,7 +73,7 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         // play no part: the API's artist sort orders works of one artist differently on each request.
         var chosen: [String: (page: Page, artwork: Artwork)] = [:]
         for page in inputs.pages.values {
-            for artwork in page.artworks {
+            for artwork in page.artworks where artwork.recordId == nil || artwork.datestamp == nil {
                 if let current = chosen[artwork.objectNumber],
                     (current.page.page, current.page.pageId) <= (page.page, page.pageId)
                 {
@@ -78,6 +81,10 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
                 }
                 chosen[artwork.objectNumber] = (page, artwork)
             }
+        }
+        // Versioned works replace them: each record's newest version, unless deleted.
+        for (objectNumber, version) in RecordVersions.latest(of: inputs.pages.values) {
+            chosen[objectNumber] = version
         }
 
         // Items by page and object number, so each work's lookup is constant time.
@@ -97,7 +104,8 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
                     imageURL: artwork.imageURL, thumbnailStatus: status,
                     thumbnailReason: item?.reason,
                     thumbnails: Dictionary(
-                        (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+                        (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first }),
+                    recordId: artwork.recordId, datestamp: artwork.datestamp
                 ))
         }
         let artists = groups.map { name, works in

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,6 +14,9 @@ import Synchronization
 /// Collection answers shuffle the works of one artist within a page on every request, as the
 /// real API's artist sort does. Images are JPEGs made with libvips on the pool it is given.
 public final class SampleCollectionServer: Sendable {
+    /// Records on each OAI-PMH page, as the real endpoint's (about 200).
+    public static let oaiPageSize = OAIAnswer.pageSize
+
     public let collection: SampleCollection
     public let faults: SampleServerFaults
     private let images: NIOThreadPool
@@ -72,6 +76,10 @@ public final class SampleCollectionServer: Sendable {
         }
         router.get("/iiif/:id/full/:size/:rotation/:file") { _, context in
             try await self.image("\(try context.parameters.require("id")).jpg", context: context)
+        }
+        // OAI-PMH with EDM records, for the rijksmuseum-oai source.
+        router.get("/oai") { request, _ in
+            self.oaiPage(request)
         }
         router.get("/healthz") { _, _ in "ok\n" }
         let application = Application(
@@ -194,6 +202,57 @@ public final class SampleCollectionServer: Sendable {
         }
         madeImages.withLock { $0[key] = bytes }
         return bytes
+    }
+
+    /// `ListRecords` of the works (revision 0), in id order, which is datestamp order.
+    private func oaiPage(_ request: Request) -> Response {
+        requestCount.add(1, ordering: .relaxed)
+        let query = request.uri.queryParameters
+        let base = "http://\(request.head.authority ?? "127.0.0.1")"
+        let now = Date()
+        func answer(_ body: String) -> Response {
+            Response(
+                status: .ok, headers: [.contentType: "text/xml; charset=utf-8"],
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: OAIAnswer.document(body, responseDate: now, request: "\(base)/oai"))))
+        }
+        guard query.get("verb") == "ListRecords" else {
+            return answer(OAIAnswer.error("badVerb", "this stand-in answers ListRecords only"))
+        }
+        let position: OAIAnswer.Position
+        if let token = query.get("resumptionToken").map { String($0) } {
+            guard let decoded = OAIAnswer.Position(token: token),
+                Int64(now.timeIntervalSince1970 * 1_000) - decoded.issued <= faults.oaiTokenLifetime.milliseconds
+            else {
+                return answer(OAIAnswer.error("badResumptionToken", "the resumptionToken is invalid or expired"))
+            }
+            position = decoded
+        } else {
+            guard query.get("metadataPrefix") == "edm" else {
+                return answer(OAIAnswer.error("cannotDisseminateFormat", "edm is the only metadataPrefix"))
+            }
+            position = OAIAnswer.Position(
+                offset: 0, from: query.get("from").map { String($0) }, until: query.get("until").map { String($0) },
+                issued: 0)
+        }
+        let matching = collection.works.filter { work in
+            let stamp = OAIAnswer.datestamp(of: work)
+            return (position.from.map { stamp >= $0 } ?? true) && (position.until.map { stamp <= $0 } ?? true)
+        }
+        guard !matching.isEmpty else {
+            return answer(OAIAnswer.error("noRecordsMatch", "no records match the request"))
+        }
+        let page = Array(matching.dropFirst(position.offset).prefix(OAIAnswer.pageSize))
+        let end = position.offset + page.count
+        let next =
+            end < matching.count
+            ? OAIAnswer.Position(
+                offset: end, from: position.from, until: position.until,
+                issued: Int64(now.timeIntervalSince1970 * 1_000)) : nil
+        return answer(
+            OAIAnswer.listRecords(
+                page, position: position, completeListSize: matching.count, imageBase: base, next: next))
     }
 
     private static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {

@@ -9,6 +9,8 @@ public struct SampleServerFaults: Sendable, Equatable {
     public var failingPages: Set<Int> = []
     /// Images that answer 503 this many times before they answer.
     public var imageFailFirst: Int = 0
+    /// How long an OAI-PMH resumption token stays good; an older one gets `badResumptionToken`.
+    public var oaiTokenLifetime: Duration = .seconds(600)
 
     public init() {}
 }

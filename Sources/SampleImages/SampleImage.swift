@@ -22,14 +22,21 @@ package enum SampleImage {
         }
     }
 
-    /// Starts libvips (once; later calls do nothing) and returns what the shim call made.
+    /// libvips started once per process: `vips_init` must not run on two threads at once, and
+    /// a static `let` is initialised exactly once, whichever thread gets there first.
+    private static let started: Result<Void, SampleImageError> = {
+        var error = [CChar](repeating: 0, count: 512)
+        return artpipe_vips_init("artpipe", &error, error.count) == 0 ? .success(()) : .failure(SampleImageError(error))
+    }()
+
+    /// Returns what the shim call made, libvips started first.
     private static func encoded(
         _ make: (
             UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>
         ) -> Int32
     ) throws -> [UInt8] {
+        try started.get()
         var error = [CChar](repeating: 0, count: 512)
-        guard artpipe_vips_init("artpipe", &error, error.count) == 0 else { throw SampleImageError(error) }
         var output: UnsafeMutableRawPointer?
         var length = 0
         guard make(&output, &length, &error) == 0, let output else { throw SampleImageError(error) }

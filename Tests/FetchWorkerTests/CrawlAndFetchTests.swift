@@ -19,7 +19,8 @@ struct CrawlAndFetchTests {
 
     func crawl(_ cluster: TestCluster, _ server: TestHTTPServer, _ extra: [String]) async throws -> ChildProcess {
         let process = try ChildProcess(
-            "artpipe", ["crawl", "--brokers", cluster.brokers, "--base-url", server.baseURL] + extra,
+            "artpipe",
+            ["crawl", "--brokers", cluster.brokers, "--base-url", server.baseURL, "--source", "rijksmuseum"] + extra,
             environment: Self.environment)
         _ = try await process.waitForExit(timeout: .seconds(60))
         return process

@@ -13,7 +13,8 @@ final class PipelineRun: @unchecked Sendable {
     let cluster: TestCluster
     let sample: SampleServerHandle
     let output: URL
-    /// rijksmuseum (the legacy API) or rijksmuseum-search (Search API and Linked Art).
+    /// rijksmuseum (the legacy API), rijksmuseum-search (Search API and Linked Art) or
+    /// rijksmuseum-oai (OAI-PMH and EDM).
     let source: String
     private(set) var workers: [String: [ChildProcess]] = [:]
 
@@ -28,10 +29,16 @@ final class PipelineRun: @unchecked Sendable {
     }
 
     var brokers: String { cluster.brokers }
-    /// The legacy API lists the collection's pages; the Search API pages its distinct works.
+    /// The legacy API lists the collection's pages; the Search API pages its distinct works,
+    /// and OAI-PMH too, 200 records a page.
     var expectedPages: Int {
-        guard source == "rijksmuseum-search" else { return sample.collection.pages.count }
-        let size = sample.collection.configuration.pageSize
+        let size =
+            switch source {
+            case "rijksmuseum-search": sample.collection.configuration.pageSize
+            case "rijksmuseum-oai": 200
+            default: 0
+            }
+        guard size > 0 else { return sample.collection.pages.count }
         return (sample.collection.works.count + size - 1) / size
     }
 
@@ -71,10 +78,9 @@ final class PipelineRun: @unchecked Sendable {
         let crawl = try ChildProcess(
             "artpipe",
             [
-                "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--query",
-                "s=artist", "--pages", "all", "--page-size", String(sample.collection.configuration.pageSize),
-                "--crawl-id", Self.crawlId,
-            ])
+                "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--pages", "all",
+                "--page-size", String(sample.collection.configuration.pageSize), "--crawl-id", Self.crawlId,
+            ] + (source == "rijksmuseum-oai" ? [] : ["--query", "s=artist"]))
         let status = try await crawl.waitForExit(timeout: .seconds(60))
         guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
     }

@@ -10,10 +10,19 @@ public struct Artwork: Codable, Sendable, Equatable {
     public var height: Int?
     /// 0-based position on the page.
     public var position: Int
+    /// The source's stable id of the record (OAI-PMH's header identifier), for sources that
+    /// version their records; nil otherwise.
+    public var recordId: String?
+    /// When the source last changed the record (UTC, `YYYY-MM-DDThh:mm:ssZ`), for versioned sources.
+    public var datestamp: String?
 
     public init(
-        objectNumber: String, title: String, artist: String, imageURL: String?, width: Int?, height: Int?, position: Int
+        objectNumber: String, title: String, artist: String, imageURL: String?, width: Int?, height: Int?,
+        position: Int,
+        recordId: String? = nil, datestamp: String? = nil
     ) {
+        self.recordId = recordId
+        self.datestamp = datestamp
         self.objectNumber = objectNumber
         self.title = title
         self.artist = artist

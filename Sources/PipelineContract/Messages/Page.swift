@@ -11,8 +11,17 @@ public struct Page: ArtpipeMessage, Equatable {
     /// Objects the query matches in all, as the source reported.
     public var total: Int
     public var artworks: [Artwork]
+    /// Records the source says were deleted (versioned sources only; absent otherwise).
+    public var deletions: [RecordDeletion]?
+    /// Records on the page that could not be read, with why (absent when there were none).
+    public var unreadable: [UnreadableRecord]?
 
-    public init(request: PageRequest, total: Int, artworks: [Artwork]) {
+    public init(
+        request: PageRequest, total: Int, artworks: [Artwork], deletions: [RecordDeletion]? = nil,
+        unreadable: [UnreadableRecord]? = nil
+    ) {
+        self.deletions = deletions
+        self.unreadable = unreadable
         self.v = Self.schemaVersion
         self.pageId = request.pageId
         self.crawlId = request.crawlId

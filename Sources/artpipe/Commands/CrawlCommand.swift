@@ -24,8 +24,11 @@ struct CrawlCommand: AsyncParsableCommand {
     @OptionGroup var sourceOptions: SourceOptions
 
     @Option(
-        help: "The collection source: rijksmuseum (the legacy REST API, key needed) or rijksmuseum-search (no key).")
-    var source: String = LegacyCollectionSource.sourceName
+        help: """
+            The collection source: rijksmuseum-oai (OAI-PMH, the whole collection, no key; --query set=, from=, until=), \
+            rijksmuseum-search (the Search API, no key) or rijksmuseum (the retired legacy REST API).
+            """)
+    var source: String = OAICollectionSource.sourceName
 
     @Option(help: "A query parameter as name=value, repeatable (q=, involvedMaker=, type=, s=artist, imgonly=true…).")
     var query: [String] = []
@@ -76,6 +79,8 @@ struct CrawlCommand: AsyncParsableCommand {
                 crawlId: crawlId ?? CrawlPlanner.defaultCrawlId(source: source, query: parameters))
         } catch let error as CrawlPlanningError {
             throw ConfigurationError(error.description)
+        } catch let error as SourceFormatError {
+            throw ConfigurationError("--query: \(error.description)")
         } catch let error as HTTPFetchError {
             throw ConfigurationError("cannot plan the crawl: \(redaction.apply(error.description))")
         }

@@ -25,9 +25,11 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var collection: SampleCollectionOptions
 
     @Option(
-        help: "The API to crawl the sample collection through: rijksmuseum (legacy) or rijksmuseum-search (Linked Art)."
-    )
-    var source: String = "rijksmuseum"
+        help: """
+            The API to harvest the sample collection through: rijksmuseum-oai (OAI-PMH and EDM), rijksmuseum-search \
+            (Search API and Linked Art) or rijksmuseum (the legacy REST API).
+            """)
+    var source: String = "rijksmuseum-oai"
 
     @Option(help: "Partitions of each topic.")
     var partitions: Int = 6
@@ -42,16 +44,25 @@ struct DemoCommand: AsyncParsableCommand {
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
         guard (1...8).contains(instances) else { throw ValidationError("--instances must be 1–8") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-        guard ["rijksmuseum", "rijksmuseum-search"].contains(source) else {
-            throw ValidationError("--source must be rijksmuseum or rijksmuseum-search, got '\(source)'")
+        guard Self.sources.contains(source) else {
+            throw ValidationError("--source must be one of \(Self.sources.joined(separator: ", ")), got '\(source)'")
         }
     }
 
-    /// Pages the crawl will index: the legacy API's pages, or the Search API's (distinct works only).
+    static let sources = ["rijksmuseum-oai", "rijksmuseum-search", "rijksmuseum"]
+
+    /// Pages the crawl will index: the legacy API's pages, or the Search API's or OAI-PMH's
+    /// (distinct works only, OAI-PMH 200 a page).
     var expectedPages: Int {
-        guard source == "rijksmuseum-search" else { return collection.pages }
+        let size =
+            switch source {
+            case "rijksmuseum-search": collection.pageSize
+            case "rijksmuseum-oai": SampleCollectionServer.oaiPageSize
+            default: 0
+            }
+        guard size > 0 else { return collection.pages }
         let works = SampleCollection(collection.configuration).works.count
-        return (works + collection.pageSize - 1) / collection.pageSize
+        return (works + size - 1) / size
     }
 
     func run() async throws {
@@ -96,10 +107,9 @@ struct DemoCommand: AsyncParsableCommand {
             run.say("pipeline started: broker \(bootstrap), sample collection \(baseURL), logs in \(output.path)/logs")
             try await run.crawl(
                 [
-                    "crawl", "--brokers", bootstrap, "--source", source, "--base-url", baseURL, "--query",
-                    "s=artist", "--pages", "all", "--page-size", String(collection.pageSize), "--crawl-id",
-                    DemoRun.crawlId,
-                ])
+                    "crawl", "--brokers", bootstrap, "--source", source, "--base-url", baseURL, "--pages", "all",
+                    "--page-size", String(collection.pageSize), "--crawl-id", DemoRun.crawlId,
+                ] + (source == "rijksmuseum-oai" ? [] : ["--query", "s=artist"]))
             let index = try await run.waitForCompletion(
                 timeout: .seconds(fromFlag: timeout), stopSignal: { received.withLock { $0 } })
             let cpu = run.cpuSeconds()

@@ -31,6 +31,15 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "Largest response accepted, in MiB.")
     var maxResponseMib: Int = 20
 
+    @Option(help: "Language of titles and maker names, where the source has several (OAI-PMH).")
+    var language: String = "en"
+
+    @Option(
+        help:
+            "How the museum can reach whoever runs this harvest (mailto:… or a URL), sent in the User-Agent (env: ARTPIPE_CONTACT)."
+    )
+    var contact: String?
+
     init() {}
 
     func validate() throws {
@@ -41,6 +50,9 @@ struct SourceOptions: ParsableArguments {
         if httpConcurrency < 1 { throw ValidationError("--http-concurrency must be at least 1") }
         if httpTimeout <= 0 { throw ValidationError("--http-timeout must be positive") }
         if maxResponseMib < 1 { throw ValidationError("--max-response-mib must be at least 1") }
+        guard language.count >= 2, language.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+            throw ValidationError("--language must be a language code such as en or nl, got '\(language)'")
+        }
         if let baseURL, URL(string: baseURL)?.host == nil {
             throw ValidationError("--base-url '\(baseURL)' is not a URL")
         }
@@ -63,7 +75,16 @@ struct SourceOptions: ParsableArguments {
         configuration.concurrencyPerHost = httpConcurrency
         configuration.requestTimeout = .seconds(fromFlag: httpTimeout)
         configuration.maxResponseBytes = maxResponseMib << 20
+        configuration.userAgent = userAgent()
         return configuration
+    }
+
+    /// `artpipe/<version>`, with the operator's contact when given: the museum asks harvesters to say who they are.
+    func userAgent(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let contact = (contact ?? environment["ARTPIPE_CONTACT"])?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let product = "artpipe/\(ArtpipeVersion.current)"
+        guard let contact, !contact.isEmpty else { return product }
+        return product + " (+\(contact.filter { !$0.isNewline && $0 != ")" }))"
     }
 
     /// The sources this process serves, with their fetcher.
@@ -79,6 +100,10 @@ struct SourceOptions: ParsableArguments {
         let search = SearchCollectionSource(
             searchBase: standIn ?? URL(string: "https://data.rijksmuseum.nl")!, idBase: standIn, imageEdge: imageSize,
             http: http)
-        return ([legacy, search], http, redaction)
+        let oai = OAICollectionSource(
+            endpoint: standIn.map { $0.appendingPathComponent("oai") } ?? URL(
+                string: "https://data.rijksmuseum.nl/oai")!,
+            language: language, imageEdge: imageSize, http: http, logger: logger)
+        return ([oai, legacy, search], http, redaction)
     }
 }

@@ -1,11 +1,10 @@
-import ArtpipeTestKit
 import Logging
 import SampleCollection
 
 /// A sample collection server running in the test process, on an ephemeral loopback port.
-final class SampleServerHandle: Sendable {
-    let server: SampleCollectionServer
-    let port: Int
+package final class SampleServerHandle: Sendable {
+    package let server: SampleCollectionServer
+    package let port: Int
     private let task: Task<Void, any Error>
 
     private init(server: SampleCollectionServer, port: Int, task: Task<Void, any Error>) {
@@ -14,10 +13,10 @@ final class SampleServerHandle: Sendable {
         self.task = task
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
-    var collection: SampleCollection { server.collection }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var collection: SampleCollection { server.collection }
 
-    static func start(_ configuration: SampleCollection.Configuration, faults: SampleServerFaults = .init())
+    package static func start(_ configuration: SampleCollection.Configuration, faults: SampleServerFaults = .init())
         async throws -> SampleServerHandle
     {
         let server = SampleCollectionServer(
@@ -36,7 +35,7 @@ final class SampleServerHandle: Sendable {
         return SampleServerHandle(server: server, port: port, task: task)
     }
 
-    func stop() async {
+    package func stop() async {
         task.cancel()
         _ = try? await task.value
     }

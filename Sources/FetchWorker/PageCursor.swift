@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where a cursor-paged crawl stands, carried in `PageRequest.cursor`: the source's token for
+/// the next page, the last page the crawl wants, and for harvests the newest datestamp
+/// reached so far (where to resume when a token expires). Opaque to everyone but the source.
+struct PageCursor: Equatable {
+    var token: String?
+    var lastPage: Int
+    var reached: String?
+
+    init(token: String?, lastPage: Int, reached: String? = nil) {
+        self.token = token
+        self.lastPage = lastPage
+        self.reached = reached
+    }
+
+    init(_ text: String?) {
+        let items = URLComponents(string: "?" + (text ?? ""))?.queryItems ?? []
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        token = value("pageToken")
+        lastPage = value("last").flatMap(Int.init) ?? Int.max
+        reached = value("reached")
+    }
+
+    var text: String {
+        var items: [URLQueryItem] = []
+        if lastPage != Int.max { items.append(URLQueryItem(name: "last", value: String(lastPage))) }
+        if let token { items.append(URLQueryItem(name: "pageToken", value: token)) }
+        if let reached { items.append(URLQueryItem(name: "reached", value: reached)) }
+        var components = URLComponents()
+        components.queryItems = items
+        return components.percentEncodedQuery ?? ""
+    }
+}

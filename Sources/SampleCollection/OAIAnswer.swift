@@ -1,0 +1,156 @@
+import Foundation
+
+/// The sample collection as the museum's OAI-PMH endpoint serves it: `ListRecords` of EDM
+/// records, a fixed number a page, then `resumptionToken` pages.
+///
+/// Like the real answers it mixes the two shapes of `edm:isShownBy` (a reference, or a nested
+/// `edm:WebResource`), names creators through an `edm:Agent` inside the record (or as a
+/// literal), and gives titles in English and Dutch.
+struct OAIAnswer {
+    static let pageSize = 200
+    /// Revision 0's datestamps: one second apart from here, in the order of the works' ids.
+    static let firstDatestamp = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+
+    /// Where a list stands; the token carries it, since a token replaces every other parameter.
+    struct Position: Equatable {
+        var offset: Int
+        var from: String?
+        var until: String?
+        /// When the token was handed out (ms since the epoch), for expiry.
+        var issued: Int64
+
+        var token: String {
+            Data("\(offset)|\(from ?? "")|\(until ?? "")|\(issued)".utf8).base64EncodedString()
+        }
+
+        init(offset: Int, from: String?, until: String?, issued: Int64) {
+            (self.offset, self.from, self.until, self.issued) = (offset, from, until, issued)
+        }
+
+        init?(token: String) {
+            guard let data = Data(base64Encoded: token) else { return nil }
+            let parts = String(decoding: data, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
+            guard parts.count == 4, let offset = Int(parts[0]), let issued = Int64(parts[3]) else { return nil }
+            self.init(
+                offset: offset, from: parts[1].isEmpty ? nil : String(parts[1]),
+                until: parts[2].isEmpty ? nil : String(parts[2]), issued: issued)
+        }
+    }
+
+    static func datestamp(of work: SampleWork) -> String {
+        format(firstDatestamp.addingTimeInterval(Double(work.id)))
+    }
+
+    /// UTC, second granularity: `YYYY-MM-DDThh:mm:ssZ`.
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// A name's id that is the same in every process (`hashValue` is not).
+    static func stableID(_ text: String) -> UInt32 {
+        text.utf8.reduce(2_166_136_261) { ($0 ^ UInt32($1)) &* 16_777_619 }
+    }
+
+    static func identifier(of work: SampleWork) -> String { "https://id.rijksmuseum.nl/sample/\(work.id)" }
+
+    /// The envelope around `body`.
+    static func document(_ body: String, responseDate: Date, request: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+        <responseDate>\(format(responseDate))</responseDate>
+        <request verb="ListRecords">\(escaped(request))</request>
+        \(body)
+        </OAI-PMH>
+        """
+    }
+
+    static func error(_ code: String, _ message: String) -> String {
+        "<error code=\"\(code)\">\(escaped(message))</error>"
+    }
+
+    /// One page of records from `position`, with the token of the next page if any.
+    static func listRecords(
+        _ works: [SampleWork], position: Position, completeListSize: Int, imageBase: String, next: Position?
+    ) -> String {
+        var text = "<ListRecords>\n"
+        for work in works { text += record(work, imageBase: imageBase) }
+        let cursor = "cursor=\"\(position.offset)\" completeListSize=\"\(completeListSize)\""
+        if let next {
+            text += "<resumptionToken \(cursor)>\(next.token)</resumptionToken>\n"
+        } else if position.offset > 0 {
+            text += "<resumptionToken \(cursor)/>\n"
+        }
+        return text + "</ListRecords>"
+    }
+
+    static func record(_ work: SampleWork, imageBase: String) -> String {
+        let about = identifier(of: work)
+        var object = """
+            <edm:ProvidedCHO rdf:about="\(about)">
+            <dc:identifier>http://hdl.handle.net/10934/RM0001.SAMPLE.\(work.id)</dc:identifier>
+            <dc:identifier>\(escaped(work.objectNumber))</dc:identifier>
+            <dc:title xml:lang="nl">\(escaped("NL: " + work.title))</dc:title>
+            <dc:title xml:lang="en">\(escaped(work.title))</dc:title>
+
+            """
+        var agents = ""
+        if !work.maker.isEmpty {
+            if work.id % 3 == 0 {
+                object += "<dc:creator>\(escaped(work.maker))</dc:creator>\n"
+            } else {
+                let agent = "https://id.rijksmuseum.nl/sample/agent/\(stableID(work.maker))"
+                object += "<dc:creator rdf:resource=\"\(agent)\"/>\n"
+                agents += """
+                    <edm:Agent rdf:about="\(agent)">
+                    <skos:prefLabel xml:lang="nl">\(escaped(work.maker))</skos:prefLabel>
+                    <skos:prefLabel xml:lang="en">\(escaped(work.maker))</skos:prefLabel>
+                    </edm:Agent>
+
+                    """
+            }
+        }
+        object += "</edm:ProvidedCHO>\n"
+        var aggregation = "<ore:Aggregation rdf:about=\"\(about)/aggregation\">\n"
+        aggregation += "<edm:aggregatedCHO rdf:resource=\"\(about)\"/>\n"
+        if work.image != nil {
+            let image = "\(imageBase)/iiif/\(work.id)/full/max/0/default.jpg"
+            aggregation +=
+                work.id % 2 == 0
+                ? "<edm:isShownBy rdf:resource=\"\(image)\"/>\n"
+                : "<edm:isShownBy><edm:WebResource rdf:about=\"\(image)\"/></edm:isShownBy>\n"
+            aggregation += "<edm:object rdf:resource=\"\(imageBase)/iiif/\(work.id)/full/300,/0/default.jpg\"/>\n"
+        }
+        aggregation += "<edm:rights rdf:resource=\"http://creativecommons.org/publicdomain/mark/1.0/\"/>\n"
+        aggregation += "</ore:Aggregation>\n"
+        return """
+            <record>
+            <header><identifier>\(about)</identifier><datestamp>\(datestamp(of: work))</datestamp><setSpec>sample</setSpec></header>
+            <metadata>
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dc="http://purl.org/dc/elements/1.1/" \
+            xmlns:edm="http://www.europeana.eu/schemas/edm/" xmlns:ore="http://www.openarchives.org/ore/terms/" \
+            xmlns:skos="http://www.w3.org/2004/02/skos/core#">
+            \(aggregation)\(object)\(agents)</rdf:RDF>
+            </metadata>
+            </record>
+
+            """
+    }
+
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
