@@ -34,6 +34,8 @@ public struct SourcePage: Sendable {
     public var deletions: [RecordDeletion]
     /// Records that could not be read; the rest of the page went on.
     public var unreadable: [UnreadableRecord]
+    /// Set on the last page of a harvest that reached the end of its list.
+    public var completedHarvest: HarvestMark?
 
     public init(
         total: Int, artworks: [Artwork], next: [PageRequest] = [], deletions: [RecordDeletion] = [],

@@ -7,11 +7,14 @@ struct PageCursor: Equatable {
     var token: String?
     var lastPage: Int
     var reached: String?
+    /// The server's clock at the harvest's first answer: what a completed harvest has covered.
+    var started: String?
 
-    init(token: String?, lastPage: Int, reached: String? = nil) {
+    init(token: String?, lastPage: Int, reached: String? = nil, started: String? = nil) {
         self.token = token
         self.lastPage = lastPage
         self.reached = reached
+        self.started = started
     }
 
     init(_ text: String?) {
@@ -20,6 +23,7 @@ struct PageCursor: Equatable {
         token = value("pageToken")
         lastPage = value("last").flatMap(Int.init) ?? Int.max
         reached = value("reached")
+        started = value("started")
     }
 
     var text: String {
@@ -27,6 +31,7 @@ struct PageCursor: Equatable {
         if lastPage != Int.max { items.append(URLQueryItem(name: "last", value: String(lastPage))) }
         if let token { items.append(URLQueryItem(name: "pageToken", value: token)) }
         if let reached { items.append(URLQueryItem(name: "reached", value: reached)) }
+        if let started { items.append(URLQueryItem(name: "started", value: started)) }
         var components = URLComponents()
         components.queryItems = items
         return components.percentEncodedQuery ?? ""

@@ -54,7 +54,15 @@ public struct PageFetchHandler: MessageHandler {
         }
         context.logger.debug(
             "page fetched", metadata: ["page.id": "\(request.pageId)", "artworks": "\(page.artworks.count)"])
-        return try [MessageCodec.record(page, topic: ArtpipeTopic.pages)]
+        var records =
+            try [MessageCodec.record(page, topic: ArtpipeTopic.pages)]
             + fetched.next.map { try MessageCodec.record($0, topic: ArtpipeTopic.pageRequests) }
+        if let mark = fetched.completedHarvest {
+            records.append(try MessageCodec.record(mark, topic: ArtpipeTopic.harvests))
+            context.logger.info(
+                "harvest complete",
+                metadata: ["page.id": "\(request.pageId)", "harvest.through": "\(mark.harvestedThrough)"])
+        }
+        return records
     }
 }

@@ -37,8 +37,26 @@ struct OAIAnswer {
         }
     }
 
-    static func datestamp(of work: SampleWork) -> String {
-        format(firstDatestamp.addingTimeInterval(Double(work.id)))
+    /// One entry of the list at some revision: a work's current record, or its deletion.
+    struct Entry {
+        var id: Int
+        var datestamp: String
+        /// Nil for a deleted record.
+        var work: SampleWork?
+        var imageVersion: Int?
+    }
+
+    /// The list at the last of `revisionTimes` (revision N happened at `revisionTimes[N - 1]`), in
+    /// datestamp order (then id), so a harvest that resumes from the newest datestamp it reached
+    /// misses nothing. Revision 0's works are a second apart from ``firstDatestamp``.
+    static func entries(_ collection: SampleCollection, revisionTimes: [Date]) -> [Entry] {
+        collection.revision(revisionTimes.count).map { original, state in
+            let changed =
+                state.changedAt == 0
+                ? firstDatestamp.addingTimeInterval(Double(original.id)) : revisionTimes[state.changedAt - 1]
+            return Entry(
+                id: original.id, datestamp: format(changed), work: state.work, imageVersion: state.imageVersion)
+        }.sorted { ($0.datestamp, $0.id) < ($1.datestamp, $1.id) }
     }
 
     /// UTC, second granularity: `YYYY-MM-DDThh:mm:ssZ`.
@@ -73,10 +91,20 @@ struct OAIAnswer {
 
     /// One page of records from `position`, with the token of the next page if any.
     static func listRecords(
-        _ works: [SampleWork], position: Position, completeListSize: Int, imageBase: String, next: Position?
+        _ entries: [Entry], position: Position, completeListSize: Int, imageBase: String, next: Position?
     ) -> String {
         var text = "<ListRecords>\n"
-        for work in works { text += record(work, imageBase: imageBase) }
+        for entry in entries {
+            if let work = entry.work {
+                text += record(work, datestamp: entry.datestamp, imageVersion: entry.imageVersion, imageBase: imageBase)
+            } else {
+                text += """
+                    <record><header status="deleted"><identifier>https://id.rijksmuseum.nl/sample/\(entry.id)</identifier>\
+                    <datestamp>\(entry.datestamp)</datestamp></header></record>
+
+                    """
+            }
+        }
         let cursor = "cursor=\"\(position.offset)\" completeListSize=\"\(completeListSize)\""
         if let next {
             text += "<resumptionToken \(cursor)>\(next.token)</resumptionToken>\n"
@@ -86,7 +114,7 @@ struct OAIAnswer {
         return text + "</ListRecords>"
     }
 
-    static func record(_ work: SampleWork, imageBase: String) -> String {
+    static func record(_ work: SampleWork, datestamp: String, imageVersion: Int?, imageBase: String) -> String {
         let about = identifier(of: work)
         var object = """
             <edm:ProvidedCHO rdf:about="\(about)">
@@ -116,7 +144,9 @@ struct OAIAnswer {
         var aggregation = "<ore:Aggregation rdf:about=\"\(about)/aggregation\">\n"
         aggregation += "<edm:aggregatedCHO rdf:resource=\"\(about)\"/>\n"
         if work.image != nil {
-            let image = "\(imageBase)/iiif/\(work.id)/full/max/0/default.jpg"
+            // A replaced image gets another URL for the same picture, as a new upload would.
+            let version = imageVersion.map { "?version=\($0)" } ?? ""
+            let image = "\(imageBase)/iiif/\(work.id)/full/max/0/default.jpg\(version)"
             aggregation +=
                 work.id % 2 == 0
                 ? "<edm:isShownBy rdf:resource=\"\(image)\"/>\n"
@@ -127,7 +157,7 @@ struct OAIAnswer {
         aggregation += "</ore:Aggregation>\n"
         return """
             <record>
-            <header><identifier>\(about)</identifier><datestamp>\(datestamp(of: work))</datestamp><setSpec>sample</setSpec></header>
+            <header><identifier>\(about)</identifier><datestamp>\(datestamp)</datestamp><setSpec>sample</setSpec></header>
             <metadata>
             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dc="http://purl.org/dc/elements/1.1/" \
             xmlns:edm="http://www.europeana.eu/schemas/edm/" xmlns:ore="http://www.openarchives.org/ore/terms/" \

@@ -24,11 +24,28 @@ public final class SampleCollectionServer: Sendable {
     /// JPEGs by (width, height, tint): each is made once.
     private let madeImages = Mutex<[[Int]: [UInt8]]>([:])
     private let requestCount = Atomic<Int>(0)
+    /// When each revision after 0 happened: revision N's changes carry `revisionTimes[N - 1]`.
+    private let revisionTimes: Mutex<[Date]>
+
+    /// The revision OAI-PMH serves (0: the collection as made).
+    public var revision: Int { revisionTimes.withLock { $0.count } }
+
+    /// Moves to a later revision now: its changes and deletions are dated this second.
+    public func advance(to revision: Int) {
+        let now = Date()
+        revisionTimes.withLock { times in
+            while times.count < revision { times.append(now) }
+        }
+    }
     private let imageRequestCount = Atomic<Int>(0)
     private let documents: LinkedArtDocuments
 
     /// - Parameter threadPool: makes the images (libvips blocks).
-    public init(collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool) {
+    /// - Parameter revision: the revision to serve from the start; its changes are dated a day apart.
+    public init(collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool, revision: Int = 0)
+    {
+        revisionTimes = Mutex(
+            (0..<max(revision, 0)).map { OAIAnswer.firstDatestamp.addingTimeInterval(Double($0 + 1) * 86_400) })
         self.collection = collection
         self.faults = faults
         documents = LinkedArtDocuments(collection: collection)
@@ -236,9 +253,9 @@ public final class SampleCollectionServer: Sendable {
                 offset: 0, from: query.get("from").map { String($0) }, until: query.get("until").map { String($0) },
                 issued: 0)
         }
-        let matching = collection.works.filter { work in
-            let stamp = OAIAnswer.datestamp(of: work)
-            return (position.from.map { stamp >= $0 } ?? true) && (position.until.map { stamp <= $0 } ?? true)
+        let matching = OAIAnswer.entries(collection, revisionTimes: revisionTimes.withLock { $0 }).filter { entry in
+            (position.from.map { entry.datestamp >= $0 } ?? true)
+                && (position.until.map { entry.datestamp <= $0 } ?? true)
         }
         guard !matching.isEmpty else {
             return answer(OAIAnswer.error("noRecordsMatch", "no records match the request"))

@@ -14,11 +14,18 @@ enum GroundTruth {
     static func mismatches(
         _ index: ArtistIndex, collection: SampleCollection, output: URL, failedPages: Set<Int> = []
     ) -> [Mismatch] {
-        var problems: [Mismatch] = []
-        var expected: [String: SampleWork] = [:]
+        var expected: [SampleWork] = []
         for (number, listing) in collection.pages.enumerated() where !failedPages.contains(number + 1) {
-            for work in listing { expected[work.objectNumber] = work }
+            expected += listing
         }
+        return mismatches(index, expected: expected, output: output)
+    }
+
+    /// Exactly the `expected` works, each grouped under its maker, with the thumbnail status its
+    /// image calls for and files on disk for `ok`.
+    static func mismatches(_ index: ArtistIndex, expected works: [SampleWork], output: URL) -> [Mismatch] {
+        var problems: [Mismatch] = []
+        let expected = Dictionary(works.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         for artist in index.artists {
             for work in artist.works {

@@ -4,6 +4,7 @@ import Foundation
 import IndexWorker
 import PipelineContract
 import SampleCollection
+import Testing
 
 /// One pipeline on its own embedded broker: the three workers as `artpipe` processes over TCP,
 /// crawling a sample server into an output directory of its own.
@@ -74,13 +75,13 @@ final class PipelineRun: @unchecked Sendable {
         try start(role)
     }
 
-    func crawl() async throws {
+    func crawl(crawlId: String = PipelineRun.crawlId, extra: [String] = []) async throws {
         let crawl = try ChildProcess(
             "artpipe",
             [
                 "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--pages", "all",
-                "--page-size", String(sample.collection.configuration.pageSize), "--crawl-id", Self.crawlId,
-            ] + (source == "rijksmuseum-oai" ? [] : ["--query", "s=artist"]))
+                "--page-size", String(sample.collection.configuration.pageSize), "--crawl-id", crawlId,
+            ] + (source == "rijksmuseum-oai" ? [] : ["--query", "s=artist"]) + extra)
         let status = try await crawl.waitForExit(timeout: .seconds(60))
         guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
     }
@@ -106,17 +107,27 @@ final class PipelineRun: @unchecked Sendable {
 
     /// Waits until every page is indexed or failed and no thumbnail is pending; returns that
     /// index and its bytes (read together: the file is replaced whole, never edited).
-    func waitForCompletion(timeout: Duration = .seconds(180)) async throws -> (index: ArtistIndex, bytes: [UInt8]) {
+    func waitForCompletion(
+        crawlId: String = PipelineRun.crawlId, expectedPages: Int? = nil, timeout: Duration = .seconds(180)
+    ) async throws -> (index: ArtistIndex, bytes: [UInt8]) {
         var complete: (ArtistIndex, [UInt8])?
+        let pages = expectedPages ?? self.expectedPages
         try await waitUntil("the index to be complete", timeout: timeout) {
             guard let data = try? Data(contentsOf: output.appendingPathComponent("index.json")),
                 let index = try? JSONDecoder().decode(ArtistIndex.self, from: data),
-                index.progress(crawlId: Self.crawlId).isComplete(expectedPages: expectedPages)
+                index.progress(crawlId: crawlId).isComplete(expectedPages: pages)
             else { return false }
             complete = (index, Array(data))
             return true
         }
         return complete!
+    }
+
+    /// SIGTERM to every worker: each must exit 0. Then the broker stops.
+    func expectCleanStop() async throws {
+        let failures = try await stopWorkers()
+        #expect(failures.isEmpty, "\(failures)")
+        await shutdown()
     }
 
     /// SIGTERM to every worker; returns a line for each that did not exit 0 (none: all clean).

@@ -41,7 +41,7 @@ struct PipelineTests {
         #expect(problems.isEmpty, "\(problems.prefix(10))")
         #expect(index.crawls.map(\.source) == ["rijksmuseum-search"])
         #expect(index.totals.thumbnails == reference.index.totals.thumbnails)
-        try await expectCleanStop(run)
+        try await run.expectCleanStop()
     }
 
     @Test("a full OAI-PMH harvest of the same collection gives the same works, makers and thumbnails")
@@ -59,7 +59,7 @@ struct PipelineTests {
         #expect(index.totals.thumbnails == reference.index.totals.thumbnails)
         let works = index.artists.flatMap(\.works)
         #expect(works.allSatisfy { $0.recordId != nil && $0.datestamp != nil }, "every work is a versioned record")
-        try await expectCleanStop(run)
+        try await run.expectCleanStop()
     }
 
     @Test(
@@ -126,7 +126,7 @@ struct PipelineTests {
         let (_, bytes) = try await run.waitForCompletion()
         #expect(firstDifference(bytes, reference.bytes) == nil)
         #expect(reference.sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
-        try await expectCleanStop(run)
+        try await run.expectCleanStop()
     }
 
     /// How many copies of each worker run, and whether one of each is SIGKILLed and restarted.
@@ -162,7 +162,7 @@ struct PipelineTests {
         let (index, bytes) = try await run.waitForCompletion()
         #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
         #expect(firstDifference(bytes, reference.bytes) == nil)
-        try await expectCleanStop(run)
+        try await run.expectCleanStop()
     }
 
     @Test("a broker outage in the middle of the run: the run completes with the same bytes, nothing lost")
@@ -181,7 +181,7 @@ struct PipelineTests {
         run.cluster.broker.setBrokerUp()
         let (_, bytes) = try await run.waitForCompletion()
         #expect(firstDifference(bytes, reference.bytes) == nil)
-        try await expectCleanStop(run)
+        try await run.expectCleanStop()
     }
 
     @Test(
@@ -215,15 +215,8 @@ struct PipelineTests {
         #expect(status.stdout.contains("5 indexed, 1 failed"), "\(status.stdout)")
         #expect(status.stdout.contains("(page 3) in fetch: gave up on"), "\(status.stdout)")
         #expect(status.stdout.contains("after 5 attempts: HTTP 500"), "\(status.stdout)")
-        try await expectCleanStop(run)
+        try await run.expectCleanStop()
         await sample.stop()
-    }
-
-    /// SIGTERM to every worker: each must exit 0. Then the broker stops.
-    private func expectCleanStop(_ run: PipelineRun) async throws {
-        let failures = try await run.stopWorkers()
-        #expect(failures.isEmpty, "\(failures)")
-        await run.shutdown()
     }
 }
 
@@ -260,5 +253,69 @@ struct DemoCommandTests {
         #expect(try await demo.waitForExit(timeout: .seconds(30)) == 2)
         #expect(demo.stderr.contains("not empty and was not made by artpipe demo"), "\(demo.stderr)")
         #expect(FileManager.default.fileExists(atPath: precious.path))
+    }
+}
+
+@Suite("Incremental OAI-PMH harvests", .serialized, .timeLimit(.minutes(6)))
+struct IncrementalHarvestTests {
+    /// Works, makers and thumbnails of an index, without where each came from (page ids and
+    /// crawls differ between an incremental and a full harvest by design).
+    static func works(_ index: ArtistIndex) -> [String] {
+        index.artists.flatMap { artist in
+            artist.works.map {
+                "\(artist.name)|\($0.objectNumber)|\($0.title)|\($0.thumbnailStatus)|\($0.recordId ?? "")|"
+                    + "\($0.datestamp ?? "")|\($0.thumbnails.sorted { $0.key < $1.key })"
+            }
+        }
+    }
+
+    @Test("harvest revision 0, then --since last against revision 1: the works of a full harvest of revision 1")
+    func sinceLast() async throws {
+        var configuration = SampleCollection.Configuration()
+        configuration.seed = 5
+        configuration.pages = 12
+        configuration.pageSize = 40
+        configuration.brokenImageRate = 0
+        let sample = try await SampleServerHandle.start(configuration)
+        defer { Task { await sample.stop() } }
+        let revised = sample.collection.revision(1)
+        let changed = revised.filter { $0.state.changedAt == 1 }
+        let deleted = revised.filter { $0.state.work == nil }
+        try #require(!deleted.isEmpty && changed.count > deleted.count, "the seed revises and deletes works")
+
+        let run = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        try await run.crawl()
+        _ = try await run.waitForCompletion()
+        let requestsBefore = sample.server.requestsServed - sample.server.imageRequestsServed
+
+        sample.server.advance(to: 1)
+        try await run.crawl(crawlId: "e2e-since", extra: ["--since", "last"])
+        let incrementalPages = (changed.count + 199) / 200
+        let (incremental, _) = try await run.waitForCompletion(crawlId: "e2e-since", expectedPages: incrementalPages)
+        let incrementalRequests = sample.server.requestsServed - sample.server.imageRequestsServed - requestsBefore
+        // One request for the crawl's count, then one per page of changed records: a full harvest takes
+        // one per page of the whole collection.
+        #expect(
+            incrementalRequests == incrementalPages + 1, "the incremental harvest asked for the changed records only")
+        #expect(incrementalPages < run.expectedPages)
+        let live = revised.compactMap(\.state.work)
+        let problems = GroundTruth.mismatches(incremental, expected: live, output: run.output)
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        for gone in deleted {
+            #expect(!Self.works(incremental).contains { $0.contains("|\(gone.original.objectNumber)|") })
+        }
+        try await run.expectCleanStop()
+
+        // A fresh pipeline harvesting revision 1 in full must hold the same works.
+        let full = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
+        defer { full.killWorkers() }
+        try full.startWorkers()
+        try await full.crawl()
+        let (fullIndex, _) = try await full.waitForCompletion()
+        #expect(Self.works(incremental) == Self.works(fullIndex))
+        #expect(incremental.totals.works == live.count && fullIndex.totals.works == live.count)
+        try await full.expectCleanStop()
     }
 }

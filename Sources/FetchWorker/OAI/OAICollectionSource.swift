@@ -61,13 +61,25 @@ public final class OAICollectionSource: CollectionSource {
             page = try await list(query: query, token: nil)
         }
         let reached = ([cursor.reached].compactMap { $0 } + page.records.map(\.datestamp)).max()
+        let started = cursor.started ?? page.responseDate
         var next: [PageRequest] = []
-        if let nextToken = page.resumptionToken, request.page < cursor.lastPage {
-            next.append(
-                PageRequest(
-                    crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
-                    pageSize: request.pageSize,
-                    cursor: PageCursor(token: nextToken, lastPage: cursor.lastPage, reached: reached).text))
+        var completed: HarvestMark?
+        if let nextToken = page.resumptionToken {
+            if request.page < cursor.lastPage {
+                next.append(
+                    PageRequest(
+                        crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
+                        pageSize: request.pageSize,
+                        cursor: PageCursor(
+                            token: nextToken, lastPage: cursor.lastPage, reached: reached, started: started
+                        )
+                        .text))
+            }
+        } else if let through = request.query["until"] ?? started {
+            // The end of the list: every change up to the first answer (or `until`) is harvested.
+            completed = HarvestMark(
+                source: name, query: request.query, crawlId: request.crawlId, harvestedThrough: through,
+                lastPageId: request.pageId)
         }
         let live = page.records.filter { !$0.deleted }
         let artworks = live.enumerated().map { position, record in
@@ -79,10 +91,12 @@ public final class OAICollectionSource: CollectionSource {
         let deletions = page.records.filter(\.deleted).map {
             RecordDeletion(recordId: $0.identifier, datestamp: $0.datestamp)
         }
-        return SourcePage(
+        var result = SourcePage(
             total: page.completeListSize ?? page.records.count, artworks: artworks, next: next,
             deletions: deletions,
             unreadable: page.unreadable.map { UnreadableRecord(recordId: $0.identifier, reason: $0.reason) })
+        result.completedHarvest = completed
+        return result
     }
 
     /// One `ListRecords` page; `noRecordsMatch` is an empty list, not a failure.
@@ -99,11 +113,7 @@ public final class OAICollectionSource: CollectionSource {
         }
         guard let url = components.url else { throw SourceFormatError("cannot make an OAI-PMH URL of \(query)") }
         let response = try await http.get(url, accept: "text/xml, application/xml")
-        do {
-            return try parser.parse(response.body)
-        } catch let error as OAIError where error.code == "noRecordsMatch" {
-            return OAIListRecords(records: [], unreadable: [])
-        }
+        return try parser.parse(response.body)
     }
 
     /// Refuses parameters a harvest does not take, naming the ones it does.

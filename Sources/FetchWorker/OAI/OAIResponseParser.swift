@@ -15,14 +15,19 @@ struct OAIResponseParser: Sendable {
         guard root.namespace == OAINamespace.oai, root.name == "OAI-PMH" else {
             throw SourceFormatError("not an OAI-PMH answer (root element \(root.name))")
         }
+        let responseDate = root.child(OAINamespace.oai, "responseDate")?.text
         if let error = root.child(OAINamespace.oai, "error") {
-            throw OAIError(code: error.attribute("code") ?? "unknown", message: error.text)
+            let code = error.attribute("code") ?? "unknown"
+            // Nothing changed in the window: an empty list, not a failure.
+            if code == "noRecordsMatch" {
+                return OAIListRecords(records: [], responseDate: responseDate, unreadable: [])
+            }
+            throw OAIError(code: code, message: error.text)
         }
         guard let list = root.child(OAINamespace.oai, "ListRecords") else {
             throw SourceFormatError("the OAI-PMH answer has no ListRecords")
         }
-        var page = OAIListRecords(
-            records: [], responseDate: root.child(OAINamespace.oai, "responseDate")?.text, unreadable: [])
+        var page = OAIListRecords(records: [], responseDate: responseDate, unreadable: [])
         for element in list.children(OAINamespace.oai, "record") {
             switch record(element) {
             case .success(let record): page.records.append(record)

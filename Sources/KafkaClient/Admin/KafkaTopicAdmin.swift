@@ -6,10 +6,11 @@ import Logging
 /// The embedded broker does not implement admin requests: it creates its topics itself
 /// (``EmbeddedBroker/createTopic(_:partitions:replicationFactor:)``).
 public enum KafkaTopicAdmin {
-    /// Creates each topic that does not exist yet. Returns the names it created.
+    /// Creates each topic that does not exist yet, with its `settings` (`cleanup.policy`…).
+    /// Returns the names it created.
     public static func createTopics(
-        _ names: [String], partitions: Int, replicationFactor: Int, configuration: KafkaClientConfiguration,
-        timeout: Duration, logger: Logger
+        _ names: [String], partitions: Int, replicationFactor: Int, settings: [String: [String: String]] = [:],
+        configuration: KafkaClientConfiguration, timeout: Duration, logger: Logger
     ) async throws -> [String] {
         let properties = configuration.clientProperties(clientIDSuffix: "admin")
         let client = try RDKafkaClient(
@@ -17,13 +18,14 @@ public enum KafkaTopicAdmin {
         let timeoutMilliseconds = Int32(timeout.milliseconds)
         return try await configuration.runBlocking {
             try createTopics(
-                names, partitions: partitions, replicationFactor: replicationFactor, client: client,
-                timeoutMilliseconds: timeoutMilliseconds)
+                names, partitions: partitions, replicationFactor: replicationFactor, settings: settings,
+                client: client, timeoutMilliseconds: timeoutMilliseconds)
         }
     }
 
     private static func createTopics(
-        _ names: [String], partitions: Int, replicationFactor: Int, client: RDKafkaClient, timeoutMilliseconds: Int32
+        _ names: [String], partitions: Int, replicationFactor: Int, settings: [String: [String: String]],
+        client: RDKafkaClient, timeoutMilliseconds: Int32
     ) throws -> [String] {
         var errstr = [CChar](repeating: 0, count: 512)
         var newTopics: [OpaquePointer?] = []
@@ -36,6 +38,12 @@ public enum KafkaTopicAdmin {
                 throw KafkaError("cannot describe topic \(name): \(String(errorBuffer: errstr))")
             }
             newTopics.append(topic)
+            for (key, value) in (settings[name] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let error = rd_kafka_NewTopic_set_config(topic, key, value)
+                guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                    throw KafkaError("cannot set \(key)=\(value) on topic \(name)", rdError: error)
+                }
+            }
         }
         let options = rd_kafka_AdminOptions_new(client.handle, RD_KAFKA_ADMIN_OP_CREATETOPICS)
         defer { rd_kafka_AdminOptions_destroy(options) }

@@ -1,14 +1,24 @@
-/// A message of the pipeline contract: JSON with `"v": 1`, keyed by page id.
+/// A message of the pipeline contract: JSON with `"v": 1`, keyed by ``key``.
 public protocol ArtpipeMessage: Codable, Sendable {
-    /// The schema name in the `artpipe-schema` header (`page-request`, `page`, `page-thumbnails`).
+    /// The schema name in the `artpipe-schema` header (`page-request`, `page`, `page-thumbnails`, `harvest-mark`).
     static var schemaName: String { get }
     /// The version this code writes and reads.
     static var schemaVersion: Int { get }
     var v: Int { get }
-    var pageId: String { get }
+    /// The Kafka key: the page id for page messages, so every message of a page lands on one partition.
+    var key: String { get }
 }
 
 extension ArtpipeMessage {
     public static var schemaVersion: Int { 1 }
     public static var schemaHeaderValue: String { "\(schemaName)/\(schemaVersion)" }
+}
+
+/// A message about one page, keyed by its page id.
+public protocol PageMessage: ArtpipeMessage {
+    var pageId: String { get }
+}
+
+extension PageMessage {
+    public var key: String { pageId }
 }

@@ -13,7 +13,7 @@ public enum MessageCodec {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return KafkaProducerRecord(
-            topic: topic, key: message.pageId, value: Array(try encoder.encode(message)),
+            topic: topic, key: message.key, value: Array(try encoder.encode(message)),
             headers: [
                 KafkaHeader(contentTypeHeader, "application/json"),
                 KafkaHeader(schemaHeader, Message.schemaHeaderValue),

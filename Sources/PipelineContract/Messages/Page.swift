@@ -1,5 +1,5 @@
 /// A fetched page of artworks, published by FetchWorker to `artpipe.pages`.
-public struct Page: ArtpipeMessage, Equatable {
+public struct Page: PageMessage, Equatable {
     public static let schemaName = "page"
 
     public var v: Int

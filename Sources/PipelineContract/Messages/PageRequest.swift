@@ -1,5 +1,5 @@
 /// A page to fetch: published by `artpipe crawl`, and by FetchWorker itself for cursor-paged sources.
-public struct PageRequest: ArtpipeMessage, Equatable {
+public struct PageRequest: PageMessage, Equatable {
     public static let schemaName = "page-request"
 
     public var v: Int

@@ -1,5 +1,5 @@
 /// The thumbnails of one page, published by ThumbWorker to `artpipe.thumbnails`.
-public struct PageThumbnails: ArtpipeMessage, Equatable {
+public struct PageThumbnails: PageMessage, Equatable {
     public static let schemaName = "page-thumbnails"
 
     public var v: Int

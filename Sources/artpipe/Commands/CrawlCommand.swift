@@ -42,6 +42,16 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(help: "The crawl id carried by its pages (default: derived from the source and query).")
     var crawlId: String?
 
+    @Option(
+        help: """
+            Harvest only what changed: 'last' (since the last completed harvest of the same query, read from \
+            artpipe.harvests) or a UTC time YYYY-MM-DDThh:mm:ssZ. rijksmuseum-oai only.
+            """)
+    var since: String?
+
+    @Option(help: "Seconds to spend reading artpipe.harvests for --since last.")
+    var readTimeout: Double = 30
+
     func validate() throws {
         guard CrawlPages(argument: pages) != nil else {
             throw ValidationError("--pages must be all, N or FIRST-LAST, got '\(pages)'")
@@ -55,17 +65,68 @@ struct CrawlCommand: AsyncParsableCommand {
         if ["key", "p", "ps"].contains(where: { name in query.contains { $0.hasPrefix("\(name)=") } }) {
             throw ValidationError("--query must not set key, p or ps: the crawl sets them")
         }
+        if let since {
+            guard source == OAICollectionSource.sourceName else {
+                throw ValidationError(
+                    "--since needs --source \(OAICollectionSource.sourceName): only it has datestamps")
+            }
+            guard since == "last" || Self.isUTCSecond(since) else {
+                throw ValidationError("--since must be 'last' or a UTC time YYYY-MM-DDThh:mm:ssZ, got '\(since)'")
+            }
+            guard !query.contains(where: { $0.hasPrefix("from=") }) else {
+                throw ValidationError("--since sets from=; give one or the other")
+            }
+        }
+        guard readTimeout > 0 else { throw ValidationError("--read-timeout must be positive") }
+    }
+
+    /// OAI-PMH's granularity here: `YYYY-MM-DDThh:mm:ssZ`, a real moment.
+    static func isUTCSecond(_ text: String) -> Bool {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return text.count == 20 && text.hasSuffix("Z") && formatter.date(from: text) != nil
+    }
+
+    /// Where `--since last` starts: the newest completed harvest of the same query, if any.
+    static func lastHarvest(
+        of source: String, query: [String: String], client: KafkaClientConfiguration, timeout: Duration, logger: Logger
+    ) async throws -> HarvestMark? {
+        let key = HarvestMark.harvestKey(source: source, query: query)
+        let messages: [KafkaConsumerMessage]
+        do {
+            messages = try await KafkaTopicSnapshot.read(
+                ArtpipeTopic.harvests, configuration: client, timeout: timeout, logger: logger)
+        } catch let error as KafkaError {
+            throw ConfigurationError("--since last: cannot read \(ArtpipeTopic.harvests): \(error.message)")
+        }
+        return messages.filter { $0.keyString == key }
+            .compactMap { try? MessageCodec.decode(HarvestMark.self, from: $0) }
+            .max { $0.harvestedThrough < $1.harvestedThrough }
     }
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.crawl")
-        let parameters = Dictionary(
+        var parameters = Dictionary(
             query.map { parameter in
                 let separator = parameter.firstIndex(of: "=")!
                 return (String(parameter[..<separator]), String(parameter[parameter.index(after: separator)...]))
             }, uniquingKeysWith: { _, last in last })
         let client = try kafka.clientConfiguration()
+        if since == "last" {
+            if let mark = try await Self.lastHarvest(
+                of: source, query: parameters, client: client, timeout: .seconds(fromFlag: readTimeout), logger: logger)
+            {
+                parameters["from"] = mark.harvestedThrough
+                print(
+                    "harvesting changes since \(mark.harvestedThrough) (the last completed harvest, crawl \(mark.crawlId))"
+                )
+            } else {
+                print("no completed harvest of this query yet: harvesting everything")
+            }
+        } else if let since {
+            parameters["from"] = since
+        }
         let (sources, http, redaction) = try sourceOptions.makeSources(logger: logger)
         defer { Task { try? await http.shutdown() } }
         guard let collection = sources.first(where: { $0.name == source }) else {

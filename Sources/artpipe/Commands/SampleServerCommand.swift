@@ -29,6 +29,12 @@ struct SampleServerCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds added before every answer.")
     var latencyMs: Int = 0
 
+    @Option(
+        help:
+            "The collection's revision OAI-PMH serves: each one changes about 5% of works and deletes about 1%, a day later each."
+    )
+    var revision: Int = 0
+
     @Option(help: "Each collection page first answers this many times with 503 / 429 (Retry-After: 1).")
     var failFirst: Int = 0
 
@@ -83,7 +89,8 @@ struct SampleServerCommand: AsyncParsableCommand {
     private func serve(
         _ collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool, logger: Logger
     ) async throws {
-        let server = SampleCollectionServer(collection: collection, faults: faults, threadPool: threadPool)
+        let server = SampleCollectionServer(
+            collection: collection, faults: faults, threadPool: threadPool, revision: revision)
         let host = host
         let portFile = portFile
         let service = SampleServerService(server: server, host: host, port: port, logger: logger) { bound in

@@ -36,7 +36,8 @@ struct TopicsCommand: ParsableCommand {
             let client = try kafka.clientConfiguration()
             do {
                 let created = try await KafkaTopicAdmin.createTopics(
-                    ArtpipeTopic.all, partitions: partitions, replicationFactor: replication, configuration: client,
+                    ArtpipeTopic.all, partitions: partitions, replicationFactor: replication,
+                    settings: ArtpipeTopic.settings, configuration: client,
                     timeout: kafka.connectTimeoutDuration, logger: logger)
                 for topic in ArtpipeTopic.all {
                     print("\(topic): \(created.contains(topic) ? "created" : "exists")")
