@@ -164,9 +164,8 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "SampleCollection",
-                "ArtpipeTestKit",
-                logging,
+                "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "ThumbWorker", "SampleCollection",
+                "ArtpipeTestKit", logging,
             ]),
     ]
 )

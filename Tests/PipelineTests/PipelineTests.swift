@@ -6,6 +6,7 @@ import KafkaClient
 import PipelineContract
 import SampleCollection
 import Testing
+import ThumbWorker
 
 /// The whole pipeline: `artpipe` worker processes over TCP on an embedded broker, crawling the
 /// sample server over loopback HTTP, with real JPEGs decoded by libvips.
@@ -307,6 +308,26 @@ struct IncrementalHarvestTests {
             #expect(!Self.works(incremental).contains { $0.contains("|\(gone.original.objectNumber)|") })
         }
         try await run.expectCleanStop()
+
+        // The deleted works' thumbnails are left behind; prune lists them, then removes them.
+        let orphans = deleted.filter { $0.original.hasGoodImage }.map {
+            ThumbnailFileName.make($0.original.objectNumber)
+        }
+        try #require(!orphans.isEmpty, "a deleted work had thumbnails")
+        let dryRun = try ChildProcess("artpipe", ["prune", "--out", run.output.path])
+        #expect(try await dryRun.waitForExit(timeout: .seconds(30)) == 0, "\(dryRun.stderr)")
+        for orphan in orphans {
+            #expect(dryRun.stdout.contains("would remove thumbs/200/\(orphan).jpg"), "\(dryRun.stdout)")
+        }
+        let execute = try ChildProcess("artpipe", ["prune", "--out", run.output.path, "--execute"])
+        #expect(try await execute.waitForExit(timeout: .seconds(30)) == 0, "\(execute.stderr)")
+        for orphan in orphans {
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: run.output.appendingPathComponent("thumbs/200/\(orphan).jpg").path))
+        }
+        let kept = incremental.artists.flatMap(\.works).flatMap(\.thumbnails.values)
+        #expect(kept.allSatisfy { FileManager.default.fileExists(atPath: run.output.appendingPathComponent($0).path) })
 
         // A fresh pipeline harvesting revision 1 in full must hold the same works.
         let full = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
