@@ -34,6 +34,7 @@ test: setup lint deploy-check
 bench: setup
 	bench/consume-vs-kcat.sh
 	bench/fetch.sh
+	bench/harvest.sh
 	bench/thumbs.sh
 	bench/index.sh
 	bench/demo.sh

@@ -50,12 +50,15 @@ struct OAIAnswer {
     /// datestamp order (then id), so a harvest that resumes from the newest datestamp it reached
     /// misses nothing. Revision 0's works are a second apart from ``firstDatestamp``.
     static func entries(_ collection: SampleCollection, revisionTimes: [Date]) -> [Entry] {
-        collection.revision(revisionTimes.count).map { original, state in
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return collection.revision(revisionTimes.count).map { original, state in
             let changed =
                 state.changedAt == 0
                 ? firstDatestamp.addingTimeInterval(Double(original.id)) : revisionTimes[state.changedAt - 1]
             return Entry(
-                id: original.id, datestamp: format(changed), work: state.work, imageVersion: state.imageVersion)
+                id: original.id, datestamp: formatter.string(from: changed), work: state.work,
+                imageVersion: state.imageVersion)
         }.sorted { ($0.datestamp, $0.id) < ($1.datestamp, $1.id) }
     }
 

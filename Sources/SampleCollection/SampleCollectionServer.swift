@@ -26,6 +26,8 @@ public final class SampleCollectionServer: Sendable {
     private let requestCount = Atomic<Int>(0)
     /// When each revision after 0 happened: revision N's changes carry `revisionTimes[N - 1]`.
     private let revisionTimes: Mutex<[Date]>
+    /// The OAI-PMH list of the current revision, made once per revision.
+    private let oaiEntries = Mutex<(revision: Int, entries: [OAIAnswer.Entry])?>(nil)
 
     /// The revision OAI-PMH serves (0: the collection as made).
     public var revision: Int { revisionTimes.withLock { $0.count } }
@@ -253,7 +255,7 @@ public final class SampleCollectionServer: Sendable {
                 offset: 0, from: query.get("from").map { String($0) }, until: query.get("until").map { String($0) },
                 issued: 0)
         }
-        let matching = OAIAnswer.entries(collection, revisionTimes: revisionTimes.withLock { $0 }).filter { entry in
+        let matching = currentEntries().filter { entry in
             (position.from.map { entry.datestamp >= $0 } ?? true)
                 && (position.until.map { entry.datestamp <= $0 } ?? true)
         }
@@ -270,6 +272,14 @@ public final class SampleCollectionServer: Sendable {
         return answer(
             OAIAnswer.listRecords(
                 page, position: position, completeListSize: matching.count, imageBase: base, next: next))
+    }
+
+    private func currentEntries() -> [OAIAnswer.Entry] {
+        let times = revisionTimes.withLock { $0 }
+        if let cached = oaiEntries.withLock({ $0 }), cached.revision == times.count { return cached.entries }
+        let entries = OAIAnswer.entries(collection, revisionTimes: times)
+        oaiEntries.withLock { $0 = (times.count, entries) }
+        return entries
     }
 
     private static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {

@@ -1,0 +1,66 @@
+import ArgumentParser
+import ArtpipeRuntime
+import ArtpipeSupport
+import ArtpipeTestKit
+import FetchWorker
+import Foundation
+import HTTPFetching
+import KafkaClient
+import Logging
+import PipelineContract
+import SampleCollection
+
+/// `artpipe-probe harvest-bench`: records per second of an OAI-PMH harvest through
+/// FetchWorker's handler (HTTP, XML parse, EDM, encode; no Kafka) against the sample server.
+struct HarvestBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "harvest-bench", abstract: "Measure an OAI-PMH harvest's record rate against the sample server.")
+
+    @Option(help: "Works in the sample collection (listings of 100 a page, before repeats).")
+    var works: Int = 20_000
+
+    func validate() throws {
+        guard works >= 100 else { throw ValidationError("--works must be at least 100") }
+    }
+
+    func run() async throws {
+        ArtpipeLogging.bootstrap(level: .error)
+        var logger = Logger(label: "artpipe.bench")
+        logger.logLevel = .error
+        var configuration = SampleCollection.Configuration()
+        configuration.pages = works / 100
+        let sample = try await SampleServerHandle.start(configuration)
+        let http = HTTPFetcher(
+            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: logger)
+        let source = OAICollectionSource(
+            endpoint: URL(string: sample.baseURL + "/oai")!, language: "en", imageEdge: 512, http: http,
+            logger: logger)
+        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: []))
+        print("harvest-bench: \(sample.collection.works.count) records, 200 a page, sample server on 127.0.0.1")
+        let start = ContinuousClock.now
+        var request: PageRequest? = PageRequest(
+            crawlId: "bench", source: source.name, query: [:], page: 1, pageSize: 200)
+        var (pages, records, bytes) = (0, 0, 0)
+        while let current = request {
+            let message = KafkaConsumerMessage(
+                topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,
+                value: try MessageCodec.record(current, topic: ArtpipeTopic.pageRequests).value)
+            let outputs = try await handler.handle(
+                handler.decode(message), context: MessageContext(message: message, attempt: 1, logger: logger))
+            let page = try JSONDecoder().decode(Page.self, from: Data(outputs[0].value))
+            pages += 1
+            records += page.artworks.count + (page.deletions?.count ?? 0)
+            bytes += outputs[0].value.count
+            request = try outputs.first { $0.topic == ArtpipeTopic.pageRequests }.map {
+                try JSONDecoder().decode(PageRequest.self, from: Data($0.value))
+            }
+        }
+        let seconds = start.duration(to: .now).seconds
+        print(
+            "\(records) records in \(pages) pages, \(String(format: "%.2f", seconds)) s: "
+                + "\(Int(Double(records) / seconds)) records/s, \(String(format: "%.1f", Double(pages) / seconds)) pages/s, "
+                + "\(bytes / max(pages, 1)) bytes per Page message")
+        try await http.shutdown()
+        await sample.stop()
+    }
+}
