@@ -12,9 +12,9 @@ public enum CrawlPlanner {
         public var lastPage: Int
     }
 
-    /// Plans the legacy API's pages: ceil(min(total, 10,000) / pageSize) of them. A query
-    /// beyond the 10,000-object reach fails with `--pages all` rather than silently missing
-    /// objects, and says how to split it.
+    /// Plans the legacy API's pages: those with `page × pageSize ≤ 10,000` that hold objects.
+    /// A query beyond that reach fails with `--pages all` rather than silently missing objects,
+    /// and says how to split it.
     public static func plan(
         source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String
     ) async throws -> Plan {
@@ -23,8 +23,11 @@ public enum CrawlPlanner {
             return try planCursor(
                 source: source, query: query, pages: pages, pageSize: pageSize, crawlId: crawlId, total: count.total)
         }
-        let reachable = min(count.total, LegacyCollectionSource.reachableObjects)
-        let lastPage = (reachable + pageSize - 1) / pageSize
+        // The API refuses p × ps over 10,000: with a page size that does not divide it, the
+        // last reachable page ends below 10,000.
+        let reachablePages = LegacyCollectionSource.reachableObjects / pageSize
+        let lastPage = min((count.total + pageSize - 1) / pageSize, reachablePages)
+        let reachable = min(count.total, reachablePages * pageSize)
         if pages == .all, count.total > reachable {
             throw CrawlPlanningError.beyondReach(total: count.total, reachable: reachable, facets: count.facets)
         }
@@ -87,6 +90,9 @@ public enum CrawlPlanningError: Error, CustomStringConvertible {
             }) {
                 let largest = values.sorted { $0.value > $1.value }.prefix(3).map { "\(name)=\($0.key) (\($0.value))" }
                 text += ", e.g. with --query \(largest.joined(separator: ", "))"
+            }
+            if reachable < LegacyCollectionSource.reachableObjects {
+                text += ", or use a --page-size that divides \(LegacyCollectionSource.reachableObjects) (such as 100)"
             }
             return text + ", or crawl a page range with --pages"
         }

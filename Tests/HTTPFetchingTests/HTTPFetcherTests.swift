@@ -127,3 +127,22 @@ struct HTTPFetcherTests {
         #expect(HTTPFetcher.parseRetryAfter("soon") == nil)
     }
 }
+
+@Suite("Secret redaction")
+struct SecretRedactionTests {
+    @Test("a key is redacted as it is and percent-encoded in either case, whatever surrounds it")
+    func encodedForms() {
+        let redaction = SecretRedaction(secrets: ["k3y+/with=pad", nil, "ab"])
+        let texts = [
+            "GET /api/en/collection?key=k3y+/with=pad&p=1",
+            "GET /api/en/collection?key=k3y%2B%2Fwith%3Dpad&p=1",
+            "GET /api/en/collection?key=k3y%2b%2fwith%3dpad&p=1",
+            "GET /api/en/collection?key=k3y+%2Fwith=pad&p=1",
+        ]
+        for text in texts {
+            let shown = redaction.apply(text)
+            #expect(shown == "GET /api/en/collection?key=REDACTED&p=1", "\(text) → \(shown)")
+        }
+        #expect(redaction.apply("about a cab") == "about a cab", "too short to be a key: left alone")
+    }
+}

@@ -42,6 +42,11 @@ struct GroupOffsetsTests {
         let back = try await offsets.plan(group: group, topics: [topic], target: .shift(-3))
         #expect(back.rows.map(\.target) == [5])
         #expect(back.messagesToReplay == 3)
+        // A shift past either end clamps; it never overflows.
+        let far = try await offsets.plan(group: group, topics: [topic], target: .shift(Int64.max))
+        #expect(far.rows.map(\.target) == [10])
+        let before = try await offsets.plan(group: group, topics: [topic], target: .shift(Int64.min))
+        #expect(before.rows.map(\.target) == [0])
         await cluster.shutdown()
     }
 

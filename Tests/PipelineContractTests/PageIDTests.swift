@@ -1,4 +1,5 @@
 import Crypto
+import KafkaClient
 import PipelineContract
 import Testing
 
@@ -31,5 +32,38 @@ struct PageIDTests {
         #expect(PipelineStage(groupID: "someone-else") == nil)
         #expect(PipelineStage.index.inputTopics.contains(ArtpipeTopic.deadLetters))
         #expect(PipelineStage.fetch.workerName == "fetch")
+    }
+}
+
+@Suite("Numbers from messages are range-checked")
+struct MessageRangeTests {
+    static func message(_ json: String, schema: String) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(
+            topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil, value: Array(json.utf8),
+            headers: [KafkaHeader(MessageCodec.schemaHeader, schema)])
+    }
+
+    @Test(
+        "a page request with a page or page size out of range is poison, not a crash",
+        arguments: [
+            "\"page\":9223372036854775807,\"pageSize\":100", "\"page\":0,\"pageSize\":100",
+            "\"page\":-5,\"pageSize\":100", "\"page\":3,\"pageSize\":0", "\"page\":3,\"pageSize\":4611686018427387904",
+        ])
+    func pageRequests(numbers: String) {
+        let json = "{\"v\":1,\"pageId\":\"x:y:1\",\"crawlId\":\"c\",\"source\":\"rijksmuseum\",\"query\":{},\(numbers)}"
+        #expect(throws: MessageDecodingError.self) {
+            try MessageCodec.decode(PageRequest.self, from: Self.message(json, schema: "page-request/1"))
+        }
+    }
+
+    @Test("a page with a page number out of range is poison")
+    func pages() {
+        let json =
+            "{\"v\":1,\"pageId\":\"x:y:1\",\"crawlId\":\"c\",\"source\":\"s\",\"query\":{},\"page\":100001,\"total\":1,\"artworks\":[]}"
+        #expect(throws: MessageDecodingError.self) {
+            try MessageCodec.decode(Page.self, from: Self.message(json, schema: "page/1"))
+        }
+        let valid = json.replacingOccurrences(of: "100001", with: "7")
+        #expect(throws: Never.self) { try MessageCodec.decode(Page.self, from: Self.message(valid, schema: "page/1")) }
     }
 }

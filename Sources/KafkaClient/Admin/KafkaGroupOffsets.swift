@@ -51,7 +51,10 @@ public struct KafkaGroupOffsets: Sendable {
                     switch target {
                     case .earliest: low
                     case .offset(let offset): offset
-                    case .shift(let count): (current ?? low) + count
+                    // Saturating: a shift past either end only clamps to it.
+                    case .shift(let count):
+                        (current ?? low).addingReportingOverflow(count).overflow
+                            ? (count > 0 ? Int64.max : Int64.min) : (current ?? low) + count
                     case .dateTime(let date):
                         try Self.offset(
                             at: date, topicPartition, low: low, high: high, client: client,

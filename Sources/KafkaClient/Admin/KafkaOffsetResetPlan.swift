@@ -16,7 +16,7 @@ public struct KafkaOffsetResetPlan: Sendable {
 
     /// Messages the group will read again (negative when moving forward).
     public var messagesToReplay: Int64 {
-        rows.map { ($0.committed ?? $0.low) - $0.target }.reduce(0, +)
+        rows.map { ($0.committed ?? $0.low) - $0.target }.reduce(0, &+)
     }
 
     /// The plan as a table for people.

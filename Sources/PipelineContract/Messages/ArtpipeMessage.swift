@@ -7,9 +7,14 @@ public protocol ArtpipeMessage: Codable, Sendable {
     var v: Int { get }
     /// The Kafka key: the page id for page messages, so every message of a page lands on one partition.
     var key: String { get }
+    /// Why a number in the message is outside what the contract allows; nil when all are in range.
+    /// Every number a worker computes with is checked here, so a message can neither crash nor
+    /// exhaust one (a page number that overflows a product, or sizes an array).
+    var outOfRange: String? { get }
 }
 
 extension ArtpipeMessage {
+    public var outOfRange: String? { nil }
     public static var schemaVersion: Int { 1 }
     public static var schemaHeaderValue: String { "\(schemaName)/\(schemaVersion)" }
 }

@@ -39,6 +39,9 @@ public enum MessageCodec {
             throw MessageDecodingError(
                 "\(Message.schemaName) version \(decoded.v) is not supported (expected \(Message.schemaVersion))")
         }
+        if let problem = decoded.outOfRange {
+            throw MessageDecodingError("not a valid \(Message.schemaName) message: \(problem)")
+        }
         return decoded
     }
 }

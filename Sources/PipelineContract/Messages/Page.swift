@@ -31,4 +31,10 @@ public struct Page: PageMessage, Equatable {
         self.total = total
         self.artworks = artworks
     }
+
+    public var outOfRange: String? {
+        if !(1...PageRequest.maxPage).contains(page) { return "page \(page) is outside 1–\(PageRequest.maxPage)" }
+        if total < 0 { return "total \(total) is negative" }
+        return nil
+    }
 }

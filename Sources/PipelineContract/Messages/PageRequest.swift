@@ -27,4 +27,18 @@ public struct PageRequest: PageMessage, Equatable {
         self.pageSize = pageSize
         self.cursor = cursor
     }
+
+    /// The largest page number a request may carry: far beyond any source's reach (the legacy
+    /// API's 10,000 objects, OAI-PMH's ~4,200 pages of the whole collection).
+    public static let maxPage = 100_000
+    /// The largest page size a request may carry.
+    public static let maxPageSize = 1_000
+
+    public var outOfRange: String? {
+        if !(1...Self.maxPage).contains(page) { return "page \(page) is outside 1–\(Self.maxPage)" }
+        if !(1...Self.maxPageSize).contains(pageSize) {
+            return "pageSize \(pageSize) is outside 1–\(Self.maxPageSize)"
+        }
+        return nil
+    }
 }
