@@ -1,3 +1,7 @@
+/// An error a URL check throws when it cannot decide now (a name look-up that failed for the
+/// moment): the fetcher retries it like a connection error instead of refusing the URL.
+public protocol TransientFailure: Error {}
+
 /// Why a fetch failed, with every URL and body already stripped of secrets.
 public enum HTTPFetchError: Error, CustomStringConvertible {
     /// A 4xx other than 408 and 429: asking again cannot help.

@@ -53,17 +53,19 @@ public final class HTTPFetcher: Sendable {
             guard let host = current.host, current.scheme == "http" || current.scheme == "https" else {
                 throw HTTPFetchError.invalidURL(shownURL)
             }
-            if let check {
-                do {
-                    try await check(current)
-                } catch {
-                    throw HTTPFetchError.refused(url: shownURL, reason: redaction.apply("\(error)"))
-                }
-            }
             attempt += 1
             let failure: String
             var retryAfter: Duration?
             do {
+                if let check {
+                    do {
+                        try await check(current)
+                    } catch let error as any TransientFailure {
+                        throw error
+                    } catch {
+                        throw HTTPFetchError.refused(url: shownURL, reason: redaction.apply("\(error)"))
+                    }
+                }
                 let target = current
                 let response = try await limits.run(host: host) {
                     try await self.once(target, accept: accept, shownURL: shownURL)

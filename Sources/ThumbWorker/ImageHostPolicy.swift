@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFetching
 import NIOPosix
 
 /// Which image URLs may be downloaded: http(s) only, hosts on the allow-list (a listed
@@ -12,6 +13,8 @@ public struct ImageHostPolicy: Sendable {
     public var allowPrivateAddresses: Bool
     /// Where the blocking name look-ups run.
     public var threadPool: NIOThreadPool
+    /// The name look-up; blocking (`getaddrinfo`).
+    var resolver: @Sendable (String) -> Resolution = ImageHostPolicy.resolve
 
     public init(
         allowedHosts: [String] = Self.defaultHosts, allowPrivateAddresses: Bool = false,
@@ -26,6 +29,21 @@ public struct ImageHostPolicy: Sendable {
         public let description: String
     }
 
+    /// The name could not be looked up for now (`EAI_AGAIN`): worth trying again later, never
+    /// a lasting failure of the image.
+    public struct LookupUnavailable: TransientFailure, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What a name look-up gave.
+    enum Resolution: Sendable {
+        case addresses([Address])
+        /// The name does not exist (or has no address): lasting.
+        case notFound
+        /// The resolver could not answer now.
+        case unavailable(String)
+    }
+
     public func check(_ url: URL) async throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw Refusal(description: "only http and https images are fetched")
@@ -38,15 +56,21 @@ public struct ImageHostPolicy: Sendable {
         }
         guard !allowPrivateAddresses else { return }
         // The resolver blocks: it runs on the pool, off the cooperative threads.
-        let addresses = try await threadPool.runIfActive { Self.resolve(host) }
-        guard !addresses.isEmpty else { throw Refusal(description: "host \(host) does not resolve") }
+        let resolver = self.resolver
+        let addresses: [Address]
+        switch try await threadPool.runIfActive({ resolver(host) }) {
+        case .addresses(let found) where !found.isEmpty: addresses = found
+        case .addresses, .notFound: throw Refusal(description: "host \(host) does not resolve")
+        case .unavailable(let reason):
+            throw LookupUnavailable(description: "name lookup of \(host) failed for now: \(reason)")
+        }
         if let address = addresses.first(where: Self.isPrivate) {
             throw Refusal(description: "host \(host) is a private address (\(address.description))")
         }
     }
 
     /// An IPv4 or IPv6 address as bytes.
-    struct Address: CustomStringConvertible {
+    struct Address: CustomStringConvertible, Sendable {
         let bytes: [UInt8]
         var description: String {
             bytes.count == 4
@@ -56,11 +80,17 @@ public struct ImageHostPolicy: Sendable {
         }
     }
 
-    static func resolve(_ host: String) -> [Address] {
+    static func resolve(_ host: String) -> Resolution {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
+        let status = getaddrinfo(host, nil, &hints, &list)
+        switch status {
+        case 0: break
+        case EAI_NONAME, EAI_FAIL: return .notFound
+        // EAI_AGAIN and anything else (a resolver out of memory, a system error): try again later.
+        default: return .unavailable(String(cString: gai_strerror(status)))
+        }
         defer { freeaddrinfo(list) }
         var addresses: [Address] = []
         var entry = list
@@ -82,7 +112,7 @@ public struct ImageHostPolicy: Sendable {
             }
             entry = current.pointee.ai_next
         }
-        return addresses
+        return .addresses(addresses)
     }
 
     static func isPrivate(_ address: Address) -> Bool {

@@ -1,6 +1,7 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import KafkaClient
 import PipelineContract
 import Testing
 
@@ -77,6 +78,25 @@ struct CrawlAndFetchTests {
             server.requests.allSatisfy {
                 (Int($0.query["p"] ?? "0") ?? 0) * (Int($0.query["ps"] ?? "0") ?? 0) <= 10_000
             })
+        await cluster.shutdown()
+    }
+
+    @Test("the retired legacy API (410 Gone): crawl fails before publishing, naming the sources to use instead")
+    func legacyRetired() async throws {
+        let cluster = try makeCluster()
+        let server = try await TestHTTPServer.start { _ in
+            TestHTTPServer.Response(status: 410, body: Array("<html>Gone</html>".utf8))
+        }
+        defer { Task { await server.stop() } }
+        let crawl = try await crawl(cluster, server, [])
+        #expect(crawl.process.terminationStatus == 2)
+        let lines = crawl.stderr.split(separator: "\n")
+        #expect(
+            lines.count == 1 && lines[0].contains("retired") && lines[0].contains("rijksmuseum-oai"), "\(crawl.stderr)")
+        let published = try await KafkaTopicSnapshot.read(
+            ArtpipeTopic.pageRequests, configuration: KafkaClientConfiguration(brokers: cluster.brokers),
+            timeout: .seconds(10), logger: .test)
+        #expect(published.isEmpty)
         await cluster.shutdown()
     }
 

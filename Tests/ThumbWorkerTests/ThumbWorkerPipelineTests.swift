@@ -147,6 +147,44 @@ struct ThumbWorkerPipelineTests {
                 != ThumbnailFileName.make(String(repeating: "Y", count: 301)))
     }
 
+    @Test("a name look-up that fails for now is retried, never recorded as the image's lasting failure")
+    func transientLookup() async throws {
+        var policy = ImageHostPolicy(allowedHosts: ["images.example"])
+        policy.resolver = { _ in .unavailable("Temporary failure in name resolution") }
+        await #expect(throws: ImageHostPolicy.LookupUnavailable.self) {
+            try await policy.check(URL(string: "https://images.example/a.jpg")!)
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("dns-out"))
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [200]
+        var download = HTTPFetcherConfiguration()
+        download.maxAttempts = 2
+        download.initialBackoff = .milliseconds(5)
+        download.maxBackoff = .milliseconds(10)
+        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
+        defer { Task { try? await downloader.shutdown() } }
+        let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
+        func handler(_ policy: ImageHostPolicy) throws -> PageThumbnailHandler {
+            PageThumbnailHandler(
+                thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton), store: store,
+                downloader: downloader, policy: policy, imageConcurrency: 1, threadPool: .singleton)
+        }
+        let url = "https://images.example/a.jpg"
+        let artwork = Artwork(
+            objectNumber: "DNS-1", title: "t", artist: "a", imageURL: url, width: nil, height: nil, position: 0)
+        let unavailable = try await handler(policy).item(for: artwork)
+        #expect(unavailable.status == .failed)
+        #expect(unavailable.reason?.contains("failed for now") == true, "\(unavailable.reason ?? "-")")
+        #expect(store.existing(objectNumber: "DNS-1", imageURL: url) == nil, "a replay will try it again")
+
+        policy.resolver = { _ in .notFound }
+        let missing = try await handler(policy).item(for: artwork)
+        #expect(missing.status == .failed && missing.reason?.contains("does not resolve") == true)
+        #expect(
+            store.existing(objectNumber: "DNS-1", imageURL: url)?.status == .failed,
+            "a name that does not exist is lasting")
+    }
+
     @Test("private addresses are refused unless allowed, and only allowed hosts are fetched")
     func hostPolicy() async {
         let strict = ImageHostPolicy(allowedHosts: ["127.0.0.1", "localhost", "googleusercontent.com"])

@@ -142,6 +142,13 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ConfigurationError(error.description)
         } catch let error as SourceFormatError {
             throw ConfigurationError("--query: \(error.description)")
+        } catch HTTPFetchError.rejected(let status, _, _)
+            where status == 410 && source == LegacyCollectionSource.sourceName
+        {
+            throw ConfigurationError(
+                "the museum has retired the legacy collection API (410 Gone at the --base-url host): "
+                    + "harvest with --source \(OAICollectionSource.sourceName) (the whole collection) "
+                    + "or --source \(SearchCollectionSource.sourceName)")
         } catch let error as HTTPFetchError {
             throw ConfigurationError("cannot plan the crawl: \(redaction.apply(error.description))")
         }
