@@ -1,8 +1,13 @@
 import Foundation
 
 /// Writes files whole or not at all: a temporary file beside the target, flushed to disk,
-/// then renamed over it, so a reader never sees a torn file.
+/// then renamed over it, and the directory flushed, so a reader never sees a torn file and a
+/// power cut after the write cannot bring back the old one.
 package enum AtomicFile {
+    /// How long a temporary file may be left behind before a sweep takes it for a killed write:
+    /// a write takes milliseconds, so anything this old has no writer.
+    package static let staleAfter: Duration = .seconds(600)
+
     package static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
@@ -20,5 +25,38 @@ package enum AtomicFile {
             unlink(temporary.path)
             throw FileWriteError(path: url.path, reason: failure)
         }
+        try syncDirectory(directory)
+    }
+
+    /// Flushes the directory entry the rename made. File systems that cannot sync a directory
+    /// (EINVAL) have nothing more to flush.
+    private static func syncDirectory(_ directory: URL) throws {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else {
+            throw FileWriteError(path: directory.path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 && errno != EINVAL {
+            throw FileWriteError(path: directory.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Removes the temporary files that writes killed mid-way (SIGKILL, a crash) left in
+    /// `directory`: those named as ``write(_:to:)`` names them and older than ``staleAfter``.
+    /// Returns how many it removed.
+    @discardableResult
+    package static func removeStaleTemporaries(in directory: URL, now: Date = Date()) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") && name.split(separator: ".").count >= 4 {
+            let url = directory.appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+                (attributes[.type] as? FileAttributeType) == .typeRegular,
+                let modified = attributes[.modificationDate] as? Date,
+                now.timeIntervalSince(modified) > staleAfter.seconds
+            else { continue }
+            if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+        }
+        return removed
     }
 }

@@ -26,6 +26,14 @@ public final class IndexStateStore: Sendable {
         self.logger = logger
     }
 
+    /// Removes what writes killed mid-way left beside the shards and the published files.
+    /// Returns the count.
+    @discardableResult
+    public func removeStaleTemporaries() -> Int {
+        AtomicFile.removeStaleTemporaries(in: directory)
+            + AtomicFile.removeStaleTemporaries(in: directory.deletingLastPathComponent())
+    }
+
     /// Where to start reading a newly assigned partition: after its shard's offset, or at the
     /// beginning when nothing of it was ever written (Kafka's committed offset may be ahead of
     /// what reached disk). Called on the consumer's poll thread, which also loads the shard, so

@@ -52,6 +52,13 @@ public struct ThumbnailStore: Sendable {
         return present ? PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files) : nil
     }
 
+    /// Removes what writes killed mid-way left in the thumbnail and manifest folders. Returns the count.
+    @discardableResult
+    public func removeStaleTemporaries() -> Int {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: thumbs.path)) ?? []
+        return folders.map { AtomicFile.removeStaleTemporaries(in: thumbs.appendingPathComponent($0)) }.reduce(0, +)
+    }
+
     /// Remembers that this image can never give thumbnails, so it is not fetched again.
     public func recordFailure(objectNumber: String, imageURL: String, reason: String) throws {
         try writeManifest(

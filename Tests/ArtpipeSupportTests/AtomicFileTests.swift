@@ -24,3 +24,25 @@ struct AtomicFileTests {
         #expect(!error.reason.isEmpty)
     }
 }
+
+@Suite("Temporary files left by killed writes")
+struct StaleTemporaryTests {
+    @Test("a sweep removes old temporaries of killed writes and nothing else")
+    func sweep() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hourAgo = Date().addingTimeInterval(-3_600)
+        let stale = directory.appendingPathComponent(".SK-A-1.jpg.4242.1234567.tmp")
+        let fresh = directory.appendingPathComponent(".SK-A-2.jpg.4242.7654321.tmp")
+        let oldButOurs = directory.appendingPathComponent("index.json")
+        let oldDotFile = directory.appendingPathComponent(".keep")
+        for url in [stale, fresh, oldButOurs, oldDotFile] { try Data("x".utf8).write(to: url) }
+        for url in [stale, oldButOurs, oldDotFile] {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: url.path)
+        }
+        #expect(AtomicFile.removeStaleTemporaries(in: directory) == 1)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        #expect(left == [fresh.lastPathComponent, "index.json", ".keep"])
+    }
+}

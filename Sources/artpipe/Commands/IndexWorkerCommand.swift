@@ -38,6 +38,9 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         } catch {
             throw ConfigurationError("--out: cannot use \(output.path): \(error.localizedDescription)")
         }
+        if case let swept = store.removeStaleTemporaries(), swept > 0 {
+            logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+        }
         // The index writer's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
             let writer = IndexWriterService(

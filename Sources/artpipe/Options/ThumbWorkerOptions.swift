@@ -93,8 +93,12 @@ struct ThumbWorkerOptions: ParsableArguments {
         let policy = ImageHostPolicy(
             allowedHosts: ImageHostPolicy.defaultHosts + allowHost, allowPrivateAddresses: allowPrivateHosts,
             threadPool: threadPool)
+        let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
+        if case let swept = store.removeStaleTemporaries(), swept > 0 {
+            logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+        }
         let handler = PageThumbnailHandler(
-            thumbnailer: thumbnailer, store: ThumbnailStore(outputDirectory: output, configuration: configuration),
+            thumbnailer: thumbnailer, store: store,
             downloader: downloader, policy: policy, imageConcurrency: configuration.concurrency * 2,
             threadPool: threadPool)
         return (handler, downloader)
