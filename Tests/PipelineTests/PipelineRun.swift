@@ -67,12 +67,17 @@ final class PipelineRun: @unchecked Sendable {
         return process
     }
 
-    /// SIGKILLs the first instance of `role` and starts another in its place.
+    /// SIGKILLs the first instance of `role` and starts another in its place, returning once
+    /// the new one runs its worker (a stop sent while a process is still being exec'd would
+    /// find no handler yet, in any program).
     func killAndRestart(_ role: String) async throws {
         let victim = workers[role]!.removeFirst()
         victim.signal(SIGKILL)
         _ = try await victim.waitForExit(timeout: .seconds(10))
-        try start(role)
+        let replacement = try start(role)
+        try await waitUntil("the restarted \(role) to start its worker", timeout: .seconds(30)) {
+            replacement.stdout.contains("worker started") || !replacement.isRunning
+        }
     }
 
     func crawl(crawlId: String = PipelineRun.crawlId, extra: [String] = []) async throws {
