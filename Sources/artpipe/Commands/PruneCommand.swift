@@ -4,7 +4,7 @@ import Foundation
 import IndexWorker
 
 /// `artpipe prune`: removes thumbnail files that no work in the index uses any more.
-struct PruneCommand: AsyncParsableCommand {
+struct PruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Remove thumbnails (and their manifests) that index.json no longer references. Dry run by default.",
@@ -20,7 +20,7 @@ struct PruneCommand: AsyncParsableCommand {
     @Flag(help: "Remove the files instead of listing them.")
     var execute = false
 
-    func run() async throws {
+    func run() throws {
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let indexURL = output.appendingPathComponent("index.json")
         guard let data = try? Data(contentsOf: indexURL),
