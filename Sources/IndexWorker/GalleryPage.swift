@@ -59,16 +59,18 @@ public enum GalleryPage {
         return String(first).uppercased()
     }
 
+    /// By Unicode scalar, not by Character: a quote followed by a combining mark is one
+    /// Character that equals no quote, yet the browser still reads the quote and ends the attribute.
     static func escape(_ text: String) -> String {
         var escaped = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
