@@ -90,3 +90,29 @@ struct OAISourceTests {
         await server.stop()
     }
 }
+
+@Suite("OAI-PMH errors by name")
+struct OAIErrorTests {
+    @Test("an OAI error other than an expired token is the request's fault: permanent, with the code in the reason")
+    func permanentErrors() async throws {
+        let server = try await TestHTTPServer.start { _ in
+            TestHTTPServer.Response(
+                headers: [("Content-Type", "text/xml")],
+                body: Array(
+                    """
+                    <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-11-20T10:00:00Z</responseDate>
+                    <error code="badArgument">from is not a valid datestamp</error></OAI-PMH>
+                    """.utf8))
+        }
+        let http = HTTPFetcher(
+            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
+        let source = OAICollectionSource(
+            endpoint: URL(string: server.baseURL + "/oai")!, language: "en", imageEdge: 512, http: http, logger: .test)
+        let request = PageRequest(
+            crawlId: "c", source: source.name, query: ["from": "yesterday"], page: 1, pageSize: 200)
+        let error = await #expect(throws: SourceFormatError.self) { try await source.fetch(request) }
+        #expect(error?.description.contains("badArgument") == true)
+        try await http.shutdown()
+        await server.stop()
+    }
+}

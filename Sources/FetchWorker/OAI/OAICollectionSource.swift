@@ -99,8 +99,18 @@ public final class OAICollectionSource: CollectionSource {
         return result
     }
 
-    /// One `ListRecords` page; `noRecordsMatch` is an empty list, not a failure.
+    /// One `ListRecords` page; `noRecordsMatch` is an empty list, not a failure. Other OAI
+    /// errors (`badArgument`, `cannotDisseminateFormat`, `badVerb`) are the request's fault:
+    /// asking again cannot help, so they are permanent, except an expired token, which `fetch` handles.
     private func list(query: [String: String], token: String?) async throws -> OAIListRecords {
+        do {
+            return try await listOnce(query: query, token: token)
+        } catch let error as OAIError where error.code != "badResumptionToken" {
+            throw SourceFormatError(error.description)
+        }
+    }
+
+    private func listOnce(query: [String: String], token: String?) async throws -> OAIListRecords {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         if let token {
             components.queryItems = [
