@@ -4,20 +4,29 @@ import Foundation
 /// as they are and percent-encoded in a URL: wholly or in part, in upper or lower-case hex.
 public struct SecretRedaction: Sendable {
     public static let placeholder = "REDACTED"
-    /// One pattern per secret: each byte that is not a letter or digit may also appear as `%XX`.
-    private let patterns: [String]
+    /// One expression per secret, compiled once: `apply` runs on every request's URL.
+    private let expressions: [Expression]
+
+    /// Unchecked: an `NSRegularExpression` is immutable once made and safe to use from any thread.
+    private struct Expression: @unchecked Sendable {
+        let regex: NSRegularExpression
+    }
 
     public init(secrets: [String?]) {
         // Short strings would redact ordinary text; an API key is never that short.
-        patterns = secrets.compactMap { $0 }.filter { $0.count >= 4 }.map(Self.pattern)
-    }
-
-    public func apply(_ text: String) -> String {
-        patterns.reduce(text) {
-            $0.replacingOccurrences(of: $1, with: Self.placeholder, options: .regularExpression)
+        expressions = secrets.compactMap { $0 }.filter { $0.count >= 4 }.compactMap {
+            (try? NSRegularExpression(pattern: Self.pattern($0))).map(Expression.init)
         }
     }
 
+    public func apply(_ text: String) -> String {
+        expressions.reduce(text) { text, expression in
+            expression.regex.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: Self.placeholder)
+        }
+    }
+
+    /// Each byte that is not an ASCII letter or digit may also appear as `%XX`, in either case.
     private static func pattern(_ secret: String) -> String {
         var pattern = ""
         for character in secret {

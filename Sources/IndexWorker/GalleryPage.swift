@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 /// `index.html`: a static gallery of the index, grouped by artist.
 ///
 /// It opens as a file, without a server: thumbnails load lazily from their relative paths.
@@ -59,20 +61,5 @@ public enum GalleryPage {
         return String(first).uppercased()
     }
 
-    /// By Unicode scalar, not by Character: a quote followed by a combining mark is one
-    /// Character that equals no quote, yet the browser still reads the quote and ends the attribute.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 }

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 
 /// The sample collection as the museum's OAI-PMH endpoint serves it: `ListRecords` of EDM
@@ -82,14 +83,14 @@ struct OAIAnswer {
         <?xml version="1.0" encoding="UTF-8"?>
         <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
         <responseDate>\(format(responseDate))</responseDate>
-        <request verb="ListRecords">\(escaped(request))</request>
+        <request verb="ListRecords">\(MarkupText.escaped(request))</request>
         \(body)
         </OAI-PMH>
         """
     }
 
     static func error(_ code: String, _ message: String) -> String {
-        "<error code=\"\(code)\">\(escaped(message))</error>"
+        "<error code=\"\(code)\">\(MarkupText.escaped(message))</error>"
     }
 
     /// One page of records from `position`, with the token of the next page if any.
@@ -122,22 +123,22 @@ struct OAIAnswer {
         var object = """
             <edm:ProvidedCHO rdf:about="\(about)">
             <dc:identifier>http://hdl.handle.net/10934/RM0001.SAMPLE.\(work.id)</dc:identifier>
-            <dc:identifier>\(escaped(work.objectNumber))</dc:identifier>
-            <dc:title xml:lang="nl">\(escaped("NL: " + work.title))</dc:title>
-            <dc:title xml:lang="en">\(escaped(work.title))</dc:title>
+            <dc:identifier>\(MarkupText.escaped(work.objectNumber))</dc:identifier>
+            <dc:title xml:lang="nl">\(MarkupText.escaped("NL: " + work.title))</dc:title>
+            <dc:title xml:lang="en">\(MarkupText.escaped(work.title))</dc:title>
 
             """
         var agents = ""
         if !work.maker.isEmpty {
             if work.id % 3 == 0 {
-                object += "<dc:creator>\(escaped(work.maker))</dc:creator>\n"
+                object += "<dc:creator>\(MarkupText.escaped(work.maker))</dc:creator>\n"
             } else {
                 let agent = "https://id.rijksmuseum.nl/sample/agent/\(stableID(work.maker))"
                 object += "<dc:creator rdf:resource=\"\(agent)\"/>\n"
                 agents += """
                     <edm:Agent rdf:about="\(agent)">
-                    <skos:prefLabel xml:lang="nl">\(escaped(work.maker))</skos:prefLabel>
-                    <skos:prefLabel xml:lang="en">\(escaped(work.maker))</skos:prefLabel>
+                    <skos:prefLabel xml:lang="nl">\(MarkupText.escaped(work.maker))</skos:prefLabel>
+                    <skos:prefLabel xml:lang="en">\(MarkupText.escaped(work.maker))</skos:prefLabel>
                     </edm:Agent>
 
                     """
@@ -170,20 +171,5 @@ struct OAIAnswer {
             </record>
 
             """
-    }
-
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -76,11 +76,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
             PageRequest(crawlId: "bench", source: LegacyCollectionSource.sourceName, query: [:], page: $0, pageSize: 50)
         }
         let counts = try await requests.concurrentMap(limit: concurrency) { request in
-            let message = KafkaConsumerMessage(
-                topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,
-                value: try MessageCodec.record(request, topic: ArtpipeTopic.pageRequests).value)
-            let context = MessageContext(message: message, attempt: 1, logger: Logger(label: "bench"))
-            return try await handler.handle(handler.decode(message), context: context).count
+            try await handler.outputs(for: request, logger: Logger(label: "bench")).count
         }
         return counts.reduce(0, +)
     }

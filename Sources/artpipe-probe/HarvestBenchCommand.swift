@@ -42,11 +42,7 @@ struct HarvestBenchCommand: AsyncParsableCommand {
             crawlId: "bench", source: source.name, query: [:], page: 1, pageSize: 200)
         var (pages, records, bytes) = (0, 0, 0)
         while let current = request {
-            let message = KafkaConsumerMessage(
-                topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,
-                value: try MessageCodec.record(current, topic: ArtpipeTopic.pageRequests).value)
-            let outputs = try await handler.handle(
-                handler.decode(message), context: MessageContext(message: message, attempt: 1, logger: logger))
+            let outputs = try await handler.outputs(for: current, logger: logger)
             let page = try JSONDecoder().decode(Page.self, from: Data(outputs[0].value))
             pages += 1
             records += page.artworks.count + (page.deletions?.count ?? 0)
