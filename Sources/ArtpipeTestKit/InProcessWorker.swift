@@ -12,7 +12,8 @@ package final class InProcessWorker<Handler: MessageHandler>: Sendable {
 
     package init(
         brokers: String, group: String, topics: [String], handler: Handler, retry: RetryPolicy = RetryPolicy(),
-        deadLetterTopic: String = ArtpipeTopic.deadLetters, concurrency: Int = 4, logger: Logger = .test
+        retrySchedule: RetrySchedule? = nil, deadLetterTopic: String = ArtpipeTopic.deadLetters, concurrency: Int = 4,
+        logger: Logger = .test
     ) throws {
         let client = KafkaClientConfiguration(brokers: brokers, properties: EmbeddedBrokerSettings.consumer)
         var configuration = KafkaConsumerConfiguration(client: client, groupID: group)
@@ -21,7 +22,8 @@ package final class InProcessWorker<Handler: MessageHandler>: Sendable {
         let producer = try KafkaProducer(configuration: KafkaClientConfiguration(brokers: brokers), logger: logger)
         let runtime = WorkerRuntime(
             configuration: WorkerConfiguration(
-                name: "probe", topics: topics, concurrency: concurrency, retry: retry, deadLetterTopic: deadLetterTopic),
+                name: "probe", topics: topics + (retrySchedule?.topics ?? []), concurrency: concurrency, retry: retry,
+                retrySchedule: retrySchedule, deadLetterTopic: deadLetterTopic),
             consumer: consumer, producer: producer, handler: handler, metrics: WorkerMetrics(worker: "probe"),
             logger: logger)
         task = Task { try await runtime.run() }

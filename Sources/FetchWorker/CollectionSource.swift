@@ -69,3 +69,15 @@ public struct SourceFormatError: Error, CustomStringConvertible {
         self.description = description
     }
 }
+
+/// An answer that is not in the API's format at all: an HTML error page, a body cut short. The
+/// service is having a moment (a maintenance page comes with status 200 too), so it is tried
+/// again later, unlike a ``SourceFormatError``.
+public struct UnrecognisedAnswerError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ what: String, body: [UInt8]) {
+        let start = String(decoding: body.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+        self.description = "\(what); body starts: \(start)"
+    }
+}

@@ -69,6 +69,8 @@ public struct LegacyCollectionSource: CollectionSource {
     static func parse(_ body: [UInt8], imageEdge: Int) throws -> LegacyCollectionResponse {
         do {
             return try JSONDecoder().decode(LegacyCollectionResponse.self, from: Data(body))
+        } catch let error as DecodingError where error.isNotJSON {
+            throw UnrecognisedAnswerError("collection response is not JSON", body: body)
         } catch let error as DecodingError {
             let start = String(decoding: body.prefix(120), as: UTF8.self)
             throw SourceFormatError(

@@ -34,8 +34,10 @@ public struct PageFetchHandler: MessageHandler {
         } catch let error as HTTPFetchError where error.isPermanent {
             throw HandlerFailure.permanent(redaction.apply(error.description))
         } catch let error as HTTPFetchError {
-            // The fetcher already retried with backoff; the runtime's retries would multiply them.
-            throw HandlerFailure.permanent(redaction.apply(error.description))
+            // The fetcher already retried in place; the page now waits on a retry topic.
+            throw HandlerFailure.transient(redaction.apply(error.description), retryAfter: error.retryAfter)
+        } catch let error as UnrecognisedAnswerError {
+            throw HandlerFailure.transient(redaction.apply(error.description))
         } catch let error as SourceFormatError {
             throw HandlerFailure.permanent(redaction.apply(error.description))
         }

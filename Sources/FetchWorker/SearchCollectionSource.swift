@@ -111,6 +111,8 @@ public final class SearchCollectionSource: CollectionSource {
         let response = try await http.get(url, accept: "application/ld+json")
         do {
             return try LinkedArt.decoder.decode(T.self, from: Data(response.body))
+        } catch let error as DecodingError where error.isNotJSON {
+            throw UnrecognisedAnswerError("\(what) is not JSON", body: response.body)
         } catch let error as DecodingError {
             throw SourceFormatError("\(what) is not the expected Linked Art JSON (\(error.summary))")
         }

@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 /// An error a URL check throws when it cannot decide now (a name look-up that failed for the
 /// moment): the fetcher retries it like a connection error instead of refusing the URL.
 public protocol TransientFailure: Error {}
@@ -14,13 +16,22 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
     /// The URL check refused a URL (a host not allowed, a private address).
     case refused(url: String, reason: String)
     case tooManyRedirects(limit: Int, url: String)
+    /// The host asked us to wait (429 or 503 with `Retry-After`) longer than a request waits
+    /// in place: try again after `retryAfter`.
+    case throttled(url: String, retryAfter: Duration, reason: String)
 
     /// True when retrying later cannot succeed.
     public var isPermanent: Bool {
         switch self {
         case .rejected, .tooLarge, .invalidURL, .refused, .tooManyRedirects: true
-        case .exhausted: false
+        case .exhausted, .throttled: false
         }
+    }
+
+    /// How long the server asked us to wait, when it did.
+    public var retryAfter: Duration? {
+        if case .throttled(_, let retryAfter, _) = self { return retryAfter }
+        return nil
     }
 
     public var description: String {
@@ -37,6 +48,8 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
             "refused \(url): \(reason)"
         case .tooManyRedirects(let limit, let url):
             "more than \(limit) redirects from \(url)"
+        case .throttled(let url, let retryAfter, let reason):
+            "\(url): \(reason); the host asks to wait \(retryAfter.wholeUnitsDescription)"
         }
     }
 }

@@ -66,6 +66,9 @@ public final class HTTPFetcher: Sendable {
                         throw HTTPFetchError.refused(url: shownURL, reason: redaction.apply("\(error)"))
                     }
                 }
+                if let hold = limits.hold(of: host), hold.remaining > configuration.maxWaitInPlace {
+                    throw HTTPFetchError.throttled(url: shownURL, retryAfter: hold.remaining, reason: hold.reason)
+                }
                 let target = current
                 let response = try await limits.run(host: host) {
                     try await self.once(target, accept: accept, shownURL: shownURL)
@@ -90,7 +93,13 @@ public final class HTTPFetcher: Sendable {
                     continue
                 case 429, 408, 500..<600:
                     failure = "HTTP \(response.status)"
-                    retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter)
+                    retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter).map {
+                        $0 * configuration.retryAfterScale
+                    }
+                    if let retryAfter, response.status == 429 || response.status == 503 {
+                        // The whole host is asking for a pause, not just this URL.
+                        limits.hold(host: host, until: .now + retryAfter, reason: failure)
+                    }
                 default:
                     let prefix = String(decoding: response.body.prefix(300), as: UTF8.self)
                     throw HTTPFetchError.rejected(
@@ -103,12 +112,11 @@ public final class HTTPFetcher: Sendable {
             } catch {
                 failure = Self.describe(error, redaction: redaction)
             }
+            if let retryAfter, retryAfter > configuration.maxWaitInPlace {
+                throw HTTPFetchError.throttled(url: shownURL, retryAfter: retryAfter, reason: failure)
+            }
             guard attempt < configuration.maxAttempts else {
                 throw HTTPFetchError.exhausted(attempts: attempt, url: shownURL, lastFailure: failure)
-            }
-            if let retryAfter, retryAfter > configuration.maxRetryAfter {
-                throw HTTPFetchError.exhausted(
-                    attempts: attempt, url: shownURL, lastFailure: "\(failure) with Retry-After \(retryAfter)")
             }
             let delay = retryAfter ?? backoff(afterAttempt: attempt)
             logger.warning(

@@ -11,8 +11,12 @@ public struct HTTPFetcherConfiguration: Sendable {
     public var maxAttempts: Int = 5
     public var initialBackoff: Duration = .milliseconds(500)
     public var maxBackoff: Duration = .seconds(30)
-    /// A `Retry-After` longer than this is not waited for: the attempt fails instead.
-    public var maxRetryAfter: Duration = .seconds(120)
+    /// A `Retry-After` up to this long is waited out in place; a longer one fails the request
+    /// as ``HTTPFetchError/throttled(url:retryAfter:reason:)``, and every request to that host
+    /// fails the same way, without being sent, until the wait is over.
+    public var maxWaitInPlace: Duration = .seconds(30)
+    /// Multiplies every `Retry-After` the servers send: below 1 only for tests, which cannot wait an hour.
+    public var retryAfterScale: Double = 1
     /// Requests started per second per host; nil for no limit.
     public var requestsPerSecond: Double?
     /// Requests in flight per host.

@@ -6,6 +6,9 @@ final class HostLimits: Sendable {
     private struct Host {
         let concurrency: ConcurrencyLimit
         var nextSlot: ContinuousClock.Instant
+        /// Until when the host asked us to send nothing.
+        var holdUntil: ContinuousClock.Instant?
+        var holdReason = ""
     }
 
     private let hosts = Mutex<[String: Host]>([:])
@@ -17,12 +20,32 @@ final class HostLimits: Sendable {
         self.concurrencyPerHost = concurrencyPerHost
     }
 
-    /// Waits for a free place and a rate slot for `host`, runs `body`, frees the place.
+    /// Sends nothing to `host` before `until` (a 429's `Retry-After`); a later hold wins.
+    func hold(host: String, until: ContinuousClock.Instant, reason: String) {
+        hosts.withLock { hosts in
+            var entry = hosts[host] ?? Host(concurrency: ConcurrencyLimit(concurrencyPerHost), nextSlot: .now)
+            if until > entry.holdUntil ?? .now {
+                entry.holdUntil = until
+                entry.holdReason = reason
+            }
+            hosts[host] = entry
+        }
+    }
+
+    /// What is left of the host's hold, and why it holds; nil when there is none.
+    func hold(of host: String) -> (remaining: Duration, reason: String)? {
+        hosts.withLock { hosts in
+            guard let entry = hosts[host], let until = entry.holdUntil, until > .now else { return nil }
+            return (until - .now, entry.holdReason)
+        }
+    }
+
+    /// Waits for the host's hold to end, a free place and a rate slot for `host`, runs `body`, frees the place.
     func run<T: Sendable>(host: String, _ body: () async throws -> T) async throws -> T {
         let (concurrency, slot) = hosts.withLock { hosts in
             let now = ContinuousClock.now
             var entry = hosts[host] ?? Host(concurrency: ConcurrencyLimit(concurrencyPerHost), nextSlot: now)
-            let slot = max(now, entry.nextSlot)
+            let slot = max(now, entry.nextSlot, entry.holdUntil ?? now)
             if let requestsPerSecond {
                 entry.nextSlot = slot + .milliseconds(Int64(1_000 / requestsPerSecond))
             }

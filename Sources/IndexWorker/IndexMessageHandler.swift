@@ -28,7 +28,9 @@ public struct IndexMessageHandler: MessageHandler {
             return .thumbnails(try MessageCodec.decode(PageThumbnails.self, from: message))
         default:
             // Dead letters: never poison here, or a bad one would go round forever.
-            guard message.headers.value(of: DeadLetter.sourceTopicHeader) == ArtpipeTopic.pageRequests,
+            // A page request may have been dead-lettered from a retry topic, after its last retry.
+            guard let source = message.headers.value(of: DeadLetter.sourceTopicHeader),
+                PipelineStage.fetch.inputTopics.contains(source),
                 let request = try? MessageCodec.decode(PageRequest.self, from: message)
             else { return .other }
             return .failedRequest(request, reason: message.headers.value(of: DeadLetter.errorHeader) ?? "unknown")

@@ -40,6 +40,8 @@ public final class SampleCollectionServer: Sendable {
         }
     }
     private let imageRequestCount = Atomic<Int>(0)
+    /// The API's outage now, and when each API request arrived.
+    private let apiState = Mutex<(outage: SampleAPIOutage?, arrivals: [ContinuousClock.Instant])>((nil, []))
     private let documents: LinkedArtDocuments
 
     /// - Parameter threadPool: makes the images (libvips blocks).
@@ -52,6 +54,40 @@ public final class SampleCollectionServer: Sendable {
         self.faults = faults
         documents = LinkedArtDocuments(collection: collection)
         images = threadPool
+    }
+
+    /// Starts (or changes) an outage of the API, or ends it with nil.
+    public func setOutage(_ outage: SampleAPIOutage?) {
+        apiState.withLock { $0.outage = outage }
+    }
+
+    /// When each API request arrived, in order (images not included).
+    public var apiRequestArrivals: [ContinuousClock.Instant] { apiState.withLock { $0.arrivals } }
+
+    /// The answer of a fault in force for this API request, if one is.
+    private func apiFault() -> Response? {
+        let (number, outage) = apiState.withLock { state in
+            state.arrivals.append(.now)
+            if let after = faults.outageAfterAPIRequests, state.arrivals.count == after + 1 {
+                state.outage = .unavailable
+            }
+            return (state.arrivals.count, state.outage)
+        }
+        switch outage {
+        case .unavailable:
+            return Self.html(.serviceUnavailable, "<html><body><h1>503 Service Unavailable</h1></body></html>")
+        case .maintenancePage:
+            return Self.html(.ok, "<!DOCTYPE html><html><body><h1>Down for maintenance</h1></body></html>")
+        case nil:
+            break
+        }
+        if faults.rateLimitedAPIRequests.contains(number) {
+            return Response(
+                status: .tooManyRequests,
+                headers: [.retryAfter: String(faults.rateLimitRetryAfter), .contentType: "text/plain"],
+                body: .init(byteBuffer: ByteBuffer(string: "slow down")))
+        }
+        return nil
     }
 
     /// Requests answered so far, for logs.
@@ -67,7 +103,8 @@ public final class SampleCollectionServer: Sendable {
     ) async throws {
         let router = Router()
         router.get("/api/:culture/collection") { request, context in
-            try await self.collectionPage(request, context: context)
+            if let fault = self.apiFault() { return fault }
+            return try await self.collectionPage(request, context: context)
         }
         router.get("/images/:file") { request, context in
             try await self.image(context.parameters.require("file"), context: context)
@@ -75,11 +112,13 @@ public final class SampleCollectionServer: Sendable {
         // The Search API and Linked Art, for the rijksmuseum-search source (--base-url stands in
         // for data.rijksmuseum.nl and id.rijksmuseum.nl alike).
         router.get("/search/collection") { request, _ in
+            if let fault = self.apiFault() { return fault }
             let page = Int(request.uri.queryParameters.get("pageToken") ?? "1") ?? 0
             guard page >= 1 else { return Self.text(.badRequest, "bad pageToken") }
             return try await self.linkedArt(self.documents.searchPage(page))
         }
         router.get("/sample/:kind/:number") { request, context in
+            if let fault = self.apiFault() { return fault }
             let number = Int(try context.parameters.require("number")) ?? -1
             let base = "http://\(request.head.authority ?? "127.0.0.1")"
             let document: [String: Any]? =
@@ -98,7 +137,7 @@ public final class SampleCollectionServer: Sendable {
         }
         // OAI-PMH with EDM records, for the rijksmuseum-oai source.
         router.get("/oai") { request, _ in
-            self.oaiPage(request)
+            self.apiFault() ?? self.oaiPage(request)
         }
         router.get("/healthz") { _, _ in "ok\n" }
         let application = Application(
@@ -118,6 +157,9 @@ public final class SampleCollectionServer: Sendable {
         }
         guard page * size <= 10_000 else {
             return Self.text(.badRequest, "p × ps must not exceed 10,000")
+        }
+        if let status = faults.rejectedPages[page] {
+            return Self.text(.init(code: status), "page \(page) is configured to answer \(status)")
         }
         if faults.failingPages.contains(page) {
             return Self.text(.internalServerError, "page \(page) is configured to fail")
@@ -240,7 +282,7 @@ public final class SampleCollectionServer: Sendable {
             return answer(OAIAnswer.error("badVerb", "this stand-in answers ListRecords only"))
         }
         let position: OAIAnswer.Position
-        if let token = query.get("resumptionToken").map { String($0) } {
+        if let token = query.get("resumptionToken").map({ String($0) }) {
             guard let decoded = OAIAnswer.Position(token: token),
                 Int64(now.timeIntervalSince1970 * 1_000) - decoded.issued <= faults.oaiTokenLifetime.milliseconds
             else {
@@ -280,6 +322,12 @@ public final class SampleCollectionServer: Sendable {
         let entries = OAIAnswer.entries(collection, revisionTimes: times)
         oaiEntries.withLock { $0 = (times.count, entries) }
         return entries
+    }
+
+    private static func html(_ status: HTTPResponse.Status, _ page: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
     private static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {

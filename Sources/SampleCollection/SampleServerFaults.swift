@@ -12,5 +12,22 @@ public struct SampleServerFaults: Sendable, Equatable {
     /// How long an OAI-PMH resumption token stays good; an older one gets `badResumptionToken`.
     public var oaiTokenLifetime: Duration = .seconds(600)
 
+    /// After this many API requests (images are another host and go on), the API is down
+    /// until ``SampleCollectionServer/setOutage(_:)`` ends it.
+    public var outageAfterAPIRequests: Int?
+    /// API requests (1-based, in arrival order) answered `429` with `Retry-After: rateLimitRetryAfter` seconds.
+    public var rateLimitedAPIRequests: Set<Int> = []
+    public var rateLimitRetryAfter = 600
+    /// Collection pages (legacy API) answered with this status, such as 410 or 401, every time.
+    public var rejectedPages: [Int: Int] = [:]
+
     public init() {}
+}
+
+/// How the API answers while it is down.
+public enum SampleAPIOutage: Sendable, Equatable {
+    /// `503` with an HTML error page.
+    case unavailable
+    /// `200` with an HTML maintenance page, as some front ends answer.
+    case maintenancePage
 }

@@ -108,6 +108,7 @@ public struct PageThumbnailHandler: MessageHandler {
         case .invalidURL: "invalid image URL"
         case .refused(_, let reason): "refused: \(reason)"
         case .tooManyRedirects(let limit, _): "more than \(limit) redirects"
+        case .throttled(_, _, let reason): "\(reason), asked to wait"
         }
     }
 }

@@ -59,9 +59,18 @@ struct LegacyFixtureTests {
 
     @Test(
         "JSON of the wrong shape is a clear format error",
-        arguments: ["<html>rate limited</html>", "{\"count\": \"many\"}", "{\"artObjects\": []}", "[]"])
+        arguments: ["{\"count\": \"many\"}", "{\"artObjects\": []}", "[]"])
     func wrongShape(body: String) {
         #expect(throws: SourceFormatError.self) { try LegacyCollectionSource.parse(Array(body.utf8), imageEdge: 512) }
+    }
+
+    @Test(
+        "a body that is not JSON at all (an error page, a body cut short) is worth asking again",
+        arguments: ["<html>rate limited</html>", "{\"count\": 3, \"artObj", ""])
+    func notJSON(body: String) {
+        #expect(throws: UnrecognisedAnswerError.self) {
+            try LegacyCollectionSource.parse(Array(body.utf8), imageEdge: 512)
+        }
     }
 
     @Test("objects without an objectNumber, and repeats on a page, are left out; unknown fields are ignored")

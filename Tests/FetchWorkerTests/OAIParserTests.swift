@@ -145,9 +145,12 @@ struct OAIParserTests {
             """
         let end = try parser.parse(Array(last.utf8))
         #expect(end.resumptionToken == nil && end.records.isEmpty)
-        #expect(throws: SourceFormatError.self) {
+        // A web page or a body that is not XML is the server having a moment: tried again later.
+        #expect(throws: UnrecognisedAnswerError.self) {
             try parser.parse(Array("<html><body>maintenance</body></html>".utf8))
         }
-        #expect(throws: SourceFormatError.self) { try parser.parse(Array("{\"not\": \"xml\"}".utf8)) }
+        #expect(throws: UnrecognisedAnswerError.self) { try parser.parse(Array("{\"not\": \"xml\"}".utf8)) }
+        // Well-formed XML of another kind breaks the contract.
+        #expect(throws: SourceFormatError.self) { try parser.parse(Array("<records><record/></records>".utf8)) }
     }
 }

@@ -18,6 +18,8 @@ final class PipelineRun: @unchecked Sendable {
     /// rijksmuseum-oai (OAI-PMH and EDM).
     let source: String
     private(set) var workers: [String: [ChildProcess]] = [:]
+    /// Added to every fetch worker's command line.
+    var fetchWorkerFlags: [String] = []
 
     init(sample: SampleServerHandle, source: String = "rijksmuseum", partitions: Int = 3) throws {
         self.source = source
@@ -46,7 +48,7 @@ final class PipelineRun: @unchecked Sendable {
     func arguments(_ role: String) -> [String] {
         let common = ["--brokers", brokers, "--metrics-interval", "1"] + EmbeddedBrokerSettings.flags
         switch role {
-        case "fetch-worker": return ["fetch-worker", "--base-url", sample.baseURL] + common
+        case "fetch-worker": return ["fetch-worker", "--base-url", sample.baseURL] + fetchWorkerFlags + common
         case "thumb-worker":
             return ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + common
         default: return ["index-worker", "--out", output.path, "--write-interval", "0.2"] + common

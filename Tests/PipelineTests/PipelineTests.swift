@@ -173,36 +173,54 @@ struct PipelineTests {
     }
 
     @Test(
-        "429s, 5xx and slow answers from the API: the run completes; a page that always fails is dead-lettered and reported"
+        "429s, 5xx and slow answers from the API: the run completes; a page that fails past --retry-for and a 410 are dead-lettered and reported"
     )
     func apiFailures() async throws {
         var faults = SampleServerFaults()
         faults.latency = .milliseconds(30)
         faults.failFirst = 2
         faults.failingPages = [3]
+        faults.rejectedPages = [5: 410]
         faults.imageFailFirst = 1
         let sample = try await SampleServerHandle.start(ReferenceRun.configuration, faults: faults)
         let run = try PipelineRun(sample: sample)
+        run.fetchWorkerFlags = ["--retry-delays", "1s,1s,1s", "--retry-for", "4s"]
         defer { run.killWorkers() }
         try run.startWorkers()
         try await run.crawl()
         let (index, _) = try await run.waitForCompletion(timeout: .seconds(240))
         let crawl = try #require(index.crawls.first { $0.crawlId == PipelineRun.crawlId })
-        #expect(crawl.failedPages.map(\.page) == [3])
+        #expect(crawl.failedPages.map(\.page) == [3, 5])
         #expect(crawl.failedPages.first?.reason.contains("500") == true, "\(crawl.failedPages)")
-        #expect(crawl.pagesIndexed == [1, 2, 4, 5, 6])
+        #expect(crawl.pagesIndexed == [1, 2, 4, 6])
         let problems = GroundTruth.mismatches(
-            index, collection: sample.collection, output: run.output, failedPages: [3])
+            index, collection: sample.collection, output: run.output, failedPages: [3, 5])
         #expect(problems.isEmpty, "\(problems.prefix(10))")
 
         let deadLetters = try await readTopic(
-            ArtpipeTopic.deadLetters, brokers: run.brokers, count: 1, timeout: .seconds(30))
-        #expect(deadLetters.contains { $0.keyString?.hasSuffix(":3") == true })
+            ArtpipeTopic.deadLetters, brokers: run.brokers, count: 2, timeout: .seconds(30))
+        // Retried until --retry-for ran out, with the history of its attempts.
+        let failing = try #require(deadLetters.first { $0.keyString?.hasSuffix(":3") == true })
+        let history = try #require(RetryState(headers: failing.headers))
+        #expect(history.attempts >= 2)
+        #expect(history.history.allSatisfy { $0.reason.contains("HTTP 500") })
+        // A 410 can never succeed: dead-lettered at once, never put on a retry topic.
+        let gone = try #require(deadLetters.first { $0.keyString?.hasSuffix(":5") == true })
+        #expect(RetryState(headers: gone.headers) == nil)
+        #expect(gone.headers.value(of: DeadLetter.errorHeader)?.contains("HTTP 410") == true)
+        let client = KafkaClientConfiguration(brokers: run.brokers)
+        for topic in ArtpipeTopic.pageRequestRetries {
+            let copies = try await KafkaTopicSnapshot.read(
+                topic, configuration: client, timeout: .seconds(30), logger: .test)
+            #expect(!copies.contains { $0.keyString?.hasSuffix(":5") == true }, "\(topic)")
+        }
+
         let status = try ChildProcess("artpipe", ["status", "--brokers", run.brokers, "--out", run.output.path])
         #expect(try await status.waitForExit(timeout: .seconds(60)) == 0)
-        #expect(status.stdout.contains("5 indexed, 1 failed"), "\(status.stdout)")
-        #expect(status.stdout.contains("(page 3) in fetch: gave up on"), "\(status.stdout)")
+        #expect(status.stdout.contains("4 indexed, 2 failed, 0 waiting for a retry"), "\(status.stdout)")
+        #expect(status.stdout.contains("(page 3) in fetch: still failing after"), "\(status.stdout)")
         #expect(status.stdout.contains("after 5 attempts: HTTP 500"), "\(status.stdout)")
+        #expect(status.stdout.contains("(page 5) in fetch: HTTP 410"), "\(status.stdout)")
         try await run.expectCleanStop()
         await sample.stop()
     }

@@ -15,15 +15,19 @@ public enum WorkerLauncher {
         public var groupID: String
         public var topics: [String]
         public var handler: Handler
+        /// Where messages that failed for the moment wait; nil to retry them in place.
+        public var retrySchedule: RetrySchedule?
         /// Services that run beside the worker and stop after it (a writer flushing its state).
         public var services: [any Service]
         /// Adjusts the consumer: offsets the handler keeps itself, revoke hooks.
         public var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
 
         public init(
-            name: String, groupID: String, topics: [String], handler: Handler, services: [any Service] = [],
+            name: String, groupID: String, topics: [String], handler: Handler, retrySchedule: RetrySchedule? = nil,
+            services: [any Service] = [],
             configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
         ) {
+            self.retrySchedule = retrySchedule
             self.name = name
             self.groupID = groupID
             self.topics = topics
@@ -33,12 +37,18 @@ public enum WorkerLauncher {
         }
 
         /// One of the pipeline's workers, named, grouped and subscribed as the contract says.
+        ///
+        /// A stage with retry topics waits `retryDelays` (one per topic) between attempts and
+        /// gives up `retryFor` after the first failure.
         public init(
-            stage: PipelineStage, handler: Handler, services: [any Service] = [],
+            stage: PipelineStage, handler: Handler, retryDelays: [Duration] = RetrySchedule.defaultDelays,
+            retryFor: Duration = RetrySchedule.defaultGiveUpAfter, services: [any Service] = [],
             configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
         ) {
             self.init(
                 name: stage.workerName, groupID: stage.groupID, topics: stage.inputTopics, handler: handler,
+                retrySchedule: stage.retryTopics.isEmpty
+                    ? nil : RetrySchedule(topics: stage.retryTopics, delays: retryDelays, giveUpAfter: retryFor),
                 services: services, configureConsumer: configureConsumer)
         }
     }
@@ -90,7 +100,9 @@ public enum WorkerLauncher {
             throw ConfigurationError(error.message)
         }
         do {
-            try await checkTopics(worker.topics + [ArtpipeTopic.deadLetters], producer: producer, settings: settings)
+            try await checkTopics(
+                worker.topics + (worker.retrySchedule?.topics ?? []) + [ArtpipeTopic.deadLetters], producer: producer,
+                settings: settings)
         } catch {
             await producer.shutdown(timeout: .zero)
             throw error
@@ -98,7 +110,8 @@ public enum WorkerLauncher {
 
         let runtime = WorkerRuntime(
             configuration: WorkerConfiguration(
-                name: worker.name, topics: worker.topics, concurrency: settings.concurrency),
+                name: worker.name, topics: worker.topics, concurrency: settings.concurrency,
+                retrySchedule: worker.retrySchedule),
             consumer: consumer, producer: producer, handler: worker.handler,
             metrics: WorkerMetrics(worker: worker.name),
             logger: logger)

@@ -10,6 +10,8 @@ public struct WorkerMetrics: Sendable {
     public let succeeded: Counter
     /// Retries after a transient failure, of the handler or of producing its outputs.
     public let retried: Counter
+    /// Messages put on a retry topic to be tried again later.
+    public let retryScheduled: Counter
     /// Messages sent to the dead letters.
     public let deadLettered: Counter
     /// Messages being handled now.
@@ -25,6 +27,7 @@ public struct WorkerMetrics: Sendable {
         produced = Counter(label: "produced", dimensions: dimensions)
         succeeded = Counter(label: "succeeded", dimensions: dimensions)
         retried = Counter(label: "retried", dimensions: dimensions)
+        retryScheduled = Counter(label: "retry_scheduled", dimensions: dimensions)
         deadLettered = Counter(label: "dead_lettered", dimensions: dimensions)
         inFlight = Gauge(label: "in_flight", dimensions: dimensions)
         consumerLag = Gauge(label: "consumer_lag", dimensions: dimensions)

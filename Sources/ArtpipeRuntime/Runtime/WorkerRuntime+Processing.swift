@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import KafkaClient
 import Logging
 import PipelineContract
@@ -12,13 +13,13 @@ extension WorkerRuntime {
     }
 
     func process(_ batch: KafkaMessageBatch) async {
-        await limit.acquire()
-        defer {
-            limit.release()
-            batch.release()
-        }
+        defer { batch.release() }
         let lease = batch.lease
         for message in batch.messages {
+            // A retry copy waits for its time without a place in the limit: other partitions go on.
+            guard await waitUntilDue(message, lease: lease) else { continue }
+            await limit.acquire()
+            defer { limit.release() }
             guard lease.beginHandling() else { continue }
             metrics.consumed.increment()
             inFlight.add(1, ordering: .relaxed)
@@ -32,6 +33,20 @@ extension WorkerRuntime {
             case .abandoned:
                 lease.abandonHandling()
             }
+        }
+    }
+
+    /// Waits for the time a retry copy is due, in short steps so a revoke or shutdown is not
+    /// held up. False when the lease ended meanwhile.
+    private func waitUntilDue(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Bool {
+        guard configuration.retrySchedule != nil, let state = RetryState(headers: message.headers) else {
+            return true
+        }
+        while true {
+            let remaining = state.due.timeIntervalSinceNow
+            guard remaining > 0 else { return lease.isActive }
+            guard lease.isActive else { return false }
+            try? await Task.sleep(for: .milliseconds(Int64(min(remaining, 0.1) * 1_000) + 1))
         }
     }
 
@@ -52,6 +67,8 @@ extension WorkerRuntime {
                     input, context: MessageContext(message: message, attempt: attempt, logger: logger))
             } catch HandlerFailure.permanent(let reason) {
                 return await deadLetter(message, reason: reason, lease: lease)
+            } catch let error where configuration.retrySchedule != nil {
+                return await scheduleRetry(message, after: error, lease: lease)
             } catch {
                 guard attempt < configuration.retry.maxAttempts else {
                     return await deadLetter(
@@ -69,11 +86,49 @@ extension WorkerRuntime {
         }
     }
 
-    private func deadLetter(_ message: KafkaConsumerMessage, reason: String, lease: KafkaPartitionLease) async
-        -> Outcome
+    /// Puts the message on the retry topic its failure count (and any `Retry-After`) calls for,
+    /// or in the dead letters with its history once it has failed for too long.
+    private func scheduleRetry(_ message: KafkaConsumerMessage, after error: any Error, lease: KafkaPartitionLease)
+        async -> Outcome
     {
-        let record = DeadLetter.record(
+        guard let schedule = configuration.retrySchedule else { preconditionFailure("no retry schedule") }
+        var retryAfter: Duration?
+        if case HandlerFailure.transient(_, let serverDelay) = error { retryAfter = serverDelay }
+        let reason = "\(error)"
+        let now = Date()
+        let previous = RetryState(headers: message.headers)
+        let attempts = (previous?.attempts ?? 0) + 1
+        let next = schedule.next(afterAttempts: attempts, retryAfter: retryAfter, now: now)
+        let state = RetryState.after(previous, failedAt: now, reason: reason, due: next.due)
+        if schedule.isExhausted(firstFailure: state.firstFailure, now: now) {
+            let tried = Duration.seconds(now.timeIntervalSince(state.firstFailure))
+            return await deadLetter(
+                message,
+                reason: "still failing after \(attempts) attempts over \(tried.wholeUnitsDescription): \(reason)",
+                headers: state.headers(replacingIn: []), lease: lease)
+        }
+        guard await produce([state.record(for: message, topic: next.topic)], for: message, lease: lease) else {
+            return .abandoned
+        }
+        metrics.retryScheduled.increment()
+        logger.describing(message).warning(
+            "failed for the moment; retrying later",
+            metadata: [
+                "attempt": "\(attempts)", "reason": "\(reason)", "retry.topic": "\(next.topic)",
+                "retry.due": "\(next.due.formatted(.iso8601))",
+            ])
+        return .finished
+    }
+
+    private func deadLetter(
+        _ message: KafkaConsumerMessage, reason: String, headers: [KafkaHeader] = [], lease: KafkaPartitionLease
+    ) async -> Outcome {
+        var record = DeadLetter.record(
             for: message, reason: reason, worker: configuration.name, topic: configuration.deadLetterTopic)
+        if !headers.isEmpty {
+            let replaced = Set(headers.map(\.name))
+            record.headers = record.headers.filter { !replaced.contains($0.name) } + headers
+        }
         guard await produce([record], for: message, lease: lease) else { return .abandoned }
         metrics.deadLettered.increment()
         logger.describing(message).warning(

@@ -10,7 +10,11 @@ struct OAIResponseParser: Sendable {
         do {
             root = try XMLTree.parse(bytes)
         } catch let error as XMLTreeError {
-            throw SourceFormatError("the OAI-PMH answer is \(error.description)")
+            // Cut short or not XML at all: the server's trouble, worth asking again.
+            throw UnrecognisedAnswerError("the OAI-PMH answer is \(error.description)", body: bytes)
+        }
+        if root.name.lowercased() == "html" {
+            throw UnrecognisedAnswerError("the OAI-PMH endpoint answered with a web page", body: bytes)
         }
         guard root.namespace == OAINamespace.oai, root.name == "OAI-PMH" else {
             throw SourceFormatError("not an OAI-PMH answer (root element \(root.name))")

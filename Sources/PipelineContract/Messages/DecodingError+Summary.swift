@@ -13,4 +13,10 @@ extension DecodingError {
         @unknown default: return "\(self)"
         }
     }
+
+    /// True when the bytes are not JSON at all, as opposed to JSON of another shape.
+    public var isNotJSON: Bool {
+        if case .dataCorrupted(let context) = self, context.codingPath.isEmpty { return true }
+        return false
+    }
 }

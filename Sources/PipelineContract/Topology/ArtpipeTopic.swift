@@ -7,8 +7,12 @@ public enum ArtpipeTopic {
     /// Completed harvests of versioned sources, one per query: compacted.
     public static let harvests = "artpipe.harvests"
 
+    /// Page requests that failed for the moment, by growing delay: FetchWorker reads them
+    /// again when they are due (see ``RetryState``).
+    public static let pageRequestRetries = (1...3).map { "\(pageRequests).retry-\($0)" }
+
     /// Every topic the pipeline uses, in pipeline order.
-    public static let all = [pageRequests, pages, thumbnails, deadLetters, harvests]
+    public static let all = [pageRequests] + pageRequestRetries + [pages, thumbnails, deadLetters, harvests]
 
     /// Topic settings beyond the cluster's defaults, for `artpipe topics create`.
     public static let settings: [String: [String: String]] = [harvests: ["cleanup.policy": "compact"]]

@@ -14,9 +14,18 @@ public enum PipelineStage: String, CaseIterable, Sendable {
     /// The topics the group subscribes to.
     public var inputTopics: [String] {
         switch self {
-        case .fetch: [ArtpipeTopic.pageRequests]
+        case .fetch: [ArtpipeTopic.pageRequests] + ArtpipeTopic.pageRequestRetries
         case .thumb: [ArtpipeTopic.pages]
         case .index: [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters]
+        }
+    }
+
+    /// The topics where it puts messages that failed for the moment, shortest delay first;
+    /// empty when it retries in place.
+    public var retryTopics: [String] {
+        switch self {
+        case .fetch: ArtpipeTopic.pageRequestRetries
+        case .thumb, .index: []
         }
     }
 

@@ -14,6 +14,7 @@ struct FetchWorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var worker: WorkerOptions
     @OptionGroup var source: SourceOptions
+    @OptionGroup var retry: RetryOptions
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
@@ -26,7 +27,9 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         // Only Kafka's one-shot calls block here: HTTP runs on the event loops.
         try await NIOThreadPool.withPool(threads: 1) { threadPool in
             try await WorkerLauncher.run(
-                .init(stage: .fetch, handler: PageFetchHandler(sources: sources, redaction: redaction)),
+                .init(
+                    stage: .fetch, handler: PageFetchHandler(sources: sources, redaction: redaction),
+                    retryDelays: try retry.delays(), retryFor: try retry.giveUpAfter()),
                 settings: try worker.launchSettings(threadPool: threadPool), metricsFactory: metrics, logger: logger,
                 companions: worker.endpointServices(registry: registry, logger: logger),
                 onStop: { try? await http.shutdown() })

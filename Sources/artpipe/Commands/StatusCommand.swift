@@ -16,6 +16,8 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             Reads the topics from outside the consumer groups (nothing changes) and, with --out, the index.
             A failed page is one a worker dead-lettered; its reason is the dead letter's artpipe-error header.
+            A retrying page failed for the moment and waits on a retry topic: shown with its attempts,
+            its next attempt's time and the last reason.
             """)
 
     @OptionGroup var kafka: KafkaOptions
@@ -41,6 +43,14 @@ struct StatusCommand: AsyncParsableCommand {
             status.advance(try await read(ArtpipeTopic.thumbnails).compactMap(\.keyString), to: .thumbnailed)
             status.add(deadLetters: try await read(ArtpipeTopic.deadLetters))
             let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
+            // A retry copy still waits when the fetch group has not committed past it.
+            for topic in PipelineStage.fetch.retryTopics {
+                let rows = try await offsets.positions(group: PipelineStage.fetch.groupID, topics: [topic])
+                let committed = Dictionary(
+                    rows.map { ($0.topicPartition.partition, $0.committed ?? $0.low) }, uniquingKeysWith: max)
+                let messages = try await read(topic)
+                status.add(retries: messages.filter { $0.offset >= committed[$0.partition] ?? 0 })
+            }
             for stage in PipelineStage.allCases {
                 for topic in stage.inputTopics {
                     let rows = try await offsets.positions(group: stage.groupID, topics: [topic])

@@ -27,6 +27,8 @@ struct PipelineStatus {
         var stage: Stage
         /// Set when a worker dead-lettered a message of this page.
         var failure: (worker: String, reason: String)?
+        /// Set while a copy of its request waits on a retry topic.
+        var retry: RetryState?
     }
 
     struct Lag {
@@ -73,6 +75,20 @@ struct PipelineStatus {
         }
     }
 
+    /// Request copies waiting on the retry topics; the latest state of a page wins.
+    mutating func add(retries messages: [KafkaConsumerMessage]) {
+        for message in messages {
+            guard let request = try? MessageCodec.decode(PageRequest.self, from: message),
+                let retry = RetryState(headers: message.headers)
+            else { continue }
+            var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
+            state.crawlId = request.crawlId
+            state.page = request.page
+            if retry.attempts > state.retry?.attempts ?? 0 { state.retry = retry }
+            pages[request.pageId] = state
+        }
+    }
+
     /// Pages present in index.json, found from each crawl's source, query and page numbers.
     mutating func add(index: ArtistIndex) {
         indexRead = true
@@ -80,6 +96,11 @@ struct PipelineStatus {
             crawl.pagesIndexed.map { PageID.make(source: crawl.source, query: crawl.query, page: $0) }
         }
         advance(indexed, to: .indexed)
+    }
+
+    /// Pages whose request waits on a retry topic and that got no further meanwhile.
+    private func retrying(_ all: [PageState]) -> [PageState] {
+        all.filter { $0.retry != nil && $0.failure == nil && $0.stage == .requested }
     }
 
     var text: String {
@@ -91,13 +112,24 @@ struct PipelineStatus {
             "pages: \(all.count) requested, \(count(.fetched)) fetched, \(count(.thumbnailed)) thumbnailed, "
                 + (indexRead ? "\(count(.indexed)) indexed" : "indexed unknown (give --out)")
                 + ", \(all.filter { $0.failure != nil }.count) failed"
+                + ", \(retrying(all).count) waiting for a retry"
         ]
         for state in all where state.failure != nil {
             lines.append(
                 "  failed  \(state.pageId) (page \(state.page.map(String.init) ?? "?")) in \(state.failure!.worker): "
                     + state.failure!.reason)
         }
-        let waiting = all.filter { $0.failure == nil && $0.stage < (indexRead ? .indexed : .thumbnailed) }
+        for state in retrying(all).prefix(50) {
+            let retry = state.retry!
+            lines.append(
+                "  retry   \(state.pageId) (page \(state.page.map(String.init) ?? "?")): attempt \(retry.attempts + 1) at "
+                    + "\(retry.due.formatted(.iso8601)), failing since \(retry.firstFailure.formatted(.iso8601)): "
+                    + retry.lastReason)
+        }
+        if retrying(all).count > 50 { lines.append("  … and \(retrying(all).count - 50) more waiting for a retry") }
+        let waiting = all.filter {
+            $0.failure == nil && $0.retry == nil && $0.stage < (indexRead ? .indexed : .thumbnailed)
+        }
         for state in waiting.prefix(20) {
             lines.append("  waiting \(state.pageId) (page \(state.page.map(String.init) ?? "?")): \(state.stage)")
         }

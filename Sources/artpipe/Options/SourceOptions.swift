@@ -40,6 +40,18 @@ struct SourceOptions: ParsableArguments {
     )
     var contact: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The longest Retry-After a request waits out in place; after a longer one the page waits on a retry topic, and nothing is sent to that host until the time is up.",
+            valueName: "duration"))
+    var maxWaitInPlace: String = "30s"
+
+    @Option(
+        help: ArgumentHelp(
+            "Multiply every Retry-After the servers send by this: for tests, which cannot wait an hour.",
+            visibility: .hidden))
+    var retryAfterScale: Double = 1
+
     init() {}
 
     func validate() throws {
@@ -49,6 +61,12 @@ struct SourceOptions: ParsableArguments {
         }
         if httpConcurrency < 1 { throw ValidationError("--http-concurrency must be at least 1") }
         if httpTimeout <= 0 { throw ValidationError("--http-timeout must be positive") }
+        guard Duration(text: maxWaitInPlace) != nil else {
+            throw ValidationError("--max-wait-in-place: '\(maxWaitInPlace)' is not a duration (write 30s, 2m or 1h)")
+        }
+        guard retryAfterScale > 0, retryAfterScale <= 1 else {
+            throw ValidationError("--retry-after-scale must be above 0 and at most 1, got \(retryAfterScale)")
+        }
         if maxResponseMib < 1 { throw ValidationError("--max-response-mib must be at least 1") }
         guard language.count >= 2, language.allSatisfy({ $0.isLetter || $0 == "-" }) else {
             throw ValidationError("--language must be a language code such as en or nl, got '\(language)'")
@@ -76,6 +94,8 @@ struct SourceOptions: ParsableArguments {
         configuration.requestTimeout = .seconds(fromFlag: httpTimeout)
         configuration.maxResponseBytes = maxResponseMib << 20
         configuration.userAgent = userAgent()
+        configuration.retryAfterScale = retryAfterScale
+        configuration.maxWaitInPlace = Duration(text: maxWaitInPlace) ?? configuration.maxWaitInPlace
         return configuration
     }
 

@@ -1,0 +1,44 @@
+import ArtpipeSupport
+import Foundation
+
+/// Where a worker puts a message that failed for the moment, so its partition moves on: one
+/// retry topic per delay, the delay growing with each failure, until the message has failed
+/// for longer than `giveUpAfter` and goes to the dead letters with its history.
+///
+/// Every message of one retry topic waits about the same delay, so a partition's messages
+/// come due in offset order and waiting for the first one holds up no earlier one.
+public struct RetrySchedule: Sendable, Equatable {
+    /// The retry topics, shortest delay first.
+    public var topics: [String]
+    /// The delay of each topic, growing.
+    public var delays: [Duration]
+    /// How long a message keeps being retried after its first failure.
+    public var giveUpAfter: Duration
+
+    public static let defaultDelays: [Duration] = [.seconds(60), .seconds(600), .seconds(3_600)]
+    public static let defaultGiveUpAfter: Duration = .seconds(86_400)
+
+    public init(topics: [String], delays: [Duration] = defaultDelays, giveUpAfter: Duration = defaultGiveUpAfter) {
+        precondition(!topics.isEmpty && topics.count == delays.count, "one delay per retry topic")
+        self.topics = topics
+        self.delays = delays
+        self.giveUpAfter = giveUpAfter
+    }
+
+    /// Where and until when a message waits after its `attempts`-th failure; a server's
+    /// `Retry-After` moves it to the first topic whose delay covers it, and is waited out in full.
+    public func next(afterAttempts attempts: Int, retryAfter: Duration?, now: Date) -> (topic: String, due: Date) {
+        var tier = min(max(attempts - 1, 0), topics.count - 1)
+        if let retryAfter {
+            let covering = delays.firstIndex { $0 >= retryAfter } ?? topics.count - 1
+            tier = max(tier, covering)
+        }
+        let wait = max(delays[tier], retryAfter ?? .zero)
+        return (topics[tier], now.addingTimeInterval(wait.seconds))
+    }
+
+    /// True when a message that first failed at `firstFailure` has been retried long enough.
+    public func isExhausted(firstFailure: Date, now: Date) -> Bool {
+        now.timeIntervalSince(firstFailure) >= giveUpAfter.seconds
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import KafkaClient
+
+/// The history of a message that failed for the moment, carried in the headers of its copy on
+/// a retry topic: how often and since when it failed, when to try it next, and why.
+///
+/// A retry copy keeps the original key, value and headers, so the worker handles it like the
+/// original; the dead letter it may end as carries the same history.
+public struct RetryState: Sendable, Equatable {
+    public static let attemptsHeader = "artpipe-retry-attempts"
+    public static let firstFailureHeader = "artpipe-retry-first-failure"
+    public static let dueHeader = "artpipe-retry-due"
+    public static let historyHeader = "artpipe-retry-history"
+    /// Entries kept in the history: the first and the latest ones.
+    public static let maxHistory = 12
+    /// Longer reasons are cut in the history.
+    public static let maxReasonLength = 240
+
+    /// One failed attempt.
+    public struct Attempt: Sendable, Equatable {
+        public var at: Date
+        public var reason: String
+
+        public init(at: Date, reason: String) {
+            self.at = at
+            self.reason = reason
+        }
+    }
+
+    /// Failed attempts so far.
+    public var attempts: Int
+    public var firstFailure: Date
+    /// When the next attempt is due.
+    public var due: Date
+    /// The first and the latest failed attempts, oldest first.
+    public var history: [Attempt]
+
+    public init(attempts: Int, firstFailure: Date, due: Date, history: [Attempt]) {
+        self.attempts = attempts
+        self.firstFailure = firstFailure
+        self.due = due
+        self.history = history
+    }
+
+    /// The reason of the latest failure.
+    public var lastReason: String { history.last?.reason ?? "" }
+
+    /// The state a message carries; nil when it never failed (or its headers are not ours).
+    public init?(headers: [KafkaHeader]) {
+        guard let attempts = headers.value(of: Self.attemptsHeader).flatMap(Int.init), attempts > 0,
+            let first = headers.value(of: Self.firstFailureHeader).flatMap(Self.date),
+            let due = headers.value(of: Self.dueHeader).flatMap(Self.date)
+        else { return nil }
+        self.attempts = attempts
+        self.firstFailure = first
+        self.due = due
+        self.history = (headers.value(of: Self.historyHeader) ?? "").split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let at = Self.date(String(parts[0])) else { return nil }
+            return Attempt(at: at, reason: String(parts[1]))
+        }
+    }
+
+    /// The state after one more failure at `now`, due again at `due`.
+    public static func after(_ previous: RetryState?, failedAt now: Date, reason: String, due: Date) -> RetryState {
+        let line = reason.replacingOccurrences(of: "\n", with: " ")
+        let entry = Attempt(
+            at: now, reason: line.count > maxReasonLength ? String(line.prefix(maxReasonLength)) + "…" : line)
+        var history = (previous?.history ?? []) + [entry]
+        if history.count > maxHistory {
+            // The first failure says how it began, the latest ones how it goes.
+            history = [history[0]] + history.suffix(maxHistory - 1)
+        }
+        return RetryState(
+            attempts: (previous?.attempts ?? 0) + 1, firstFailure: previous?.firstFailure ?? now, due: due,
+            history: history)
+    }
+
+    /// The headers of a retry copy: the message's own headers, without an older state, plus this one.
+    public func headers(replacingIn headers: [KafkaHeader]) -> [KafkaHeader] {
+        let own: Set = [Self.attemptsHeader, Self.firstFailureHeader, Self.dueHeader, Self.historyHeader]
+        return headers.filter { !own.contains($0.name) } + [
+            KafkaHeader(Self.attemptsHeader, String(attempts)),
+            KafkaHeader(Self.firstFailureHeader, Self.text(firstFailure)),
+            KafkaHeader(Self.dueHeader, Self.text(due)),
+            KafkaHeader(
+                Self.historyHeader, history.map { "\(Self.text($0.at)) \($0.reason)" }.joined(separator: "\n")),
+        ]
+    }
+
+    /// The copy of `message` to produce to `topic`.
+    public func record(for message: KafkaConsumerMessage, topic: String) -> KafkaProducerRecord {
+        KafkaProducerRecord(
+            topic: topic, key: message.key, value: message.value, headers: headers(replacingIn: message.headers))
+    }
+
+    /// Milliseconds since the epoch, so the headers sort and parse without a date format.
+    static func text(_ date: Date) -> String {
+        String(Int64((date.timeIntervalSince1970 * 1_000).rounded()))
+    }
+
+    static func date(_ text: String) -> Date? {
+        Int64(text).map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+    }
+}

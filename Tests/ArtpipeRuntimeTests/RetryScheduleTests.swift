@@ -1,0 +1,105 @@
+import ArtpipeRuntime
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import KafkaClient
+import PipelineContract
+import Testing
+
+@Suite("Retry topics", .serialized, .timeLimit(.minutes(3)))
+struct RetryScheduleTests {
+    @Test("the delay grows with each failure, and a Retry-After moves to the topic that covers it")
+    func tiers() {
+        let schedule = RetrySchedule(
+            topics: ["r1", "r2", "r3"], delays: [.seconds(60), .seconds(600), .seconds(3_600)],
+            giveUpAfter: .seconds(86_400))
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        #expect(schedule.next(afterAttempts: 1, retryAfter: nil, now: now) == ("r1", now + 60))
+        #expect(schedule.next(afterAttempts: 2, retryAfter: nil, now: now) == ("r2", now + 600))
+        #expect(schedule.next(afterAttempts: 9, retryAfter: nil, now: now) == ("r3", now + 3_600))
+        #expect(schedule.next(afterAttempts: 1, retryAfter: .seconds(120), now: now) == ("r2", now + 600))
+        // Longer than every delay: the last topic, and the whole wait.
+        #expect(schedule.next(afterAttempts: 1, retryAfter: .seconds(7_200), now: now) == ("r3", now + 7_200))
+        #expect(!schedule.isExhausted(firstFailure: now, now: now + 86_399))
+        #expect(schedule.isExhausted(firstFailure: now, now: now + 86_400))
+    }
+
+    @Test("the state travels in headers, keeps the message's own headers and the first and latest reasons")
+    func headers() throws {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        var carried = [KafkaHeader("trace", "t1")]
+        for attempt in 1...20 {
+            let now = start + Double(attempt)
+            let state = RetryState.after(
+                RetryState(headers: carried), failedAt: now, reason: "failure \(attempt)\nsecond line", due: now + 60)
+            carried = state.headers(replacingIn: carried)
+            #expect(carried.value(of: "trace") == "t1")
+            #expect(carried.filter { $0.name == RetryState.attemptsHeader }.count == 1)
+        }
+        let state = RetryState(headers: carried)
+        let final = try #require(state)
+        #expect(final.attempts == 20)
+        #expect(final.firstFailure == start + 1)
+        #expect(final.due == start + 80)
+        #expect(final.history.count == RetryState.maxHistory)
+        #expect(final.history.first?.reason == "failure 1 second line")
+        #expect(final.lastReason == "failure 20 second line")
+        #expect(RetryState(headers: [KafkaHeader(RetryState.attemptsHeader, "x")]) == nil)
+    }
+
+    @Test("a message failing for the moment moves to the retry topics and comes back; later messages go on meanwhile")
+    func retriedThroughTopics() async throws {
+        let cluster = try TestCluster()
+        let input = try cluster.makeTopic("retry-in", partitions: 1)
+        let output = try cluster.makeTopic("retry-out", partitions: 1)
+        let deadLetters = try cluster.makeTopic("retry-dead", partitions: 1)
+        let tiers = try (1...3).map { try cluster.makeTopic("retry-tier-\($0)", partitions: 1) }
+        try await cluster.produce(
+            to: input, 0..<6, value: { $0 == 1 ? "flaky-\($0)" : $0 == 4 ? "never-\($0)" : "ok-\($0)" })
+
+        // Only the flaky message fails, twice; the rest pass at once.
+        let handler = RecoveringHandlerSelector(outputTopic: output)
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input], handler: handler,
+            retrySchedule: RetrySchedule(
+                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)],
+                giveUpAfter: .seconds(3)),
+            deadLetterTopic: deadLetters)
+        let outputs = try await readTopic(output, brokers: cluster.brokers, count: 5, timeout: .seconds(60))
+        let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        let firstTier = try await readTopic(tiers[0], brokers: cluster.brokers, count: 2, timeout: .seconds(30))
+        try await worker.stop()
+        await cluster.shutdown()
+
+        // The four good ones went first, the flaky one after its two failures.
+        #expect(outputs.compactMap(\.keyString) == ["k0", "k2", "k3", "k5", "k1"])
+        let flakyCopy = try #require(firstTier.first { $0.keyString == "k1" })
+        #expect(flakyCopy.value == Array("flaky-1".utf8))
+        #expect(RetryState(headers: flakyCopy.headers)?.attempts == 1)
+
+        try #require(letters.count == 1)
+        let letter = letters[0]
+        #expect(letter.keyString == "k4")
+        #expect(letter.headers.value(of: DeadLetter.errorHeader)?.hasPrefix("still failing after") == true)
+        let history = try #require(RetryState(headers: letter.headers))
+        #expect(history.attempts >= 3)
+        #expect(history.history.count == history.attempts)
+        #expect(history.lastReason.contains("down for now"))
+    }
+}
+
+/// Flaky messages recover after two failures; `never` ones do not; the rest pass at once.
+private struct RecoveringHandlerSelector: MessageHandler {
+    let outputTopic: String
+
+    func decode(_ message: KafkaConsumerMessage) throws -> KafkaConsumerMessage { message }
+
+    func handle(_ message: KafkaConsumerMessage, context: MessageContext) async throws -> [KafkaProducerRecord] {
+        let failed = RetryState(headers: message.headers)?.attempts ?? 0
+        let value = String(decoding: message.value, as: UTF8.self)
+        if value.hasPrefix("never") || (value.hasPrefix("flaky") && failed < 2) {
+            throw HandlerFailure.transient("down for now (\(failed) failures so far)")
+        }
+        return [KafkaProducerRecord(topic: outputTopic, key: message.key, value: message.value)]
+    }
+}
