@@ -17,11 +17,30 @@ public protocol CollectionSource: Sendable {
 
     /// True when its works carry record ids and datestamps, and deletions come as records.
     var isVersioned: Bool { get }
+
+    /// The query parameters it takes; nil when it passes any on.
+    var queryParameters: Set<String>? { get }
+
+    /// Objects per page when the server fixes it (a crawl's `--page-size` is then refused).
+    var fixedPageSize: Int? { get }
 }
 
 extension CollectionSource {
     public var isCursorPaged: Bool { false }
     public var isVersioned: Bool { false }
+    public var queryParameters: Set<String>? { nil }
+    public var fixedPageSize: Int? { nil }
+
+    /// Refuses a query with a parameter the source does not take, naming the ones it does.
+    public func check(query: [String: String]) throws {
+        guard let known = queryParameters else { return }
+        let unknown = Set(query.keys).subtracting(known)
+        guard unknown.isEmpty else {
+            throw SourceFormatError(
+                "\(name) does not take \(unknown.sorted().joined(separator: ", ")); "
+                    + "its parameters are \(known.sorted().joined(separator: ", "))")
+        }
+    }
 }
 
 /// One fetched page.
@@ -36,6 +55,18 @@ public struct SourcePage: Sendable {
     public var unreadable: [UnreadableRecord]
     /// Set on the last page of a harvest that reached the end of its list.
     public var completedHarvest: HarvestMark?
+    /// Set when part of the page failed for the moment: the page is tried again later, but
+    /// `next` is already known and goes out now.
+    public var retryLater: RetryLater?
+    /// Set when the server's next cursor is one already followed: the crawl stops there.
+    public var repeatedCursor = false
+
+    /// Why a page is tried again later.
+    public struct RetryLater: Sendable {
+        public var reason: String
+        /// How long the server asked to wait, when it did.
+        public var retryAfter: Duration?
+    }
 
     public init(
         total: Int, artworks: [Artwork], next: [PageRequest] = [], deletions: [RecordDeletion] = [],

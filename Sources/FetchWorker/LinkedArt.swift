@@ -15,6 +15,91 @@ enum LinkedArt {
         static let objectNumber = "https://id.rijksmuseum.nl/22015218"
         static let preferredName = "http://vocab.getty.edu/aat/300404670"
         static let english = "http://vocab.getty.edu/aat/300388277"
+        /// The production part of the work's own maker, as opposed to a publisher's or a printer's.
+        static let primaryProduction = "http://vocab.getty.edu/aat/300404450"
+    }
+
+    /// Text that comes as a string or, in some documents, as an array of strings: the first
+    /// non-empty one.
+    struct LenientText: Decodable {
+        let value: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                value = text
+            } else if let texts = try? container.decode([String].self) {
+                value = texts.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            } else {
+                value = nil
+            }
+        }
+    }
+
+    /// A `notation` entry: `{"@language": "en", "@value": …}`, or a plain string.
+    struct Notation: Decodable {
+        let language: String?
+        let value: String?
+
+        init(from decoder: any Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                language = nil
+                value = text
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            language = try? container.decodeIfPresent(String.self, forKey: .language)
+            value = try? container.decodeIfPresent(String.self, forKey: .value)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case language = "@language"
+            case value = "@value"
+        }
+
+        /// The English value, else the first.
+        static func preferred(_ notations: [Notation]) -> String? {
+            let usable = notations.filter { !($0.value ?? "").isEmpty }
+            return (usable.first { $0.language == "en" } ?? usable.first)?.value
+        }
+    }
+
+    /// An agent as a production names it: its id, and sometimes its name written in place.
+    struct AgentReference: Decodable {
+        let id: String?
+        let label: String?
+        let notation: [Notation]?
+        let identifiedBy: [Name]?
+
+        init(from decoder: any Decoder) throws {
+            if let id = try? decoder.singleValueContainer().decode(String.self) {
+                self.id = id
+                label = nil
+                notation = nil
+                identifiedBy = nil
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decodeIfPresent(String.self, forKey: .id)
+            label = try? container.decodeIfPresent(String.self, forKey: .label)
+            // One entry is sometimes given alone, not in an array.
+            notation =
+                (try? container.decodeIfPresent([Notation].self, forKey: .notation))
+                ?? (try? container.decodeIfPresent(Notation.self, forKey: .notation)).flatMap { $0.map { [$0] } }
+            identifiedBy = try? container.decodeIfPresent([Name].self, forKey: .identifiedBy)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, notation, identifiedBy
+            case label = "_label"
+        }
+
+        /// The name given in place, so the agent need not be fetched.
+        var inlineName: String? {
+            let name =
+                HumanMadeObject.preferredName(identifiedBy ?? []) ?? Notation.preferred(notation ?? []) ?? label
+            return name.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        }
     }
 
     /// A reference: `{"id": …, "type": …}`, or just the id as a string.
@@ -38,29 +123,54 @@ enum LinkedArt {
 
     struct Name: Decodable {
         let type: String?
-        let content: String?
+        let text: LenientText?
         let classifiedAs: [Reference]?
         let language: [Reference]?
+
+        var content: String? { text?.value }
+
+        private enum CodingKeys: String, CodingKey {
+            // The decoder converts snake_case keys first, so these are camelCase.
+            case type, classifiedAs, language
+            case text = "content"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try? container.decodeIfPresent(String.self, forKey: .type)
+            text = try? container.decodeIfPresent(LenientText.self, forKey: .text)
+            classifiedAs = try? container.decodeIfPresent([Reference].self, forKey: .classifiedAs)
+            language = try? container.decodeIfPresent([Reference].self, forKey: .language)
+        }
 
         func isClassified(as term: String) -> Bool { classifiedAs?.contains { $0.id == term } ?? false }
     }
 
     struct Assignment: Decodable {
-        let assigned: [Reference]?
+        let assigned: [AgentReference]?
         let assignedProperty: String?
     }
 
     struct Production: Decodable {
-        let carriedOutBy: [Reference]?
+        let carriedOutBy: [AgentReference]?
         let assignedBy: [Assignment]?
+        let classifiedAs: [Reference]?
         let part: [Production]?
 
-        /// Agents who carried out the production, in document order.
-        var agents: [String] {
-            let direct = (carriedOutBy ?? []).compactMap(\.id)
+        /// The agents of this production itself (not its parts), in document order.
+        var ownAgents: [AgentReference] {
             let attributed = (assignedBy ?? []).filter { $0.assignedProperty == "carried_out_by" }
-                .flatMap { $0.assigned ?? [] }.compactMap(\.id)
-            return direct + attributed + (part ?? []).flatMap(\.agents)
+                .flatMap { $0.assigned ?? [] }
+            return (carriedOutBy ?? []) + attributed
+        }
+
+        /// The maker: the primary part's agent first (the museum lists a publisher's or a
+        /// printer's part too), then the production's own, then any other part's.
+        var maker: AgentReference? {
+            let parts = part ?? []
+            let primary = parts.filter { $0.classifiedAs?.contains { $0.id == Term.primaryProduction } ?? false }
+            let others = parts.filter { !($0.classifiedAs?.contains { $0.id == Term.primaryProduction } ?? false) }
+            return (primary.flatMap(\.ownAgents) + ownAgents + others.flatMap(\.ownAgents)).first
         }
     }
 

@@ -6,12 +6,15 @@ import Foundation
 struct PageCursor: Equatable {
     var token: String?
     var lastPage: Int
+    /// The token of the page before, to notice a server that sends a crawl round in a loop.
+    var previous: String?
     var reached: String?
     /// The server's clock at the harvest's first answer: what a completed harvest has covered.
     var started: String?
 
-    init(token: String?, lastPage: Int, reached: String? = nil, started: String? = nil) {
+    init(token: String?, lastPage: Int, previous: String? = nil, reached: String? = nil, started: String? = nil) {
         self.token = token
+        self.previous = previous
         self.lastPage = lastPage
         self.reached = reached
         self.started = started
@@ -21,6 +24,7 @@ struct PageCursor: Equatable {
         let items = URLComponents(string: "?" + (text ?? ""))?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         token = value("pageToken")
+        previous = value("previous")
         lastPage = value("last").flatMap(Int.init) ?? Int.max
         reached = value("reached")
         started = value("started")
@@ -30,6 +34,7 @@ struct PageCursor: Equatable {
         var items: [URLQueryItem] = []
         if lastPage != Int.max { items.append(URLQueryItem(name: "last", value: String(lastPage))) }
         if let token { items.append(URLQueryItem(name: "pageToken", value: token)) }
+        if let previous { items.append(URLQueryItem(name: "previous", value: previous)) }
         if let reached { items.append(URLQueryItem(name: "reached", value: reached)) }
         if let started { items.append(URLQueryItem(name: "started", value: started)) }
         var components = URLComponents()

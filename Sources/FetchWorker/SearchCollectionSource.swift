@@ -14,9 +14,21 @@ public final class SearchCollectionSource: CollectionSource {
     public static let sourceName = "rijksmuseum-search"
     public var name: String { Self.sourceName }
     public var isCursorPaged: Bool { true }
+    /// The Search API's parameters (data.rijksmuseum.nl/docs/search); `pageToken` is the crawl's.
+    public static let parameters: Set<String> = [
+        "creator", "title", "description", "type", "technique", "material", "creationDate", "imageAvailable",
+        "objectNumber", "aboutActor", "memberOfSetId",
+    ]
+    public var queryParameters: Set<String>? { Self.parameters }
+    /// The server's page: 100 ids.
+    public var fixedPageSize: Int? { 100 }
+    /// What the maker of a work with no known maker is called, as the legacy API did.
+    public static let unknownMaker = "anonymous"
+    /// Linked Art, asked for explicitly: the museum's default profile is another model.
+    static let linkedArtProfile = ("Accept-Profile", "<https://linked.art/ns/terms/>")
 
     let searchBase: URL
-    let idBase: URL?
+    let dataBase: URL
     let imageEdge: Int
     let resolveConcurrency: Int
     let http: HTTPFetcher
@@ -24,33 +36,54 @@ public final class SearchCollectionSource: CollectionSource {
 
     /// - Parameters:
     ///   - searchBase: where `/search/collection` lives (data.rijksmuseum.nl, or a test server).
-    ///   - idBase: when set, `https://id.rijksmuseum.nl/…` ids are fetched from here instead.
-    public init(searchBase: URL, idBase: URL?, imageEdge: Int, resolveConcurrency: Int = 8, http: HTTPFetcher) {
+    ///   - dataBase: where `https://id.rijksmuseum.nl/<n>` ids are fetched, as `<dataBase>/<n>`
+    ///     (data.rijksmuseum.nl: the resolver would cost a redirect per document).
+    public init(searchBase: URL, dataBase: URL, imageEdge: Int, resolveConcurrency: Int = 8, http: HTTPFetcher) {
         self.searchBase = searchBase
-        self.idBase = idBase
+        self.dataBase = dataBase
         self.imageEdge = imageEdge
         self.resolveConcurrency = max(1, resolveConcurrency)
         self.http = http
     }
 
     public func count(query: [String: String]) async throws -> SourceCount {
+        try check(query: query)
         let page = try await searchPage(query: query, pageToken: nil)
         return SourceCount(total: page.partOf?.totalItems ?? page.orderedItems.count)
     }
 
+    /// The search page first: the next page's request is known from it, whatever becomes of
+    /// the objects. An object that cannot be read is left out with its reason; one that fails
+    /// for the moment has the page tried again later.
     public func fetch(_ request: PageRequest) async throws -> SourcePage {
+        try check(query: request.query)
         let cursor = PageCursor(request.cursor)
         let page = try await searchPage(query: request.query, pageToken: cursor.token)
-        let ids = page.orderedItems.compactMap(\.id)
-        let artworks = try await resolve(ids)
         var next: [PageRequest] = []
-        if let nextID = page.next?.id, let token = Self.pageToken(in: nextID), request.page < cursor.lastPage {
+        if let nextID = page.next?.id, let token = Self.pageToken(in: nextID), request.page < cursor.lastPage,
+            token != cursor.token, token != cursor.previous
+        {
             next.append(
                 PageRequest(
                     crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
-                    pageSize: request.pageSize, cursor: PageCursor(token: token, lastPage: cursor.lastPage).text))
+                    pageSize: request.pageSize,
+                    cursor: PageCursor(token: token, lastPage: cursor.lastPage, previous: cursor.token).text))
         }
-        return SourcePage(total: page.partOf?.totalItems ?? ids.count, artworks: artworks, next: next)
+        let ids = page.orderedItems.compactMap(\.id)
+        let outcomes = try await Array(ids.enumerated()).concurrentMap(limit: resolveConcurrency) { position, id in
+            await self.outcome(id: id, position: position)
+        }
+        var result = SourcePage(total: page.partOf?.totalItems ?? ids.count, artworks: [], next: next)
+        for outcome in outcomes {
+            switch outcome {
+            case .artwork(let artwork): result.artworks.append(artwork)
+            case .unreadable(let record): result.unreadable.append(record)
+            case .retryLater(let retry): result.retryLater = result.retryLater ?? retry
+            }
+        }
+        result.repeatedCursor =
+            page.next?.id.flatMap(Self.pageToken).map { $0 == cursor.token || $0 == cursor.previous } ?? false
+        return result
     }
 
     private func searchPage(query: [String: String], pageToken: String?) async throws -> LinkedArt.SearchPage {
@@ -62,11 +95,22 @@ public final class SearchCollectionSource: CollectionSource {
         return try await decode(LinkedArt.SearchPage.self, from: components.url!, what: "search page")
     }
 
-    /// Resolves ids to artworks with at most `resolveConcurrency` objects in flight, keeping
-    /// the search order as positions.
-    private func resolve(_ ids: [String]) async throws -> [Artwork] {
-        try await Array(ids.enumerated()).concurrentMap(limit: resolveConcurrency) { position, id in
-            try await self.artwork(id: id, position: position)
+    /// What became of one object of a search page.
+    enum ObjectOutcome: Sendable {
+        case artwork(Artwork)
+        case unreadable(UnreadableRecord)
+        case retryLater(SourcePage.RetryLater)
+    }
+
+    func outcome(id: String, position: Int) async -> ObjectOutcome {
+        do {
+            return .artwork(try await artwork(id: id, position: position))
+        } catch let error as HTTPFetchError where !error.isPermanent {
+            return .retryLater(.init(reason: "object \(id): \(error.description)", retryAfter: error.retryAfter))
+        } catch let error as UnrecognisedAnswerError {
+            return .retryLater(.init(reason: "object \(id): \(error.description)", retryAfter: nil))
+        } catch {
+            return .unreadable(UnreadableRecord(recordId: id, reason: "\(error)"))
         }
     }
 
@@ -75,7 +119,7 @@ public final class SearchCollectionSource: CollectionSource {
         guard let objectNumber = object.objectNumber, !objectNumber.isEmpty else {
             throw SourceFormatError("object \(id) has no object number")
         }
-        async let artist = creatorName(object.producedBy?.agents.first)
+        async let artist = makerName(object.producedBy?.maker)
         async let image = imageURL(shows: object.shows?.compactMap(\.id) ?? [])
         return Artwork(
             objectNumber: objectNumber, title: object.title ?? "", artist: try await artist,
@@ -83,12 +127,15 @@ public final class SearchCollectionSource: CollectionSource {
             position: position)
     }
 
-    /// The creator's name, fetched once per agent.
-    private func creatorName(_ agentID: String?) async throws -> String {
-        guard let agentID else { return "" }
+    /// The maker's name: as the object writes it when it does, else the agent's, fetched once
+    /// per agent; `anonymous` when nobody is named.
+    private func makerName(_ maker: LinkedArt.AgentReference?) async throws -> String {
+        if let inline = maker?.inlineName { return inline }
+        guard let agentID = maker?.id else { return Self.unknownMaker }
         if let cached = creators.withLock({ $0[agentID] }) { return cached }
         let agent = try await decode(LinkedArt.Agent.self, from: url(for: agentID), what: "agent \(agentID)")
-        let name = agent.name ?? ""
+        let name =
+            agent.name.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? Self.unknownMaker
         creators.withLock { $0[agentID] = name }
         return name
     }
@@ -108,7 +155,7 @@ public final class SearchCollectionSource: CollectionSource {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from url: URL, what: String) async throws -> T {
-        let response = try await http.get(url, accept: "application/ld+json")
+        let response = try await http.get(url, accept: "application/ld+json", headers: [Self.linkedArtProfile])
         do {
             return try LinkedArt.decoder.decode(T.self, from: Data(response.body))
         } catch let error as DecodingError where error.isNotJSON {
@@ -118,13 +165,14 @@ public final class SearchCollectionSource: CollectionSource {
         }
     }
 
-    /// Where to fetch an id: ids of the museum's id host go to `idBase` when one is set.
+    /// Where to fetch an id: the museum's ids (`https://id.rijksmuseum.nl/<n>`) straight from
+    /// the data host; any other id as it is.
     func url(for id: String) throws -> URL {
         guard var components = URLComponents(string: id), components.host != nil else {
             throw SourceFormatError("'\(id)' is not a Linked Art id")
         }
-        if let idBase, components.host == "id.rijksmuseum.nl",
-            let base = URLComponents(url: idBase, resolvingAgainstBaseURL: false)
+        if components.host == "id.rijksmuseum.nl",
+            let base = URLComponents(url: dataBase, resolvingAgainstBaseURL: false)
         {
             components.scheme = base.scheme
             components.host = base.host

@@ -40,10 +40,12 @@ public final class HTTPFetcher: Sendable {
 
     /// Fetches `url`, returning a 2xx response or throwing an ``HTTPFetchError``.
     ///
+    /// - Parameter headers: added to every request, redirects included.
     /// - Parameter check: asked before the request and before following each redirect; what
     ///   it throws becomes ``HTTPFetchError/refused(url:reason:)``.
     public func get(
-        _ url: URL, accept: String = "application/json", check: (@Sendable (URL) async throws -> Void)? = nil
+        _ url: URL, accept: String = "application/json", headers: [(String, String)] = [],
+        check: (@Sendable (URL) async throws -> Void)? = nil
     ) async throws -> HTTPFetchResponse {
         var current = url
         var redirects = 0
@@ -71,7 +73,7 @@ public final class HTTPFetcher: Sendable {
                 }
                 let target = current
                 let response = try await limits.run(host: host) {
-                    try await self.once(target, accept: accept, shownURL: shownURL)
+                    try await self.once(target, accept: accept, headers: headers, shownURL: shownURL)
                 }
                 switch response.status {
                 case 200..<300:
@@ -141,9 +143,12 @@ public final class HTTPFetcher: Sendable {
         return redaction.apply(text)
     }
 
-    private func once(_ url: URL, accept: String, shownURL: String) async throws -> HTTPFetchResponse {
+    private func once(_ url: URL, accept: String, headers: [(String, String)], shownURL: String) async throws
+        -> HTTPFetchResponse
+    {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: accept)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         let response = try await client.execute(
             request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)

@@ -23,4 +23,10 @@ extension Array where Element == KafkaHeader {
     public func value(of name: String) -> String? {
         first { $0.name == name }?.stringValue
     }
+
+    /// These headers with every one named in `headers` replaced by those.
+    public func replacing(with headers: [KafkaHeader]) -> [KafkaHeader] {
+        let replaced = Set(headers.map(\.name))
+        return filter { !replaced.contains($0.name) } + headers
+    }
 }

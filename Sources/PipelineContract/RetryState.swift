@@ -78,14 +78,13 @@ public struct RetryState: Sendable, Equatable {
 
     /// The headers of a retry copy: the message's own headers, without an older state, plus this one.
     public func headers(replacingIn headers: [KafkaHeader]) -> [KafkaHeader] {
-        let own: Set = [Self.attemptsHeader, Self.firstFailureHeader, Self.dueHeader, Self.historyHeader]
-        return headers.filter { !own.contains($0.name) } + [
+        headers.replacing(with: [
             KafkaHeader(Self.attemptsHeader, String(attempts)),
             KafkaHeader(Self.firstFailureHeader, Self.text(firstFailure)),
             KafkaHeader(Self.dueHeader, Self.text(due)),
             KafkaHeader(
                 Self.historyHeader, history.map { "\(Self.text($0.at)) \($0.reason)" }.joined(separator: "\n")),
-        ]
+        ])
     }
 
     /// The copy of `message` to produce to `topic`.

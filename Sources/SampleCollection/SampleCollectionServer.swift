@@ -113,6 +113,11 @@ public final class SampleCollectionServer: Sendable {
         // for data.rijksmuseum.nl and id.rijksmuseum.nl alike).
         router.get("/search/collection") { request, _ in
             if let fault = self.apiFault() { return fault }
+            let unknown = Set(request.uri.queryParameters.map { String($0.key) })
+                .subtracting(LinkedArtDocuments.searchParameters)
+            guard unknown.isEmpty else {
+                return Self.text(.badRequest, "unknown parameter \(unknown.sorted().joined(separator: ", "))")
+            }
             let page = Int(request.uri.queryParameters.get("pageToken") ?? "1") ?? 0
             guard page >= 1 else { return Self.text(.badRequest, "bad pageToken") }
             return try await self.linkedArt(self.documents.searchPage(page))
@@ -121,8 +126,13 @@ public final class SampleCollectionServer: Sendable {
             if let fault = self.apiFault() { return fault }
             let number = Int(try context.parameters.require("number")) ?? -1
             let base = "http://\(request.head.authority ?? "127.0.0.1")"
+            // The data host's default profile is not Linked Art: it must be asked for.
+            let linkedArt =
+                request.headers[.init("Accept-Profile")!]?.contains("linked.art") == true
+                || request.uri.queryParameters.get("_profile") == "la"
             let document: [String: Any]? =
                 switch try context.parameters.require("kind") {
+                case "object" where !linkedArt: self.documents.schemaOrgObject(number)
                 case "object": self.documents.object(number)
                 case "agent": self.documents.agent(number)
                 case "visual": self.documents.visualItem(number)

@@ -1,7 +1,10 @@
+import ArtpipeRuntime
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import KafkaClient
 import PipelineContract
+import Synchronization
 import Testing
 
 @testable import FetchWorker
@@ -55,7 +58,8 @@ struct SearchSourceTests {
         let http = HTTPFetcher(
             configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
         let source = SearchCollectionSource(
-            searchBase: URL(string: server.baseURL)!, idBase: URL(string: server.baseURL)!, imageEdge: 512, http: http)
+            searchBase: URL(string: server.baseURL)!, dataBase: URL(string: server.baseURL)!, imageEdge: 512, http: http
+        )
         // The recorded object shows visual item 2021; the recorded visual item is another object's, served in its place.
         let artwork = try await source.artwork(id: "https://id.rijksmuseum.nl/2001", position: 4)
         #expect(artwork.objectNumber == "RP-P-2010-222-3315")
@@ -115,7 +119,8 @@ struct SearchSourceTests {
         let http = HTTPFetcher(
             configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
         let source = SearchCollectionSource(
-            searchBase: URL(string: server.baseURL)!, idBase: URL(string: server.baseURL)!, imageEdge: 512, http: http)
+            searchBase: URL(string: server.baseURL)!, dataBase: URL(string: server.baseURL)!, imageEdge: 512, http: http
+        )
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("fetch"), topics: [ArtpipeTopic.pageRequests],
             handler: PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [])))
@@ -130,6 +135,215 @@ struct SearchSourceTests {
         #expect(pages.flatMap(\.artworks).map(\.title) == ["Title 1", "Title 2", "Title 3"])
         #expect(pages.allSatisfy { $0.total == 3 && $0.source == "rijksmuseum-search" })
         #expect(Set(pages.map(\.pageId)).count == 2)
+        await cluster.shutdown()
+    }
+}
+
+@Suite("Search API as the real service behaves", .serialized, .timeLimit(.minutes(2)))
+struct SearchSourceBehaviourTests {
+    static func source(_ server: TestHTTPServer, attempts: Int = 5) -> (SearchCollectionSource, HTTPFetcher) {
+        var configuration = HTTPFetcherConfiguration()
+        configuration.maxAttempts = attempts
+        configuration.initialBackoff = .milliseconds(10)
+        configuration.maxBackoff = .milliseconds(20)
+        let http = HTTPFetcher(configuration: configuration, redaction: SecretRedaction(secrets: []), logger: .test)
+        let base = URL(string: server.baseURL)!
+        return (SearchCollectionSource(searchBase: base, dataBase: base, imageEdge: 512, http: http), http)
+    }
+
+    static func object(_ number: Int, title: String = "", production: String? = nil) -> String {
+        """
+        {"id": "https://id.rijksmuseum.nl/\(number)", "type": "HumanMadeObject", "identified_by": [
+          {"type": "Identifier", "content": "OBJ-\(number)", "classified_as": ["http://vocab.getty.edu/aat/300312355"]},
+          {"type": "Name", "content": \(title.isEmpty ? "[\"\", \"Title \(number)\"]" : "\"\(title)\"")}]
+          \(production.map { ", \"produced_by\": \($0)" } ?? "")}
+        """
+    }
+
+    @Test(
+        "the recorded two-part production: the primary part's maker, not the publisher; ids fetched from the data host as Linked Art"
+    )
+    func recordedParts() async throws {
+        let poster = try RecordedFixture.bytes("arrt_record_sluijters_poster_two_parts_TRIMMED")
+        let samson = try RecordedFixture.bytes("arrt_record_samson_attributed_TRIMMED")
+        let server = try await TestHTTPServer.start { request in
+            switch request.path {
+            case "/200656394": TestHTTPServer.Response(body: poster)
+            case "/200109435": TestHTTPServer.Response(body: samson)
+            case "/21029231": .json(#"{"type": "Person", "_label": "Jan Sluijters"}"#)
+            case "/2103429": .json(#"{"type": "Person", "_label": "Rembrandt van Rijn"}"#)
+            case "/21038856": .json(#"{"type": "Group", "_label": "Scheltens & Giltay"}"#)
+            case "/202656394", "/202109435": .json(#"{"type": "VisualItem"}"#)
+            default: TestHTTPServer.Response(status: 404)
+            }
+        }
+        let (source, http) = Self.source(server)
+        let poster1 = try await source.artwork(id: "https://id.rijksmuseum.nl/200656394", position: 0)
+        #expect(poster1.objectNumber == "RP-P-2015-26-2010")
+        #expect(poster1.artist == "Jan Sluijters")
+        let painting = try await source.artwork(id: "https://id.rijksmuseum.nl/200109435", position: 1)
+        #expect(painting.objectNumber == "SK-A-4096")
+        #expect(painting.artist == "Rembrandt van Rijn")
+        #expect(painting.title == "Samson and Delilah")
+        #expect(!server.requests.contains { $0.path == "/21038856" }, "the publisher is not the maker")
+        #expect(
+            server.requests.allSatisfy {
+                $0.headers["accept"] == "application/ld+json"
+                    && $0.headers["accept-profile"] == "<https://linked.art/ns/terms/>"
+            })
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("a name given in place is used without fetching the agent; content as an array; no maker is anonymous")
+    func lenientDocuments() async throws {
+        let inline = """
+            {"part": [{"classified_as": [{"id": "http://vocab.getty.edu/aat/300404450"}],
+              "carried_out_by": [{"id": "https://id.rijksmuseum.nl/77", "type": "Person",
+                "identified_by": [{"type": "Name", "content": ["Maria Sibylla Merian"]}]}]}]}
+            """
+        let server = try await TestHTTPServer.start { request in
+            switch request.path {
+            case "/1": .json(Self.object(1, production: inline))
+            case "/2": .json(Self.object(2))
+            default: TestHTTPServer.Response(status: 404)
+            }
+        }
+        let (source, http) = Self.source(server)
+        let first = try await source.artwork(id: "https://id.rijksmuseum.nl/1", position: 0)
+        #expect(first.artist == "Maria Sibylla Merian")
+        #expect(first.title == "Title 1")
+        let second = try await source.artwork(id: "https://id.rijksmuseum.nl/2", position: 1)
+        #expect(second.artist == SearchCollectionSource.unknownMaker)
+        #expect(!server.requests.contains { $0.path == "/77" })
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test(
+        "one object answering 404 is left out with its reason; one failing for the moment has the page retried, its next page known"
+    )
+    func objectFailures() async throws {
+        let failing = Mutex(true)
+        let server = try await TestHTTPServer.start { request in
+            switch (request.path, request.query["pageToken"]) {
+            case ("/search/collection", nil):
+                return .json(
+                    """
+                    {"type": "OrderedCollectionPage", "partOf": {"totalItems": 9}, "orderedItems": [
+                      {"id": "https://id.rijksmuseum.nl/1"}, {"id": "https://id.rijksmuseum.nl/2"}, {"id": "https://id.rijksmuseum.nl/3"}],
+                     "next": {"id": "https://data.rijksmuseum.nl/search/collection?pageToken=B"}}
+                    """)
+            case ("/search/collection", "B"?):
+                // A server that sends the crawl back where it was.
+                return .json(
+                    """
+                    {"type": "OrderedCollectionPage", "orderedItems": [],
+                     "next": {"id": "https://data.rijksmuseum.nl/search/collection?pageToken=B"}}
+                    """)
+            case ("/2", _): return TestHTTPServer.Response(status: 404)
+            case ("/3", _) where failing.withLock({ $0 }): return TestHTTPServer.Response(status: 503)
+            case (let path, _): return .json(Self.object(Int(path.dropFirst()) ?? 0, title: "T"))
+            }
+        }
+        let (source, http) = Self.source(server, attempts: 2)
+        let request = PageRequest(crawlId: "c", source: source.name, query: [:], page: 1, pageSize: 100)
+        let troubled = try await source.fetch(request)
+        #expect(troubled.retryLater?.reason.contains("HTTP 503") == true)
+        #expect(troubled.next.map(\.page) == [2])
+        failing.withLock { $0 = false }
+        let page = try await source.fetch(request)
+        #expect(page.retryLater == nil)
+        #expect(page.artworks.map(\.objectNumber) == ["OBJ-1", "OBJ-3"])
+        #expect(page.artworks.map(\.position) == [0, 2])
+        #expect(page.unreadable.map(\.recordId) == ["https://id.rijksmuseum.nl/2"])
+        #expect(page.unreadable.first?.reason.contains("HTTP 404") == true)
+
+        let second = try await source.fetch(try #require(page.next.first))
+        #expect(second.next.isEmpty && second.repeatedCursor, "a cursor that repeats ends the crawl")
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("crawl refuses an unknown parameter with the list of known ones, and --page-size, before any request")
+    func crawlRefusals() async throws {
+        let unknown = try ChildProcess(
+            "artpipe",
+            [
+                "crawl", "--brokers", "127.0.0.1:1", "--source", "rijksmuseum-search", "--base-url",
+                "http://127.0.0.1:1",
+                "--query", "q=vermeer",
+            ])
+        #expect(try await unknown.waitForExit(timeout: .seconds(30)) == 2)
+        #expect(
+            unknown.stderr.contains("does not take q; its parameters are aboutActor, creationDate, creator"),
+            "\(unknown.stderr)")
+        let sized = try ChildProcess(
+            "artpipe",
+            [
+                "crawl", "--brokers", "127.0.0.1:1", "--source", "rijksmuseum-search", "--base-url",
+                "http://127.0.0.1:1",
+                "--page-size", "50",
+            ])
+        #expect(try await sized.waitForExit(timeout: .seconds(30)) == 2)
+        #expect(sized.stderr.contains("--page-size: rijksmuseum-search pages hold 100 objects"), "\(sized.stderr)")
+    }
+
+    @Test("FetchWorker publishes the next page at once while a page waits for a retry, and only once")
+    func nextPageOnce() async throws {
+        let cluster = try TestCluster()
+        for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 1) }
+        let failures = Mutex(2)
+        let server = try await TestHTTPServer.start { request in
+            switch (request.path, request.query["pageToken"]) {
+            case ("/search/collection", nil):
+                return .json(
+                    """
+                    {"type": "OrderedCollectionPage", "orderedItems": [{"id": "https://id.rijksmuseum.nl/1"}],
+                     "next": {"id": "https://data.rijksmuseum.nl/search/collection?pageToken=B"}}
+                    """)
+            case ("/search/collection", "B"?):
+                return .json(
+                    #"{"type": "OrderedCollectionPage", "orderedItems": [{"id": "https://id.rijksmuseum.nl/2"}]}"#)
+            case ("/1", _)
+            where failures.withLock({ count in
+                count -= 1
+                return count >= 0
+            }):
+                return TestHTTPServer.Response(status: 503)
+            case (let path, _):
+                return .json(Self.object(Int(path.dropFirst()) ?? 0, title: "T"))
+            }
+        }
+        let (source, http) = Self.source(server, attempts: 1)
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("fetch"), topics: [ArtpipeTopic.pageRequests],
+            handler: PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [])),
+            retrySchedule: RetrySchedule(
+                topics: ArtpipeTopic.pageRequestRetries,
+                delays: [.milliseconds(200), .milliseconds(200), .milliseconds(200)]))
+        try await cluster.producer.send([
+            try MessageCodec.record(
+                PageRequest(crawlId: "c", source: source.name, query: [:], page: 1, pageSize: 100),
+                topic: ArtpipeTopic.pageRequests)
+        ])
+        let pages = try await readTopic(ArtpipeTopic.pages, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
+        try await worker.stop()
+        try await http.shutdown()
+        await server.stop()
+
+        let decoded = try pages.map { try MessageCodec.decode(Page.self, from: $0) }
+        #expect(Set(decoded.map(\.page)) == [1, 2])
+        // Page 2 came first: its request went out with page 1's first failure.
+        #expect(decoded.first?.page == 2)
+        let requests = try await KafkaTopicSnapshot.read(
+            ArtpipeTopic.pageRequests, configuration: KafkaClientConfiguration(brokers: cluster.brokers),
+            timeout: .seconds(30), logger: .test)
+        #expect(requests.count == 2, "the first request and page 2's, once")
+        let copies = try await KafkaTopicSnapshot.read(
+            ArtpipeTopic.pageRequestRetries[1], configuration: KafkaClientConfiguration(brokers: cluster.brokers),
+            timeout: .seconds(30), logger: .test)
+        #expect(copies.first?.headers.value(of: PageFetchHandler.nextPublishedHeader) == "true")
         await cluster.shutdown()
     }
 }

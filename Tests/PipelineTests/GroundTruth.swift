@@ -11,19 +11,26 @@ enum GroundTruth {
 
     /// Every work of the collection except those only listed on `failedPages`, grouped under
     /// its maker, with the thumbnail status its image calls for and files on disk for `ok`.
+    ///
+    /// - Parameters:
+    ///   - leftOut: object numbers the source cannot read, so never indexed.
+    ///   - unknownMaker: what the source calls an empty maker, when it names it.
     static func mismatches(
-        _ index: ArtistIndex, collection: SampleCollection, output: URL, failedPages: Set<Int> = []
+        _ index: ArtistIndex, collection: SampleCollection, output: URL, failedPages: Set<Int> = [],
+        leftOut: Set<String> = [], unknownMaker: String? = nil
     ) -> [Mismatch] {
         var expected: [SampleWork] = []
         for (number, listing) in collection.pages.enumerated() where !failedPages.contains(number + 1) {
-            expected += listing
+            expected += listing.filter { !leftOut.contains($0.objectNumber) }
         }
-        return mismatches(index, expected: expected, output: output)
+        return mismatches(index, expected: expected, output: output, unknownMaker: unknownMaker)
     }
 
     /// Exactly the `expected` works, each grouped under its maker, with the thumbnail status its
     /// image calls for and files on disk for `ok`.
-    static func mismatches(_ index: ArtistIndex, expected works: [SampleWork], output: URL) -> [Mismatch] {
+    static func mismatches(
+        _ index: ArtistIndex, expected works: [SampleWork], output: URL, unknownMaker: String? = nil
+    ) -> [Mismatch] {
         var problems: [Mismatch] = []
         let expected = Dictionary(works.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
@@ -37,7 +44,8 @@ enum GroundTruth {
                     problems.append(Mismatch(description: "\(work.objectNumber) is not in the collection"))
                     continue
                 }
-                if artist.name != truth.maker.trimmingCharacters(in: .whitespacesAndNewlines) {
+                let maker = truth.maker.trimmingCharacters(in: .whitespacesAndNewlines)
+                if artist.name != (maker.isEmpty ? unknownMaker ?? "" : maker) {
                     problems.append(
                         Mismatch(description: "\(work.objectNumber) under '\(artist.name)', not '\(truth.maker)'"))
                 }

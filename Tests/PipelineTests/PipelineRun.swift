@@ -87,8 +87,11 @@ final class PipelineRun: @unchecked Sendable {
             "artpipe",
             [
                 "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--pages", "all",
-                "--page-size", String(sample.collection.configuration.pageSize), "--crawl-id", crawlId,
-            ] + (source == "rijksmuseum-oai" ? [] : ["--query", "s=artist"]) + extra)
+                "--crawl-id", crawlId,
+            ]
+                + (source == "rijksmuseum"
+                    ? ["--page-size", String(sample.collection.configuration.pageSize), "--query", "s=artist"] : [])
+                + extra)
         let status = try await crawl.waitForExit(timeout: .seconds(60))
         guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
     }

@@ -93,7 +93,13 @@ extension WorkerRuntime {
     {
         guard let schedule = configuration.retrySchedule else { preconditionFailure("no retry schedule") }
         var retryAfter: Duration?
-        if case HandlerFailure.transient(_, let serverDelay) = error { retryAfter = serverDelay }
+        var outputs: [KafkaProducerRecord] = []
+        var retryHeaders: [KafkaHeader] = []
+        if case HandlerFailure.transient(_, let serverDelay, let partial, let headers) = error {
+            retryAfter = serverDelay
+            outputs = partial
+            retryHeaders = headers
+        }
         let reason = "\(error)"
         let now = Date()
         let previous = RetryState(headers: message.headers)
@@ -105,11 +111,11 @@ extension WorkerRuntime {
             return await deadLetter(
                 message,
                 reason: "still failing after \(attempts) attempts over \(tried.wholeUnitsDescription): \(reason)",
-                headers: state.headers(replacingIn: []), lease: lease)
+                headers: state.headers(replacingIn: []), outputs: outputs, lease: lease)
         }
-        guard await produce([state.record(for: message, topic: next.topic)], for: message, lease: lease) else {
-            return .abandoned
-        }
+        var copy = state.record(for: message, topic: next.topic)
+        copy.headers = copy.headers.replacing(with: retryHeaders)
+        guard await produce(outputs + [copy], for: message, lease: lease) else { return .abandoned }
         metrics.retryScheduled.increment()
         logger.describing(message).warning(
             "failed for the moment; retrying later",
@@ -121,15 +127,13 @@ extension WorkerRuntime {
     }
 
     private func deadLetter(
-        _ message: KafkaConsumerMessage, reason: String, headers: [KafkaHeader] = [], lease: KafkaPartitionLease
+        _ message: KafkaConsumerMessage, reason: String, headers: [KafkaHeader] = [],
+        outputs: [KafkaProducerRecord] = [], lease: KafkaPartitionLease
     ) async -> Outcome {
         var record = DeadLetter.record(
             for: message, reason: reason, worker: configuration.name, topic: configuration.deadLetterTopic)
-        if !headers.isEmpty {
-            let replaced = Set(headers.map(\.name))
-            record.headers = record.headers.filter { !replaced.contains($0.name) } + headers
-        }
-        guard await produce([record], for: message, lease: lease) else { return .abandoned }
+        record.headers = record.headers.replacing(with: headers)
+        guard await produce(outputs + [record], for: message, lease: lease) else { return .abandoned }
         metrics.deadLettered.increment()
         logger.describing(message).warning(
             "message sent to dead letters",

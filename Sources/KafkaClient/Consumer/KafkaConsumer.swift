@@ -187,6 +187,7 @@ public final class KafkaConsumer: Sendable {
             let topicPartition = KafkaTopicPartition(topic: first.topic, partition: batch.partition)
             // A partition revoked while its messages were queued: the next owner reads them.
             guard let lease = assignment.lease(for: topicPartition) else { continue }
+            lease.deliveredThrough = batch.messages.last?.offset
             continuation.yield(KafkaMessageBatch(lease: lease, messages: batch.messages))
         }
     }

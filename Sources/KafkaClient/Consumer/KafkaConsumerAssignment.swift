@@ -68,6 +68,9 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                         "cannot take partitions", metadata: ["kafka.error": "\(KafkaError("assign", rdError: result))"])
                 }
             }
+            // librdkafka keeps a partition's pause through unassign: one paused when it was taken
+            // away would stay paused when it comes back, while its new lease says it runs.
+            _ = rd_kafka_resume_partitions(handle, partitions)
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(handle) != 0
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
@@ -150,8 +153,26 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             }
         }
         if !pause.isEmpty { _ = RDKafkaTopicPartitionList.with(pause) { rd_kafka_pause_partitions(handle, $0) } }
-        if !resume.isEmpty { _ = RDKafkaTopicPartitionList.with(resume) { rd_kafka_resume_partitions(handle, $0) } }
+        if !resume.isEmpty {
+            if Self.maySkipAfterResume {
+                // Fetch again from right after the last message handed to us, not from where
+                // librdkafka thinks the application stands.
+                let positions = resume.compactMap { topicPartition, _ in
+                    leases[topicPartition]?.deliveredThrough.map { (topicPartition, Optional($0 + 1)) }
+                }
+                if !positions.isEmpty {
+                    report(
+                        RDKafkaTopicPartitionList.with(positions) { rd_kafka_seek_partitions(handle, $0, 0) },
+                        "cannot seek resumed partitions")
+                }
+            }
+            _ = RDKafkaTopicPartitionList.with(resume) { rd_kafka_resume_partitions(handle, $0) }
+        }
     }
+
+    /// librdkafka before 2.1.0 can skip messages of a partition paused and resumed while its
+    /// messages were being fetched (confluentinc/librdkafka#4208).
+    static let maySkipAfterResume = rd_kafka_version() < 0x0201_0000
 
     private func report(_ error: OpaquePointer?, _ context: String) {
         guard let error else { return }

@@ -7,8 +7,8 @@ import Foundation
 /// revoked (or the consumer stops), `beginHandling` returns false, so the next owner, who
 /// starts at the committed offset, never sees a message this one also handled.
 ///
-/// Unchecked: every field is read and written under `condition`, except `paused`, which only
-/// the poll thread touches.
+/// Unchecked: every field is read and written under `condition`, except `paused` and
+/// `deliveredThrough`, which only the poll thread touches.
 public final class KafkaPartitionLease: @unchecked Sendable {
     public let topicPartition: KafkaTopicPartition
 
@@ -23,6 +23,8 @@ public final class KafkaPartitionLease: @unchecked Sendable {
     private var bufferedBytes = 0
     /// Only touched by the consumer's poll thread.
     var paused = false
+    /// The offset of the last message handed to the application; only the poll thread touches it.
+    var deliveredThrough: Int64?
 
     init(_ topicPartition: KafkaTopicPartition) {
         self.topicPartition = topicPartition

@@ -30,14 +30,19 @@ struct CrawlCommand: AsyncParsableCommand {
             """)
     var source: String = OAICollectionSource.sourceName
 
-    @Option(help: "A query parameter as name=value, repeatable (q=, involvedMaker=, type=, s=artist, imgonly=true…).")
+    @Option(
+        help: """
+            A query parameter as name=value, repeatable. rijksmuseum-oai: set, from, until; rijksmuseum-search: \
+            creator, title, description, type, technique, material, creationDate, imageAvailable, objectNumber, \
+            aboutActor, memberOfSetId; rijksmuseum: the legacy API's (involvedMaker=, type=, s=artist, imgonly=true…).
+            """)
     var query: [String] = []
 
     @Option(help: "Pages to crawl: all, N, or FIRST-LAST.")
     var pages: String = "all"
 
-    @Option(help: "Objects per page (1–100).")
-    var pageSize: Int = 100
+    @Option(help: "Objects per page (1–100; rijksmuseum only: the other sources' servers fix it). Default: 100.")
+    var pageSize: Int?
 
     @Option(help: "The crawl id carried by its pages (default: derived from the source and query).")
     var crawlId: String?
@@ -56,7 +61,7 @@ struct CrawlCommand: AsyncParsableCommand {
         guard CrawlPages(argument: pages) != nil else {
             throw ValidationError("--pages must be all, N or FIRST-LAST, got '\(pages)'")
         }
-        guard (1...LegacyCollectionSource.maxPageSize).contains(pageSize) else {
+        if let pageSize, !(1...LegacyCollectionSource.maxPageSize).contains(pageSize) {
             throw ValidationError("--page-size must be 1–\(LegacyCollectionSource.maxPageSize)")
         }
         for parameter in query where !parameter.contains("=") || parameter.hasPrefix("=") {
@@ -133,10 +138,20 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ConfigurationError(
                 "--source '\(source)' is not one of: \(sources.map(\.name).joined(separator: ", "))")
         }
+        if let fixed = collection.fixedPageSize, pageSize != nil {
+            throw ConfigurationError(
+                "--page-size: \(collection.name) pages hold \(fixed) objects, as its server decides; leave it out")
+        }
+        do {
+            try collection.check(query: parameters)
+        } catch let error as SourceFormatError {
+            throw ConfigurationError("--query: \(error.description)")
+        }
         let plan: CrawlPlanner.Plan
         do {
             plan = try await CrawlPlanner.plan(
-                source: collection, query: parameters, pages: CrawlPages(argument: pages)!, pageSize: pageSize,
+                source: collection, query: parameters, pages: CrawlPages(argument: pages)!,
+                pageSize: collection.fixedPageSize ?? pageSize ?? 100,
                 crawlId: crawlId ?? CrawlPlanner.defaultCrawlId(source: source, query: parameters))
         } catch let error as CrawlPlanningError {
             throw ConfigurationError(error.description)

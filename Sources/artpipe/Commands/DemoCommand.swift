@@ -108,8 +108,10 @@ struct DemoCommand: AsyncParsableCommand {
             try await run.crawl(
                 [
                     "crawl", "--brokers", bootstrap, "--source", source, "--base-url", baseURL, "--pages", "all",
-                    "--page-size", String(collection.pageSize), "--crawl-id", DemoRun.crawlId,
-                ] + (source == "rijksmuseum-oai" ? [] : ["--query", "s=artist"]))
+                    "--crawl-id", DemoRun.crawlId,
+                ]
+                    + (source == "rijksmuseum"
+                        ? ["--page-size", String(collection.pageSize), "--query", "s=artist"] : []))
             let index = try await run.waitForCompletion(
                 timeout: .seconds(fromFlag: timeout), stopSignal: { received.withLock { $0 } })
             let cpu = run.cpuSeconds()

@@ -118,7 +118,8 @@ struct SourceOptions: ParsableArguments {
         let legacy = LegacyCollectionSource(baseURL: legacyBase, apiKey: key, imageEdge: imageSize, http: http)
         let standIn = baseURL.flatMap(URL.init(string:))
         let search = SearchCollectionSource(
-            searchBase: standIn ?? URL(string: "https://data.rijksmuseum.nl")!, idBase: standIn, imageEdge: imageSize,
+            searchBase: standIn ?? URL(string: "https://data.rijksmuseum.nl")!,
+            dataBase: standIn ?? URL(string: "https://data.rijksmuseum.nl")!, imageEdge: imageSize,
             http: http)
         let oai = OAICollectionSource(
             endpoint: standIn.map { $0.appendingPathComponent("oai") } ?? URL(
