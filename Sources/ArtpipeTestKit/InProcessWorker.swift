@@ -8,6 +8,7 @@ import PipelineContract
 /// the embedded broker needs for quick rebalances.
 package final class InProcessWorker<Handler: MessageHandler>: Sendable {
     package let consumer: KafkaConsumer
+    package let producer: KafkaProducer
     private let task: Task<Void, any Error>
 
     package init(
@@ -21,6 +22,7 @@ package final class InProcessWorker<Handler: MessageHandler>: Sendable {
         configureConsumer(&configuration)
         consumer = try KafkaConsumer(configuration: configuration, logger: logger)
         let producer = try KafkaProducer(configuration: KafkaClientConfiguration(brokers: brokers), logger: logger)
+        self.producer = producer
         let runtime = WorkerRuntime(
             configuration: WorkerConfiguration(
                 name: "probe", topics: topics + (retrySchedule?.topics ?? []), concurrency: concurrency, retry: retry,
@@ -28,6 +30,11 @@ package final class InProcessWorker<Handler: MessageHandler>: Sendable {
             consumer: consumer, producer: producer, handler: handler, metrics: WorkerMetrics(worker: "probe"),
             logger: logger)
         task = Task { try await runtime.run() }
+    }
+
+    /// Waits for the worker to stop on its own, returning what it stopped with.
+    package func waitForEnd() async -> Result<Void, any Error> {
+        await task.result
     }
 
     /// Stops as a SIGTERM would: finish in-flight work, commit, leave the group.

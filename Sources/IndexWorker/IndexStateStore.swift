@@ -14,10 +14,15 @@ public final class IndexStateStore: Sendable {
     private struct Loaded {
         var shard: IndexShard
         var dirty: Bool
+        /// Bumped by every apply, so a flush knows whether what it wrote is still the latest.
+        var version = 0
     }
 
     public let directory: URL
     private let shards = Mutex<[KafkaTopicPartition: Loaded]>([:])
+    /// Held while shard files are written, one writer at a time; the shards' own lock, which
+    /// handlers need, is never held across a write and its fsync.
+    private let writing = Mutex<Void>(())
     private let logger: Logger
 
     public init(outputDirectory: URL, logger: Logger) throws {
@@ -63,6 +68,7 @@ public final class IndexStateStore: Sendable {
             update(&loaded.shard.inputs)
             loaded.shard.offset = max(loaded.shard.offset ?? -1, message.offset)
             loaded.dirty = true
+            loaded.version += 1
             shards[topicPartition] = loaded
         }
     }
@@ -70,12 +76,11 @@ public final class IndexStateStore: Sendable {
     /// Writes the shards of revoked partitions, then forgets them: the next owner starts from
     /// what is on disk, and no stale copy of ours can overwrite its newer one later.
     public func revoke(_ topicPartitions: [KafkaTopicPartition]) {
-        shards.withLock { shards in
-            for topicPartition in topicPartitions {
-                if let loaded = shards.removeValue(forKey: topicPartition), loaded.dirty {
-                    do { try write(loaded.shard) } catch {
-                        logger.error("cannot write index shard", metadata: ["error": "\(error)"])
-                    }
+        writing.withLock { _ in
+            let revoked = shards.withLock { shards in topicPartitions.compactMap { shards.removeValue(forKey: $0) } }
+            for loaded in revoked where loaded.dirty {
+                do { try write(loaded.shard) } catch {
+                    logger.error("cannot write index shard", metadata: ["error": "\(error)"])
                 }
             }
         }
@@ -83,14 +88,18 @@ public final class IndexStateStore: Sendable {
 
     /// Writes every changed shard. Returns whether any was written.
     public func flush() throws -> Bool {
-        try shards.withLock { shards in
-            var wrote = false
-            for (topicPartition, loaded) in shards where loaded.dirty {
-                try write(loaded.shard)
-                shards[topicPartition]?.dirty = false
-                wrote = true
+        try writing.withLock { _ in
+            // Copies under the lock, writes outside it: handlers go on applying meanwhile.
+            let dirty = shards.withLock { shards in
+                shards.filter(\.value.dirty).map { ($0.key, $0.value.shard, $0.value.version) }
             }
-            return wrote
+            for (topicPartition, shard, version) in dirty {
+                try write(shard)
+                shards.withLock { shards in
+                    if shards[topicPartition]?.version == version { shards[topicPartition]?.dirty = false }
+                }
+            }
+            return !dirty.isEmpty
         }
     }
 

@@ -23,4 +23,18 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
+
+    /// Producing the record can never succeed, however often it is tried: it is too large
+    /// for the broker or the client, or the broker refuses it as invalid.
+    public var isPermanentForRecord: Bool {
+        guard let code else { return false }
+        return [
+            RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
+            RD_KAFKA_RESP_ERR_INVALID_RECORD,
+        ].contains { $0.rawValue == code }
+    }
+
+    /// The client can go no further (an idempotent producer's fatal error): only a new
+    /// process, with a new client, can.
+    public var isFatal: Bool { code == RD_KAFKA_RESP_ERR__FATAL.rawValue }
 }

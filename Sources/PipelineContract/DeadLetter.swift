@@ -8,6 +8,8 @@ public enum DeadLetter {
     public static let sourcePartitionHeader = "artpipe-source-partition"
     public static let sourceOffsetHeader = "artpipe-source-offset"
     public static let workerHeader = "artpipe-worker"
+    /// Set when the dead letter was too large to produce: the original value's size; the value is left out.
+    public static let valueCutHeader = "artpipe-value-cut"
     /// Longer reasons are cut, so one bad body cannot make a huge record.
     public static let maxReasonLength = 1_000
 

@@ -80,7 +80,11 @@ extension WorkerRuntime {
                 guard await backOff(afterAttempt: attempt, lease: lease) else { return .abandoned }
                 continue
             }
-            guard await produce(outputs, for: message, lease: lease) else { return .abandoned }
+            if let outcome = await finish(
+                produce(outputs, for: message, lease: lease), outputsOf: message, lease: lease)
+            {
+                return outcome
+            }
             metrics.succeeded.increment()
             return .finished
         }
@@ -115,7 +119,11 @@ extension WorkerRuntime {
         }
         var copy = state.record(for: message, topic: next.topic)
         copy.headers = copy.headers.replacing(with: retryHeaders)
-        guard await produce(outputs + [copy], for: message, lease: lease) else { return .abandoned }
+        if let outcome = await finish(
+            produce(outputs + [copy], for: message, lease: lease), outputsOf: message, lease: lease)
+        {
+            return outcome
+        }
         metrics.retryScheduled.increment()
         logger.describing(message).warning(
             "failed for the moment; retrying later",
@@ -133,7 +141,19 @@ extension WorkerRuntime {
         var record = DeadLetter.record(
             for: message, reason: reason, worker: configuration.name, topic: configuration.deadLetterTopic)
         record.headers = record.headers.replacing(with: headers)
-        guard await produce(outputs + [record], for: message, lease: lease) else { return .abandoned }
+        switch await produce(outputs + [record], for: message, lease: lease) {
+        case .acknowledged: break
+        case .abandoned: return .abandoned
+        case .refused(let error):
+            // Too large itself: the dead letter keeps its headers and reason, not the value.
+            record.headers.append(KafkaHeader(DeadLetter.valueCutHeader, String(record.value.count)))
+            record.value = []
+            logger.describing(message).error(
+                "dead letter refused; sending it without its value", metadata: ["reason": "\(error)"])
+            guard case .acknowledged = await produce([record], for: message, lease: lease) else {
+                return .abandoned
+            }
+        }
         metrics.deadLettered.increment()
         logger.describing(message).warning(
             "message sent to dead letters",
@@ -141,25 +161,51 @@ extension WorkerRuntime {
         return .finished
     }
 
-    /// Produces the records, retrying until acknowledged: they are never dropped. Gives up only
-    /// when the partition is no longer ours, so the message is delivered again.
-    private func produce(
-        _ records: [KafkaProducerRecord], for message: KafkaConsumerMessage, lease: KafkaPartitionLease
-    ) async -> Bool {
-        guard !records.isEmpty else { return true }
+    enum ProduceResult {
+        case acknowledged
+        /// The partition is no longer ours, or the client failed for good: delivered again later.
+        case abandoned
+        /// The broker or the client can never take one of the records (too large, invalid).
+        case refused(KafkaError)
+    }
+
+    /// Produces the records, retrying until acknowledged: they are never dropped. Gives up when
+    /// the partition is no longer ours (the message is delivered again), when a record can never
+    /// be taken, and when the client failed for good (the worker then stops with that error).
+    func produce(_ records: [KafkaProducerRecord], for message: KafkaConsumerMessage, lease: KafkaPartitionLease)
+        async -> ProduceResult
+    {
+        guard !records.isEmpty else { return .acknowledged }
         var attempt = 0
         while true {
             attempt += 1
             do {
                 try await producer.send(records)
                 metrics.produced.increment(by: records.count)
-                return true
+                return .acknowledged
+            } catch let error as KafkaError where error.isFatal {
+                stopFatally(error)
+                return .abandoned
+            } catch let error as KafkaError where error.isPermanentForRecord {
+                return .refused(error)
             } catch {
                 metrics.retried.increment()
                 logger.warning(
                     "producing outputs failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(error)"])
-                guard await backOff(afterAttempt: attempt, lease: lease) else { return false }
+                guard await backOff(afterAttempt: attempt, lease: lease) else { return .abandoned }
             }
+        }
+    }
+
+    /// Outputs that can never be produced make the input poison; anything else passes through.
+    private func finish(_ result: ProduceResult, outputsOf message: KafkaConsumerMessage, lease: KafkaPartitionLease)
+        async -> Outcome?
+    {
+        switch result {
+        case .acknowledged: return nil
+        case .abandoned: return .abandoned
+        case .refused(let error):
+            return await deadLetter(message, reason: "its outputs cannot be produced: \(error)", lease: lease)
         }
     }
 

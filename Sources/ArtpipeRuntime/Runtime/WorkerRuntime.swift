@@ -20,6 +20,8 @@ public final class WorkerRuntime<Handler: MessageHandler>: Service {
     let logger: Logger
     let limit: ConcurrencyLimit
     let inFlight = Atomic<Int>(0)
+    /// Set when the Kafka client failed for good: the worker stops and `run` throws it.
+    let fatalError = Mutex<KafkaError?>(nil)
 
     public init(
         configuration: WorkerConfiguration, consumer: KafkaConsumer, producer: KafkaProducer, handler: Handler,
@@ -51,7 +53,23 @@ public final class WorkerRuntime<Handler: MessageHandler>: Service {
             self.consumer.shutdown()
         }
         await producer.shutdown(timeout: configuration.producerFlushTimeout)
+        if let error = fatalError.withLock({ $0 }) {
+            logger.critical("worker stopped: the Kafka client failed for good", metadata: ["kafka.error": "\(error)"])
+            throw error
+        }
         logger.info("worker stopped")
+    }
+
+    /// Stops taking messages after a fatal client error; `run` then throws it, so the process
+    /// exits non-zero and its supervisor starts a new one with a new client.
+    func stopFatally(_ error: KafkaError) {
+        let first = fatalError.withLock { stored in
+            defer { stored = stored ?? error }
+            return stored == nil
+        }
+        guard first else { return }
+        logger.critical("the Kafka client failed for good; stopping", metadata: ["kafka.error": "\(error)"])
+        consumer.shutdown()
     }
 
     /// Records the gauges that are read rather than counted.

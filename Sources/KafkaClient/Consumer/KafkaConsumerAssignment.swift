@@ -21,6 +21,8 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     /// incremental assignments without fetching on the embedded broker.
     private let offsetReader: RDKafkaClient?
     private let logger: Logger
+    /// Set once every lease was drained for closing: the revoke that closing brings waits no more.
+    private var drainedForClose = false
 
     init(configuration: KafkaConsumerConfiguration, offsetReader: RDKafkaClient?, logger: Logger) {
         self.drainTimeout = configuration.drainTimeout
@@ -75,7 +77,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             let lost = rd_kafka_assignment_lost(handle) != 0
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             assignedCount.store(leases.count, ordering: .relaxed)
-            drain(revoked)
+            if !drainedForClose { drain(revoked) }
             onRevoke?(topicPartitions)
             if lost {
                 // Another member may own them already: committing now could move its position back.
@@ -98,9 +100,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         }
     }
 
-    /// Stops every lease, waiting (bounded) for messages being handled.
+    /// Stops every lease before closing, waiting (bounded) for messages being handled.
     func drainAll() {
         drain(Array(leases.values))
+        drainedForClose = true
     }
 
     private func drain(_ leases: [KafkaPartitionLease]) {

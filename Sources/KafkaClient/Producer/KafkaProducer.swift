@@ -68,9 +68,19 @@ public final class KafkaProducer: Sendable {
         try await send([record])
     }
 
+    /// Makes the client fail as an idempotent producer does when the broker and it disagree
+    /// for good, for tests of what the application does then.
+    /// Returns librdkafka's answer (no error when the fatal error is now raised).
+    package func triggerFatalErrorForTesting(reason: String) -> KafkaError? {
+        let result = rd_kafka_test_fatal_error(client.handle, RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, reason)
+        return result == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError("test fatal error", rdError: result)
+    }
+
     /// Produces the records and waits until every one is acknowledged.
     ///
     /// Throws the first delivery error. Records of one key keep their order.
+    /// After a fatal error of the client (an idempotent producer that lost its sequence), every
+    /// send throws an error whose ``KafkaError/isFatal`` is true.
     public func send(_ records: [KafkaProducerRecord]) async throws {
         guard !records.isEmpty else { return }
         let waiter = DeliveryWaiter(expected: records.count)
@@ -82,7 +92,21 @@ public final class KafkaProducer: Sendable {
                 break
             }
         }
-        try await waiter.wait()
+        do {
+            try await waiter.wait()
+        } catch {
+            // librdkafka reports the cause (a purged queue, the broker's error), not that it is fatal.
+            throw fatalError() ?? error
+        }
+    }
+
+    /// The client's fatal error, when it has one: nothing it produces can succeed any more.
+    public func fatalError() -> KafkaError? {
+        var reason = [CChar](repeating: 0, count: 512)
+        let code = rd_kafka_fatal_error(client.handle, &reason, reason.count)
+        guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return KafkaError("fatal producer error: \(text)", code: RD_KAFKA_RESP_ERR__FATAL.rawValue)
     }
 
     private func enqueue(_ record: KafkaProducerRecord, waiter: DeliveryWaiter) async throws {
