@@ -155,7 +155,13 @@ public final class SearchCollectionSource: CollectionSource {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from url: URL, what: String) async throws -> T {
-        let response = try await http.get(url, accept: "application/ld+json", headers: [Self.linkedArtProfile])
+        let allowed = Set([searchBase.host, dataBase.host].compactMap { $0 })
+        // Ids come from the museum's data: never followed, nor redirected, to any other host.
+        let response = try await http.get(url, accept: "application/ld+json", headers: [Self.linkedArtProfile]) {
+            guard let host = $0.host, allowed.contains(host) else {
+                throw SourceFormatError("not a museum host: \($0.host ?? "none")")
+            }
+        }
         do {
             return try LinkedArt.decoder.decode(T.self, from: Data(response.body))
         } catch let error as DecodingError where error.isNotJSON {
@@ -165,15 +171,20 @@ public final class SearchCollectionSource: CollectionSource {
         }
     }
 
+    /// The hosts whose ids are followed; any other id in the data is refused, not fetched.
+    static let museumHosts: Set<String> = ["id.rijksmuseum.nl", "data.rijksmuseum.nl"]
+
     /// Where to fetch an id: the museum's ids (`https://id.rijksmuseum.nl/<n>`) straight from
-    /// the data host; any other id as it is.
+    /// the data host; an id of any other host is refused.
     func url(for id: String) throws -> URL {
         guard var components = URLComponents(string: id), components.host != nil else {
             throw SourceFormatError("'\(id)' is not a Linked Art id")
         }
-        if components.host == "id.rijksmuseum.nl",
-            let base = URLComponents(url: dataBase, resolvingAgainstBaseURL: false)
-        {
+        guard let host = components.host, Self.museumHosts.contains(host) else {
+            throw SourceFormatError(
+                "'\(id)' is not an id of the museum (\(Self.museumHosts.sorted().joined(separator: ", ")))")
+        }
+        if let base = URLComponents(url: dataBase, resolvingAgainstBaseURL: false) {
             components.scheme = base.scheme
             components.host = base.host
             components.port = base.port

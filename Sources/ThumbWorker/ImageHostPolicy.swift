@@ -115,18 +115,54 @@ public struct ImageHostPolicy: Sendable {
         return .addresses(addresses)
     }
 
+    /// True for an address that is not globally reachable: loopback, private, link-local,
+    /// shared, documentation, benchmarking, multicast, reserved, and the IPv6 ranges that carry
+    /// an IPv4 address or tunnel to one (NAT64, 6to4, Teredo), after IANA's special-purpose
+    /// address registries.
     static func isPrivate(_ address: Address) -> Bool {
         let b = address.bytes
-        if b.count == 4 {
-            return b[0] == 0 || b[0] == 10 || b[0] == 127 || (b[0] == 169 && b[1] == 254)
-                || (b[0] == 172 && (16...31).contains(b[1])) || (b[0] == 192 && b[1] == 168)
-                || (b[0] == 100 && (64...127).contains(b[1]))
-        }
-        guard b.count == 16 else { return true }
-        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {
+        if b.count == 16, b[0..<10].allSatisfy({ $0 == 0 }), b[10] == 0xFF, b[11] == 0xFF {
             return isPrivate(Address(bytes: Array(b[12..<16])))  // IPv4-mapped
         }
-        let loopbackOrUnspecified = b[0..<15].allSatisfy { $0 == 0 } && b[15] <= 1
-        return loopbackOrUnspecified || (b[0] & 0xFE) == 0xFC || (b[0] == 0xFE && (b[1] & 0xC0) == 0x80)
+        let ranges = b.count == 4 ? specialIPv4 : b.count == 16 ? specialIPv6 : []
+        guard !ranges.isEmpty else { return true }
+        return ranges.contains { range in range.contains(b) }
     }
+
+    /// An address prefix, such as 198.18.0.0/15.
+    struct Prefix: Sendable {
+        let bytes: [UInt8]
+        let length: Int
+
+        func contains(_ address: [UInt8]) -> Bool {
+            guard address.count == bytes.count else { return false }
+            for bit in 0..<length where (address[bit / 8] ^ bytes[bit / 8]) & (0x80 >> UInt8(bit % 8)) != 0 {
+                return false
+            }
+            return true
+        }
+    }
+
+    static let specialIPv4: [Prefix] = [
+        ([0, 0, 0, 0], 8), ([10, 0, 0, 0], 8), ([100, 64, 0, 0], 10), ([127, 0, 0, 0], 8), ([169, 254, 0, 0], 16),
+        ([172, 16, 0, 0], 12), ([192, 0, 0, 0], 24), ([192, 0, 2, 0], 24), ([192, 88, 99, 0], 24),
+        ([192, 168, 0, 0], 16), ([198, 18, 0, 0], 15), ([198, 51, 100, 0], 24), ([203, 0, 113, 0], 24),
+        ([224, 0, 0, 0], 4), ([240, 0, 0, 0], 4),
+    ].map { Prefix(bytes: $0.0, length: $0.1) }
+
+    static let specialIPv6: [Prefix] = [
+        ([], 128),  // ::
+        ([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 128),  // ::1
+        ([0, 0x64, 0xFF, 0x9B], 96),  // NAT64
+        ([0, 0x64, 0xFF, 0x9B, 0, 1], 48),  // local NAT64
+        ([0x01, 0x00], 64),  // discard-only
+        ([0x20, 0x01, 0x00, 0x00], 23),  // IETF protocol assignments, Teredo among them
+        ([0x20, 0x01, 0x0D, 0xB8], 32),  // documentation
+        ([0x20, 0x02], 16),  // 6to4
+        ([0x3F, 0xFF], 20),  // documentation
+        ([0x5F, 0x00], 16),  // segment routing
+        ([0xFC], 7),  // unique local
+        ([0xFE, 0x80], 10),  // link-local
+        ([0xFF], 8),  // multicast
+    ].map { Prefix(bytes: $0.0 + [UInt8](repeating: 0, count: 16 - $0.0.count), length: $0.1) }
 }

@@ -231,7 +231,8 @@ struct SearchSourceBehaviourTests {
                 return .json(
                     """
                     {"type": "OrderedCollectionPage", "partOf": {"totalItems": 9}, "orderedItems": [
-                      {"id": "https://id.rijksmuseum.nl/1"}, {"id": "https://id.rijksmuseum.nl/2"}, {"id": "https://id.rijksmuseum.nl/3"}],
+                      {"id": "https://id.rijksmuseum.nl/1"}, {"id": "https://id.rijksmuseum.nl/2"}, {"id": "https://id.rijksmuseum.nl/3"},
+                      {"id": "http://127.0.0.1:9/elsewhere"}, {"id": "https://id.rijksmuseum.nl/4"}],
                      "next": {"id": "https://data.rijksmuseum.nl/search/collection?pageToken=B"}}
                     """)
             case ("/search/collection", "B"?):
@@ -242,6 +243,9 @@ struct SearchSourceBehaviourTests {
                      "next": {"id": "https://data.rijksmuseum.nl/search/collection?pageToken=B"}}
                     """)
             case ("/2", _): return TestHTTPServer.Response(status: 404)
+            case ("/4", _):
+                // A redirect away from the museum's hosts is not followed.
+                return TestHTTPServer.Response(status: 302, headers: [("Location", "http://169.254.169.254/latest")])
             case ("/3", _) where failing.withLock({ $0 }): return TestHTTPServer.Response(status: 503)
             case (let path, _): return .json(Self.object(Int(path.dropFirst()) ?? 0, title: "T"))
             }
@@ -256,8 +260,15 @@ struct SearchSourceBehaviourTests {
         #expect(page.retryLater == nil)
         #expect(page.artworks.map(\.objectNumber) == ["OBJ-1", "OBJ-3"])
         #expect(page.artworks.map(\.position) == [0, 2])
-        #expect(page.unreadable.map(\.recordId) == ["https://id.rijksmuseum.nl/2"])
+        #expect(
+            page.unreadable.map(\.recordId) == [
+                "https://id.rijksmuseum.nl/2", "http://127.0.0.1:9/elsewhere", "https://id.rijksmuseum.nl/4",
+            ])
         #expect(page.unreadable.first?.reason.contains("HTTP 404") == true)
+        #expect(page.unreadable[1].reason.contains("is not an id of the museum"), "\(page.unreadable[1].reason)")
+        #expect(
+            page.unreadable[2].reason.contains("not a museum host: 169.254.169.254"), "\(page.unreadable[2].reason)")
+        #expect(!server.requests.contains { $0.path == "/elsewhere" })
 
         let second = try await source.fetch(try #require(page.next.first))
         #expect(second.next.isEmpty && second.repeatedCursor, "a cursor that repeats ends the crawl")

@@ -202,6 +202,26 @@ struct ThumbWorkerPipelineTests {
         #expect(!ImageHostPolicy.isPrivate(.init(bytes: [142, 250, 1, 1])))
         #expect(ImageHostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 15) + [1])), "::1")
         #expect(ImageHostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 10, 0, 0, 1])))
+        // The rest of IANA's special-purpose ranges, and the IPv6 forms that reach an IPv4 address.
+        for special in [
+            [198, 18, 0, 1], [198, 19, 255, 254], [192, 0, 2, 7], [203, 0, 113, 9], [224, 0, 0, 1],
+            [255, 255, 255, 255], [100, 127, 0, 1],
+        ] {
+            #expect(ImageHostPolicy.isPrivate(.init(bytes: special.map(UInt8.init))), "\(special)")
+        }
+        #expect(!ImageHostPolicy.isPrivate(.init(bytes: [198, 20, 0, 1])))
+        func v6(_ head: [UInt8], tail: [UInt8] = []) -> ImageHostPolicy.Address {
+            .init(bytes: head + [UInt8](repeating: 0, count: 16 - head.count - tail.count) + tail)
+        }
+        for special in [
+            v6([0, 0x64, 0xFF, 0x9B], tail: [10, 0, 0, 1]),  // NAT64 of 10.0.0.1
+            v6([0x20, 0x02, 10, 0, 0, 1]),  // 6to4 of 10.0.0.1
+            v6([0x20, 0x01, 0, 0]),  // Teredo
+            v6([0x20, 0x01, 0x0D, 0xB8]), v6([0xFD, 0x12]), v6([0xFE, 0x80]), v6([0xFF, 0x02]),
+        ] {
+            #expect(ImageHostPolicy.isPrivate(special), "\(special.bytes)")
+        }
+        #expect(!ImageHostPolicy.isPrivate(v6([0x2A, 0x00, 0x14, 0x50])), "a public IPv6 address")
     }
 }
 
