@@ -66,7 +66,10 @@ public final class IndexStateStore: Sendable {
                     shard: readShard(topicPartition) ?? IndexShard(topic: message.topic, partition: message.partition),
                     dirty: false)
             update(&loaded.shard.inputs)
-            loaded.shard.offset = max(loaded.shard.offset ?? -1, message.offset)
+            // The last applied, not the highest seen: a partition is applied in order, so the
+            // shard holds exactly what precedes it. During a re-read that is behind the highest,
+            // and a restart reads the newer messages again instead of skipping them.
+            loaded.shard.offset = message.offset
             loaded.dirty = true
             loaded.version += 1
             shards[topicPartition] = loaded

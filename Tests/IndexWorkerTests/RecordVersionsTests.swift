@@ -118,3 +118,47 @@ struct GalleryEscapingTests {
                 || escaped.unicodeScalars.contains("\u{338}"), "the combining mark is kept")
     }
 }
+
+@Suite("Index state during a re-read")
+struct IndexStateRereadTests {
+    static func message(offset: Int64, title: String) throws -> (KafkaConsumerMessage, Page) {
+        let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: 1, pageSize: 1)
+        let page = Page(
+            request: request, total: 1,
+            artworks: [
+                Artwork(
+                    objectNumber: "SK-A-1", title: title, artist: "A", imageURL: nil, width: nil, height: nil,
+                    position: 0)
+            ])
+        let record = try MessageCodec.record(page, topic: ArtpipeTopic.pages)
+        return (
+            KafkaConsumerMessage(
+                topic: ArtpipeTopic.pages, partition: 0, offset: offset, key: record.key, value: record.value,
+                headers: record.headers),
+            page
+        )
+    }
+
+    @Test("a re-read interrupted by a SIGKILL: the newer version is read again, not skipped")
+    func interruptedReread() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("reread"))
+        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = store.startOffset(for: partition)
+        let older = try Self.message(offset: 2, title: "older")
+        let newer = try Self.message(offset: 8, title: "newer")
+        for (message, page) in [older, newer] { store.apply(message) { $0.add(page) } }
+        #expect(try store.flush())
+
+        // A replay from offset 0 gets as far as the older version, is flushed, and is killed.
+        let replaying = try IndexStateStore(outputDirectory: output, logger: .test)
+        #expect(replaying.startOffset(for: partition, committed: 0) == 0)
+        replaying.apply(older.0) { $0.add(older.1) }
+        #expect(try replaying.flush())
+
+        let restarted = try IndexStateStore(outputDirectory: output, logger: .test)
+        let start = restarted.startOffset(for: partition)
+        #expect(start <= 8, "starts at \(start): the newer version at offset 8 would never be applied again")
+        #expect(try restarted.inputsOnDisk().pages.values.first?.artworks.first?.title == "older")
+    }
+}
