@@ -93,8 +93,11 @@ public final class IndexStateStore: Sendable {
     public func flush() throws -> Bool {
         try writing.withLock { _ in
             // Copies under the lock, writes outside it: handlers go on applying meanwhile.
+            // A shard whose file went missing (quarantined by an instance that could not read it)
+            // is written again from what this owner holds.
             let dirty = shards.withLock { shards in
-                shards.filter(\.value.dirty).map { ($0.key, $0.value.shard, $0.value.version) }
+                shards.filter { $0.value.dirty || !fileExists($0.value.shard) }
+                    .map { ($0.key, $0.value.shard, $0.value.version) }
             }
             for (topicPartition, shard, version) in dirty {
                 try write(shard)
@@ -106,7 +109,6 @@ public final class IndexStateStore: Sendable {
         }
     }
 
-    /// Everything every instance has written: the union of all shard files.
     /// Size and modification time of every shard file: what changes when any instance writes one.
     public func shardSignature() -> [String: String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -121,12 +123,21 @@ public final class IndexStateStore: Sendable {
         return signature
     }
 
+    /// Everything every instance has written: the union of all shard files. A file that does
+    /// not decode is quarantined (see ``quarantine(_:)``) and left out, so one bad file cannot
+    /// stop every instance's index.
     public func inputsOnDisk() throws -> IndexInputs {
         var inputs = IndexInputs()
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         for name in names.sorted() {
-            let data = try Data(contentsOf: directory.appendingPathComponent(name))
-            inputs.merge(try JSONDecoder().decode(IndexShard.self, from: data).inputs)
+            let url = directory.appendingPathComponent(name)
+            // Gone meanwhile: its owner replaced it, or another instance quarantined it.
+            guard let data = try? Data(contentsOf: url) else { continue }
+            do {
+                inputs.merge(try JSONDecoder().decode(IndexShard.self, from: data).inputs)
+            } catch {
+                quarantine(url)
+            }
         }
         return inputs
     }
@@ -138,11 +149,32 @@ public final class IndexStateStore: Sendable {
         do {
             return try JSONDecoder().decode(IndexShard.self, from: data)
         } catch {
-            // Shards are written whole; one that does not decode was not written by us.
-            logger.error(
-                "unreadable index shard; reading its partition from the start", metadata: ["file": "\(url.path)"])
+            quarantine(url)
             return nil
         }
+    }
+
+    /// Moves a shard file that does not decode to `quarantine/` beside the shards, for a person
+    /// to look at. Shards are written whole, so it was not written by artpipe; its partition is
+    /// read again from the start by its owner, which rebuilds the shard from Kafka.
+    private func quarantine(_ url: URL) {
+        let folder = directory.appendingPathComponent("quarantine")
+        let stamp = "\(Int(Date().timeIntervalSince1970))-\(UUID().uuidString.prefix(8))"
+        let target = folder.appendingPathComponent("\(url.deletingPathExtension().lastPathComponent).\(stamp).json")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: url, to: target)
+            logger.error(
+                "unreadable index shard quarantined; its partition is read again from the start",
+                metadata: ["file": "\(url.path)", "quarantined.to": "\(target.path)"])
+        } catch {
+            // Another instance moved it first, or the folder cannot be written: left out either way.
+            logger.error("unreadable index shard left out", metadata: ["file": "\(url.path)", "error": "\(error)"])
+        }
+    }
+
+    private func fileExists(_ shard: IndexShard) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(shard.fileName).path)
     }
 
     private func write(_ shard: IndexShard) throws {
