@@ -78,9 +78,21 @@ public final class IndexStateStore: Sendable {
 
     /// Writes the shards of revoked partitions, then forgets them: the next owner starts from
     /// what is on disk, and no stale copy of ours can overwrite its newer one later.
-    public func revoke(_ topicPartitions: [KafkaTopicPartition]) {
+    ///
+    /// Lost partitions (not handed over: this member's session ended) are forgotten without
+    /// writing: their new owner may have written a newer shard already, and what this member
+    /// applied since its last write is read again by that owner from the shard's offset.
+    public func revoke(_ topicPartitions: [KafkaTopicPartition], lost: Bool = false) {
         writing.withLock { _ in
             let revoked = shards.withLock { shards in topicPartitions.compactMap { shards.removeValue(forKey: $0) } }
+            if lost {
+                if revoked.contains(where: \.dirty) {
+                    logger.warning(
+                        "partitions lost: their unwritten changes are left to the new owner",
+                        metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
+                }
+                return
+            }
             for loaded in revoked where loaded.dirty {
                 do { try write(loaded.shard) } catch {
                     logger.error("cannot write index shard", metadata: ["error": "\(error)"])

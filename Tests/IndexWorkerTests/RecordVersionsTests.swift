@@ -196,3 +196,27 @@ struct UnreadableShardTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: quarantine.path).count == 2)
     }
 }
+
+@Suite("Lost partitions")
+struct LostPartitionTests {
+    @Test("a lost partition's shard is not written by its old owner over the new owner's")
+    func lostNotWritten() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("lost"))
+        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let oldOwner = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = oldOwner.startOffset(for: partition)
+        let (stale, stalePage) = try IndexStateRereadTests.message(offset: 3, title: "old owner's")
+        oldOwner.apply(stale) { $0.add(stalePage) }
+
+        // The old owner's session ended; the new owner has moved on and written its shard.
+        let newOwner = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = newOwner.startOffset(for: partition)
+        let (newer, newerPage) = try IndexStateRereadTests.message(offset: 7, title: "new owner's")
+        newOwner.apply(newer) { $0.add(newerPage) }
+        #expect(try newOwner.flush())
+
+        oldOwner.revoke([partition], lost: true)
+        #expect(try newOwner.inputsOnDisk().pages.values.first?.artworks.first?.title == "new owner's")
+        #expect(try !oldOwner.flush(), "nothing of the lost partition is left to write")
+    }
+}

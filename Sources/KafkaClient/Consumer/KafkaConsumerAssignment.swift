@@ -15,7 +15,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     let assignedCount = Atomic<Int>(0)
     private let drainTimeout: Duration
     private let startOffset: (@Sendable (KafkaTopicPartition, Int64?) -> Int64?)?
-    private let onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
+    private let onRevoke: (@Sendable ([KafkaTopicPartition], Bool) -> Void)?
     /// A second handle in the same group, never subscribed, for reading committed offsets:
     /// asking the member's own handle from inside its rebalance callback left later
     /// incremental assignments without fetching on the embedded broker.
@@ -78,7 +78,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             assignedCount.store(leases.count, ordering: .relaxed)
             if !drainedForClose { drain(revoked) }
-            onRevoke?(topicPartitions)
+            onRevoke?(topicPartitions, lost)
             if lost {
                 // Another member may own them already: committing now could move its position back.
                 logger.warning(

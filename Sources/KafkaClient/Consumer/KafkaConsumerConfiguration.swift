@@ -17,8 +17,10 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// offset; ``beginningOffset``: the oldest message). Called on the poll thread.
     public var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?) -> Int64?)?
     /// Called on the poll thread when partitions are taken away, after their messages in
-    /// flight finished and before the next owner can read them.
-    public var onRevoke: (@Sendable ([KafkaTopicPartition]) -> Void)?
+    /// flight finished and before the next owner can read them. `lost` is true when they were
+    /// lost rather than handed over (a session that timed out): another member may own them
+    /// already, so nothing of theirs should be written any more.
+    public var onRevoke: (@Sendable (_ partitions: [KafkaTopicPartition], _ lost: Bool) -> Void)?
 
     public init(client: KafkaClientConfiguration, groupID: String) {
         self.client = client

@@ -51,7 +51,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     stage: .index, handler: IndexMessageHandler(store: store), services: [writer],
                     configureConsumer: { consumer in
                         consumer.startOffset = { store.startOffset(for: $0, committed: $1) }
-                        consumer.onRevoke = { store.revoke($0) }
+                        consumer.onRevoke = { store.revoke($0, lost: $1) }
                     }),
                 settings: try worker.launchSettings(threadPool: threadPool), metricsFactory: metrics, logger: logger,
                 companions: worker.endpointServices(registry: registry, logger: logger))
