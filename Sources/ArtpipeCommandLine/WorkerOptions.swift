@@ -33,6 +33,13 @@ package struct WorkerOptions: ParsableArguments {
     @Option(help: "Address the HTTP port listens on.")
     package var httpHost: String = "0.0.0.0"
 
+    @Option(
+        help: """
+            Seconds a partition with work waiting may go without finishing a message before /healthz fails \
+            (a stuck handler or a frozen partition: the supervisor restarts the worker).
+            """)
+    package var progressTimeout: Double = 900
+
     package init() {}
 
     package func validate() throws {
@@ -41,6 +48,7 @@ package struct WorkerOptions: ParsableArguments {
         if maxBuffered < 1 { throw ValidationError("--max-buffered must be at least 1") }
         if maxBufferedMib < 1 { throw ValidationError("--max-buffered-mib must be at least 1") }
         if drainTimeout < 0 { throw ValidationError("--drain-timeout must not be negative") }
+        if progressTimeout <= 0 { throw ValidationError("--progress-timeout must be positive") }
         if let httpPort, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be 0–65535") }
         if Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level '\(logLevel)' is not a log level")

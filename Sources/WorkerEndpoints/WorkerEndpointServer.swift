@@ -7,12 +7,15 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// A worker's HTTP port: `/healthz` (the poll loop goes round), `/readyz` (joined its group,
-/// brokers connected), `/metrics` (Prometheus text).
+/// A worker's HTTP port: `/healthz` (the poll loop goes round, and every partition with work
+/// waiting makes progress), `/readyz` (joined its group, brokers connected), `/metrics`
+/// (Prometheus text).
 public struct WorkerEndpointServer: Service {
     /// How long the poll loop may stand still before `/healthz` fails. It polls every 100 ms;
     /// a rebalance callback draining in-flight work can hold it for the drain timeout.
     let stallLimit: Duration
+    /// How long a partition with work waiting may go without finishing a message.
+    let progressLimit: Duration
     let host: String
     let port: Int
     let consumer: KafkaConsumer
@@ -22,8 +25,9 @@ public struct WorkerEndpointServer: Service {
 
     public init(
         host: String, port: Int, consumer: KafkaConsumer, registry: PrometheusCollectorRegistry, stallLimit: Duration,
-        logger: Logger
+        progressLimit: Duration = .seconds(900), logger: Logger
     ) {
+        self.progressLimit = progressLimit
         self.host = host
         self.port = port
         self.consumer = consumer
@@ -40,7 +44,12 @@ public struct WorkerEndpointServer: Service {
             // Before the first poll the worker is still starting: alive, not yet ready.
             let alive =
                 health.isPolling(within: stallLimit) || (health.lastPoll == nil && .now - started < .seconds(120))
-            return Self.text(alive ? .ok : .serviceUnavailable, alive ? "ok" : "the poll loop has stalled")
+            guard alive else { return Self.text(.serviceUnavailable, "the poll loop has stalled") }
+            guard health.isProgressing(within: progressLimit) else {
+                return Self.text(
+                    .serviceUnavailable, "a partition with work waiting has finished nothing for \(progressLimit)")
+            }
+            return Self.text(.ok, "ok")
         }
         router.get("/readyz") { _, _ in
             let health = consumer.health

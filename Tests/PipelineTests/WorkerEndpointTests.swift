@@ -100,6 +100,59 @@ struct WorkerEndpointTests {
         #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
     }
 
+    @Test("/healthz fails when a partition with work waiting finishes nothing for --progress-timeout")
+    func stalledPartition() async throws {
+        var faults = SampleServerFaults()
+        // An image host that takes far longer than the progress timeout to answer.
+        faults.latency = .seconds(40)
+        var settings = SampleCollection.Configuration()
+        settings.pages = 1
+        settings.pageSize = 2
+        settings.noImageRate = 0
+        let sample = try await SampleServerHandle.start(settings, faults: faults)
+        let cluster = try TestCluster()
+        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] {
+            try cluster.broker.createTopic(topic, partitions: 1)
+        }
+        let work = try #require(sample.collection.works.first)
+        let page = Page(
+            request: PageRequest(crawlId: "stall", source: "rijksmuseum", query: [:], page: 1, pageSize: 1), total: 1,
+            artworks: [
+                Artwork(
+                    objectNumber: work.objectNumber, title: work.title, artist: work.maker,
+                    imageURL: "\(sample.baseURL)/images/\(work.id).jpg", width: nil, height: nil, position: 0)
+            ])
+        try await cluster.producer.send([try MessageCodec.record(page, topic: ArtpipeTopic.pages)])
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("stall"))
+        let worker = try ChildProcess(
+            "artpipe",
+            [
+                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--allow-host", "127.0.0.1",
+                "--allow-private-hosts", "--http-port", "0", "--http-host", "127.0.0.1", "--progress-timeout", "2",
+                "--drain-timeout", "1",
+            ] + EmbeddedBrokerSettings.flags)
+        defer {
+            worker.signal(SIGKILL)
+            Task {
+                await cluster.shutdown()
+                await sample.stop()
+            }
+        }
+        var port = 0
+        try await waitUntil("the worker to log its HTTP port", timeout: .seconds(30)) {
+            port =
+                Self.lines(worker.stdout).first { $0["msg"] as? String == "http endpoints listening" }
+                .flatMap { Int($0["http.port"] as? String ?? "") } ?? 0
+            return port > 0
+        }
+        var answer = (status: 0, body: "")
+        try await waitUntil("/healthz to fail on the stuck partition", timeout: .seconds(30)) {
+            answer = try await Self.get("http://127.0.0.1:\(port)/healthz")
+            return answer.status == 503
+        }
+        #expect(answer.body.contains("finished nothing"), "\(answer.body)")
+    }
+
     static func lines(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -42,6 +42,8 @@ extension WorkerRuntime {
         guard configuration.retrySchedule != nil, let state = RetryState(headers: message.headers) else {
             return true
         }
+        lease.setWaitingOnPurpose(true)
+        defer { lease.setWaitingOnPurpose(false) }
         while true {
             let remaining = state.due.timeIntervalSinceNow
             guard remaining > 0 else { return lease.isActive }

@@ -19,6 +19,7 @@ public final class KafkaConsumer: Sendable {
     private let latestLag: LatestValue<KafkaConsumerLag?>
     private let brokersUp: LatestValue<Int?>
     private let lastPoll = LatestValue<ContinuousClock.Instant?>(nil)
+    private let oldestStall = LatestValue<ContinuousClock.Instant?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
     private let configuration: KafkaConsumerConfiguration
     private let logger: Logger
@@ -105,7 +106,8 @@ public final class KafkaConsumer: Sendable {
     /// Whether the poll loop runs, the group assigned partitions, and brokers are connected.
     public var health: KafkaConsumerHealth {
         KafkaConsumerHealth(
-            lastPoll: lastPoll.value, joined: assignment.joined.load(ordering: .relaxed),
+            lastPoll: lastPoll.value, stalledSince: oldestStall.value,
+            joined: assignment.joined.load(ordering: .relaxed),
             assignedPartitions: assignment.assignedCount.load(ordering: .relaxed), brokersUp: brokersUp.value)
     }
 
@@ -135,6 +137,7 @@ public final class KafkaConsumer: Sendable {
                 dispatch(UnsafeMutableBufferPointer(start: buffer, count: count))
             }
             assignment.storeFinishedOffsets(handle: handle)
+            oldestStall.value = assignment.oldestStall
             assignment.applyBackpressure(
                 handle: handle, maxMessages: configuration.maxBufferedPerPartition,
                 maxBytes: configuration.maxBufferedBytesPerPartition)

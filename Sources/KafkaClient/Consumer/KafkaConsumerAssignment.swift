@@ -100,6 +100,11 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         }
     }
 
+    /// The earliest moment since which a partition with work waiting has made no progress.
+    var oldestStall: ContinuousClock.Instant? {
+        leases.values.compactMap(\.stalledSince).min()
+    }
+
     /// Stops every lease before closing, waiting (bounded) for messages being handled.
     func drainAll() {
         drain(Array(leases.values))

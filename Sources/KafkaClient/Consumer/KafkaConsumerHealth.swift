@@ -4,6 +4,9 @@ import Foundation
 public struct KafkaConsumerHealth: Sendable {
     /// When the poll loop last went round (nil before it started).
     public let lastPoll: ContinuousClock.Instant?
+    /// Since when the longest-stuck partition with work waiting has made no progress; nil when
+    /// every partition with work moves (or waits on purpose).
+    public let stalledSince: ContinuousClock.Instant?
     /// The group gave this member an assignment (possibly empty: more members than partitions).
     public let joined: Bool
     public let assignedPartitions: Int
@@ -14,6 +17,12 @@ public struct KafkaConsumerHealth: Sendable {
     public func isPolling(within stallLimit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
         guard let lastPoll else { return false }
         return now - lastPoll <= stallLimit
+    }
+
+    /// Every partition with work waiting finished a message within `limit`.
+    public func isProgressing(within limit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+        guard let stalledSince else { return true }
+        return now - stalledSince <= limit
     }
 
     /// Joined its group, and connected as far as the latest statistics tell.

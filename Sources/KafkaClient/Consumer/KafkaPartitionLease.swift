@@ -21,6 +21,10 @@ public final class KafkaPartitionLease: @unchecked Sendable {
     /// Messages and bytes delivered to the application in batches not yet released.
     private var bufferedMessages = 0
     private var bufferedBytes = 0
+    /// When a message of the partition was last finished or given up (or the lease began).
+    private var lastProgress = ContinuousClock.now
+    /// Set while the application waits on purpose (a retry copy not yet due): no stall.
+    private var waitingOnPurpose = false
     /// Only touched by the consumer's poll thread.
     var paused = false
     /// The offset of the last message handed to the application; only the poll thread touches it.
@@ -51,6 +55,7 @@ public final class KafkaPartitionLease: @unchecked Sendable {
         condition.lock()
         handling = false
         finishedOffset = offset + 1
+        lastProgress = .now
         condition.broadcast()
         condition.unlock()
     }
@@ -66,8 +71,28 @@ public final class KafkaPartitionLease: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Marks the start or end of a wait the application chose (a retry copy not yet due), so
+    /// the partition does not count as stalled meanwhile.
+    public func setWaitingOnPurpose(_ waiting: Bool) {
+        condition.lock()
+        waitingOnPurpose = waiting
+        if !waiting { lastProgress = .now }
+        condition.unlock()
+    }
+
+    /// Since when the partition has had work delivered and made no progress on it; nil when
+    /// it has nothing waiting, or waits on purpose.
+    var stalledSince: ContinuousClock.Instant? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard active, bufferedMessages > 0, !waitingOnPurpose else { return nil }
+        return lastProgress
+    }
+
     func addBuffered(messages: Int, bytes: Int) {
         condition.lock()
+        // Work arriving at an idle partition starts its clock now, not at its last message.
+        if bufferedMessages == 0 { lastProgress = .now }
         bufferedMessages += messages
         bufferedBytes += bytes
         condition.unlock()

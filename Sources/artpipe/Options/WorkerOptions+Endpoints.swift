@@ -10,13 +10,14 @@ extension WorkerOptions {
     func endpointServices(registry: PrometheusCollectorRegistry, logger: Logger)
         -> @Sendable (KafkaConsumer) -> [any Service]
     {
-        let (host, port, drain) = (httpHost, httpPort, drainTimeout)
+        let (host, port, drain, progress) = (httpHost, httpPort, drainTimeout, progressTimeout)
         return { consumer in
             guard let port else { return [] }
             return [
                 WorkerEndpointServer(
                     host: host, port: port, consumer: consumer, registry: registry,
-                    stallLimit: .milliseconds(Int64((drain + 30) * 1_000)), logger: logger)
+                    stallLimit: .milliseconds(Int64((drain + 30) * 1_000)),
+                    progressLimit: .seconds(fromFlag: progress), logger: logger)
             ]
         }
     }
