@@ -14,8 +14,16 @@ public final class HTTPFetcher: Sendable {
     private let limits: HostLimits
     private let redaction: SecretRedaction
     private let logger: Logger
+    /// Bytes of bodies held at once, when bounded.
+    private let bodyBudget: ByteBudget?
 
-    public init(configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger) {
+    /// - Parameter bodyBudget: when set, bodies in flight and held by callers take at most
+    ///   this many bytes together; each successful response's ``HTTPFetchResponse/reservedBytes``
+    ///   must be given back with ``release(_:)``.
+    public init(
+        configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger, bodyBudget: Int? = nil
+    ) {
+        self.bodyBudget = bodyBudget.map { ByteBudget(capacity: $0) }
         var clientConfiguration = HTTPClient.Configuration(
             // Redirects are followed here, not by the client, so every hop passes the URL check.
             redirectConfiguration: .disallow,
@@ -32,6 +40,14 @@ public final class HTTPFetcher: Sendable {
         self.redaction = redaction
         self.logger = logger
     }
+
+    /// Gives a response's bytes back to the body budget.
+    public func release(_ response: HTTPFetchResponse) {
+        if response.reservedBytes > 0 { bodyBudget?.release(response.reservedBytes) }
+    }
+
+    /// The most body bytes held at once so far (0 without a budget).
+    public var peakBodyBytes: Int { bodyBudget?.peakInUse ?? 0 }
 
     /// Closes the connection pool.
     public func shutdown() async throws {
@@ -75,6 +91,7 @@ public final class HTTPFetcher: Sendable {
                 let response = try await limits.run(host: host) {
                     try await self.once(target, accept: accept, headers: headers, shownURL: shownURL)
                 }
+                if !(200..<300).contains(response.status) { release(response) }
                 switch response.status {
                 case 200..<300:
                     return response
@@ -153,17 +170,33 @@ public final class HTTPFetcher: Sendable {
         let response = try await client.execute(
             request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)
         let limit = configuration.maxResponseBytes
+        // What the body may take: its announced length, else the most it may be; the
+        // difference is given back once it is read.
+        let announced = response.headers.first(name: "Content-Length").flatMap(Int.init)
+        let reserved = min(announced ?? limit, limit)
+        if let bodyBudget { await bodyBudget.acquire(reserved) }
         // Refuses a Content-Length over the limit before reading, and stops reading as soon as
         // a body without one passes it.
         let body: ByteBuffer
         do {
             body = try await response.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
+            bodyBudget?.release(reserved)
             throw HTTPFetchError.tooLarge(limit: limit, url: shownURL)
+        } catch {
+            bodyBudget?.release(reserved)
+            throw error
         }
-        return HTTPFetchResponse(
+        var fetched = HTTPFetchResponse(
             status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
             body: Array(body.readableBytesView))
+        if let bodyBudget {
+            let held = bodyBudget.charge(for: fetched.body.count)
+            let charged = bodyBudget.charge(for: reserved)
+            if held < charged { bodyBudget.release(charged - held) }
+            fetched.reservedBytes = held
+        }
+        return fetched
     }
 
     private func backoff(afterAttempt attempt: Int) -> Duration {

@@ -67,16 +67,18 @@ public struct PageThumbnailHandler: MessageHandler {
         guard let url = URL(string: imageURL) else {
             return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: "invalid image URL")
         }
-        let body: [UInt8]
+        let download: HTTPFetchResponse
         do {
             let policy = self.policy
-            body = try await downloader.get(url, accept: "image/*", check: { try await policy.check($0) }).body
+            download = try await downloader.get(url, accept: "image/*", check: { try await policy.check($0) })
         } catch let error as HTTPFetchError {
             return try await failed(objectNumber, imageURL, reason: Self.reason(error), lasting: error.isPermanent)
         }
         let thumbnails: [Thumbnailer.Thumbnail]
         do {
-            thumbnails = try await thumbnailer.thumbnails(of: body)
+            // The body counts against the download budget until libvips is done with it.
+            defer { downloader.release(download) }
+            thumbnails = try await thumbnailer.thumbnails(of: download.body)
         } catch {
             // The same bytes fail the same way.
             return try await failed(objectNumber, imageURL, reason: error.description, lasting: true)

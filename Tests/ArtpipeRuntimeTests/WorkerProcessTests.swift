@@ -106,9 +106,13 @@ struct WorkerProcessTests {
         setup.cluster.broker.setRoundTripTime(1_500)
         let early = try setup.startProbe(record: "early")
         defer { early.stop() }
-        // The moment is the input: well after the process began, well before start-up ends.
-        try await Task.sleep(for: .milliseconds(500))
+        // Once it says it starts its checks (signals are handled from then on), and before the
+        // slow broker lets it finish them.
+        try await waitUntil("the worker to begin its start-up checks", timeout: .seconds(30)) {
+            early.stdout.contains("starting: checking the brokers and topics")
+        }
         #expect(early.process.isRunning, "still starting")
+        #expect(!early.stdout.contains("worker started"), "still starting")
         early.signal(SIGTERM)
         #expect(try await early.waitForExit(timeout: .seconds(60)) == 0, "\(early.stderr)")
         #expect(early.process.terminationReason == .exit)

@@ -78,6 +78,30 @@ struct HTTPFetcherTests {
         await server.stop()
     }
 
+    @Test("with a body budget, bodies held by callers and in flight never pass it together")
+    func bodyBudget() async throws {
+        let megabyte = [UInt8](repeating: 0x61, count: 1 << 20)
+        let server = try await TestHTTPServer.start { _ in TestHTTPServer.Response(body: megabyte) }
+        let http = HTTPFetcher(
+            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test,
+            bodyBudget: 3 << 19)  // 1.5 MiB: room for one body at a time
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let response = try await http.get(URL(string: "\(server.baseURL)/image")!)
+                    #expect(response.body.count == 1 << 20 && response.reservedBytes == 1 << 20)
+                    try await Task.sleep(for: .milliseconds(20))
+                    http.release(response)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(http.peakBodyBytes == 1 << 20, "\(http.peakBodyBytes)")
+        #expect(server.requests.count == 6)
+        try await http.shutdown()
+        await server.stop()
+    }
+
     @Test("500 three times, then 200: succeeds on the fourth attempt")
     func serverErrors() async throws {
         let failure = TestHTTPServer.Response(status: 500)

@@ -84,6 +84,10 @@ public enum WorkerLauncher {
     ) async throws {
         // Caught before the slow part of starting, so a SIGTERM then still ends in a clean exit.
         let signals = await UnixSignalsSequence.shutdownSignals()
+        // From here a SIGTERM stops the worker cleanly, however early.
+        logger.info(
+            "starting: checking the brokers and topics",
+            metadata: ["kafka.brokers": "\(settings.client.brokers)", "worker": "\(worker.name)"])
         var consumerConfiguration = KafkaConsumerConfiguration(client: settings.client, groupID: worker.groupID)
         consumerConfiguration.maxBufferedPerPartition = settings.maxBufferedPerPartition
         consumerConfiguration.maxBufferedBytesPerPartition = settings.maxBufferedBytesPerPartition

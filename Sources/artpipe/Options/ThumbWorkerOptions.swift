@@ -26,6 +26,13 @@ struct ThumbWorkerOptions: ParsableArguments {
     @Option(help: "Largest image download, in MiB.")
     var maxImageMib: Int = 50
 
+    @Option(
+        help: """
+            MiB of downloaded images held at once, however many partitions and images are under way \
+            (one larger image waits until it can be alone).
+            """)
+    var downloadBudgetMib: Int = 256
+
     @Option(help: "Largest image accepted, in megapixels, read from its header before decoding.")
     var maxMegapixels: Int = 100
 
@@ -50,6 +57,7 @@ struct ThumbWorkerOptions: ParsableArguments {
             throw ValidationError("--sizes must be a comma-separated list of sizes between 16 and 4096, got '\(sizes)'")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+        if downloadBudgetMib < 1 { throw ValidationError("--download-budget-mib must be at least 1") }
         if let imageConcurrency, imageConcurrency < 1 {
             throw ValidationError("--image-concurrency must be at least 1")
         }
@@ -89,7 +97,9 @@ struct ThumbWorkerOptions: ParsableArguments {
         download.readTimeout = .seconds(fromFlag: min(downloadTimeout, 10))
         download.maxAttempts = 3
         download.concurrencyPerHost = 8
-        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: logger)
+        let downloader = HTTPFetcher(
+            configuration: download, redaction: SecretRedaction(secrets: []), logger: logger,
+            bodyBudget: downloadBudgetMib << 20)
         let policy = ImageHostPolicy(
             allowedHosts: ImageHostPolicy.defaultHosts + allowHost, allowPrivateAddresses: allowPrivateHosts,
             threadPool: threadPool)
