@@ -57,6 +57,15 @@ package final class ChildProcess: @unchecked Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The most resident memory it has used so far, in bytes (Linux's VmHWM), while it runs.
+    package var peakResidentBytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1_024
+    }
+
     /// Everything it wrote to standard output so far.
     package var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
     /// Everything it wrote to standard error so far.

@@ -247,6 +247,7 @@ struct DemoCommandTests {
         // The default source, OAI-PMH, serves the 45 listings' distinct works as one page of records.
         #expect(demo.stdout.contains("pages       1 indexed, 0 failed"), "\(demo.stdout)")
         #expect(demo.stdout.contains("thumb-worker:"), "\(demo.stdout)")
+        #expect(demo.stdout.contains("peak RSS    "), "\(demo.stdout)")
         let html = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(html.contains("<figure "))
         // Every role stopped: nothing is left listening for the next run.

@@ -115,9 +115,12 @@ struct DemoCommand: AsyncParsableCommand {
             let index = try await run.waitForCompletion(
                 timeout: .seconds(fromFlag: timeout), stopSignal: { received.withLock { $0 } })
             let cpu = run.cpuSeconds()
+            let memory = run.peakResidentBytes()
             let elapsed = run.elapsed
             await run.stopGracefully()
-            print(DemoSummary(index: index, elapsed: elapsed, cpu: cpu, output: output).text)
+            var summary = DemoSummary(index: index, elapsed: elapsed, cpu: cpu, output: output)
+            summary.memory = memory
+            print(summary.text)
         } catch {
             await run.stopGracefully()
             throw error

@@ -126,6 +126,11 @@ final class DemoRun {
         }
     }
 
+    /// Peak resident memory per process, in bytes, while they still run.
+    func peakResidentBytes() -> [(name: String, bytes: Int)] {
+        processes.compactMap { name, process in process.peakResidentBytes.map { (name, $0) } }
+    }
+
     /// CPU seconds per process, while they still run.
     func cpuSeconds() -> [(name: String, seconds: Double)] {
         processes.compactMap { name, process in process.cpuSeconds.map { (name, $0) } }

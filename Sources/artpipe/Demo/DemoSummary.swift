@@ -7,6 +7,8 @@ struct DemoSummary {
     let index: ArtistIndex
     let elapsed: Duration
     let cpu: [(name: String, seconds: Double)]
+    /// Peak resident memory per process, in bytes.
+    var memory: [(name: String, bytes: Int)] = []
     let output: URL
 
     var text: String {
@@ -39,6 +41,10 @@ struct DemoSummary {
                 "              thumb-worker: \(String(format: "%.0f", 100 * thumbs / total))% of the pipeline's "
                     + "\(String(format: "%.1f", total)) CPU seconds (the sample server, standing in for the museum, not counted)"
             )
+        }
+        if !memory.isEmpty {
+            let parts = memory.map { "\($0.name) \($0.bytes >> 20) MiB" }.joined(separator: ", ")
+            lines.append("  peak RSS    \(parts)")
         }
         lines.append("  gallery     \(output.appendingPathComponent("index.html").path)")
         lines.append("  logs        \(output.appendingPathComponent("logs").path)/")
