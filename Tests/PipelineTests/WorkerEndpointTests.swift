@@ -60,13 +60,7 @@ struct WorkerEndpointTests {
                 await sample.stop()
             }
         }
-        var port = 0
-        try await waitUntil("the worker to log its HTTP port", timeout: .seconds(30)) {
-            port =
-                Self.lines(worker.stdout).first { $0["msg"] as? String == "http endpoints listening" }
-                .flatMap { Int($0["http.port"] as? String ?? "") } ?? 0
-            return port > 0
-        }
+        let port = try await Self.httpPort(of: worker)
         let base = "http://127.0.0.1:\(port)"
         #expect(try await Self.get("\(base)/healthz").status == 200)
         try await waitUntil("/readyz to say ready", timeout: .seconds(30)) {
@@ -138,19 +132,25 @@ struct WorkerEndpointTests {
                 await sample.stop()
             }
         }
-        var port = 0
-        try await waitUntil("the worker to log its HTTP port", timeout: .seconds(30)) {
-            port =
-                Self.lines(worker.stdout).first { $0["msg"] as? String == "http endpoints listening" }
-                .flatMap { Int($0["http.port"] as? String ?? "") } ?? 0
-            return port > 0
-        }
+        let port = try await Self.httpPort(of: worker)
         var answer = (status: 0, body: "")
         try await waitUntil("/healthz to fail on the stuck partition", timeout: .seconds(30)) {
             answer = try await Self.get("http://127.0.0.1:\(port)/healthz")
             return answer.status == 503
         }
         #expect(answer.body.contains("finished nothing"), "\(answer.body)")
+    }
+
+    /// The port a worker started with `--http-port 0` logged.
+    static func httpPort(of worker: ChildProcess) async throws -> Int {
+        var port = 0
+        try await waitUntil("the worker to log its HTTP port", timeout: .seconds(30)) {
+            port =
+                lines(worker.stdout).first { $0["msg"] as? String == "http endpoints listening" }
+                .flatMap { Int($0["http.port"] as? String ?? "") } ?? 0
+            return port > 0
+        }
+        return port
     }
 
     static func lines(_ text: String) -> [[String: Any]] {
