@@ -9,6 +9,8 @@ public final class IndexPublisher: Sendable {
         var lastWritten: [UInt8]?
         /// The shard files the last build read, as ``IndexStateStore/shardSignature()``.
         var builtFrom: [String: String]?
+        /// Size and modification time of `index.json` as this instance last wrote or checked it.
+        var publishedSignature: String?
     }
 
     private let outputDirectory: URL
@@ -21,6 +23,8 @@ public final class IndexPublisher: Sendable {
         self.store = store
     }
 
+    private var indexURL: URL { outputDirectory.appendingPathComponent("index.json") }
+
     /// Returns whether the files changed.
     @discardableResult
     public func publish() throws -> Bool {
@@ -29,19 +33,43 @@ public final class IndexPublisher: Sendable {
         state.withLock { $0.builtFrom = signature }
         let index = ArtistIndex.build(from: try store.inputsOnDisk())
         let json = try index.jsonBytes()
-        if json == state.withLock({ $0.lastWritten }) { return false }
+        let onDisk = Self.fileSignature(indexURL)
+        let (lastWritten, published) = state.withLock { ($0.lastWritten, $0.publishedSignature) }
+        if json == lastWritten && onDisk == published { return false }
+        // Another instance wrote the file since: keep it when it says the same.
+        if onDisk != published, let current = try? Data(contentsOf: indexURL), Array(current) == json {
+            state.withLock {
+                $0.lastWritten = json
+                $0.publishedSignature = onDisk
+            }
+            return false
+        }
         try AtomicFile.write(
             Data(GalleryPage.render(index).utf8), to: outputDirectory.appendingPathComponent("index.html"))
         // index.json last: a reader who sees it new finds the page already matching.
-        try AtomicFile.write(Data(json), to: outputDirectory.appendingPathComponent("index.json"))
-        state.withLock { $0.lastWritten = json }
+        try AtomicFile.write(Data(json), to: indexURL)
+        let written = Self.fileSignature(indexURL)
+        state.withLock {
+            $0.lastWritten = json
+            $0.publishedSignature = written
+        }
         return true
     }
 
-    /// Whether another instance wrote a shard since the last build. With several index
-    /// workers, one may publish from shards another was still writing, and even write after
-    /// the other's complete index: rebuilding on any shard change corrects that.
-    public func shardsChangedSinceLastBuild() -> Bool {
-        store.shardSignature() != state.withLock { $0.builtFrom }
+    /// Whether the published files may no longer match the shards: another instance wrote a
+    /// shard since the last build, or wrote `index.json` itself. With several index workers,
+    /// one may publish from shards another was still writing, even after the other's complete
+    /// index, and then die: every live instance rebuilds and, where the bytes differ, puts the
+    /// right ones back.
+    public func changedSinceLastBuild() -> Bool {
+        let (builtFrom, published) = state.withLock { ($0.builtFrom, $0.publishedSignature) }
+        return store.shardSignature() != builtFrom || Self.fileSignature(indexURL) != published
+    }
+
+    static func fileSignature(_ url: URL) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(size)@\(modified)"
     }
 }

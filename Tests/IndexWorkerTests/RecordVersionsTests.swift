@@ -220,3 +220,36 @@ struct LostPartitionTests {
         #expect(try !oldOwner.flush(), "nothing of the lost partition is left to write")
     }
 }
+
+@Suite("Publishing with several instances")
+struct StalePublishTests {
+    @Test("index.json overwritten with an older build by an instance that then died is put right by a live one")
+    func staleOverwriteCorrected() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("publish"))
+        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = store.startOffset(for: partition)
+        let publisher = IndexPublisher(outputDirectory: output, store: store)
+        let index = output.appendingPathComponent("index.json")
+
+        let (first, firstPage) = try IndexStateRereadTests.message(offset: 1, title: "first")
+        store.apply(first) { $0.add(firstPage) }
+        #expect(try store.flush())
+        #expect(try publisher.publish())
+        let older = try Data(contentsOf: index)
+        let (second, secondPage) = try IndexStateRereadTests.message(offset: 2, title: "second")
+        store.apply(second) { $0.add(secondPage) }
+        #expect(try store.flush())
+        #expect(try publisher.publish())
+        let newest = try Data(contentsOf: index)
+        #expect(older != newest)
+
+        // Another instance, which had read the shards before the second write, publishes last and dies.
+        try older.write(to: index)
+        #expect(publisher.changedSinceLastBuild(), "the live instance notices the file changed under it")
+        #expect(try publisher.publish())
+        #expect(try Data(contentsOf: index) == newest)
+        #expect(!publisher.changedSinceLastBuild())
+        #expect(try !publisher.publish())
+    }
+}
