@@ -122,7 +122,7 @@ let package = Package(
             ]),
 
         // Tests, one target per module they test.
-        .testTarget(name: "ArtpipeSupportTests", dependencies: ["ArtpipeSupport"]),
+        .testTarget(name: "ArtpipeSupportTests", dependencies: ["ArtpipeSupport", "ArtpipeTestKit"]),
         .testTarget(name: "KafkaClientTests", dependencies: ["KafkaClient", "ArtpipeTestKit", logging]),
         .testTarget(
             name: "PipelineContractTests",

@@ -17,6 +17,9 @@ package final class ByteBudget: Sendable {
         self.capacity = max(1, capacity)
     }
 
+    /// Requests waiting for room now.
+    package var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// The most bytes ever held at once.
     package var peakInUse: Int { state.withLock { $0.peak } }
 

@@ -60,9 +60,9 @@ public final class SearchCollectionSource: CollectionSource {
         let cursor = PageCursor(request.cursor)
         let page = try await searchPage(query: request.query, pageToken: cursor.token)
         var next: [PageRequest] = []
-        if let nextID = page.next?.id, let token = Self.pageToken(in: nextID), request.page < cursor.lastPage,
-            token != cursor.token, token != cursor.previous
-        {
+        let nextToken = page.next?.id.flatMap(Self.pageToken)
+        let repeated = nextToken != nil && (nextToken == cursor.token || nextToken == cursor.previous)
+        if let token = nextToken, !repeated, request.page < cursor.lastPage {
             next.append(
                 PageRequest(
                     crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
@@ -81,8 +81,7 @@ public final class SearchCollectionSource: CollectionSource {
             case .retryLater(let retry): result.retryLater = result.retryLater ?? retry
             }
         }
-        result.repeatedCursor =
-            page.next?.id.flatMap(Self.pageToken).map { $0 == cursor.token || $0 == cursor.previous } ?? false
+        result.repeatedCursor = repeated
         return result
     }
 

@@ -20,10 +20,14 @@ final class HostLimits: Sendable {
         self.concurrencyPerHost = concurrencyPerHost
     }
 
+    private func newHost() -> Host {
+        Host(concurrency: ConcurrencyLimit(concurrencyPerHost), nextSlot: .now)
+    }
+
     /// Sends nothing to `host` before `until` (a 429's `Retry-After`); a later hold wins.
     func hold(host: String, until: ContinuousClock.Instant, reason: String) {
         hosts.withLock { hosts in
-            var entry = hosts[host] ?? Host(concurrency: ConcurrencyLimit(concurrencyPerHost), nextSlot: .now)
+            var entry = hosts[host] ?? newHost()
             if until > entry.holdUntil ?? .now {
                 entry.holdUntil = until
                 entry.holdReason = reason
@@ -44,7 +48,7 @@ final class HostLimits: Sendable {
     func run<T: Sendable>(host: String, _ body: () async throws -> T) async throws -> T {
         let (concurrency, slot) = hosts.withLock { hosts in
             let now = ContinuousClock.now
-            var entry = hosts[host] ?? Host(concurrency: ConcurrencyLimit(concurrencyPerHost), nextSlot: now)
+            var entry = hosts[host] ?? newHost()
             let slot = max(now, entry.nextSlot, entry.holdUntil ?? now)
             if let requestsPerSecond {
                 entry.nextSlot = slot + .milliseconds(Int64(1_000 / requestsPerSecond))

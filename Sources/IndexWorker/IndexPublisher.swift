@@ -33,7 +33,7 @@ public final class IndexPublisher: Sendable {
         state.withLock { $0.builtFrom = signature }
         let index = ArtistIndex.build(from: try store.inputsOnDisk())
         let json = try index.jsonBytes()
-        let onDisk = Self.fileSignature(indexURL)
+        let onDisk = IndexStateStore.fileSignature(indexURL)
         let (lastWritten, published) = state.withLock { ($0.lastWritten, $0.publishedSignature) }
         if json == lastWritten && onDisk == published { return false }
         // Another instance wrote the file since: keep it when it says the same.
@@ -48,7 +48,7 @@ public final class IndexPublisher: Sendable {
             Data(GalleryPage.render(index).utf8), to: outputDirectory.appendingPathComponent("index.html"))
         // index.json last: a reader who sees it new finds the page already matching.
         try AtomicFile.write(Data(json), to: indexURL)
-        let written = Self.fileSignature(indexURL)
+        let written = IndexStateStore.fileSignature(indexURL)
         state.withLock {
             $0.lastWritten = json
             $0.publishedSignature = written
@@ -63,13 +63,6 @@ public final class IndexPublisher: Sendable {
     /// right ones back.
     public func changedSinceLastBuild() -> Bool {
         let (builtFrom, published) = state.withLock { ($0.builtFrom, $0.publishedSignature) }
-        return store.shardSignature() != builtFrom || Self.fileSignature(indexURL) != published
-    }
-
-    static func fileSignature(_ url: URL) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
-        let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(size)@\(modified)"
+        return store.shardSignature() != builtFrom || IndexStateStore.fileSignature(indexURL) != published
     }
 }

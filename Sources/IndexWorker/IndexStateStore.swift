@@ -126,13 +126,17 @@ public final class IndexStateStore: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var signature: [String: String] = [:]
         for name in names where name.hasSuffix(".json") {
-            let attributes = try? FileManager.default.attributesOfItem(
-                atPath: directory.appendingPathComponent(name).path)
-            let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            signature[name] = "\(size)@\(modified)"
+            signature[name] = Self.fileSignature(directory.appendingPathComponent(name)) ?? "-1@0"
         }
         return signature
+    }
+
+    /// Size and modification time of a file: what changes when anyone replaces it.
+    static func fileSignature(_ url: URL) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(size)@\(modified)"
     }
 
     /// Everything every instance has written: the union of all shard files. A file that does

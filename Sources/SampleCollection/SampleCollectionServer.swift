@@ -41,7 +41,10 @@ public final class SampleCollectionServer: Sendable {
     }
     private let imageRequestCount = Atomic<Int>(0)
     /// The API's outage now, and when each API request arrived.
-    private let apiState = Mutex<(outage: SampleAPIOutage?, arrivals: [ContinuousClock.Instant])>((nil, []))
+    private let apiState = Mutex<(outage: SampleAPIOutage?, count: Int, arrivals: [ContinuousClock.Instant])>(
+        (nil, 0, []))
+    /// Arrival times kept, for tests: a long-running server must not grow with its requests.
+    static let arrivalsKept = 10_000
     private let documents: LinkedArtDocuments
 
     /// - Parameter threadPool: makes the images (libvips blocks).
@@ -61,17 +64,18 @@ public final class SampleCollectionServer: Sendable {
         apiState.withLock { $0.outage = outage }
     }
 
-    /// When each API request arrived, in order (images not included).
+    /// When each API request arrived, in order (images not included; the first 10,000).
     public var apiRequestArrivals: [ContinuousClock.Instant] { apiState.withLock { $0.arrivals } }
 
     /// The answer of a fault in force for this API request, if one is.
     private func apiFault() -> Response? {
         let (number, outage) = apiState.withLock { state in
-            state.arrivals.append(.now)
-            if let after = faults.outageAfterAPIRequests, state.arrivals.count == after + 1 {
+            state.count += 1
+            if state.arrivals.count < Self.arrivalsKept { state.arrivals.append(.now) }
+            if let after = faults.outageAfterAPIRequests, state.count == after + 1 {
                 state.outage = .unavailable
             }
-            return (state.arrivals.count, state.outage)
+            return (state.count, state.outage)
         }
         switch outage {
         case .unavailable:

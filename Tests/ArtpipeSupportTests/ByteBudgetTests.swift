@@ -1,4 +1,5 @@
 import ArtpipeSupport
+import ArtpipeTestKit
 import Synchronization
 import Testing
 
@@ -41,6 +42,7 @@ struct ByteBudgetTests {
         await budget.acquire(8)
         let waiting = Task { await budget.acquire(5) }
         // The waiter cannot have its 5 while 8 of 10 are held; giving them back lets it go.
+        try await waitUntil("the request to wait for room", timeout: .seconds(10)) { budget.waiting == 1 }
         budget.release(8)
         await waiting.value
         #expect(budget.peakInUse == 8)
