@@ -158,7 +158,8 @@ let package = Package(
         .testTarget(
             name: "IndexWorkerTests",
             dependencies: [
-                "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeSupport", "ArtpipeTestKit",
+                "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
+                "ArtpipeTestKit",
                 "SampleCollection", nioPosix,
             ]),
         .testTarget(

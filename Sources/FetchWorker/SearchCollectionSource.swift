@@ -160,6 +160,7 @@ public final class SearchCollectionSource: CollectionSource {
             guard let host = $0.host, allowed.contains(host) else {
                 throw SourceFormatError("not a museum host: \($0.host ?? "none")")
             }
+            return []
         }
         do {
             return try LinkedArt.decoder.decode(T.self, from: Data(response.body))

@@ -10,6 +10,8 @@ import NIOHTTP1
 /// host. Everything it reports has the secrets redacted.
 public final class HTTPFetcher: Sendable {
     private let client: HTTPClient
+    /// Clients for hosts that the URL check resolved: they connect to the address it approved.
+    private let pinned: PinnedClients
     private let configuration: HTTPFetcherConfiguration
     private let limits: HostLimits
     private let redaction: SecretRedaction
@@ -34,6 +36,7 @@ public final class HTTPFetcher: Sendable {
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(
             8, configuration.concurrencyPerHost)
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        self.pinned = PinnedClients(configuration: clientConfiguration)
         self.configuration = configuration
         self.limits = HostLimits(
             requestsPerSecond: configuration.requestsPerSecond, concurrencyPerHost: configuration.concurrencyPerHost)
@@ -51,6 +54,7 @@ public final class HTTPFetcher: Sendable {
 
     /// Closes the connection pool.
     public func shutdown() async throws {
+        await pinned.shutdown()
         try await client.shutdown()
     }
 
@@ -58,10 +62,12 @@ public final class HTTPFetcher: Sendable {
     ///
     /// - Parameter headers: added to every request, redirects included.
     /// - Parameter check: asked before the request and before following each redirect; what
-    ///   it throws becomes ``HTTPFetchError/refused(url:reason:)``.
+    ///   it throws becomes ``HTTPFetchError/refused(url:reason:)``. It returns the addresses it
+    ///   approved for the URL's host, and the connection goes to one of them, not to what a
+    ///   second look-up might answer; none (it looked nothing up) connects by name.
     public func get(
         _ url: URL, accept: String = "application/json", headers: [(String, String)] = [],
-        check: (@Sendable (URL) async throws -> Void)? = nil
+        check: (@Sendable (URL) async throws -> [String])? = nil
     ) async throws -> HTTPFetchResponse {
         var current = url
         var redirects = 0
@@ -75,9 +81,10 @@ public final class HTTPFetcher: Sendable {
             let failure: String
             var retryAfter: Duration?
             do {
+                var addresses: [String] = []
                 if let check {
                     do {
-                        try await check(current)
+                        addresses = try await check(current)
                     } catch let error as any TransientFailure {
                         throw error
                     } catch {
@@ -89,7 +96,8 @@ public final class HTTPFetcher: Sendable {
                 }
                 let target = current
                 let response = try await limits.run(host: host) {
-                    try await self.once(target, accept: accept, headers: headers, shownURL: shownURL)
+                    try await self.once(
+                        target, accept: accept, headers: headers, shownURL: shownURL, addresses: addresses)
                 }
                 if !(200..<300).contains(response.status) { release(response) }
                 switch response.status {
@@ -160,9 +168,20 @@ public final class HTTPFetcher: Sendable {
         return redaction.apply(text)
     }
 
-    private func once(_ url: URL, accept: String, headers: [(String, String)], shownURL: String) async throws
-        -> HTTPFetchResponse
-    {
+    private func once(
+        _ url: URL, accept: String, headers: [(String, String)], shownURL: String, addresses: [String]
+    ) async throws -> HTTPFetchResponse {
+        guard let host = url.host, !addresses.isEmpty else {
+            return try await once(url, accept: accept, headers: headers, shownURL: shownURL, client: client)
+        }
+        return try await pinned.withClient(host: host, addresses: addresses) { client in
+            try await once(url, accept: accept, headers: headers, shownURL: shownURL, client: client)
+        }
+    }
+
+    private func once(
+        _ url: URL, accept: String, headers: [(String, String)], shownURL: String, client: HTTPClient
+    ) async throws -> HTTPFetchResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: accept)
         for (name, value) in headers { request.headers.add(name: name, value: value) }

@@ -1,12 +1,16 @@
+import Foundation
 import PipelineContract
 
 /// What the index is made from: the latest `Page` and `PageThumbnails` of each page id, and
 /// the page requests that went to the dead letters. Adding a message twice, or out of
 /// order with another page's, changes nothing: the index is a function of this state only.
-public struct IndexInputs: Sendable, Codable, Equatable {
+public struct IndexInputs: Sendable, Equatable {
     public private(set) var pages: [String: Page] = [:]
     public private(set) var thumbnails: [String: PageThumbnails] = [:]
     public private(set) var failedPages: [String: FailedPage] = [:]
+    /// When each input was produced (the Kafka message's timestamp, milliseconds since the
+    /// epoch), so that a page id found in two shards resolves to the newest input.
+    public private(set) var producedAt = ProducedTimes()
 
     /// A page request FetchWorker gave up on.
     public struct FailedPage: Sendable, Codable, Equatable {
@@ -14,18 +18,72 @@ public struct IndexInputs: Sendable, Codable, Equatable {
         public let reason: String
     }
 
-    public init() {}
-
-    public mutating func add(_ page: Page) { pages[page.pageId] = page }
-    public mutating func add(_ pageThumbnails: PageThumbnails) { thumbnails[pageThumbnails.pageId] = pageThumbnails }
-    /// Adds another shard's inputs; shards hold different page ids, so nothing is overwritten.
-    public mutating func merge(_ other: IndexInputs) {
-        pages.merge(other.pages) { current, _ in current }
-        thumbnails.merge(other.thumbnails) { current, _ in current }
-        failedPages.merge(other.failedPages) { current, _ in current }
+    /// Production times by page id, one map per kind of input.
+    public struct ProducedTimes: Sendable, Codable, Equatable {
+        public var pages: [String: Int64] = [:]
+        public var thumbnails: [String: Int64] = [:]
+        public var failedPages: [String: Int64] = [:]
     }
 
-    public mutating func addFailure(_ request: PageRequest, reason: String) {
+    public init() {}
+
+    /// Within one partition the later message is the newer input, so adding replaces.
+    public mutating func add(_ page: Page, producedAt time: Int64? = nil) {
+        pages[page.pageId] = page
+        producedAt.pages[page.pageId] = time
+    }
+
+    public mutating func add(_ pageThumbnails: PageThumbnails, producedAt time: Int64? = nil) {
+        thumbnails[pageThumbnails.pageId] = pageThumbnails
+        producedAt.thumbnails[pageThumbnails.pageId] = time
+    }
+
+    public mutating func addFailure(_ request: PageRequest, reason: String, producedAt time: Int64? = nil) {
         failedPages[request.pageId] = FailedPage(request: request, reason: reason)
+        producedAt.failedPages[request.pageId] = time
+    }
+
+    /// Adds another shard's inputs. A page id in both (its key moved to another partition when
+    /// the topic got more partitions) keeps the input produced last; equal or unknown times keep
+    /// the one whose encoding sorts last, so the result never depends on the order of merging.
+    public mutating func merge(_ other: IndexInputs) {
+        Self.merge(&pages, &producedAt.pages, other.pages, other.producedAt.pages)
+        Self.merge(&thumbnails, &producedAt.thumbnails, other.thumbnails, other.producedAt.thumbnails)
+        Self.merge(&failedPages, &producedAt.failedPages, other.failedPages, other.producedAt.failedPages)
+    }
+
+    private static func merge<Value: Encodable & Equatable>(
+        _ values: inout [String: Value], _ times: inout [String: Int64], _ others: [String: Value],
+        _ otherTimes: [String: Int64]
+    ) {
+        for (pageId, other) in others {
+            if let current = values[pageId] {
+                let (time, otherTime) = (times[pageId] ?? .min, otherTimes[pageId] ?? .min)
+                guard otherTime > time || (otherTime == time && current != other && sortsAfter(other, current))
+                else { continue }
+            }
+            values[pageId] = other
+            times[pageId] = otherTimes[pageId]
+        }
+    }
+
+    private static func sortsAfter(_ value: some Encodable, _ other: some Encodable) -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let (bytes, otherBytes) = ((try? encoder.encode(value)) ?? Data(), (try? encoder.encode(other)) ?? Data())
+        return otherBytes.lexicographicallyPrecedes(bytes)
+    }
+}
+
+extension IndexInputs: Codable {
+    private enum CodingKeys: String, CodingKey { case pages, thumbnails, failedPages, producedAt }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pages = try container.decode([String: Page].self, forKey: .pages)
+        thumbnails = try container.decode([String: PageThumbnails].self, forKey: .thumbnails)
+        failedPages = try container.decode([String: FailedPage].self, forKey: .failedPages)
+        // Shards written before times were kept have none: their inputs lose every tie.
+        producedAt = try container.decodeIfPresent(ProducedTimes.self, forKey: .producedAt) ?? ProducedTimes()
     }
 }

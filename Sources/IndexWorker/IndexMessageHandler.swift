@@ -38,11 +38,13 @@ public struct IndexMessageHandler: MessageHandler {
     }
 
     public func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
+        let producedAt = context.message.timestampMilliseconds
         store.apply(context.message) { inputs in
             switch input {
-            case .page(let page): inputs.add(page)
-            case .thumbnails(let thumbnails): inputs.add(thumbnails)
-            case .failedRequest(let request, let reason): inputs.addFailure(request, reason: reason)
+            case .page(let page): inputs.add(page, producedAt: producedAt)
+            case .thumbnails(let thumbnails): inputs.add(thumbnails, producedAt: producedAt)
+            case .failedRequest(let request, let reason):
+                inputs.addFailure(request, reason: reason, producedAt: producedAt)
             case .other: break
             }
         }

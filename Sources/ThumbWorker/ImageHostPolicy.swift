@@ -15,6 +15,8 @@ public struct ImageHostPolicy: Sendable {
     public var threadPool: NIOThreadPool
     /// The name look-up; blocking (`getaddrinfo`).
     var resolver: @Sendable (String) -> Resolution = ImageHostPolicy.resolve
+    /// Which looked-up addresses are refused; tests let loopback through to reach their server.
+    var isRefusedAddress: @Sendable (Address) -> Bool = ImageHostPolicy.isPrivate
 
     public init(
         allowedHosts: [String] = Self.defaultHosts, allowPrivateAddresses: Bool = false,
@@ -44,7 +46,11 @@ public struct ImageHostPolicy: Sendable {
         case unavailable(String)
     }
 
-    public func check(_ url: URL) async throws {
+    /// Refuses a URL that may not be fetched. Returns the addresses the host was checked at,
+    /// for the download to connect to (none when private addresses are allowed: nothing was
+    /// looked up).
+    @discardableResult
+    public func check(_ url: URL) async throws -> [String] {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw Refusal(description: "only http and https images are fetched")
         }
@@ -54,7 +60,7 @@ public struct ImageHostPolicy: Sendable {
         guard allowedHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
             throw Refusal(description: "host \(host) is not an allowed image host")
         }
-        guard !allowPrivateAddresses else { return }
+        guard !allowPrivateAddresses else { return [] }
         // The resolver blocks: it runs on the pool, off the cooperative threads.
         let resolver = self.resolver
         let addresses: [Address]
@@ -64,9 +70,10 @@ public struct ImageHostPolicy: Sendable {
         case .unavailable(let reason):
             throw LookupUnavailable(description: "name lookup of \(host) failed for now: \(reason)")
         }
-        if let address = addresses.first(where: Self.isPrivate) {
+        if let address = addresses.first(where: isRefusedAddress) {
             throw Refusal(description: "host \(host) is a private address (\(address.description))")
         }
+        return addresses.map(\.description)
     }
 
     /// An IPv4 or IPv6 address as bytes.

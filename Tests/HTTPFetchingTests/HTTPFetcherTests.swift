@@ -102,6 +102,31 @@ struct HTTPFetcherTests {
         await server.stop()
     }
 
+    @Test("a host is connected to the address its check approved; a change of address moves it to a new connection")
+    func pinnedAddress() async throws {
+        let server = try await TestHTTPServer.start { _ in .json("{}") }
+        let port = try #require(URL(string: server.baseURL)?.port)
+        let http = fetcher {
+            $0.maxAttempts = 1
+            $0.connectTimeout = .milliseconds(300)
+        }
+        let url = URL(string: "http://pinned.invalid:\(port)/x")!
+        let approved = Mutex(["127.0.0.1"])
+        let check: @Sendable (URL) async throws -> [String] = { _ in approved.withLock { $0 } }
+        #expect(try await http.get(url, check: check).status == 200)
+        // The same address among others: the pinned connection is kept.
+        approved.withLock { $0 = ["127.0.0.3", "127.0.0.1"] }
+        #expect(try await http.get(url, check: check).status == 200)
+        // Another address only (nothing listens there): the request goes there, not by name.
+        approved.withLock { $0 = ["127.0.0.3"] }
+        await #expect(throws: HTTPFetchError.self) { try await http.get(url, check: check) }
+        approved.withLock { $0 = ["127.0.0.1"] }
+        #expect(try await http.get(url, check: check).status == 200)
+        #expect(server.requests.count == 3)
+        try await http.shutdown()
+        await server.stop()
+    }
+
     @Test("500 three times, then 200: succeeds on the fourth attempt")
     func serverErrors() async throws {
         let failure = TestHTTPServer.Response(status: 500)

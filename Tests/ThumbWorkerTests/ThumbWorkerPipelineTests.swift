@@ -5,6 +5,7 @@ import Foundation
 import HTTPFetching
 import PipelineContract
 import SampleImages
+import Synchronization
 import Testing
 
 @testable import ThumbWorker
@@ -183,6 +184,42 @@ struct ThumbWorkerPipelineTests {
         #expect(
             store.existing(objectNumber: "DNS-1", imageURL: url)?.status == .failed,
             "a name that does not exist is lasting")
+    }
+
+    @Test("the download connects to the address the host check approved, not to what a second look-up answers")
+    func connectsToCheckedAddress() async throws {
+        let jpeg = try SampleImage.noisy(width: 400, height: 300, seed: 3)
+        let server = try await TestHTTPServer.start { _ in .init(headers: [("Content-Type", "image/jpeg")], body: jpeg)
+        }
+        defer { Task { await server.stop() } }
+        let port = try #require(URL(string: server.baseURL)?.port)
+        // `.invalid` never resolves (RFC 6761): only the checked address can reach the server.
+        var policy = ImageHostPolicy(allowedHosts: ["rebind.invalid"])
+        let lookups = Mutex(0)
+        policy.resolver = { _ in
+            lookups.withLock { $0 += 1 }
+            return .addresses([.init(bytes: [127, 0, 0, 1])])
+        }
+        policy.isRefusedAddress = { _ in false }
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [100]
+        var download = HTTPFetcherConfiguration()
+        download.maxAttempts = 1
+        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
+        defer { Task { try? await downloader.shutdown() } }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("pinned"))
+        let handler = PageThumbnailHandler(
+            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
+            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
+            policy: policy, imageConcurrency: 1, threadPool: .singleton)
+        for number in ["PIN-1", "PIN-2"] {
+            let artwork = Artwork(
+                objectNumber: number, title: "t", artist: "a", imageURL: "http://rebind.invalid:\(port)/\(number).jpg",
+                width: nil, height: nil, position: 0)
+            let item = try await handler.item(for: artwork)
+            #expect(item.status == .ok, "\(number): \(item.reason ?? "-")")
+        }
+        #expect(lookups.withLock { $0 } == 2, "every download is checked")
     }
 
     @Test("private addresses are refused unless allowed, and only allowed hosts are fetched")
