@@ -5,7 +5,7 @@ CONFIG ?= debug
 DEMO_FLAGS ?=
 SOURCES := Sources Tests Package.swift
 
-.PHONY: setup build demo test lint deploy-check format bench gallery-check
+.PHONY: setup build demo test lint deploy-check format bench gallery-check image-check test-runtime-libraries
 
 setup:
 	@scripts/ensure-system-packages.sh
@@ -42,3 +42,12 @@ bench: setup
 # Renders a sample gallery in headless Chromium; prints where the screenshot is.
 gallery-check: setup
 	scripts/gallery-check.sh
+
+# The container image's root filesystem (Debian trixie, deploy/runtime-packages.txt) built with
+# debootstrap and run in a chroot: the demo as user 10001, then an OCI image via umoci. Root.
+image-check: setup
+	scripts/image-check.sh
+
+# The whole test suite against the image's librdkafka 2.8.0 and libvips 8.16, in a trixie chroot.
+test-runtime-libraries: setup
+	scripts/test-runtime-libraries.sh

@@ -123,3 +123,5 @@ done:
 }
 
 void artpipe_vips_free(void *pointer) { g_free(pointer); }
+
+const char *artpipe_vips_version(void) { return vips_version_string(); }

@@ -69,6 +69,9 @@ public final class Thumbnailer: Sendable {
     }
 
     /// The format of `image`, from its first bytes.
+    /// The libvips this process loaded, for example "8.16.1".
+    public static var libvipsVersion: String { String(cString: artpipe_vips_version()) }
+
     public static func format(of image: [UInt8]) throws(ThumbnailFailure) -> String {
         guard !image.isEmpty else { throw .empty }
         var loader = [CChar](repeating: 0, count: 64)

@@ -13,6 +13,7 @@ struct Artpipe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "artpipe",
         abstract: "Harvests an art museum's collection into thumbnails and an index grouped by artist, over Kafka.",
+        version: ArtpipeVersion.description,
         subcommands: [
             BrokerCommand.self, TopicsCommand.self, CrawlCommand.self, FetchWorkerCommand.self, ThumbWorkerCommand.self,
             IndexWorkerCommand.self, SampleServerCommand.self, DemoCommand.self, StatusCommand.self, ReplayCommand.self,

@@ -87,7 +87,10 @@ public enum WorkerLauncher {
         // From here a SIGTERM stops the worker cleanly, however early.
         logger.info(
             "starting: checking the brokers and topics",
-            metadata: ["kafka.brokers": "\(settings.client.brokers)", "worker": "\(worker.name)"])
+            metadata: [
+                "kafka.brokers": "\(settings.client.brokers)", "worker": "\(worker.name)",
+                "librdkafka.version": "\(KafkaLibraryVersion.description)",
+            ])
         var consumerConfiguration = KafkaConsumerConfiguration(client: settings.client, groupID: worker.groupID)
         consumerConfiguration.maxBufferedPerPartition = settings.maxBufferedPerPartition
         consumerConfiguration.maxBufferedBytesPerPartition = settings.maxBufferedBytesPerPartition

@@ -32,4 +32,7 @@ int artpipe_vips_make_painting(int width, int height, int seed, int quality, voi
 
 void artpipe_vips_free(void *pointer);
 
+/// The version of the libvips the process loaded ("8.16.1"), not the one it was built with.
+const char *artpipe_vips_version(void);
+
 #endif

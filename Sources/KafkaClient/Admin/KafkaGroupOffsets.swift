@@ -163,7 +163,7 @@ public struct KafkaGroupOffsets: Sendable {
         var assigned = Set<KafkaTopicPartition>()
         defer {
             _ = rd_kafka_consumer_close(handle)
-            if assigned.isEmpty { client.skipDestroy() }
+            if assigned.isEmpty { client.skipDestroyIfItAborts() }
         }
         let metadata = try client.metadata(timeoutMilliseconds: timeout)
         var everyPartition = Set<KafkaTopicPartition>()

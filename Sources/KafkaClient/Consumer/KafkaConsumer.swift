@@ -150,7 +150,7 @@ public final class KafkaConsumer: Sendable {
         if closeError != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.warning("consumer close", metadata: ["kafka.error": "\(KafkaError("close", rdError: closeError))"])
         }
-        if !assignment.joined.load(ordering: .relaxed) { client.skipDestroy() }
+        if !assignment.joined.load(ordering: .relaxed) { client.skipDestroyIfItAborts() }
         continuation.finish()
         logger.info("consumer closed")
     }

@@ -180,7 +180,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
 
     /// librdkafka before 2.1.0 can skip messages of a partition paused and resumed while its
     /// messages were being fetched (confluentinc/librdkafka#4208).
-    static let maySkipAfterResume = rd_kafka_version() < 0x0201_0000
+    static let maySkipAfterResume = !KafkaLibraryVersion.isAtLeast(2, 1)
 
     private func report(_ error: OpaquePointer?, _ context: String) {
         guard let error else { return }

@@ -31,11 +31,15 @@ final class RDKafkaClient: @unchecked Sendable {
 
     /// For a cooperative-sticky group member that closed before its first assignment:
     /// librdkafka before 2.3 asserts in `rd_kafka_destroy` then (its assignor state is still
-    /// NULL, librdkafka issue 4312) and aborts the process. The handle is left to the
+    /// NULL, librdkafka issue 4312) and aborts the process. There the handle is left to the
     /// process's exit instead; it is already closed and has left its group.
-    func skipDestroy() {
+    func skipDestroyIfItAborts() {
+        guard Self.abortsDestroyBeforeAssignment else { return }
         destroyOnDeinit.store(false, ordering: .relaxed)
     }
+
+    /// librdkafka 2.3.0 fixed it.
+    static let abortsDestroyBeforeAssignment = !KafkaLibraryVersion.isAtLeast(2, 3)
 
     /// The broker's view of topics and partitions. Blocks up to `timeoutMilliseconds`.
     func metadata(timeoutMilliseconds: Int32) throws -> KafkaMetadata {

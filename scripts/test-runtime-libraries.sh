@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs the whole test suite against the container image's librdkafka and libvips (Debian
+# trixie: 2.8.0 and 8.16), with this machine's Swift toolchain bound into a trixie chroot.
+# The developers' machines (bookworm: 2.0.2 and 8.14) run `make test`; this keeps the image's
+# versions supported too. Needs root. Work folder: .build-image/ (ignored by git); the build
+# goes to .build-trixie/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+work=${IMAGE_CHECK_DIR:-$PWD/.build-image}
+root=$work/testroot
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+suite=$(sed -n 's/^FROM debian:\([a-z]*\)-slim$/\1/p' deploy/Dockerfile)
+fail() { echo "test-runtime-libraries: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || fail "needs root: debootstrap, chroot and mount"
+[ -n "$suite" ] || fail "deploy/Dockerfile has no 'FROM debian:<release>-slim' runtime stage"
+command -v debootstrap >/dev/null || apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+
+# What `swift build` and the tests need besides the toolchain: the libraries' -dev packages
+# and what the toolchain's own programs load.
+packages=(librdkafka-dev libvips-dev pkg-config kcat binutils gcc g++ libc6-dev libstdc++-14-dev git
+  ca-certificates libcurl4t64 libxml2 zlib1g-dev libuuid1 libsqlite3-0 libedit2 libncurses6)
+
+mounts=()
+cleanup() {
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[$i]}" 2>/dev/null || umount -l "${mounts[$i]}" || true; done
+}
+trap cleanup EXIT
+bind() { # bind SOURCE TARGET [ro]
+  mkdir -p "$2"
+  mount --bind "$1" "$2"
+  [ "${3:-}" = ro ] && mount -o remount,bind,ro "$2"
+  mounts+=("$2")
+}
+
+stamp=$(echo "$suite ${packages[*]}" | sha256sum | cut -c1-16)
+if [ "$(cat "$root/.artpipe-stamp" 2>/dev/null)" != "$stamp" ]; then
+  rm -rf "$root"
+  mkdir -p "$work"
+  echo "debootstrap $suite into $root"
+  debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$work/testroot-debootstrap.log" 2>&1 \
+    || { tail -20 "$work/testroot-debootstrap.log" >&2; fail "debootstrap $suite failed"; }
+  chroot "$root" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends ${packages[*]} >/dev/null && apt-get clean"
+  echo "$stamp" >"$root/.artpipe-stamp"
+fi
+# Package URLs resolve as on this machine (a local mirror of github.com, when there is one).
+git config --global --get-regexp '^url\.' | while read -r key value; do
+  git config --file "$root/etc/gitconfig" --replace-all "$key" "$value" "^$(printf '%s' "$value" | sed 's/[.[\*^$]/\\&/g')\$"
+done || true
+git config --file "$root/etc/gitconfig" --replace-all safe.directory '*'
+
+mount -t proc proc "$root/proc"
+mounts+=("$root/proc")
+bind /dev/shm "$root/dev/shm"
+bind "$toolchain" "$root/opt/swift-toolchain" ro
+[ -d /opt/swift-packages ] && bind /opt/swift-packages "$root/opt/swift-packages" ro
+bind "$PWD" "$root/src"
+# This machine's package cache, when it has one: fetched repositories are not fetched again.
+[ -d "$HOME/.cache/org.swift.swiftpm" ] && bind "$HOME/.cache/org.swift.swiftpm" "$root/root/.cache/org.swift.swiftpm"
+
+chroot "$root" sh -c 'echo "librdkafka $(pkg-config --modversion rdkafka), libvips $(pkg-config --modversion vips)"'
+in_root() {
+  chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/swift-toolchain/bin:/usr/bin:/bin VIPS_WARNING=0 \
+    bash -c "cd /src && $*"
+}
+log=$work/test-runtime-libraries.log
+# SwiftPM can trip over two spellings of one package URL fetched at once into an empty
+# cache; a second resolve finds them fetched.
+in_root swift package resolve --scratch-path .build-trixie >"$log" 2>&1 \
+  || in_root swift package resolve --scratch-path .build-trixie >>"$log" 2>&1 \
+  || { tail -20 "$log" >&2; fail "cannot resolve the packages"; }
+in_root swift build --build-tests --scratch-path .build-trixie >>"$log" 2>&1 \
+  || { grep -E "error:" "$log" | head -20 >&2; fail "build failed (full log: $log)"; }
+status=0
+in_root swift test --skip-build --scratch-path .build-trixie >>"$log" 2>&1 || status=$?
+grep -E "^(✔|✘) Test run|^Executed" "$log" | tail -3
+[ "$status" -eq 0 ] || { grep -E "✘" "$log" | head -20 >&2; fail "tests failed (full log: $log)"; }
+echo "tests on the image's libraries passed in $(($(date +%s) - started)) s"
