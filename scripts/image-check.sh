@@ -9,54 +9,30 @@
 # Needs root (debootstrap, chroot, mounting /proc). Work folder: .build-image/ (ignored by git).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$(date +%s)
-work=${IMAGE_CHECK_DIR:-$PWD/.build-image}
+check_name=image-check
+# shellcheck source=scripts/debian-root.sh
+. scripts/debian-root.sh
 rootfs=$work/rootfs
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-fail() { echo "image-check: $*" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || fail "needs root: debootstrap, chroot and mount"
-
-# The runtime stage's distribution and the build command, as the Dockerfile says them.
-suite=$(sed -n 's/^FROM debian:\([a-z]*\)-slim$/\1/p' deploy/Dockerfile)
-[ -n "$suite" ] || fail "deploy/Dockerfile has no 'FROM debian:<release>-slim' runtime stage"
 build_command="swift build -c release --product artpipe --static-swift-stdlib"
 for step in "$build_command" "install -D --strip"; do
   grep -qF -- "$step" deploy/Dockerfile || fail "deploy/Dockerfile no longer builds with: $step"
 done
+require_commands debootstrap=debootstrap umoci=umoci
 
-missing=()
-command -v debootstrap >/dev/null || missing+=(debootstrap)
-command -v umoci >/dev/null || missing+=(umoci)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]}"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-    || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
-fi
-
-cleanup() { mountpoint -q "$rootfs/proc" && umount "$rootfs/proc" || true; }
-trap cleanup EXIT
-
-# The root filesystem is made again whenever the package list or the setup script changes.
-stamp=$(cat deploy/Dockerfile deploy/runtime-packages.txt deploy/runtime-setup.sh | sha256sum | cut -c1-16)
-if [ "$(cat "$rootfs/.artpipe-image-stamp" 2>/dev/null)" != "$stamp" ]; then
-  cleanup
-  rm -rf "$rootfs"
-  mkdir -p "$work"
-  echo "debootstrap $suite into $rootfs"
-  debootstrap --variant=minbase "$suite" "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
-    || { tail -20 "$work/debootstrap.log" >&2; fail "debootstrap $suite failed"; }
+prepare_root() {
   # As Debian's -slim images are made: no documentation, manual pages or translations.
   printf 'path-exclude %s\n' '/usr/share/doc/*' '/usr/share/man/*' '/usr/share/info/*' '/usr/share/locale/*' \
-    '/usr/share/groff/*' '/usr/share/lintian/*' >"$rootfs/etc/dpkg/dpkg.cfg.d/slim-excludes"
-  rm -rf "$rootfs"/usr/share/{doc,man,info,locale,groff,lintian}/*
-  mkdir -p "$rootfs/tmp/artpipe-setup"
-  cp deploy/runtime-packages.txt deploy/runtime-setup.sh "$rootfs/tmp/artpipe-setup/"
-  chroot "$rootfs" /tmp/artpipe-setup/runtime-setup.sh
-  rm -rf "$rootfs/tmp/artpipe-setup"
-  echo "$stamp" >"$rootfs/.artpipe-image-stamp"
-fi
-mountpoint -q "$rootfs/proc" || mount -t proc proc "$rootfs/proc"
+    '/usr/share/groff/*' '/usr/share/lintian/*' >"$1/etc/dpkg/dpkg.cfg.d/slim-excludes"
+  rm -rf "$1"/usr/share/{doc,man,info,locale,groff,lintian}/*
+  mkdir -p "$1/tmp/artpipe-setup"
+  cp deploy/runtime-packages.txt deploy/runtime-setup.sh "$1/tmp/artpipe-setup/"
+  chroot "$1" /tmp/artpipe-setup/runtime-setup.sh
+  rm -rf "$1/tmp/artpipe-setup"
+}
+# Made again whenever the Dockerfile, the package list or the setup script changes.
+make_root "$rootfs" "$(cat deploy/Dockerfile deploy/runtime-packages.txt deploy/runtime-setup.sh | sha256sum | cut -c1-16)"
+mount_into "$rootfs/proc" -t proc proc
 
 echo "building: $build_command"
 $build_command >"$work/release-build.log" 2>&1 || { tail -30 "$work/release-build.log" >&2; fail "release build failed"; }
@@ -89,8 +65,11 @@ tail -12 "$work/demo.log"
 [ -s "$rootfs/data/demo/index.json" ] || fail "the demo wrote no index.json"
 owner=$(stat -c %u "$rootfs/data/demo/index.json")
 [ "$owner" = 10001 ] || fail "index.json belongs to uid $owner, not the image's user"
-grep -q "librdkafka.version" "$rootfs"/data/demo/logs/fetch-worker*.log 2>/dev/null \
-  && grep -ho '"librdkafka.version":"[^"]*"' "$rootfs"/data/demo/logs/fetch-worker*.log | head -1
+# The workers ran on the image's librdkafka, not on one the binary carried or found elsewhere.
+packaged=$(chroot "$rootfs" dpkg-query -W -f '${Version}' librdkafka1 | cut -d- -f1)
+logged=$(grep -ho '"librdkafka.version":"[^"]*"' "$rootfs"/data/demo/logs/*worker*.log | sort -u | cut -d'"' -f4)
+[ "$logged" = "$packaged" ] || fail "the workers logged librdkafka '${logged//$'\n'/, }', the image has $packaged"
+echo "the workers ran on librdkafka $logged"
 echo "demo in the image: $(($(date +%s) - demo_started)) s"
 rm -rf "$rootfs/data/demo"
 
@@ -100,8 +79,8 @@ rm -rf "$oci" "$work/bundle"
 umoci init --layout "$oci"
 umoci new --image "$oci:artpipe"
 umoci unpack --image "$oci:artpipe" "$work/bundle" >/dev/null
-umount "$rootfs/proc"
-tar -C "$rootfs" --exclude=./.artpipe-image-stamp -cf - . | tar -C "$work/bundle/rootfs" -xf -
+unmount_all
+tar -C "$rootfs" --exclude=./.artpipe-stamp -cf - . | tar -C "$work/bundle/rootfs" -xf -
 umoci repack --image "$oci:artpipe" "$work/bundle" >/dev/null
 umoci config --image "$oci:artpipe" --config.user 10001:10001 --config.workingdir /data \
   --config.env VIPS_WARNING=0 --config.exposedports 8080/tcp \

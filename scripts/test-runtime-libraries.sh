@@ -6,15 +6,11 @@
 # goes to .build-trixie/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=$(date +%s)
-work=${IMAGE_CHECK_DIR:-$PWD/.build-image}
+check_name=test-runtime-libraries
+# shellcheck source=scripts/debian-root.sh
+. scripts/debian-root.sh
 root=$work/testroot
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-suite=$(sed -n 's/^FROM debian:\([a-z]*\)-slim$/\1/p' deploy/Dockerfile)
-fail() { echo "test-runtime-libraries: $*" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || fail "needs root: debootstrap, chroot and mount"
-[ -n "$suite" ] || fail "deploy/Dockerfile has no 'FROM debian:<release>-slim' runtime stage"
-command -v debootstrap >/dev/null || apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+require_commands debootstrap=debootstrap
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 
 # What `swift build` and the tests need besides the toolchain: the libraries' -dev packages
@@ -22,43 +18,26 @@ toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 packages=(librdkafka-dev libvips-dev pkg-config kcat binutils gcc g++ libc6-dev libstdc++-14-dev git
   ca-certificates libcurl4t64 libxml2 zlib1g-dev libuuid1 libsqlite3-0 libedit2 libncurses6)
 
-mounts=()
-cleanup() {
-  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[$i]}" 2>/dev/null || umount -l "${mounts[$i]}" || true; done
-}
-trap cleanup EXIT
-bind() { # bind SOURCE TARGET [ro]
-  mkdir -p "$2"
-  mount --bind "$1" "$2"
-  [ "${3:-}" = ro ] && mount -o remount,bind,ro "$2"
-  mounts+=("$2")
-}
-
-stamp=$(echo "$suite ${packages[*]}" | sha256sum | cut -c1-16)
-if [ "$(cat "$root/.artpipe-stamp" 2>/dev/null)" != "$stamp" ]; then
-  rm -rf "$root"
-  mkdir -p "$work"
-  echo "debootstrap $suite into $root"
-  debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$work/testroot-debootstrap.log" 2>&1 \
-    || { tail -20 "$work/testroot-debootstrap.log" >&2; fail "debootstrap $suite failed"; }
-  chroot "$root" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+prepare_root() {
+  chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
     --no-install-recommends ${packages[*]} >/dev/null && apt-get clean"
-  echo "$stamp" >"$root/.artpipe-stamp"
-fi
+}
+make_root "$root" "$(echo "$suite ${packages[*]}" | sha256sum | cut -c1-16)"
 # Package URLs resolve as on this machine (a local mirror of github.com, when there is one).
 git config --global --get-regexp '^url\.' | while read -r key value; do
   git config --file "$root/etc/gitconfig" --replace-all "$key" "$value" "^$(printf '%s' "$value" | sed 's/[.[\*^$]/\\&/g')\$"
 done || true
 git config --file "$root/etc/gitconfig" --replace-all safe.directory '*'
 
-mount -t proc proc "$root/proc"
-mounts+=("$root/proc")
-bind /dev/shm "$root/dev/shm"
-bind "$toolchain" "$root/opt/swift-toolchain" ro
-[ -d /opt/swift-packages ] && bind /opt/swift-packages "$root/opt/swift-packages" ro
-bind "$PWD" "$root/src"
+mount_into "$root/proc" -t proc proc
+mount_into "$root/dev/shm" --bind /dev/shm
+mount_into "$root/opt/swift-toolchain" --bind -o ro "$toolchain"
+[ -d /opt/swift-packages ] && mount_into "$root/opt/swift-packages" --bind -o ro /opt/swift-packages
+mount_into "$root/src" --bind "$PWD"
 # This machine's package cache, when it has one: fetched repositories are not fetched again.
-[ -d "$HOME/.cache/org.swift.swiftpm" ] && bind "$HOME/.cache/org.swift.swiftpm" "$root/root/.cache/org.swift.swiftpm"
+if [ -d "$HOME/.cache/org.swift.swiftpm" ]; then
+  mount_into "$root/root/.cache/org.swift.swiftpm" --bind "$HOME/.cache/org.swift.swiftpm"
+fi
 
 chroot "$root" sh -c 'echo "librdkafka $(pkg-config --modversion rdkafka), libvips $(pkg-config --modversion vips)"'
 in_root() {

@@ -58,7 +58,7 @@ final class PinnedClients: Sendable {
             state.byHost[host] = Entry(address: addresses[0], client: client, inFlight: 1, lastUse: state.uses)
             return (client, Self.takeIdle(&state.retired))
         }
-        for retired in idle { try? await retired.shutdown() }
+        Self.shutDownInBackground(idle)
         defer {
             let idle = state.withLock { state -> [HTTPClient] in
                 if state.byHost[host]?.client === client {
@@ -68,7 +68,7 @@ final class PinnedClients: Sendable {
                 }
                 return Self.takeIdle(&state.retired)
             }
-            if !idle.isEmpty { Task { for retired in idle { try? await retired.shutdown() } } }
+            Self.shutDownInBackground(idle)
         }
         return try await body(client)
     }
@@ -81,6 +81,12 @@ final class PinnedClients: Sendable {
             return all
         }
         for client in clients { try? await client.shutdown() }
+    }
+
+    /// Closing a pool waits for its connections to close: never on a request's way.
+    private static func shutDownInBackground(_ clients: [HTTPClient]) {
+        guard !clients.isEmpty else { return }
+        Task { for client in clients { try? await client.shutdown() } }
     }
 
     private static func takeIdle(_ retired: inout [Entry]) -> [HTTPClient] {
