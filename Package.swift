@@ -76,7 +76,7 @@ let package = Package(
             name: "IndexWorker",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging, nioPosix,
-                serviceLifecycle,
+                serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // Around the workers: HTTP endpoints, the command line, the sample collection.
@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
                 "IndexWorker", "HTTPFetching", "FetchWorker", "ThumbWorker", "SampleImages", "ArtpipeTestKit",
+                "SampleCollection",
                 argumentParser, logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
             ]),
 

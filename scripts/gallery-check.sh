@@ -1,27 +1,63 @@
 #!/usr/bin/env bash
-# Opens a sample index.html as a file in headless Chromium (Debian's package, installed when
-# missing), saves a screenshot, and checks that the rendered page holds every work.
+# Publishes a sample index (artpipe-probe sample-gallery) and opens its gallery as files in headless
+# Chromium (Debian's package, installed when missing): screenshots of the front page, a letter page
+# and the largest artist page, on a wide screen and a phone; Chromium's own timing of each first
+# screen; and checks that every artist is listed, every work shown once, no page over 1 MiB.
+#   scripts/gallery-check.sh [WORKS] [ARTISTS] [DISTINCT_IMAGES]     (CONFIG=release for large ones)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 works=${1:-60}
-distinct=${2:-$works}
+artists=${2:-7}
+distinct=${3:-$works}
+config=${CONFIG:-debug}
 if ! command -v chromium >/dev/null 2>&1; then
   sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
 fi
-swift build --product artpipe-probe >/dev/null
+swift build -c "$config" --product artpipe-probe >/dev/null
+bin=$(swift build -c "$config" --show-bin-path)
 out=${GALLERY_OUT:-$(mktemp -d)}
-.build/debug/artpipe-probe sample-gallery --out "$out" --works "$works" --distinct-images "$distinct"
-flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --allow-file-access-from-files --window-size=1280,1400)
-chromium "${flags[@]}" --screenshot="$out/screenshot.png" "file://$out/index.html" >/dev/null 2>&1
+fail() { echo "gallery-check: $*" >&2; exit 1; }
 start=$(date +%s.%N)
-chromium "${flags[@]}" --dump-dom "file://$out/index.html" 2>/dev/null >"$out/dom.html"
-end=$(date +%s.%N)
-rendered=$(grep -o '<figure ' "$out/dom.html" | wc -l)
-images=$(grep -o '<img loading="lazy"' "$out/dom.html" | wc -l)
-sections=$(grep -o '<section ' "$out/dom.html" | wc -l)
-expected_sections=$(grep -o '"name" : ' "$out/index.json" | wc -l)
-[ -s "$out/screenshot.png" ] || { echo "no screenshot" >&2; exit 1; }
-echo "rendered $rendered works ($images thumbnails) in $sections artist sections; Chromium load and DOM dump $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s; $(du -h "$out/index.html" | cut -f1) of HTML; screenshot: $out/screenshot.png"
-[ "$rendered" -eq "$works" ] && [ "$sections" -eq "$expected_sections" ] || { echo "expected $works works in $expected_sections sections" >&2; exit 1; }
+"$bin/artpipe-probe" sample-gallery --out "$out" --works "$works" --artists "$artists" --distinct-images "$distinct"
+echo "published in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s: $(find "$out/works" "$out/gallery" -type f | wc -l) files, $(du -sh "$out/works" | cut -f1) of works, $(du -sh "$out/gallery" | cut -f1) of gallery"
+
+# Every artist listed once across the letter pages, every work once across the artist pages.
+listed=$(cat "$out"/gallery/letter-*.html | grep -c '^<li><a href=')
+shown=$(find "$out/gallery" -name '[0-9a-f][0-9a-f][0-9a-f].html' -exec cat {} + | grep -o '<figure ' | wc -l)
+expected_artists=$(grep -c '^[,]\?{"name":' "$out/index.json")
+[ "$listed" -eq "$expected_artists" ] || fail "letter pages list $listed artists, the manifest $expected_artists"
+[ "$shown" -eq "$works" ] || fail "artist pages show $shown works, not $works"
+largest=$(find "$out" -maxdepth 2 -name '*.html' -printf '%s %p\n' | sort -n | tail -1)
+[ "${largest%% *}" -le $((1024 * 1024)) ] || fail "a page is over 1 MiB: $largest"
+bucket=$(find "$out/gallery" -name '[0-9a-f][0-9a-f][0-9a-f].html' -printf '%s %P\n' | sort -n | tail -1 | cut -d' ' -f2)
+letter=$(find "$out/gallery" -name 'letter-*.html' -printf '%s %P\n' | sort -n | tail -1 | cut -d' ' -f2)
+
+flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --allow-file-access-from-files)
+# Chromium's own timing of a page's first screen: the page in a frame of a measuring page, which
+# reads the frame's navigation and paint entries once it has loaded.
+measure() {
+  cat >"$out/.measure.html" <<HTML
+<!doctype html><html><body><pre id="r">no-timing</pre>
+<iframe id="f" src="$1" style="width:1280px;height:900px;border:0"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var p = this.contentWindow.performance, n = p.getEntriesByType('navigation')[0];
+  var paint = p.getEntriesByType('paint').filter(function (e) { return e.name === 'first-contentful-paint'; })[0];
+  document.getElementById('r').textContent = 'measured: DOMContentLoaded ' + n.domContentLoadedEventEnd.toFixed(0) +
+    ' ms, load ' + p.now().toFixed(0) + ' ms' + (paint ? ', first contentful paint ' + paint.startTime.toFixed(0) + ' ms' : '') +
+    ', ' + this.contentWindow.document.getElementsByTagName('*').length + ' elements';
+});
+</script></body></html>
+HTML
+  chromium "${flags[@]}" --window-size=1300,950 --dump-dom "file://$out/.measure.html" 2>/dev/null | grep -o 'measured: [^<]*' | cut -c11- || echo "no timing"
+}
+for page in index.html "gallery/$letter" "gallery/$bucket"; do
+  name=$(basename "$page" .html)
+  chromium "${flags[@]}" --window-size=1280,900 --screenshot="$out/screenshot-$name.png" "file://$out/$page" >/dev/null 2>&1
+  chromium "${flags[@]}" --window-size=390,844 --screenshot="$out/phone-$name.png" "file://$out/$page" >/dev/null 2>&1
+  [ -s "$out/screenshot-$name.png" ] && [ -s "$out/phone-$name.png" ] || fail "no screenshot of $page"
+  echo "$page: $(du -h "$out/$page" | cut -f1) of HTML; Chromium's timing from navigation: $(measure "$page")"
+done
+echo "$works works by $listed artists shown; largest page $((${largest%% *} / 1024)) KiB; screenshots: $out/screenshot-*.png, $out/phone-*.png"

@@ -9,6 +9,22 @@ import PipelineContract
 /// SHA-256 of the whole object number (`~` never appears otherwise); the empty object number
 /// is `~empty`.
 public enum ThumbnailFileName {
+    /// The folder a work's files go in: two hex digits of the SHA-256 of its object number,
+    /// so 256 folders share the files and none holds more than about 10,000 at two million works.
+    public static func folder(_ objectNumber: String) -> String {
+        String(SHA256.hexDigest(of: Array(objectNumber.utf8)).prefix(2))
+    }
+
+    /// `thumbs/<size>/<folder>/<name>.<ext>`, relative to the output directory.
+    public static func thumbnailPath(_ objectNumber: String, size: Int, fileExtension: String) -> String {
+        "thumbs/\(size)/\(folder(objectNumber))/\(make(objectNumber)).\(fileExtension)"
+    }
+
+    /// `thumbs/.manifests/<folder>/<name>.json`, relative to the output directory.
+    public static func manifestPath(_ objectNumber: String) -> String {
+        "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).json"
+    }
+
     public static func make(_ objectNumber: String) -> String {
         guard !objectNumber.isEmpty else { return "~empty" }
         var escaped = ""

@@ -3,9 +3,9 @@ import Crypto
 import Foundation
 import PipelineContract
 
-/// Thumbnail files under `DIR/thumbs/<size>/`, and a manifest per artwork under
-/// `DIR/thumbs/.manifests/` saying which image URL and settings they were made from, or why
-/// that image can never give thumbnails.
+/// Thumbnail files under `DIR/thumbs/<size>/<folder>/`, and a manifest per artwork under
+/// `DIR/thumbs/.manifests/<folder>/` saying which image URL and settings they were made from,
+/// or why that image can never give thumbnails (``ThumbnailFileName`` names both).
 /// Every file is written whole or not at all; the manifest last, so it never names a file
 /// that is not there.
 public struct ThumbnailStore: Sendable {
@@ -32,8 +32,7 @@ public struct ThumbnailStore: Sendable {
     private var thumbs: URL { outputDirectory.appendingPathComponent("thumbs") }
 
     private func manifestURL(_ objectNumber: String) -> URL {
-        thumbs.appendingPathComponent(".manifests").appendingPathComponent(
-            ThumbnailFileName.make(objectNumber) + ".json")
+        outputDirectory.appendingPathComponent(ThumbnailFileName.manifestPath(objectNumber))
     }
 
     /// The outcome of an earlier run for the same image and settings: its files, when they
@@ -55,8 +54,15 @@ public struct ThumbnailStore: Sendable {
     /// Removes what writes killed mid-way left in the thumbnail and manifest folders. Returns the count.
     @discardableResult
     public func removeStaleTemporaries() -> Int {
-        let folders = (try? FileManager.default.contentsOfDirectory(atPath: thumbs.path)) ?? []
-        return folders.map { AtomicFile.removeStaleTemporaries(in: thumbs.appendingPathComponent($0)) }.reduce(0, +)
+        let fileManager = FileManager.default
+        var removed = 0
+        for folder in (try? fileManager.contentsOfDirectory(atPath: thumbs.path)) ?? [] {
+            let sizeFolder = thumbs.appendingPathComponent(folder)
+            for spread in (try? fileManager.contentsOfDirectory(atPath: sizeFolder.path)) ?? [] {
+                removed += AtomicFile.removeStaleTemporaries(in: sizeFolder.appendingPathComponent(spread))
+            }
+        }
+        return removed
     }
 
     /// Remembers that this image can never give thumbnails, so it is not fetched again.
@@ -69,10 +75,10 @@ public struct ThumbnailStore: Sendable {
     public func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
         -> [PageThumbnails.File]
     {
-        let name = ThumbnailFileName.make(objectNumber) + "." + fileExtension
         var files: [PageThumbnails.File] = []
         for thumbnail in thumbnails.sorted(by: { $0.size < $1.size }) {
-            let relative = "thumbs/\(thumbnail.size)/\(name)"
+            let relative = ThumbnailFileName.thumbnailPath(
+                objectNumber, size: thumbnail.size, fileExtension: fileExtension)
             let url = outputDirectory.appendingPathComponent(relative)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

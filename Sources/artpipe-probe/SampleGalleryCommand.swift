@@ -3,62 +3,112 @@ import Crypto
 import Foundation
 import IndexWorker
 import PipelineContract
+import SampleCollection
 import SampleImages
 import ThumbWorker
 
-/// `artpipe-probe sample-gallery`: an index with real thumbnail files, for checking the
-/// gallery page in a browser.
+/// `artpipe-probe sample-gallery`: a published index with real thumbnail files, for checking
+/// the gallery in a browser at any size.
 struct SampleGalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample-gallery",
-        abstract: "Write DIR/index.json, DIR/index.html and DIR/thumbs for WORKS sample works.")
+        abstract: "Publish an index of WORKS sample works by ARTISTS artists, with thumbnails, to DIR.")
 
     @Option var out: String
     @Option var works: Int = 60
+    @Option(
+        help:
+            "Artists: a few fixed ones (anonymous, the unknown maker) and generated names; skewed so that a few hold many works."
+    )
+    var artists: Int = 7
     @Option(help: "Distinct thumbnail files, reused round-robin (default: one per work).")
     var distinctImages: Int?
 
+    func validate() throws {
+        guard works >= 1, artists >= 1 else { throw ValidationError("--works and --artists must be at least 1") }
+        guard (distinctImages ?? 1) >= 1 else { throw ValidationError("--distinct-images must be at least 1") }
+    }
+
     func run() async throws {
         let output = URL(fileURLWithPath: out, isDirectory: true)
-        let makers = ["Rembrandt van Rijn", "Johannes Vermeer", "Ëva Bes", "anonymous", "", "Jan Steen", "Frans Hals"]
-        let request = PageRequest(
-            crawlId: "sample", source: "rijksmuseum", query: ["s": "artist"], page: 1, pageSize: works)
-        var artworks: [Artwork] = []
-        var items: [PageThumbnails.Item] = []
-        for index in 0..<works {
-            let objectNumber = "SK-S-\(index)"
-            artworks.append(
-                Artwork(
-                    objectNumber: objectNumber, title: "Sample <\(index)>", artist: makers[index % makers.count],
-                    imageURL: index % 10 == 9 ? nil : "https://example.org/\(index).jpg", width: nil, height: nil,
-                    position: index))
-            guard index % 10 != 9 else {
-                items.append(.init(objectNumber: objectNumber, status: .noImage))
-                continue
-            }
-            let (width, height) = index % 3 == 0 ? (200, 140) : (150, 200)
-            let image = try SampleImage.noisy(width: width, height: height, seed: index, quality: 80)
-            let path = "thumbs/200/\(ThumbnailFileName.make(objectNumber)).jpg"
+        let makers = Self.makers(artists)
+        let distinct = min(distinctImages ?? works, works)
+        var images: [(path: String, file: PageThumbnails.File)] = []
+        for number in 0..<distinct {
+            let (width, height) = number % 3 == 0 ? (200, 140) : (150, 200)
+            let image = try SampleImage.noisy(width: width, height: height, seed: number, quality: 80)
+            let path = ThumbnailFileName.thumbnailPath("sample-\(number)", size: 200, fileExtension: "jpg")
             let url = output.appendingPathComponent(path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(image).write(to: url)
-            items.append(
-                .init(
-                    objectNumber: objectNumber, status: .ok,
-                    files: [
-                        .init(
-                            size: 200, path: path, width: width, height: height, bytes: image.count,
-                            sha256: SHA256.hexDigest(of: image))
-                    ]))
+            let file = PageThumbnails.File(
+                size: 200, path: path, width: width, height: height, bytes: image.count,
+                sha256: SHA256.hexDigest(of: image))
+            images.append((path, file))
         }
         var inputs = IndexInputs()
-        let page = Page(request: request, total: works, artworks: artworks)
-        inputs.add(page)
-        inputs.add(PageThumbnails(pageId: page.pageId, items: items))
+        let pageSize = 1_000
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for first in stride(from: 0, to: works, by: pageSize) {
+            let request = PageRequest(
+                crawlId: "sample", source: "rijksmuseum", query: ["s": "artist"], page: first / pageSize + 1,
+                pageSize: pageSize)
+            var artworks: [Artwork] = []
+            var items: [PageThumbnails.Item] = []
+            for number in first..<min(first + pageSize, works) {
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                // Cubed, so the first artists hold most works, as anonymous does in a museum.
+                let share = Double(random >> 11) / Double(1 << 53)
+                let maker = makers[min(Int(Double(makers.count) * share * share * share), makers.count - 1)]
+                let objectNumber = "SK-S-\(number)"
+                let hasImage = number % 10 != 9
+                artworks.append(
+                    Artwork(
+                        objectNumber: objectNumber, title: "Sample <\(number)>", artist: maker,
+                        imageURL: hasImage ? "https://example.org/\(number).jpg" : nil, width: nil, height: nil,
+                        position: number - first))
+                if !hasImage {
+                    items.append(.init(objectNumber: objectNumber, status: .noImage))
+                } else if number % 50 == 17 {
+                    items.append(
+                        .init(objectNumber: objectNumber, status: .failed, reason: "HTTP 404 from the image host"))
+                } else {
+                    items.append(
+                        .init(objectNumber: objectNumber, status: .ok, files: [images[number % distinct].file]))
+                }
+            }
+            let page = Page(request: request, total: works, artworks: artworks)
+            inputs.add(page)
+            inputs.add(PageThumbnails(pageId: page.pageId, items: items))
+        }
         let index = ArtistIndex.build(from: inputs)
-        try Data(try index.jsonBytes()).write(to: output.appendingPathComponent("index.json"))
-        try Data(GalleryPage.render(index).utf8).write(to: output.appendingPathComponent("index.html"))
+        for (path, bytes) in IndexLayout.files(for: index) {
+            let url = output.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
         print("wrote \(works) works by \(index.totals.artists) artists to \(output.path)")
+    }
+
+    /// The fixed makers first (the unknown maker among them), then generated names.
+    static func makers(_ count: Int) -> [String] {
+        let fixed =
+            ["anonymous", "Rembrandt van Rijn", "Johannes Vermeer", "Ëva Bes", "", "Jan Steen", "Frans Hals"]
+            + SampleNames.fixedMakers
+        var makers = Array(fixed.prefix(count))
+        var seen = Set(makers)
+        var number = 0
+        while makers.count < count {
+            let given = SampleNames.givenNames[number % SampleNames.givenNames.count]
+            let family = SampleNames.familyNames[
+                (number / SampleNames.givenNames.count) % SampleNames.familyNames.count]
+            let round = number / (SampleNames.givenNames.count * SampleNames.familyNames.count)
+            let name = round == 0 ? "\(given) \(family)" : "\(given) \(family) (\(round + 1))"
+            if seen.insert(name).inserted { makers.append(name) }
+            number += 1
+        }
+        return makers
     }
 }

@@ -65,7 +65,7 @@ struct ArtistIndexTests {
         case thumbnails(PageThumbnails)
     }
 
-    static func index(_ messages: [Message]) throws -> [UInt8] {
+    static func index(_ messages: [Message]) throws -> [String: [UInt8]] {
         var inputs = IndexInputs()
         for message in messages {
             switch message {
@@ -73,10 +73,10 @@ struct ArtistIndexTests {
             case .thumbnails(let thumbnails): inputs.add(thumbnails)
             }
         }
-        return try ArtistIndex.build(from: inputs).jsonBytes()
+        return IndexLayout.files(for: ArtistIndex.build(from: inputs))
     }
 
-    @Test("shuffled, duplicated and replayed sequences of the same pages give byte-identical index.json")
+    @Test("shuffled, duplicated and replayed sequences of the same pages give byte-identical published files")
     func determinism() throws {
         let pages = try Self.recordedPages()
         let messages = pages.map(Message.page) + pages.map { .thumbnails(Self.thumbnails(for: $0)) }
@@ -89,8 +89,10 @@ struct ArtistIndexTests {
             if round % 3 == 0 { sequence += messages.shuffled(using: &generator) }
             #expect(try Self.index(sequence.shuffled(using: &generator)) == reference, "round \(round)")
         }
-        let index = try JSONDecoder().decode(ArtistIndex.self, from: Data(reference))
-        #expect(index.schema == "artpipe-index/1")
+        let manifest = try JSONDecoder().decode(IndexManifest.self, from: Data(try #require(reference["index.json"])))
+        #expect(manifest.schema == "artpipe-index/2")
+        let index = ArtistIndex.build(from: pages.reduce(into: IndexInputs()) { $0.add($1) })
+        #expect(manifest.artists.map(\.works) == index.artists.map(\.works.count))
         #expect(index.totals.works == index.artists.map(\.works.count).reduce(0, +))
         #expect(index.totals.works == Set(pages.flatMap(\.artworks).map(\.objectNumber)).count)
     }
@@ -188,34 +190,68 @@ struct ArtistIndexTests {
     }
 }
 
-@Suite("The gallery page")
-struct GalleryPageTests {
-    @Test("one section per artist with counts, lazy thumbnails by relative path, a jump list, escaped text")
-    func render() throws {
+@Suite("The gallery site")
+struct GallerySiteTests {
+    static func site() -> [String: String] {
         func work(_ number: String, _ artist: String, _ title: String) -> Artwork {
             Artwork(
                 objectNumber: number, title: title, artist: artist, imageURL: "https://x/\(number)", width: nil,
                 height: nil, position: 0)
         }
-        let page = ArtistIndexTests.page(
-            1,
-            [
-                work("A1", "Ädam", "<script>alert(1)</script>"), work("A2", "adam", "Two"), work("Z1", "Zoë", "\"Z\""),
-                work("U1", "", "u"),
-            ])
+        var artworks = [
+            work("A1", "Ädam", "<script>alert(1)</script>"), work("A2", "adam", "Two"), work("Z1", "Zoë", "\"Z\""),
+            work("U1", "", "u"), work("K1", "葛飾北斎", "Wave"),
+        ]
+        artworks[3].imageURL = nil
+        let page = ArtistIndexTests.page(1, artworks)
         var inputs = IndexInputs()
         inputs.add(page)
-        inputs.add(ArtistIndexTests.thumbnails(for: page))
-        let html = GalleryPage.render(ArtistIndex.build(from: inputs))
-        #expect(html.components(separatedBy: "<section ").count - 1 == 4)
-        #expect(html.components(separatedBy: "<figure ").count - 1 == 4)
-        #expect(html.contains("<img loading=\"lazy\" src=\"thumbs/200/A1.jpg\""))
-        #expect(!html.contains("<script>alert"))
-        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
-        #expect(html.contains("Unknown maker"))
-        #expect(
-            html.contains(
-                "<nav><a href=\"#artist-0\">A</a><a href=\"#artist-2\">Z</a><a href=\"#artist-3\">#</a></nav>"))
-        #expect(!html.contains("src=\"/"), "paths stay relative, so the page works as a file")
+        var thumbnails = ArtistIndexTests.thumbnails(for: page)
+        thumbnails.items[4] = .init(objectNumber: "K1", status: .failed, reason: "HTTP 404 <from the host>")
+        inputs.add(thumbnails)
+        return IndexLayout.files(for: ArtistIndex.build(from: inputs)).mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("the front page: totals, letters A–Z with counts, a search box; no works")
+    func frontPage() throws {
+        let front = try #require(Self.site()["index.html"])
+        #expect(front.contains("5 works by 5 artists"))
+        #expect(front.contains("<a href=\"gallery/letter-a.html\">A<small>2</small></a>"))
+        #expect(front.contains("<a href=\"gallery/letter-z.html\">Z<small>1</small></a>"))
+        #expect(front.contains("<a href=\"gallery/letter-other.html\">Other<small>2</small></a>"))
+        #expect(front.contains("<input id=\"q\" type=\"search\""))
+        #expect(front.contains("gallery/artists.js") && !front.contains("<figure"))
+    }
+
+    @Test("letter pages link every artist to its section; bucket pages hold each work once, escaped, lazy")
+    func pagesAndLinks() throws {
+        let site = Self.site()
+        let letterA = try #require(site["gallery/letter-a.html"])
+        let links = letterA.components(separatedBy: "<li><a href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(links.count == 2)
+        for link in links + [
+            try #require(site["gallery/letter-other.html"]).components(separatedBy: "<li><a href=\"")[1].prefix {
+                $0 != "\""
+            }
+        ] {
+            let parts = link.split(separator: "#")
+            let page = try #require(site["gallery/\(parts[0])"], "\(link)")
+            #expect(page.contains("<section id=\"\(parts[1])\">"))
+        }
+        let buckets = site.filter {
+            $0.key.hasPrefix("gallery/") && !$0.key.contains("letter-") && $0.key.hasSuffix(".html")
+        }
+        let all = buckets.values.joined()
+        #expect(all.components(separatedBy: "<figure ").count - 1 == 5)
+        #expect(all.contains("<img loading=\"lazy\" src=\"../thumbs/200/A1.jpg\""))
+        #expect(!all.contains("<script>alert") && all.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(all.contains("Unknown maker"))
+        #expect(all.contains(">No image</div>"))
+        #expect(all.contains("title=\"HTTP 404 &lt;from the host&gt;\">Thumbnail failed</div>"))
+        for (path, text) in site where path.hasSuffix(".html") {
+            #expect(!text.contains("src=\"/") && !text.contains("href=\"/"), "\(path): paths stay relative")
+        }
+        let artists = try #require(site["gallery/artists.js"])
+        #expect(artists.hasPrefix("window.artpipeArtists = [") && artists.contains("[\"葛飾北斎\",1,\""))
     }
 }

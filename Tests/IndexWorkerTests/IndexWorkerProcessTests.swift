@@ -15,7 +15,8 @@ struct IndexWorkerProcessTests {
         let cluster: TestCluster
         let output: URL
         let messages: [KafkaProducerRecord]
-        let expected: [UInt8]
+        let index: ArtistIndex
+        let expected: PublishedFiles
 
         init() throws {
             cluster = try TestCluster()
@@ -43,7 +44,8 @@ struct IndexWorkerProcessTests {
                 value: try MessageCodec.record(failed, topic: ArtpipeTopic.pageRequests).value)
             records.append(DeadLetter.record(for: original, reason: "HTTP 503 (after 5 attempts)", worker: "fetch"))
             messages = records
-            expected = try ArtistIndex.build(from: inputs).jsonBytes()
+            index = ArtistIndex.build(from: inputs)
+            expected = PublishedFiles(IndexLayout.files(for: index))
         }
 
         func startWorker(writeInterval: String = "0.2", metricsInterval: String = "60") throws -> ChildProcess {
@@ -57,16 +59,19 @@ struct IndexWorkerProcessTests {
                     + EmbeddedBrokerSettings.flags)
         }
 
-        var indexBytes: [UInt8]? {
-            (try? Data(contentsOf: output.appendingPathComponent("index.json"))).map(Array.init)
+        /// Every published file now on disk.
+        var published: PublishedFiles? {
+            PublishedFiles(in: output, paths: IndexLayout.publishedPaths(in: output))
         }
 
         func waitForExpectedIndex() async throws {
-            try await waitUntil("index.json to match the pure build", timeout: .seconds(90)) { indexBytes == expected }
+            try await waitUntil("the published files to match the pure build", timeout: .seconds(90)) {
+                published == expected
+            }
         }
     }
 
-    @Test("index.json is byte-identical to the pure build of the same pages, and index.html lists every work")
+    @Test("every published file is byte-identical to the pure build of the same pages; the gallery shows every work")
     func cleanRun() async throws {
         let setup = try Setup()
         try await setup.cluster.producer.send(setup.messages)
@@ -75,9 +80,13 @@ struct IndexWorkerProcessTests {
         try await setup.waitForExpectedIndex()
         worker.signal(SIGTERM)
         #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
-        let index = try JSONDecoder().decode(ArtistIndex.self, from: Data(setup.expected))
-        let html = try String(contentsOf: setup.output.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(html.components(separatedBy: "<figure ").count - 1 == index.totals.works)
+        let index = setup.index
+        let pages = setup.expected.files.filter { $0.key.hasPrefix("gallery/") && $0.key.hasSuffix(".html") }
+        let figures = pages.values.map {
+            String(decoding: $0, as: UTF8.self).components(separatedBy: "<figure ").count - 1
+        }
+        #expect(figures.reduce(0, +) == index.totals.works)
+        #expect(try PublishedIndex.read(from: setup.output).index.artists == index.artists, "the files read back")
         #expect(index.crawls.first { $0.crawlId == "crawl-a" }?.failedPages.map(\.page) == [4])
         await setup.cluster.shutdown()
     }
@@ -111,7 +120,9 @@ struct IndexWorkerProcessTests {
                 continue
             }
             let worker = try setup.startWorker()
-            try await waitUntil("the worker to write an index", timeout: .seconds(60)) { setup.indexBytes != nil }
+            try await waitUntil("the worker to write an index", timeout: .seconds(60)) {
+                setup.published?.files[IndexLayout.manifestPath] != nil
+            }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500, using: &generator)))
             worker.signal(SIGKILL)
             _ = try await worker.waitForExit(timeout: .seconds(10))

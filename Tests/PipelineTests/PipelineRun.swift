@@ -105,29 +105,23 @@ final class PipelineRun: @unchecked Sendable {
         return status.stdout
     }
 
-    var index: ArtistIndex? {
-        (try? Data(contentsOf: output.appendingPathComponent("index.json"))).flatMap {
-            try? JSONDecoder().decode(ArtistIndex.self, from: $0)
-        }
-    }
+    var manifest: IndexManifest? { try? PublishedIndex.manifest(in: output) }
 
-    var indexBytes: [UInt8]? {
-        (try? Data(contentsOf: output.appendingPathComponent("index.json"))).map(Array.init)
-    }
-
-    /// Waits until every page is indexed or failed and no thumbnail is pending; returns that
-    /// index and its bytes (read together: the file is replaced whole, never edited).
+    /// Waits until every page is indexed or failed and no thumbnail is pending, and the files
+    /// on disk are exactly what the index they hold publishes (none stale, none missing);
+    /// returns that index and its files.
     func waitForCompletion(
         crawlId: String = PipelineRun.crawlId, expectedPages: Int? = nil, timeout: Duration = .seconds(180)
-    ) async throws -> (index: ArtistIndex, bytes: [UInt8]) {
-        var complete: (ArtistIndex, [UInt8])?
+    ) async throws -> (index: ArtistIndex, files: PublishedFiles) {
+        var complete: (ArtistIndex, PublishedFiles)?
         let pages = expectedPages ?? self.expectedPages
         try await waitUntil("the index to be complete", timeout: timeout) {
-            guard let data = try? Data(contentsOf: output.appendingPathComponent("index.json")),
-                let index = try? JSONDecoder().decode(ArtistIndex.self, from: data),
-                index.progress(crawlId: crawlId).isComplete(expectedPages: pages)
+            guard let manifest, manifest.progress(crawlId: crawlId).isComplete(expectedPages: pages),
+                let files = PublishedFiles(in: output, paths: IndexLayout.publishedPaths(in: output)),
+                let index = try? PublishedIndex.read(from: output).index,
+                PublishedFiles(IndexLayout.files(for: index)) == files
             else { return false }
-            complete = (index, Array(data))
+            complete = (index, files)
             return true
         }
         return complete!
@@ -176,10 +170,13 @@ final class PipelineRun: @unchecked Sendable {
     }
 }
 
-/// Where two index files first differ, by line; nil when they are the same bytes.
-func firstDifference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
-    guard actual != expected else { return nil }
-    let (a, b) = (String(decoding: actual, as: UTF8.self), String(decoding: expected, as: UTF8.self))
+/// The first published file that differs, and where, by line; nil when every file is the same.
+func firstDifference(_ actual: PublishedFiles, _ expected: PublishedFiles) -> String? {
+    guard let path = actual.differences(from: expected).first else { return nil }
+    let (a, b) = (
+        actual.files[path].map { String(decoding: $0, as: UTF8.self) } ?? "<missing>",
+        expected.files[path].map { String(decoding: $0, as: UTF8.self) } ?? "<missing>"
+    )
     let (linesA, linesB) = (
         a.split(separator: "\n", omittingEmptySubsequences: false),
         b.split(separator: "\n", omittingEmptySubsequences: false)
@@ -188,7 +185,7 @@ func firstDifference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
         let (lineA, lineB) = (
             index < linesA.count ? linesA[index] : "<end>", index < linesB.count ? linesB[index] : "<end>"
         )
-        if lineA != lineB { return "line \(index + 1): got '\(lineA)', expected '\(lineB)'" }
+        if lineA != lineB { return "\(path) line \(index + 1): got '\(lineA)', expected '\(lineB)'" }
     }
-    return "same lines, different bytes"
+    return "\(path): same lines, different bytes"
 }

@@ -66,8 +66,8 @@ struct PipelineTests {
         defer { run.killWorkers() }
         try run.startWorkers()
         try await run.crawl()
-        let (_, cleanBytes) = try await run.waitForCompletion()
-        #expect(firstDifference(cleanBytes, reference.bytes) == nil)
+        let (_, cleanFiles) = try await run.waitForCompletion()
+        #expect(firstDifference(cleanFiles, reference.files) == nil)
         let imagesBefore = reference.sample.server.imageRequestsServed
         let live = try ChildProcess(
             "artpipe",
@@ -118,8 +118,8 @@ struct PipelineTests {
                 return object["msg"] as? String == "metrics" && (object["consumed"] as? Int ?? 0) >= 6
             }
         }
-        let (_, bytes) = try await run.waitForCompletion()
-        #expect(firstDifference(bytes, reference.bytes) == nil)
+        let (_, files) = try await run.waitForCompletion()
+        #expect(firstDifference(files, reference.files) == nil)
         #expect(reference.sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
         try await run.expectCleanStop()
     }
@@ -154,9 +154,9 @@ struct PipelineTests {
                 try await run.killAndRestart(role)
             }
         }
-        let (index, bytes) = try await run.waitForCompletion()
+        let (index, files) = try await run.waitForCompletion()
         #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
-        #expect(firstDifference(bytes, reference.bytes) == nil)
+        #expect(firstDifference(files, reference.files) == nil)
         try await run.expectCleanStop()
     }
 
@@ -168,14 +168,14 @@ struct PipelineTests {
         try run.startWorkers()
         try await run.crawl()
         try await waitUntil("some pages indexed", timeout: .seconds(120)) {
-            (run.index?.progress(crawlId: PipelineRun.crawlId).pagesIndexed ?? 0) >= 1
+            (run.manifest?.progress(crawlId: PipelineRun.crawlId).pagesIndexed ?? 0) >= 1
         }
         run.cluster.broker.setBrokerDown()
         // The outage's length is the input.
         try await Task.sleep(for: .seconds(3))
         run.cluster.broker.setBrokerUp()
-        let (_, bytes) = try await run.waitForCompletion()
-        #expect(firstDifference(bytes, reference.bytes) == nil)
+        let (_, files) = try await run.waitForCompletion()
+        #expect(firstDifference(files, reference.files) == nil)
         try await run.expectCleanStop()
     }
 
@@ -248,8 +248,12 @@ struct DemoCommandTests {
         #expect(demo.stdout.contains("pages       1 indexed, 0 failed"), "\(demo.stdout)")
         #expect(demo.stdout.contains("thumb-worker:"), "\(demo.stdout)")
         #expect(demo.stdout.contains("peak RSS    "), "\(demo.stdout)")
-        let html = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(html.contains("<figure "))
+        let front = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(front.contains("gallery/letter-"))
+        let gallery = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("gallery").path)
+        let bucket = try #require(gallery.first { $0.hasSuffix(".html") && !$0.hasPrefix("letter-") })
+        let page = try String(contentsOf: output.appendingPathComponent("gallery/\(bucket)"), encoding: .utf8)
+        #expect(page.contains("<figure "))
         // Every role stopped: nothing is left listening for the next run.
         for role in ["broker", "sample-server", "fetch-worker", "thumb-worker", "index-worker"] {
             let log = try String(contentsOf: output.appendingPathComponent("logs/\(role).log"), encoding: .utf8)
@@ -360,20 +364,18 @@ struct IncrementalHarvestTests {
 
         // The deleted works' thumbnails are left behind; prune lists them, then removes them.
         let orphans = deleted.filter { $0.original.hasGoodImage }.map {
-            ThumbnailFileName.make($0.original.objectNumber)
+            ThumbnailFileName.thumbnailPath($0.original.objectNumber, size: 200, fileExtension: "jpg")
         }
         try #require(!orphans.isEmpty, "a deleted work had thumbnails")
         let dryRun = try ChildProcess("artpipe", ["prune", "--out", run.output.path])
         #expect(try await dryRun.waitForExit(timeout: .seconds(30)) == 0, "\(dryRun.stderr)")
         for orphan in orphans {
-            #expect(dryRun.stdout.contains("would remove thumbs/200/\(orphan).jpg"), "\(dryRun.stdout)")
+            #expect(dryRun.stdout.contains("would remove \(orphan)\n"), "\(dryRun.stdout)")
         }
         let execute = try ChildProcess("artpipe", ["prune", "--out", run.output.path, "--execute"])
         #expect(try await execute.waitForExit(timeout: .seconds(30)) == 0, "\(execute.stderr)")
         for orphan in orphans {
-            #expect(
-                !FileManager.default.fileExists(
-                    atPath: run.output.appendingPathComponent("thumbs/200/\(orphan).jpg").path))
+            #expect(!FileManager.default.fileExists(atPath: run.output.appendingPathComponent(orphan).path))
         }
         let kept = incremental.artists.flatMap(\.works).flatMap(\.thumbnails.values)
         #expect(kept.allSatisfy { FileManager.default.fileExists(atPath: run.output.appendingPathComponent($0).path) })

@@ -22,7 +22,7 @@ actor ReferenceRun {
         let sample: SampleServerHandle
         let output: URL
         let index: ArtistIndex
-        let bytes: [UInt8]
+        let files: PublishedFiles
         let status: String
     }
 
@@ -35,12 +35,12 @@ actor ReferenceRun {
         defer { run.killWorkers() }
         try run.startWorkers()
         try await run.crawl()
-        let (index, bytes) = try await run.waitForCompletion()
+        let (index, files) = try await run.waitForCompletion()
         // Stopped workers have committed everything they handled: the lag is 0 for certain.
         _ = try await run.stopWorkers()
         let status = try await run.status()
         await run.shutdown()
-        let made = Result(sample: sample, output: run.output, index: index, bytes: bytes, status: status)
+        let made = Result(sample: sample, output: run.output, index: index, files: files, status: status)
         result = made
         return made
     }

@@ -131,7 +131,7 @@ struct ThumbWorkerPipelineTests {
         await cluster.shutdown()
     }
 
-    @Test("file names stay in their folder and never collide")
+    @Test("file names stay in their folder and never collide; 256 folders share the files evenly")
     func fileNames() {
         let numbers = [
             "../../etc/passwd", "a/b", "a%2Fb", "", ".hidden", "~empty", "SK-A-1", "Roëttiers",
@@ -143,6 +143,11 @@ struct ThumbWorkerPipelineTests {
             #expect(!name.contains("/") && !name.hasPrefix(".") && !name.isEmpty && name.utf8.count <= 170)
         }
         #expect(ThumbnailFileName.make("SK-A-1") == "SK-A-1")
+        // 256 folders, spread evenly: at two million works none holds much more than 10,000 files.
+        var perFolder: [String: Int] = [:]
+        for number in 0..<100_000 { perFolder[ThumbnailFileName.folder("SK-A-\(number)"), default: 0] += 1 }
+        #expect(perFolder.count == 256 && perFolder.keys.allSatisfy { $0.count == 2 && Int($0, radix: 16) != nil })
+        #expect(perFolder.values.max()! < 100_000 / 256 * 5 / 4, "\(perFolder.values.max()!)")
         #expect(
             ThumbnailFileName.make(String(repeating: "Y", count: 300))
                 != ThumbnailFileName.make(String(repeating: "Y", count: 301)))
@@ -294,7 +299,8 @@ struct ThumbWorkerProcessTests {
         let message = try #require(messages.first)
         let item = try #require(try MessageCodec.decode(PageThumbnails.self, from: message).items.first)
         #expect(item.status == .ok)
-        #expect(item.files.map(\.path) == ["thumbs/120/SK-C-5.jpg", "thumbs/240/SK-C-5.jpg"])
+        let folder = ThumbnailFileName.folder("SK-C-5")
+        #expect(item.files.map(\.path) == ["thumbs/120/\(folder)/SK-C-5.jpg", "thumbs/240/\(folder)/SK-C-5.jpg"])
         #expect(item.files.map(\.width) == [120, 240])
         await cluster.shutdown()
     }

@@ -19,7 +19,9 @@ struct DemoCommand: AsyncParsableCommand {
             """)
 
     @Option(
-        help: "Output directory (index.html, index.json, thumbs/, logs/). Emptied first if an earlier demo made it.")
+        help:
+            "Output directory (index.html, index.json, works/, gallery/, thumbs/, logs/). Emptied first if an earlier demo made it."
+    )
     var out: String = "artpipe-demo"
 
     @OptionGroup var collection: SampleCollectionOptions
@@ -112,13 +114,13 @@ struct DemoCommand: AsyncParsableCommand {
                 ]
                     + (source == "rijksmuseum"
                         ? ["--page-size", String(collection.pageSize), "--query", "s=artist"] : []))
-            let index = try await run.waitForCompletion(
+            let (manifest, index) = try await run.waitForCompletion(
                 timeout: .seconds(fromFlag: timeout), stopSignal: { received.withLock { $0 } })
             let cpu = run.cpuSeconds()
             let memory = run.peakResidentBytes()
             let elapsed = run.elapsed
             await run.stopGracefully()
-            var summary = DemoSummary(index: index, elapsed: elapsed, cpu: cpu, output: output)
+            var summary = DemoSummary(manifest: manifest, index: index, elapsed: elapsed, cpu: cpu, output: output)
             summary.memory = memory
             print(summary.text)
         } catch {

@@ -8,12 +8,13 @@ import Logging
 import NIOPosix
 import WorkerEndpoints
 
-/// `artpipe index-worker`: pages, thumbnails and failed requests in; index.json and index.html out.
+/// `artpipe index-worker`: pages, thumbnails and failed requests in; the published index (index.json, works/, index.html, gallery/) out.
 struct IndexWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index-worker",
         abstract:
-            "Maintain DIR/index.json and DIR/index.html from artpipe.pages, artpipe.thumbnails and the dead letters.")
+            "Maintain the index in DIR (index.json, works/, index.html, gallery/) from artpipe.pages, artpipe.thumbnails and the dead letters."
+    )
 
     @OptionGroup var worker: WorkerOptions
 

@@ -22,15 +22,18 @@ struct PruneCommand: ParsableCommand {
 
     func run() throws {
         let output = URL(fileURLWithPath: out, isDirectory: true)
-        let indexURL = output.appendingPathComponent("index.json")
-        guard let data = try? Data(contentsOf: indexURL),
+        let indexURL = output.appendingPathComponent(IndexLayout.manifestPath)
+        guard
             let written = (try? FileManager.default.attributesOfItem(atPath: indexURL.path))?[.modificationDate]
                 as? Date
         else {
             throw ConfigurationError("--out: cannot read \(indexURL.path)")
         }
-        guard let index = try? JSONDecoder().decode(ArtistIndex.self, from: data) else {
-            throw ConfigurationError("--out: \(indexURL.path) is not an artpipe index")
+        let index: ArtistIndex
+        do {
+            index = try PublishedIndex.read(from: output).index
+        } catch let error as PublishedIndex.ReadError {
+            throw ConfigurationError("--out: \(error.description)")
         }
         let plan = try PrunePlan(output: output, index: index, indexWritten: written)
         for candidate in plan.candidates { print((execute ? "removed " : "would remove ") + candidate.path) }

@@ -64,14 +64,11 @@ struct StatusCommand: AsyncParsableCommand {
             throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")
         }
         if let out {
-            let url = URL(fileURLWithPath: out).appendingPathComponent("index.json")
-            guard let data = try? Data(contentsOf: url) else {
-                throw ConfigurationError("--out: cannot read \(url.path)")
+            do {
+                status.add(index: try PublishedIndex.manifest(in: URL(fileURLWithPath: out)))
+            } catch let error as PublishedIndex.ReadError {
+                throw ConfigurationError("--out: \(error.description)")
             }
-            guard let index = try? JSONDecoder().decode(ArtistIndex.self, from: data) else {
-                throw ConfigurationError("--out: \(url.path) is not an artpipe index")
-            }
-            status.add(index: index)
         }
         print(status.text)
     }

@@ -69,23 +69,22 @@ final class DemoRun {
         say(crawl.outputTail(lines: 1))
     }
 
-    /// Polls index.json until the crawl is complete, showing progress.
-    func waitForCompletion(timeout: Duration, stopSignal: () -> UnixSignal?) async throws -> ArtistIndex {
+    /// Polls index.json until the crawl is complete, showing progress; returns the whole index.
+    func waitForCompletion(timeout: Duration, stopSignal: () -> UnixSignal?) async throws -> (
+        manifest: IndexManifest, index: ArtistIndex
+    ) {
         let deadline = ContinuousClock.now + timeout
         var lastReport = ContinuousClock.now - .seconds(60)
-        let indexURL = output.appendingPathComponent("index.json")
         while true {
             if let signal = stopSignal() {
                 throw DemoFailure(description: "stopped by signal \(signal) before the index was complete")
             }
             for (name, process) in processes { try checkAlive(name, process) }
-            let index = (try? Data(contentsOf: indexURL)).flatMap {
-                try? JSONDecoder().decode(ArtistIndex.self, from: $0)
-            }
-            let progress = index?.progress(crawlId: Self.crawlId)
-            if let index, let progress, progress.isComplete(expectedPages: expectedPages) {
+            let progress = (try? PublishedIndex.manifest(in: output))?.progress(crawlId: Self.crawlId)
+            if let progress, progress.isComplete(expectedPages: expectedPages) {
                 if interactive { FileHandle.standardOutput.write(Data((progressLine(progress) + "\n").utf8)) }
-                return index
+                // Published before the manifest that says complete, and the same in every later build.
+                return try PublishedIndex.read(from: output)
             }
             let now = ContinuousClock.now
             if now >= deadline {
@@ -102,7 +101,7 @@ final class DemoRun {
         }
     }
 
-    private func progressLine(_ progress: ArtistIndex.Progress) -> String {
+    private func progressLine(_ progress: IndexManifest.Progress) -> String {
         let done = progress.pagesIndexed + progress.pagesFailed
         let share = min(Double(done) / Double(max(expectedPages, 1)), 1)
         let seconds = elapsed.seconds

@@ -4,6 +4,8 @@ import IndexWorker
 
 /// The demo's closing report.
 struct DemoSummary {
+    let manifest: IndexManifest
+    /// Every work, for the failure reasons.
     let index: ArtistIndex
     let elapsed: Duration
     let cpu: [(name: String, seconds: Double)]
@@ -13,7 +15,7 @@ struct DemoSummary {
 
     var text: String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let progress = index.progress(crawlId: DemoRun.crawlId)
+        let progress = manifest.progress(crawlId: DemoRun.crawlId)
         let thumbnails = index.totals.thumbnails
         var lines = [
             "artpipe demo: complete in \(String(format: "%.1f", seconds)) s",

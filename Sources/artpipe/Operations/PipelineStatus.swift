@@ -90,7 +90,7 @@ struct PipelineStatus {
     }
 
     /// Pages present in index.json, found from each crawl's source, query and page numbers.
-    mutating func add(index: ArtistIndex) {
+    mutating func add(index: IndexManifest) {
         indexRead = true
         let indexed = index.crawls.flatMap { crawl in
             crawl.pagesIndexed.map { PageID.make(source: crawl.source, query: crawl.query, page: $0) }

@@ -19,24 +19,24 @@ struct PrunePlan {
     init(output: URL, index: ArtistIndex, indexWritten: Date) throws {
         let works = index.artists.flatMap(\.works)
         let referenced = Set(works.flatMap(\.thumbnails.values))
-        let manifests = Set(works.map { ThumbnailFileName.make($0.objectNumber) + ".json" })
+        let manifests = Set(works.map { ThumbnailFileName.manifestPath($0.objectNumber) })
+        let fileManager = FileManager.default
         let thumbs = output.appendingPathComponent("thumbs")
         var candidates: [Candidate] = []
-        let fileManager = FileManager.default
-        for folder in (try? fileManager.contentsOfDirectory(atPath: thumbs.path).sorted()) ?? [] {
-            let directory = thumbs.appendingPathComponent(folder)
-            for name in try fileManager.contentsOfDirectory(atPath: directory.path).sorted() {
-                let relative = "thumbs/\(folder)/\(name)"
-                let unreferenced =
-                    folder == ".manifests" ? !manifests.contains(name) : !referenced.contains(relative)
-                // Temporary files of a write in progress, and anything newer than the index, stay.
-                guard unreferenced, !name.hasPrefix(".") else { continue }
-                let attributes = try fileManager.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
-                guard (attributes[.type] as? FileAttributeType) == .typeRegular,
-                    let modified = attributes[.modificationDate] as? Date, modified < indexWritten
-                else { continue }
-                candidates.append(Candidate(path: relative, bytes: (attributes[.size] as? NSNumber)?.intValue ?? 0))
-            }
+        // Every depth: files of the flat layout before thumbnails were spread over folders count too.
+        let paths = (fileManager.enumerator(atPath: thumbs.path)?.allObjects as? [String]) ?? []
+        for path in paths.sorted() {
+            let relative = "thumbs/\(path)"
+            let unreferenced =
+                relative.hasPrefix("thumbs/.manifests/")
+                ? !manifests.contains(relative) : !referenced.contains(relative)
+            // Temporary files of a write in progress, and anything newer than the index, stay.
+            guard unreferenced, !(path.split(separator: "/").last ?? "").hasPrefix(".") else { continue }
+            let attributes = try fileManager.attributesOfItem(atPath: thumbs.appendingPathComponent(path).path)
+            guard (attributes[.type] as? FileAttributeType) == .typeRegular,
+                let modified = attributes[.modificationDate] as? Date, modified < indexWritten
+            else { continue }
+            candidates.append(Candidate(path: relative, bytes: (attributes[.size] as? NSNumber)?.intValue ?? 0))
         }
         self.candidates = candidates
     }

@@ -1,12 +1,12 @@
 import Foundation
 import PipelineContract
 
-/// `index.json`: works grouped by artist, per-crawl progress and totals. Schema `artpipe-index/1`.
+/// Works grouped by artist, per-crawl progress and totals: what ``IndexLayout`` publishes.
 ///
 /// Built by ``build(from:)`` as a pure function of ``IndexInputs``: the same inputs give the
 /// same bytes, whatever order the pages arrived in.
 public struct ArtistIndex: Codable, Sendable, Equatable {
-    public static let schemaName = "artpipe-index/1"
+    public static let schemaName = IndexLayout.schemaName
     /// The group name of works whose maker is empty or only spaces; it sorts last.
     public static let unknownArtist = ""
 
@@ -163,12 +163,5 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
             crawl.gaps = highest > 0 ? (1...highest).filter { !known.contains($0) } : []
             return crawl
         }.sorted { $0.crawlId < $1.crawlId }
-    }
-
-    /// The bytes of `index.json`: sorted keys, no escaped slashes, a final newline.
-    public func jsonBytes() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
     }
 }

@@ -35,8 +35,12 @@ public final class IndexStateStore: Sendable {
     /// Returns the count.
     @discardableResult
     public func removeStaleTemporaries() -> Int {
-        AtomicFile.removeStaleTemporaries(in: directory)
-            + AtomicFile.removeStaleTemporaries(in: directory.deletingLastPathComponent())
+        let output = directory.deletingLastPathComponent()
+        return [
+            directory, output, output.appendingPathComponent(IndexLayout.worksFolder),
+            output.appendingPathComponent(IndexLayout.galleryFolder),
+        ]
+        .map { AtomicFile.removeStaleTemporaries(in: $0) }.reduce(0, +)
     }
 
     /// Where to start reading a newly assigned partition: after its shard's offset, or at the

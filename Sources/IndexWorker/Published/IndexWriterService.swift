@@ -41,7 +41,7 @@ public struct IndexWriterService: Service {
         let (store, publisher) = (self.store, self.publisher)
         let changed = try await threadPool.runIfActive {
             let flushed = try store.flush()
-            return (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() : false
+            return (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() > 0 : false
         }
         if changed { logger.debug("index written") }
     }

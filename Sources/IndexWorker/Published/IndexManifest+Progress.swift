@@ -1,4 +1,4 @@
-extension ArtistIndex {
+extension IndexManifest {
     /// How far one crawl has got in this index.
     public struct Progress: Sendable, Equatable {
         public var pagesIndexed: Int
@@ -20,14 +20,5 @@ extension ArtistIndex {
             pagesIndexed: selected.map(\.pagesIndexed.count).reduce(0, +),
             pagesFailed: selected.map(\.failedPages.count).reduce(0, +), works: totals.works,
             pendingThumbnails: totals.thumbnails["pending", default: 0])
-    }
-
-    /// Failed thumbnails by reason, most frequent first.
-    public var thumbnailFailures: [(reason: String, count: Int)] {
-        var counts: [String: Int] = [:]
-        for work in artists.flatMap(\.works) where work.thumbnailStatus == "failed" {
-            counts[work.thumbnailReason ?? "unknown", default: 0] += 1
-        }
-        return counts.map { ($0.key, $0.value) }.sorted { ($1.count, $0.reason) < ($0.count, $1.reason) }
     }
 }

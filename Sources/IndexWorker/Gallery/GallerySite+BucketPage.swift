@@ -1,0 +1,73 @@
+extension GallerySite {
+    /// `gallery/<bucket>.html`: each of the bucket's artist slices with its works.
+    static func bucketPage(_ bucket: Int, _ slices: [IndexLayout.Slice], of index: ArtistIndex, plan: IndexLayout.Plan)
+        -> [UInt8]
+    {
+        let works = slices.map(\.works.count).reduce(0, +)
+        var html = HTMLText(reservingCapacity: 300 * works + 4096)
+        let names = slices.map { displayName(index.artists[$0.artist].name) }
+        html.head(title: names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : ""), style: "style.css")
+        html.raw("<header><a href=\"../index.html\">All artists</a></header>\n")
+        for slice in slices {
+            let artist = index.artists[slice.artist]
+            let artistSlices = plan.slices[slice.artist]
+            html.raw("<section id=\"")
+            html.markup(IndexLayout.anchor(of: artist.name, slice: slice.number))
+            html.raw("\"><h2>")
+            html.text(displayName(artist.name))
+            html.raw(" <small>")
+            if artistSlices.count > 1 {
+                html.markup("works \(slice.works.lowerBound + 1)–\(slice.works.upperBound) of ")
+            }
+            html.int(artist.works.count)
+            html.raw(artist.works.count == 1 ? " work</small></h2>\n" : " works</small></h2>\n")
+            html.raw("<div class=\"works\">\n")
+            for work in artist.works[slice.works] { figure(work, into: &html) }
+            html.raw("</div>\n")
+            if slice.number + 1 < artistSlices.count {
+                let next = artistSlices[slice.number + 1]
+                html.raw("<p class=\"more\"><a href=\"")
+                html.markup(
+                    IndexLayout.bucketName(next.bucket) + ".html#"
+                        + IndexLayout.anchor(of: artist.name, slice: next.number))
+                html.markup("\">Works \(next.works.lowerBound + 1)–\(next.works.upperBound) →</a></p>\n")
+            }
+            html.raw("</section>\n")
+        }
+        html.raw("</body></html>\n")
+        return html.bytes
+    }
+
+    /// One work: its thumbnail, or words saying why there is none (the reason on hover).
+    private static func figure(_ work: ArtistIndex.Work, into html: inout HTMLText) {
+        let title = work.title.isEmpty ? work.objectNumber : work.title
+        html.raw("<figure data-work=\"")
+        html.text(work.objectNumber)
+        html.raw("\">")
+        if let path = work.thumbnails[preferredSize] ?? work.thumbnails.values.sorted().first {
+            html.raw("<img loading=\"lazy\" src=\"../")
+            html.text(path)
+            html.raw("\" alt=\"")
+            html.text(title)
+            html.raw("\">")
+        } else {
+            switch work.thumbnailStatus {
+            case "noImage":
+                html.raw("<div class=\"none\" title=\"The collection has no image of this work\">No image</div>")
+            case "failed":
+                html.raw("<div class=\"none failed\" title=\"")
+                html.text(work.thumbnailReason ?? "no reason was given")
+                html.raw("\">Thumbnail failed</div>")
+            default:
+                html.raw("<div class=\"none\" title=\"Its thumbnail has not been made yet\">Not made yet</div>")
+            }
+        }
+        html.raw("<figcaption title=\"")
+        html.text(title)
+        html.raw(" (")
+        html.text(work.objectNumber)
+        html.raw(")\">")
+        html.text(title)
+        html.raw("</figcaption></figure>\n")
+    }
+}

@@ -1,0 +1,83 @@
+extension GallerySite {
+    static func frontPage(_ index: ArtistIndex, letters: [Letter]) -> [UInt8] {
+        var html = HTMLText(reservingCapacity: 8192)
+        let totals = index.totals
+        html.head(title: "artpipe — \(totals.works) works by \(totals.artists) artists", style: stylePath)
+        html.raw("<header><h1>")
+        html.markup("\(totals.works) works by \(totals.artists) artists")
+        html.raw("</h1>\n<p class=\"totals\">")
+        let thumbnails = totals.thumbnails
+        html.markup(
+            "\(thumbnails["ok", default: 0]) with thumbnails · \(thumbnails["noImage", default: 0]) without an image"
+                + " · \(thumbnails["failed", default: 0]) failed · \(thumbnails["pending", default: 0]) not made yet")
+        html.raw("</p>\n<input id=\"q\" type=\"search\" placeholder=\"Search artists\" aria-label=\"Search artists\"")
+        html.raw(" autocomplete=\"off\">\n<ul id=\"results\" class=\"artists\"></ul>\n</header>\n")
+        letterLinks(letters, prefix: "\(IndexLayout.galleryFolder)/", into: &html)
+        html.raw("<script>\n")
+        html.raw(searchScript)
+        html.raw("</script>\n</body></html>\n")
+        return html.bytes
+    }
+
+    /// The search box: loads the artist list on first use (a script file, so it works from
+    /// `file://`), then shows the first 50 names containing what was typed, case and accents folded.
+    static let searchScript: StaticString = #"""
+        (function () {
+          var box = document.getElementById('q'), out = document.getElementById('results');
+          var list = null, loading = false;
+          function fold(s) { return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(); }
+          function item(text, href, count) {
+            var li = document.createElement('li');
+            if (href) { var a = document.createElement('a'); a.href = href; a.textContent = text; li.appendChild(a); }
+            else { li.textContent = text; }
+            if (count) { var s = document.createElement('small'); s.textContent = ' ' + count; li.appendChild(s); }
+            out.appendChild(li);
+          }
+          function show() {
+            out.textContent = '';
+            var term = fold(box.value.trim());
+            if (!term) { return; }
+            if (!list) { item('Loading the artist list…'); return; }
+            var shown = 0;
+            for (var i = 0; i < list.length && shown < 50; i++) {
+              if (list[i][3].indexOf(term) >= 0) {
+                item(list[i][0] || 'Unknown maker', 'gallery/' + list[i][2], list[i][1]); shown++;
+              }
+            }
+            if (!shown) { item('No artist’s name contains “' + box.value.trim() + '”'); }
+          }
+          function load() {
+            if (list || loading) { return; }
+            loading = true;
+            var script = document.createElement('script');
+            script.src = 'gallery/artists.js';
+            script.onload = function () {
+              list = (window.artpipeArtists || []).map(function (a) { return a.concat([fold(a[0])]); });
+              show();
+            };
+            script.onerror = function () { out.textContent = ''; item('The artist list could not be loaded'); };
+            document.head.appendChild(script);
+          }
+          box.addEventListener('focus', load);
+          box.addEventListener('input', function () { load(); show(); });
+        })();
+
+        """#
+
+    /// `gallery/artists.js`: every artist's name, count and link, for the search box.
+    static func artistList(_ index: ArtistIndex, plan: IndexLayout.Plan) -> [UInt8] {
+        var json = JSONText(reservingCapacity: 64 * index.artists.count + 64)
+        json.raw("window.artpipeArtists = [")
+        for (position, artist) in index.artists.enumerated() {
+            json.raw(position == 0 ? "\n[" : ",\n[")
+            json.string(artist.name)
+            json.byte(UInt8(ascii: ","))
+            json.int(artist.works.count)
+            json.byte(UInt8(ascii: ","))
+            json.string(artistLink(position, of: index, plan: plan))
+            json.byte(UInt8(ascii: "]"))
+        }
+        json.raw("];\n")
+        return json.bytes
+    }
+}

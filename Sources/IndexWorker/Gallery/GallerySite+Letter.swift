@@ -1,0 +1,98 @@
+extension GallerySite {
+    /// The artists whose names start with one letter, in index order.
+    struct Letter {
+        /// `a`…`z`, or `other`.
+        var key: String
+        var artists: [Int]
+
+        var label: String { key == "other" ? "Other" : key.uppercased() }
+
+        /// Relative to the output directory.
+        func path(page: Int) -> String {
+            "\(IndexLayout.galleryFolder)/\(fileName(page: page))"
+        }
+
+        /// Relative to the gallery folder.
+        func fileName(page: Int) -> String {
+            page == 0 ? "letter-\(key).html" : "letter-\(key)-\(page + 1).html"
+        }
+
+        /// Case and accents folded: `Émile` is under E. The unknown maker is under Other.
+        static func key(of name: String) -> String {
+            guard let first = ArtistIndex.collationKey(name).unicodeScalars.first,
+                ("a"..."z").contains(first)
+            else { return "other" }
+            return String(first)
+        }
+
+        /// Every letter that has artists, A–Z then Other.
+        static func group(_ index: ArtistIndex) -> [Letter] {
+            var byKey: [String: [Int]] = [:]
+            for (position, artist) in index.artists.enumerated() {
+                byKey[key(of: artist.name), default: []].append(position)
+            }
+            return byKey.map { Letter(key: $0.key, artists: $0.value) }.sorted {
+                ($0.key == "other" ? 1 : 0, $0.key) < ($1.key == "other" ? 1 : 0, $1.key)
+            }
+        }
+    }
+
+    /// Links to every letter, with their artist counts; `prefix` leads from the page to the gallery folder.
+    static func letterLinks(_ letters: [Letter], prefix: String, into html: inout HTMLText) {
+        html.raw("<nav class=\"letters\" aria-label=\"Artists by letter\">")
+        for letter in letters {
+            html.raw("<a href=\"")
+            html.markup(prefix + letter.fileName(page: 0))
+            html.raw("\">")
+            html.text(letter.label)
+            html.raw("<small>")
+            html.int(letter.artists.count)
+            html.raw("</small></a>")
+        }
+        html.raw("</nav>\n")
+    }
+
+    static func letterPage(
+        _ letter: Letter, page: Int, of pageCount: Int, artists: ArraySlice<Int>, letters: [Letter],
+        index: ArtistIndex, plan: IndexLayout.Plan
+    ) -> [UInt8] {
+        var html = HTMLText(reservingCapacity: 120 * artists.count + 4096)
+        let title =
+            "\(letter.label): \(letter.artists.count) artists" + (pageCount > 1 ? " (\(page + 1)/\(pageCount))" : "")
+        html.head(title: title, style: "style.css")
+        html.raw("<header><a href=\"../index.html\">All artists</a><h1>")
+        html.text(title)
+        html.raw("</h1></header>\n")
+        letterLinks(letters, prefix: "", into: &html)
+        html.raw("<ul class=\"artists\">\n")
+        for artist in artists {
+            html.raw("<li><a href=\"")
+            html.markup(artistLink(artist, of: index, plan: plan))
+            html.raw("\">")
+            html.text(displayName(index.artists[artist].name))
+            html.raw("</a> <small>")
+            html.int(index.artists[artist].works.count)
+            html.raw("</small></li>\n")
+        }
+        html.raw("</ul>\n")
+        if pageCount > 1 {
+            html.raw("<nav class=\"pager\">")
+            for number in 0..<pageCount {
+                if number == page {
+                    html.raw("<b>")
+                    html.int(number + 1)
+                    html.raw("</b> ")
+                } else {
+                    html.raw("<a href=\"")
+                    html.markup(letter.fileName(page: number))
+                    html.raw("\">")
+                    html.int(number + 1)
+                    html.raw("</a> ")
+                }
+            }
+            html.raw("</nav>\n")
+        }
+        html.raw("</body></html>\n")
+        return html.bytes
+    }
+}

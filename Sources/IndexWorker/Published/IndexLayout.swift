@@ -1,0 +1,111 @@
+import Foundation
+
+/// Where an index is published: schema `artpipe-index/2` (documented in the README, "The index").
+///
+/// - `index.json`: the manifest — totals, crawls, and every artist with its count and the
+///   buckets holding its works (``IndexManifest``). Written last.
+/// - `works/<bucket>.jsonl`: one work per line, artists in index order, each artist's works
+///   by object number. Together they are every work once.
+/// - `index.html` and `gallery/`: the static gallery (``GallerySite``).
+///
+/// An artist's works are cut into slices of ``sliceSize``; each slice goes to the bucket its
+/// artist's name and slice number hash to, so a page that changes one artist rewrites only
+/// that artist's buckets, and no bucket grows with the largest artist.
+public enum IndexLayout {
+    public static let schemaName = "artpipe-index/2"
+    public static let bucketCount = 1024
+    public static let sliceSize = 500
+    public static let manifestPath = "index.json"
+    public static let worksFolder = "works"
+    public static let galleryFolder = "gallery"
+
+    /// One artist's works, or up to ``sliceSize`` of them, in one bucket.
+    struct Slice {
+        /// The artist's position in ``ArtistIndex/artists``.
+        var artist: Int
+        var number: Int
+        var works: Range<Int>
+        var bucket: Int
+    }
+
+    /// Every artist's slices, and each bucket's slices in index order.
+    struct Plan {
+        var slices: [[Slice]]
+        var buckets: [Int: [Slice]]
+
+        init(_ index: ArtistIndex) {
+            slices = []
+            buckets = [:]
+            slices.reserveCapacity(index.artists.count)
+            for (position, artist) in index.artists.enumerated() {
+                let count = artist.works.count
+                let ranges = stride(from: 0, to: max(count, 1), by: sliceSize).map { $0..<min($0 + sliceSize, count) }
+                let artistSlices = ranges.enumerated().map { number, range in
+                    Slice(
+                        artist: position, number: number, works: range,
+                        bucket: IndexLayout.bucket(of: artist.name, slice: number))
+                }
+                for slice in artistSlices { buckets[slice.bucket, default: []].append(slice) }
+                slices.append(artistSlices)
+            }
+        }
+    }
+
+    /// Every file of `index`, by path relative to the output directory.
+    public static func files(for index: ArtistIndex) -> [String: [UInt8]] {
+        let plan = Plan(index)
+        var files: [String: [UInt8]] = [:]
+        for (bucket, slices) in plan.buckets {
+            files[worksPath(bucket)] = WorkLines.render(slices, of: index)
+            files[GallerySite.bucketPath(bucket)] = GallerySite.bucketPage(bucket, slices, of: index, plan: plan)
+        }
+        for (path, bytes) in GallerySite.sharedFiles(index, plan: plan) { files[path] = bytes }
+        files[manifestPath] = IndexManifest.render(index, plan: plan)
+        return files
+    }
+
+    static func bucketName(_ bucket: Int) -> String {
+        let hex = String(bucket, radix: 16)
+        return String(repeating: "0", count: max(0, 3 - hex.count)) + hex
+    }
+
+    static func worksPath(_ bucket: Int) -> String { "\(worksFolder)/\(bucketName(bucket)).jsonl" }
+
+    /// FNV-1a over the name's UTF-8, a zero byte and the slice number: the same everywhere, every run.
+    static func bucket(of artist: String, slice: Int) -> Int {
+        var hash = nameHash(artist)
+        for byte in [0] + Array(String(slice).utf8) {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(bucketCount))
+    }
+
+    static func nameHash(_ name: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// The id of an artist's slice in its bucket's gallery page.
+    static func anchor(of artist: String, slice: Int) -> String {
+        let hex = String(nameHash(artist), radix: 16)
+        return "a" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(slice)"
+    }
+
+    /// The layout's files now in `directory` (relative paths), whoever wrote them: what a
+    /// publish compares with, and removes when no longer part of the index.
+    public static func publishedPaths(in directory: URL) -> Set<String> {
+        var paths: Set<String> = []
+        for path in [manifestPath, GallerySite.frontPagePath]
+        where FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path) {
+            paths.insert(path)
+        }
+        for folder in [worksFolder, galleryFolder] {
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path))
+                ?? []
+            for name in names where !name.hasPrefix(".") { paths.insert("\(folder)/\(name)") }
+        }
+        return paths
+    }
+}

@@ -1,0 +1,108 @@
+/// `index.json` of schema `artpipe-index/2`: what a program reads first. Totals, crawls, and
+/// every artist with its count and where its works are; the works themselves are in
+/// `works/<bucket>.jsonl`, one bucket per entry of ``Artist/buckets``.
+public struct IndexManifest: Codable, Sendable, Equatable {
+    public var schema: String
+    /// The bucket count and slice size the artists' buckets were computed with.
+    public var bucketCount: Int
+    public var sliceSize: Int
+    public var totals: ArtistIndex.Totals
+    public var crawls: [ArtistIndex.Crawl]
+    public var artists: [Artist]
+
+    public struct Artist: Codable, Sendable, Equatable {
+        /// As the source writes it; empty for an unknown maker.
+        public var name: String
+        public var works: Int
+        /// The bucket of each slice of the artist's works, in order: slice `n` is in
+        /// `works/<buckets[n]>.jsonl` and on `gallery/<buckets[n]>.html`.
+        public var buckets: [String]
+    }
+}
+
+extension IndexManifest {
+    /// The bytes of `index.json`: one crawl and one artist per line, so it reads and diffs well.
+    static func render(_ index: ArtistIndex, plan: IndexLayout.Plan) -> [UInt8] {
+        var json = JSONText(reservingCapacity: 64 * index.artists.count + 4096)
+        json.raw("{\"schema\":")
+        json.string(IndexLayout.schemaName)
+        json.key("bucketCount")
+        json.int(IndexLayout.bucketCount)
+        json.key("sliceSize")
+        json.int(IndexLayout.sliceSize)
+        json.raw(",\n\"totals\":{")
+        json.key("artists", first: true)
+        json.int(index.totals.artists)
+        json.key("works")
+        json.int(index.totals.works)
+        json.key("pages")
+        json.int(index.totals.pages)
+        json.key("failedPages")
+        json.int(index.totals.failedPages)
+        json.key("thumbnails")
+        json.byte(UInt8(ascii: "{"))
+        for (number, status) in index.totals.thumbnails.keys.sorted().enumerated() {
+            if number > 0 { json.byte(UInt8(ascii: ",")) }
+            json.string(status)
+            json.byte(UInt8(ascii: ":"))
+            json.int(index.totals.thumbnails[status] ?? 0)
+        }
+        json.raw("}},\n\"crawls\":[")
+        for (number, crawl) in index.crawls.enumerated() {
+            json.raw(number == 0 ? "\n" : ",\n")
+            render(crawl, into: &json)
+        }
+        json.raw("],\n\"artists\":[")
+        for (number, artist) in index.artists.enumerated() {
+            json.raw(number == 0 ? "\n{\"name\":" : ",\n{\"name\":")
+            json.string(artist.name)
+            json.key("works")
+            json.int(artist.works.count)
+            json.raw(",\"buckets\":[")
+            for (slice, part) in plan.slices[number].enumerated() {
+                if slice > 0 { json.byte(UInt8(ascii: ",")) }
+                json.string(IndexLayout.bucketName(part.bucket))
+            }
+            json.raw("]}")
+        }
+        json.raw("]}\n")
+        return json.bytes
+    }
+
+    private static func render(_ crawl: ArtistIndex.Crawl, into json: inout JSONText) {
+        json.raw("{\"crawlId\":")
+        json.string(crawl.crawlId)
+        json.key("source")
+        json.string(crawl.source)
+        json.key("query")
+        json.byte(UInt8(ascii: "{"))
+        for (number, name) in crawl.query.keys.sorted().enumerated() {
+            if number > 0 { json.byte(UInt8(ascii: ",")) }
+            json.string(name)
+            json.byte(UInt8(ascii: ":"))
+            json.string(crawl.query[name] ?? "")
+        }
+        json.byte(UInt8(ascii: "}"))
+        json.key("total")
+        json.int(crawl.total)
+        for (key, pages) in [("pagesIndexed", crawl.pagesIndexed), ("gaps", crawl.gaps)] {
+            json.byte(UInt8(ascii: ","))
+            json.string(key)
+            json.raw(":[")
+            for (number, page) in pages.enumerated() {
+                if number > 0 { json.byte(UInt8(ascii: ",")) }
+                json.int(page)
+            }
+            json.byte(UInt8(ascii: "]"))
+        }
+        json.raw(",\"failedPages\":[")
+        for (number, failure) in crawl.failedPages.enumerated() {
+            json.raw(number == 0 ? "{\"page\":" : ",{\"page\":")
+            json.int(failure.page)
+            json.key("reason")
+            json.string(failure.reason)
+            json.byte(UInt8(ascii: "}"))
+        }
+        json.raw("]}")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Reads a published index back: the manifest alone, or every work.
+public enum PublishedIndex {
+    public struct ReadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `DIR/index.json`. Throws when it is missing, or is not an `artpipe-index/2` manifest.
+    public static func manifest(in directory: URL) throws -> IndexManifest {
+        let url = directory.appendingPathComponent(IndexLayout.manifestPath)
+        guard let data = try? Data(contentsOf: url) else { throw ReadError(description: "cannot read \(url.path)") }
+        let manifest: IndexManifest
+        do {
+            manifest = try JSONDecoder().decode(IndexManifest.self, from: data)
+        } catch {
+            throw ReadError(description: "\(url.path) is not an artpipe index (\(IndexLayout.schemaName))")
+        }
+        guard manifest.schema == IndexLayout.schemaName else {
+            throw ReadError(
+                description: "\(url.path) has schema \(manifest.schema); this artpipe reads \(IndexLayout.schemaName)")
+        }
+        return manifest
+    }
+
+    /// The whole index, the manifest and every bucket it names. For tools and tests: it holds
+    /// every work in memory.
+    public static func read(from directory: URL) throws -> (manifest: IndexManifest, index: ArtistIndex) {
+        let manifest = try manifest(in: directory)
+        var works: [String: [ArtistIndex.Work]] = [:]
+        for bucket in Set(manifest.artists.flatMap(\.buckets)).sorted() {
+            let path = "\(IndexLayout.worksFolder)/\(bucket).jsonl"
+            guard let data = try? Data(contentsOf: directory.appendingPathComponent(path)) else {
+                throw ReadError(description: "index.json names \(path), which cannot be read")
+            }
+            for line in try WorkLines.parse(data, file: path) { works[line.artist, default: []].append(line.work) }
+        }
+        let artists = manifest.artists.map { artist in
+            ArtistIndex.Artist(
+                name: artist.name,
+                works: (works[artist.name] ?? []).sorted {
+                    $0.objectNumber.unicodeScalars.lexicographicallyPrecedes($1.objectNumber.unicodeScalars)
+                })
+        }
+        let index = ArtistIndex(
+            schema: manifest.schema, totals: manifest.totals, crawls: manifest.crawls, artists: artists)
+        return (manifest, index)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// `works/<bucket>.jsonl`: one JSON object per work, its artist's name included, so a tool can
+/// stream every work without loading the index.
+public enum WorkLines {
+    /// One line, decoded.
+    public struct Line: Codable, Sendable, Equatable {
+        public var artist: String
+        public var work: ArtistIndex.Work
+
+        public init(artist: String, work: ArtistIndex.Work) {
+            self.artist = artist
+            self.work = work
+        }
+
+        private enum CodingKeys: String, CodingKey { case artist }
+
+        public init(from decoder: any Decoder) throws {
+            artist = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .artist)
+            work = try ArtistIndex.Work(from: decoder)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(artist, forKey: .artist)
+            try work.encode(to: encoder)
+        }
+    }
+
+    /// Decodes a bucket file. Throws on a line that is not a work, naming it.
+    public static func parse(_ bytes: some Collection<UInt8>, file: String) throws -> [Line] {
+        let decoder = JSONDecoder()
+        var lines: [Line] = []
+        for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
+            do {
+                lines.append(try decoder.decode(Line.self, from: Data(line)))
+            } catch {
+                throw PublishedIndex.ReadError(description: "\(file) line \(number + 1) is not a work: \(error)")
+            }
+        }
+        return lines
+    }
+
+    static func render(_ slices: [IndexLayout.Slice], of index: ArtistIndex) -> [UInt8] {
+        var json = JSONText(reservingCapacity: 320 * slices.map(\.works.count).reduce(0, +))
+        for slice in slices {
+            let artist = index.artists[slice.artist]
+            for work in artist.works[slice.works] {
+                json.raw("{\"artist\":")
+                json.string(artist.name)
+                render(work, into: &json)
+                json.raw("}\n")
+            }
+        }
+        return json.bytes
+    }
+
+    private static func render(_ work: ArtistIndex.Work, into json: inout JSONText) {
+        json.key("objectNumber")
+        json.string(work.objectNumber)
+        json.key("title")
+        json.string(work.title)
+        json.key("pageId")
+        json.string(work.pageId)
+        json.key("page")
+        json.int(work.page)
+        if let imageURL = work.imageURL {
+            json.key("imageURL")
+            json.string(imageURL)
+        }
+        json.key("thumbnailStatus")
+        json.string(work.thumbnailStatus)
+        if let reason = work.thumbnailReason {
+            json.key("thumbnailReason")
+            json.string(reason)
+        }
+        json.key("thumbnails")
+        json.byte(UInt8(ascii: "{"))
+        let sizes = work.thumbnails.keys.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
+        for (number, size) in sizes.enumerated() {
+            if number > 0 { json.byte(UInt8(ascii: ",")) }
+            json.string(size)
+            json.byte(UInt8(ascii: ":"))
+            json.string(work.thumbnails[size] ?? "")
+        }
+        json.byte(UInt8(ascii: "}"))
+        if let recordId = work.recordId {
+            json.key("recordId")
+            json.string(recordId)
+        }
+        if let datestamp = work.datestamp {
+            json.key("datestamp")
+            json.string(datestamp)
+        }
+    }
+}

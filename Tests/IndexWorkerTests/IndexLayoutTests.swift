@@ -1,0 +1,81 @@
+import ArtpipeTestKit
+import Foundation
+import PipelineContract
+import Testing
+
+@testable import IndexWorker
+
+@Suite("The published layout (artpipe-index/2)")
+struct IndexLayoutTests {
+    /// `works` works: artist 0 holds a third of them, the rest spread over `artists - 1` names.
+    static func inputs(works: Int, artists: Int, title: (Int) -> String = { "Title \"\($0)\"\n\u{1}" }) -> IndexInputs {
+        let artworks = (0..<works).map { number in
+            Artwork(
+                objectNumber: "OBJ-\(number)", title: title(number),
+                artist: number % 3 == 0 ? "anonymous" : "Maker \(number % (artists - 1))",
+                imageURL: "https://x/\(number)", width: nil, height: nil, position: number % 100)
+        }
+        var inputs = IndexInputs()
+        for first in stride(from: 0, to: works, by: 100) {
+            inputs.add(ArtistIndexTests.page(first / 100 + 1, Array(artworks[first..<min(first + 100, works)])))
+        }
+        return inputs
+    }
+
+    @Test("written and read back: the same index; every work once; a large artist in slices across buckets")
+    func roundTrip() throws {
+        let index = ArtistIndex.build(from: Self.inputs(works: 3_000, artists: 40))
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("layout"))
+        for (path, bytes) in IndexLayout.files(for: index) {
+            let url = output.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        let (manifest, readBack) = try PublishedIndex.read(from: output)
+        #expect(readBack.artists == index.artists && readBack.totals == index.totals && readBack.crawls == index.crawls)
+        let anonymous = try #require(manifest.artists.first { $0.name == "anonymous" })
+        #expect(anonymous.works == 1_000 && anonymous.buckets.count == 2)
+        let lines = try IndexLayout.publishedPaths(in: output).filter { $0.hasSuffix(".jsonl") }.flatMap {
+            try WorkLines.parse(Data(contentsOf: output.appendingPathComponent($0)), file: $0)
+        }
+        #expect(lines.count == 3_000 && Set(lines.map(\.work.objectNumber)).count == 3_000)
+        #expect(lines.contains { $0.work.title == "Title \"7\"\n\u{1}" }, "escaped and decoded back")
+    }
+
+    @Test("a changed title rewrites its bucket's two files; a new work adds only the files that count it")
+    func changesStayLocal() throws {
+        var inputs = Self.inputs(works: 3_000, artists: 200)
+        let before = IndexLayout.files(for: ArtistIndex.build(from: inputs))
+        let retitled = Self.inputs(works: 3_000, artists: 200) { $0 == 1_234 ? "Renamed" : "Title \"\($0)\"\n\u{1}" }
+        let changed = PublishedFiles(IndexLayout.files(for: ArtistIndex.build(from: retitled)))
+            .differences(from: PublishedFiles(before))
+        #expect(
+            changed.count == 2 && changed.allSatisfy { $0.hasPrefix("works/") || $0.hasPrefix("gallery/") },
+            "\(changed)")
+
+        inputs.add(
+            ArtistIndexTests.page(
+                99,
+                [
+                    Artwork(
+                        objectNumber: "OBJ-NEW", title: "New", artist: "Maker 17", imageURL: nil, width: nil,
+                        height: nil, position: 0)
+                ]))
+        let added = PublishedFiles(IndexLayout.files(for: ArtistIndex.build(from: inputs)))
+            .differences(from: PublishedFiles(before))
+        // Its bucket's two files, the manifest, its letter's page, the artist list and the front page.
+        #expect(added.count == 6, "\(added)")
+    }
+
+    @Test("no bucket grows with the largest artist: 30,000 works, one artist holding a third")
+    func bucketsStayBounded() throws {
+        let files = IndexLayout.files(for: ArtistIndex.build(from: Self.inputs(works: 30_000, artists: 1_000)))
+        let worksFiles = files.filter { $0.key.hasPrefix("works/") }
+        #expect(worksFiles.count <= IndexLayout.bucketCount)
+        let largest = try #require(worksFiles.values.map { $0.count { $0 == UInt8(ascii: "\n") } }.max())
+        // About 30 works per bucket on average; the 20 slices of 500 land where their hashes take them.
+        #expect(largest <= 3 * IndexLayout.sliceSize, "\(largest) works in one bucket")
+        #expect(files.values.allSatisfy { $0.count < 2_000_000 })
+    }
+}
