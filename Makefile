@@ -37,6 +37,7 @@ bench: setup
 	bench/harvest.sh
 	bench/thumbs.sh
 	bench/index.sh
+	bench/index-scale.sh
 	bench/demo.sh
 
 # Renders a sample gallery in headless Chromium; prints where the screenshot is.

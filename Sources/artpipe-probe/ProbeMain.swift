@@ -15,6 +15,6 @@ struct Probe: ParsableCommand {
         abstract: "Test and benchmark tools: drive the worker runtime, fill topics, measure the stages.",
         subcommands: [
             ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self,
-            ProducePagesCommand.self, SampleGalleryCommand.self, HarvestBenchCommand.self,
+            ProducePagesCommand.self, SampleGalleryCommand.self, HarvestBenchCommand.self, IndexStateCommand.self,
         ])
 }

@@ -216,6 +216,7 @@ struct GallerySiteTests {
     func frontPage() throws {
         let front = try #require(Self.site()["index.html"])
         #expect(front.contains("5 works by 5 artists"))
+        #expect(GallerySite.grouped(1_000_000) == "1,000,000" && GallerySite.grouped(999) == "999")
         #expect(front.contains("<a href=\"gallery/letter-a.html\">A<small>2</small></a>"))
         #expect(front.contains("<a href=\"gallery/letter-z.html\">Z<small>1</small></a>"))
         #expect(front.contains("<a href=\"gallery/letter-other.html\">Other<small>2</small></a>"))

@@ -108,13 +108,17 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
                     recordId: artwork.recordId, datestamp: artwork.datestamp
                 ))
         }
+        // Each name's collation key once, not once per comparison: folding is the costly part.
         let artists = groups.map { name, works in
-            Artist(
-                name: name,
-                works: works.sorted {
-                    $0.objectNumber.unicodeScalars.lexicographicallyPrecedes($1.objectNumber.unicodeScalars)
-                })
-        }.sorted(by: artistOrder)
+            (
+                key: collationKey(name),
+                artist: Artist(
+                    name: name,
+                    works: works.sorted {
+                        $0.objectNumber.unicodeScalars.lexicographicallyPrecedes($1.objectNumber.unicodeScalars)
+                    })
+            )
+        }.sorted { artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }.map(\.artist)
 
         return ArtistIndex(
             schema: schemaName,
@@ -125,11 +129,10 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
     }
 
     /// By collation key; the exact name breaks ties; the unknown maker last.
-    static func artistOrder(_ a: Artist, _ b: Artist) -> Bool {
-        if a.name.isEmpty != b.name.isEmpty { return b.name.isEmpty }
-        let (keyA, keyB) = (collationKey(a.name), collationKey(b.name))
+    static func artistOrder(_ a: String, _ keyA: String, _ b: String, _ keyB: String) -> Bool {
+        if a.isEmpty != b.isEmpty { return b.isEmpty }
         if keyA != keyB { return keyA.unicodeScalars.lexicographicallyPrecedes(keyB.unicodeScalars) }
-        return a.name.unicodeScalars.lexicographicallyPrecedes(b.name.unicodeScalars)
+        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
     static func crawls(from inputs: IndexInputs) -> [Crawl] {

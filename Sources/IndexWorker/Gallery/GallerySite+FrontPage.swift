@@ -2,14 +2,15 @@ extension GallerySite {
     static func frontPage(_ index: ArtistIndex, letters: [Letter]) -> [UInt8] {
         var html = HTMLText(reservingCapacity: 8192)
         let totals = index.totals
-        html.head(title: "artpipe — \(totals.works) works by \(totals.artists) artists", style: stylePath)
+        let heading = "\(grouped(totals.works)) works by \(grouped(totals.artists)) artists"
+        html.head(title: "artpipe — " + heading, style: stylePath)
         html.raw("<header><h1>")
-        html.markup("\(totals.works) works by \(totals.artists) artists")
+        html.markup(heading)
         html.raw("</h1>\n<p class=\"totals\">")
-        let thumbnails = totals.thumbnails
+        let count = { (status: String) in grouped(totals.thumbnails[status, default: 0]) }
         html.markup(
-            "\(thumbnails["ok", default: 0]) with thumbnails · \(thumbnails["noImage", default: 0]) without an image"
-                + " · \(thumbnails["failed", default: 0]) failed · \(thumbnails["pending", default: 0]) not made yet")
+            "\(count("ok")) with thumbnails · \(count("noImage")) without an image · \(count("failed")) failed"
+                + " · \(count("pending")) not made yet")
         html.raw("</p>\n<input id=\"q\" type=\"search\" placeholder=\"Search artists\" aria-label=\"Search artists\"")
         html.raw(" autocomplete=\"off\">\n<ul id=\"results\" class=\"artists\"></ul>\n</header>\n")
         letterLinks(letters, prefix: "\(IndexLayout.galleryFolder)/", into: &html)
@@ -17,6 +18,17 @@ extension GallerySite {
         html.raw(searchScript)
         html.raw("</script>\n</body></html>\n")
         return html.bytes
+    }
+
+    /// `1,234,567`: digits in groups of three, the same in every locale.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number.magnitude))
+        var text = number < 0 ? "-" : ""
+        for (position, digit) in digits.enumerated() {
+            if position > 0 && (digits.count - position) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     /// The search box: loads the artist list on first use (a script file, so it works from

@@ -68,7 +68,7 @@ public final class IndexPublisher: Sendable {
         let known = state.withLock { $0.published[path] }
         if let known, onDisk != nil, known.signature == onDisk {
             if known.digest == digest { return false }
-        } else if onDisk != nil, let current = try? Data(contentsOf: url), current.elementsEqual(bytes) {
+        } else if onDisk != nil, let current = try? Data(contentsOf: url), Self.same(current, bytes) {
             // Written by another instance, or before a restart: the same bytes stay.
             state.withLock { $0.published[path] = Published(digest: digest, signature: onDisk) }
             return false
@@ -77,6 +77,14 @@ public final class IndexPublisher: Sendable {
         let written = IndexStateStore.fileSignature(url)
         state.withLock { $0.published[path] = Published(digest: digest, signature: written) }
         return true
+    }
+
+    private static func same(_ data: Data, _ bytes: [UInt8]) -> Bool {
+        guard data.count == bytes.count else { return false }
+        return bytes.isEmpty
+            || data.withUnsafeBytes { data in
+                bytes.withUnsafeBytes { memcmp(data.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+            }
     }
 
     /// Whether the published files may no longer match the shards: another instance wrote a

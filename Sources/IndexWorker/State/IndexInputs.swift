@@ -47,6 +47,11 @@ public struct IndexInputs: Sendable, Equatable {
     /// the topic got more partitions) keeps the input produced last; equal or unknown times keep
     /// the one whose encoding sorts last, so the result never depends on the order of merging.
     public mutating func merge(_ other: IndexInputs) {
+        // Into nothing, a merge is a copy: the first shard of a build costs no inserts.
+        if self == IndexInputs() {
+            self = other
+            return
+        }
         Self.merge(&pages, &producedAt.pages, other.pages, other.producedAt.pages)
         Self.merge(&thumbnails, &producedAt.thumbnails, other.thumbnails, other.producedAt.thumbnails)
         Self.merge(&failedPages, &producedAt.failedPages, other.failedPages, other.producedAt.failedPages)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Benchmark (#16): the index at the full collection's scale. artpipe-probe index-state writes the
+# state IndexWorker keeps for WORKS works by ARTISTS artists (default 1,000,000 by 30,000) and
+# times the phases of a full build in-process; then `artpipe index-worker` starts on that state
+# (embedded broker, 12 partitions): time to its first complete publish (the full build from its
+# state), then time from producing one new page to the manifest counting it, peak RSS, and the
+# largest published file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+works=${1:-1000000}
+artists=${2:-30000}
+[ -x /usr/bin/time ] || { sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo); "${sudo[@]}" apt-get install -y -qq time >/dev/null; }
+swift build -c release --product artpipe >/dev/null
+swift build -c release --product artpipe-probe >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+trap 'kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+worker_pid=
+broker_pid=
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+manifest_counts() { grep -q "\"totals\":{\"artists\":[0-9]*,\"works\":$1," "$work/out/index.json" 2>/dev/null; }
+
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
+"$bin/artpipe-probe" index-state --out "$work/out" --works "$works" --artists "$artists" --measure
+rm -rf "$work/out/index.json" "$work/out/index.html" "$work/out/works" "$work/out/gallery"
+echo "state: $(du -sh "$work/out/.index-state" | cut -f1) in $(ls "$work/out/.index-state" | wc -l) shard files"
+
+"$bin/artpipe" broker --partitions 12 --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
+broker_pid=$!
+for _ in $(seq 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
+brokers=$(cat "$work/bootstrap")
+start=$(date +%s.%N)
+/usr/bin/time -o "$work/rss" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
+  --write-interval 0.2 --metrics-interval 3600 --log-level warning >"$work/worker.log" 2>&1 &
+worker_pid=$!
+until manifest_counts "$works"; do sleep 0.1; kill -0 $worker_pid || { cat "$work/worker.log"; exit 1; }; done
+full=$(date +%s.%N)
+echo "index-worker: first complete publish from the state after $(seconds "$start" "$full") s ($(awk -v n="$works" -v a="$start" -v b="$full" 'BEGIN { printf "%.0f", n / (b - a) }') works/s, process start included)"
+# A first page, to wait for the consumer's group join; then the page that is timed (page 1 again
+# and page 2: only page 2 changes anything).
+"$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works 100 >/dev/null
+until manifest_counts $((works + 100)); do sleep 0.1; done
+produced=$(date +%s.%N)
+"$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 2 --works 100 >/dev/null
+until manifest_counts $((works + 200)); do sleep 0.05; done
+landed=$(date +%s.%N)
+echo "one new page of 100 works: in the published manifest $(seconds "$produced" "$landed") s after it was produced"
+pkill -TERM -P $worker_pid; wait $worker_pid || true  # signal the worker, not GNU time
+largest=$(find "$work/out" -path "$work/out/.index-state" -prune -o -type f -printf '%s %P\n' | sort -n | tail -1)
+echo "peak RSS $(( $(tail -1 "$work/rss") / 1024 )) MiB ($(awk -v r="$(tail -1 "$work/rss")" -v n="$works" 'BEGIN { printf "%.0f", r * 1024 / n }') bytes per work); published: index.json $(du -h "$work/out/index.json" | cut -f1), works/ $(du -sh "$work/out/works" | cut -f1), gallery/ $(du -sh "$work/out/gallery" | cut -f1); largest file ${largest#* } $(( ${largest%% *} / 1024 )) KiB"
