@@ -23,6 +23,16 @@ public protocol CollectionSource: Sendable {
 
     /// Objects per page when the server fixes it (a crawl's `--page-size` is then refused).
     var fixedPageSize: Int? { get }
+
+    /// The most objects a page may ask for.
+    var maxPageSize: Int { get }
+
+    /// The most results of one query the API serves (the legacy API's 10,000, Flickr's 4,000);
+    /// nil when every result can be paged to.
+    var reachableObjects: Int? { get }
+
+    /// What the source lacks to run at all (an API key), said so a person can fix it; nil when ready.
+    var missingConfiguration: String? { get }
 }
 
 extension CollectionSource {
@@ -30,6 +40,9 @@ extension CollectionSource {
     public var isVersioned: Bool { false }
     public var queryParameters: Set<String>? { nil }
     public var fixedPageSize: Int? { nil }
+    public var maxPageSize: Int { fixedPageSize ?? 100 }
+    public var reachableObjects: Int? { nil }
+    public var missingConfiguration: String? { nil }
 
     /// Refuses a query with a parameter the source does not take, naming the ones it does.
     public func check(query: [String: String]) throws {

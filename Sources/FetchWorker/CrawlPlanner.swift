@@ -12,9 +12,9 @@ public enum CrawlPlanner {
         public var lastPage: Int
     }
 
-    /// Plans the legacy API's pages: those with `page × pageSize ≤ 10,000` that hold objects.
-    /// A query beyond that reach fails with `--pages all` rather than silently missing objects,
-    /// and says how to split it.
+    /// Plans numbered pages: those that hold objects and lie within the API's reach
+    /// (`page × pageSize ≤ 10,000` for the legacy API, 4,000 for Flickr). A query beyond that
+    /// reach fails with `--pages all` rather than silently missing objects, and says how to split it.
     public static func plan(
         source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String
     ) async throws -> Plan {
@@ -23,13 +23,15 @@ public enum CrawlPlanner {
             return try planCursor(
                 source: source, query: query, pages: pages, pageSize: pageSize, crawlId: crawlId, total: count.total)
         }
-        // The API refuses p × ps over 10,000: with a page size that does not divide it, the
-        // last reachable page ends below 10,000.
-        let reachablePages = LegacyCollectionSource.reachableObjects / pageSize
+        // The API refuses p × ps over its reach: with a page size that does not divide it, the
+        // last reachable page ends below it.
+        let limit = source.reachableObjects ?? Int.max
+        let reachablePages = limit / pageSize
         let lastPage = min((count.total + pageSize - 1) / pageSize, reachablePages)
         let reachable = min(count.total, reachablePages * pageSize)
         if pages == .all, count.total > reachable {
-            throw CrawlPlanningError.beyondReach(total: count.total, reachable: reachable, facets: count.facets)
+            throw CrawlPlanningError.beyondReach(
+                total: count.total, reachable: reachable, limit: limit, facets: count.facets)
         }
         let wanted: ClosedRange<Int>
         switch pages {
@@ -73,14 +75,14 @@ public enum CrawlPlanner {
 
 /// Why a crawl cannot start.
 public enum CrawlPlanningError: Error, CustomStringConvertible {
-    case beyondReach(total: Int, reachable: Int, facets: [String: [String: Int]])
+    case beyondReach(total: Int, reachable: Int, limit: Int, facets: [String: [String: Int]])
     case cursorStartsAtOne(source: String)
 
     public var description: String {
         switch self {
         case .cursorStartsAtOne(let source):
             return "\(source) is cursor-paged: --pages must be all or start at 1 (1-N)"
-        case .beyondReach(let total, let reachable, let facets):
+        case .beyondReach(let total, let reachable, let limit, let facets):
             var text =
                 "the query matches \(total) objects but the API serves at most \(reachable) per query, "
                 + "so \(total - reachable) would be unreachable; split it into queries under \(reachable) objects"
@@ -91,8 +93,8 @@ public enum CrawlPlanningError: Error, CustomStringConvertible {
                 let largest = values.sorted { $0.value > $1.value }.prefix(3).map { "\(name)=\($0.key) (\($0.value))" }
                 text += ", e.g. with --query \(largest.joined(separator: ", "))"
             }
-            if reachable < LegacyCollectionSource.reachableObjects {
-                text += ", or use a --page-size that divides \(LegacyCollectionSource.reachableObjects) (such as 100)"
+            if reachable < limit {
+                text += ", or use a --page-size that divides \(limit) (such as 100)"
             }
             return text + ", or crawl a page range with --pages"
         }

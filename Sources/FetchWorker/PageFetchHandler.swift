@@ -40,6 +40,8 @@ public struct PageFetchHandler: MessageHandler {
             throw HandlerFailure.transient(redaction.apply(error.description), retryAfter: error.retryAfter)
         } catch let error as UnrecognisedAnswerError {
             throw HandlerFailure.transient(redaction.apply(error.description))
+        } catch let error as SourceUnavailableError {
+            throw HandlerFailure.transient(redaction.apply(error.description))
         } catch let error as SourceFormatError {
             throw HandlerFailure.permanent(redaction.apply(error.description))
         }

@@ -39,7 +39,9 @@ public final class HTTPFetcher: Sendable {
         self.pinned = PinnedClients(configuration: clientConfiguration)
         self.configuration = configuration
         self.limits = HostLimits(
-            requestsPerSecond: configuration.requestsPerSecond, concurrencyPerHost: configuration.concurrencyPerHost)
+            requestsPerSecond: configuration.requestsPerSecond,
+            requestsPerSecondByHost: configuration.requestsPerSecondByHost,
+            concurrencyPerHost: configuration.concurrencyPerHost)
         self.redaction = redaction
         self.logger = logger
     }

@@ -19,6 +19,8 @@ public struct HTTPFetcherConfiguration: Sendable {
     public var retryAfterScale: Double = 1
     /// Requests started per second per host; nil for no limit.
     public var requestsPerSecond: Double?
+    /// Rates for particular hosts (an API that documents its own); with ``requestsPerSecond`` too, the slower wins.
+    public var requestsPerSecondByHost: [String: Double] = [:]
     /// Requests in flight per host.
     public var concurrencyPerHost: Int = 4
     public var userAgent = "artpipe/1"

@@ -13,10 +13,12 @@ final class HostLimits: Sendable {
 
     private let hosts = Mutex<[String: Host]>([:])
     private let requestsPerSecond: Double?
+    private let requestsPerSecondByHost: [String: Double]
     private let concurrencyPerHost: Int
 
-    init(requestsPerSecond: Double?, concurrencyPerHost: Int) {
+    init(requestsPerSecond: Double?, requestsPerSecondByHost: [String: Double] = [:], concurrencyPerHost: Int) {
         self.requestsPerSecond = requestsPerSecond
+        self.requestsPerSecondByHost = requestsPerSecondByHost
         self.concurrencyPerHost = concurrencyPerHost
     }
 
@@ -50,7 +52,8 @@ final class HostLimits: Sendable {
             let now = ContinuousClock.now
             var entry = hosts[host] ?? newHost()
             let slot = max(now, entry.nextSlot, entry.holdUntil ?? now)
-            if let requestsPerSecond {
+            // A host's own rate and the general one: the slower of the two.
+            if let requestsPerSecond = [requestsPerSecondByHost[host], requestsPerSecond].compactMap({ $0 }).min() {
                 entry.nextSlot = slot + .milliseconds(Int64(1_000 / requestsPerSecond))
             }
             hosts[host] = entry

@@ -68,4 +68,25 @@ struct CommandLineErrorTests {
         #expect(command.stderr.split(separator: "\n").count == 1, "stderr: \(command.stderr)")
         #expect(command.stderr.contains("topics create on \(broker.bootstrapServers)"))
     }
+
+    @Test(
+        "crawl refuses what Flickr and iTunes cannot serve before asking them",
+        arguments: [
+            (["--source", "flickr", "--query", "text=cat"], "FLICKR_API_KEY"),
+            (["--source", "itunes", "--query", "term=jazz", "--page-size", "300"], "at most 200"),
+            (["--source", "itunes", "--query", "term=jazz", "--query", "offset=5"], "offset"),
+            (["--source", "flickr", "--flickr-key-file", "/no/such/key"], "--flickr-key-file"),
+        ])
+    func crawlSourceRefusals(arguments: [String], expected: String) async throws {
+        let broker = try EmbeddedBroker(logger: .test)
+        // A port nothing listens on: any request sent would fail differently.
+        let command = try ChildProcess(
+            "artpipe",
+            ["crawl", "--brokers", broker.bootstrapServers, "--base-url", "http://127.0.0.1:9"] + arguments)
+        defer { command.stop() }
+        let status = try await command.waitForExit(timeout: .seconds(30))
+        #expect(status == 2)
+        #expect(command.stderr.split(separator: "\n").count == 1, "stderr: \(command.stderr)")
+        #expect(command.stderr.contains(expected), "stderr: \(command.stderr)")
+    }
 }

@@ -9,6 +9,7 @@ struct CrawlPlannerTests {
     struct CountingSource: CollectionSource {
         let total: Int
         var name: String { LegacyCollectionSource.sourceName }
+        var reachableObjects: Int? { LegacyCollectionSource.reachableObjects }
         func fetch(_ request: PageRequest) async throws -> SourcePage { SourcePage(total: total, artworks: []) }
         func count(query: [String: String]) async throws -> SourceCount { SourceCount(total: total) }
     }

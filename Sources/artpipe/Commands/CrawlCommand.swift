@@ -16,8 +16,8 @@ struct CrawlCommand: AsyncParsableCommand {
         abstract: "Publish the page requests of a collection query to artpipe.page-requests.",
         discussion: """
             The same query always gets the same page ids, so crawling it again makes no extra work downstream.
-            The legacy API serves at most 10,000 objects per query: with --pages all, a larger query fails before
-            anything is published, and the message says how to split it.
+            The legacy API serves at most 10,000 objects per query, Flickr 4,000: with --pages all, a larger query
+            fails before anything is published, and the message says how to split it.
             """)
 
     @OptionGroup var kafka: KafkaOptions
@@ -26,7 +26,8 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(
         help: """
             The collection source: rijksmuseum-oai (OAI-PMH, the whole collection, no key; --query set=, from=, until=), \
-            rijksmuseum-search (the Search API, no key) or rijksmuseum (the retired legacy REST API).
+            rijksmuseum-search (the Search API, no key), rijksmuseum (the retired legacy REST API), flickr (photo \
+            search, grouped by owner; needs FLICKR_API_KEY) or itunes (the iTunes Search API, grouped by artist).
             """)
     var source: String = OAICollectionSource.sourceName
 
@@ -34,14 +35,19 @@ struct CrawlCommand: AsyncParsableCommand {
         help: """
             A query parameter as name=value, repeatable. rijksmuseum-oai: set, from, until; rijksmuseum-search: \
             creator, title, description, type, technique, material, creationDate, imageAvailable, objectNumber, \
-            aboutActor, memberOfSetId; rijksmuseum: the legacy API's (involvedMaker=, type=, s=artist, imgonly=true…).
+            aboutActor, memberOfSetId; rijksmuseum: the legacy API's (involvedMaker=, type=, s=artist, imgonly=true…); \
+            flickr: photos.search's (text=, tags=, user_id=, license=, min_upload_date=…); itunes: term, country, \
+            media, entity, attribute, lang, explicit.
             """)
     var query: [String] = []
 
     @Option(help: "Pages to crawl: all, N, or FIRST-LAST.")
     var pages: String = "all"
 
-    @Option(help: "Objects per page (1–100; rijksmuseum only: the other sources' servers fix it). Default: 100.")
+    @Option(
+        help:
+            "Objects per page: rijksmuseum 1–100, flickr 1–500, itunes 1–200; the museum's other sources' servers fix it. Default: 100."
+    )
     var pageSize: Int?
 
     @Option(help: "The crawl id carried by its pages (default: derived from the source and query).")
@@ -61,9 +67,7 @@ struct CrawlCommand: AsyncParsableCommand {
         guard CrawlPages(argument: pages) != nil else {
             throw ValidationError("--pages must be all, N or FIRST-LAST, got '\(pages)'")
         }
-        if let pageSize, !(1...LegacyCollectionSource.maxPageSize).contains(pageSize) {
-            throw ValidationError("--page-size must be 1–\(LegacyCollectionSource.maxPageSize)")
-        }
+        if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1") }
         for parameter in query where !parameter.contains("=") || parameter.hasPrefix("=") {
             throw ValidationError("--query expects name=value, got '\(parameter)'")
         }
@@ -138,9 +142,14 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ConfigurationError(
                 "--source '\(source)' is not one of: \(sources.map(\.name).joined(separator: ", "))")
         }
+        if let missing = collection.missingConfiguration { throw ConfigurationError(missing) }
         if let fixed = collection.fixedPageSize, pageSize != nil {
             throw ConfigurationError(
                 "--page-size: \(collection.name) pages hold \(fixed) objects, as its server decides; leave it out")
+        }
+        if let pageSize, pageSize > collection.maxPageSize {
+            throw ConfigurationError(
+                "--page-size: \(collection.name) pages hold at most \(collection.maxPageSize) objects")
         }
         do {
             try collection.check(query: parameters)

@@ -5,7 +5,7 @@ import Foundation
 import HTTPFetching
 import Logging
 
-/// Flags for reaching the museum, shared by `crawl` and `fetch-worker`.
+/// Flags for reaching the collections (the museum, Flickr, iTunes), shared by `crawl` and `fetch-worker`.
 struct SourceOptions: ParsableArguments {
     @Option(
         help:
@@ -15,6 +15,12 @@ struct SourceOptions: ParsableArguments {
 
     @Option(help: "Read the API key from this file (default: the RIJKSMUSEUM_API_KEY environment variable).")
     var apiKeyFile: String?
+
+    @Option(help: "Read the Flickr API key from this file (default: the FLICKR_API_KEY environment variable).")
+    var flickrKeyFile: String?
+
+    @Option(help: "Calls per minute to the iTunes Search API (Apple asks for about 20).")
+    var itunesCallsPerMinute: Double = ITunesSearchSource.callsPerMinute
 
     @Option(help: "Longest edge, in pixels, to ask image hosts for (a little above the largest thumbnail).")
     var imageSize: Int = 512
@@ -67,6 +73,7 @@ struct SourceOptions: ParsableArguments {
         guard retryAfterScale > 0, retryAfterScale <= 1 else {
             throw ValidationError("--retry-after-scale must be above 0 and at most 1, got \(retryAfterScale)")
         }
+        if itunesCallsPerMinute <= 0 { throw ValidationError("--itunes-calls-per-minute must be positive") }
         if maxResponseMib < 1 { throw ValidationError("--max-response-mib must be at least 1") }
         guard language.count >= 2, language.allSatisfy({ $0.isLetter || $0 == "-" }) else {
             throw ValidationError("--language must be a language code such as en or nl, got '\(language)'")
@@ -78,18 +85,38 @@ struct SourceOptions: ParsableArguments {
 
     /// The API key, from the file or the environment; empty when neither gives one.
     func apiKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
-        if let apiKeyFile {
-            guard let text = try? String(contentsOfFile: apiKeyFile, encoding: .utf8) else {
-                throw ConfigurationError("--api-key-file: cannot read \(apiKeyFile)")
+        try Self.key(
+            file: apiKeyFile, flag: "--api-key-file", variable: "RIJKSMUSEUM_API_KEY", environment: environment)
+    }
+
+    /// Flickr's API key, from the file or the environment; empty when neither gives one.
+    func flickrKey(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        try Self.key(
+            file: flickrKeyFile, flag: "--flickr-key-file", variable: "FLICKR_API_KEY", environment: environment)
+    }
+
+    private static func key(file: String?, flag: String, variable: String, environment: [String: String]) throws
+        -> String
+    {
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ConfigurationError("\(flag): cannot read \(file)")
             }
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        return environment["RIJKSMUSEUM_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
+
+    /// Where iTunes' Search API lives: its documented rate applies there.
+    static let itunesHost = "itunes.apple.com"
+    static let flickrHost = "api.flickr.com"
 
     var fetcherConfiguration: HTTPFetcherConfiguration {
         var configuration = HTTPFetcherConfiguration()
         configuration.requestsPerSecond = requestsPerSecond
+        configuration.requestsPerSecondByHost = [
+            Self.itunesHost: itunesCallsPerMinute / 60, Self.flickrHost: FlickrSearchSource.requestsPerSecond,
+        ]
         configuration.concurrencyPerHost = httpConcurrency
         configuration.requestTimeout = .seconds(fromFlag: httpTimeout)
         configuration.maxResponseBytes = maxResponseMib << 20
@@ -112,7 +139,8 @@ struct SourceOptions: ParsableArguments {
         sources: [any CollectionSource], http: HTTPFetcher, redaction: SecretRedaction
     ) {
         let key = try apiKey()
-        let redaction = SecretRedaction(secrets: [key])
+        let flickrKey = try flickrKey()
+        let redaction = SecretRedaction(secrets: [key, flickrKey].filter { !$0.isEmpty })
         let http = HTTPFetcher(configuration: fetcherConfiguration, redaction: redaction, logger: logger)
         let legacyBase = URL(string: baseURL ?? "https://www.rijksmuseum.nl")!
         let legacy = LegacyCollectionSource(baseURL: legacyBase, apiKey: key, imageEdge: imageSize, http: http)
@@ -125,6 +153,14 @@ struct SourceOptions: ParsableArguments {
             endpoint: standIn.map { $0.appendingPathComponent("oai") } ?? URL(
                 string: "https://data.rijksmuseum.nl/oai")!,
             language: language, imageEdge: imageSize, http: http, logger: logger)
-        return ([oai, legacy, search], http, redaction)
+        let flickr = FlickrSearchSource(
+            endpoint: standIn.map { $0.appendingPathComponent("services/rest/") } ?? URL(
+                string: "https://\(Self.flickrHost)/services/rest/")!,
+            apiKey: flickrKey, imageEdge: imageSize, http: http)
+        let itunes = ITunesSearchSource(
+            endpoint: standIn.map { $0.appendingPathComponent("search") } ?? URL(
+                string: "https://\(Self.itunesHost)/search")!,
+            imageEdge: imageSize, http: http)
+        return ([oai, legacy, search, flickr, itunes], http, redaction)
     }
 }

@@ -14,6 +14,8 @@ public struct LegacyCollectionSource: CollectionSource {
     public static let maxPageSize = 100
 
     public var name: String { Self.sourceName }
+    public var maxPageSize: Int { Self.maxPageSize }
+    public var reachableObjects: Int? { Self.reachableObjects }
     let baseURL: URL
     let apiKey: String
     let imageEdge: Int

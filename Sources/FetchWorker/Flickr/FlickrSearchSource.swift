@@ -1,0 +1,163 @@
+import Foundation
+import HTTPFetching
+import PipelineContract
+
+/// Flickr's photo search (`flickr.photos.search`), grouped by each photo's owner.
+///
+/// Query parameters pass through (`text`, `tags`, `user_id`, `license`, `min_upload_date`…);
+/// the source sets the method, key, format, paging and the `extras` it needs (owner names,
+/// upload dates, sized image URLs), adding any `extras` the query asks for. Flickr serves at
+/// most the first 4,000 results of a query, in pages of up to 500.
+public struct FlickrSearchSource: CollectionSource {
+    public static let sourceName = "flickr"
+    /// "Flickr will return at most the first 4,000 results for any given search query"
+    /// (the method's own description, `flickr.reflection.getMethodInfo`).
+    public static let reachableLimit = 4_000
+    public static let pageSizeLimit = 500
+    /// Flickr allows about 3,600 calls an hour per key.
+    public static let requestsPerSecond = 1.0
+    /// Flickr's error codes no retry mends: an invalid key, an unknown method.
+    static let permanentCodes: Set<Int> = [100, 112]
+    /// Set by the source; a query that names one is refused.
+    static let reserved: Set<String> = ["method", "api_key", "format", "nojsoncallback", "page", "per_page"]
+    /// Flickr's image sizes by their `url_` suffix, with the longest edge each promises,
+    /// smallest first. `o` (the original) has no promised size.
+    static let sizes: [(suffix: String, edge: Int)] = [
+        ("sq", 75), ("t", 100), ("q", 150), ("s", 240), ("n", 320), ("w", 400), ("m", 500), ("z", 640), ("c", 800),
+        ("l", 1024), ("h", 1600), ("k", 2048), ("o", Int.max),
+    ]
+    /// Where a missing key is told how to give one.
+    public static let keyHelp = "set FLICKR_API_KEY or pass --flickr-key-file"
+
+    public var name: String { Self.sourceName }
+    public var reachableObjects: Int? { Self.reachableLimit }
+    public var maxPageSize: Int { Self.pageSizeLimit }
+    public var missingConfiguration: String? {
+        apiKey.isEmpty ? "the flickr source needs an API key: \(Self.keyHelp)" : nil
+    }
+
+    let endpoint: URL
+    let apiKey: String
+    let imageEdge: Int
+    let http: HTTPFetcher
+
+    /// - Parameter endpoint: Flickr's REST endpoint (`https://api.flickr.com/services/rest/`) or a stand-in.
+    public init(endpoint: URL, apiKey: String, imageEdge: Int, http: HTTPFetcher) {
+        self.endpoint = endpoint
+        self.apiKey = apiKey
+        self.imageEdge = imageEdge
+        self.http = http
+    }
+
+    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+        if let missingConfiguration { throw SourceFormatError(missingConfiguration) }
+        guard (1...Self.pageSizeLimit).contains(request.pageSize) else {
+            throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
+        }
+        guard request.page >= 1, request.page * request.pageSize <= Self.reachableLimit else {
+            throw SourceFormatError(
+                "page \(request.page) of size \(request.pageSize) is past Flickr's first \(Self.reachableLimit) results"
+            )
+        }
+        let photos = try await search(query: request.query, page: request.page, perPage: request.pageSize)
+        return SourcePage(total: photos.total, artworks: Self.artworks(of: photos.photo, imageEdge: imageEdge))
+    }
+
+    public func count(query: [String: String]) async throws -> SourceCount {
+        if let missingConfiguration { throw SourceFormatError(missingConfiguration) }
+        return SourceCount(total: try await search(query: query, page: 1, perPage: 1).total)
+    }
+
+    private func search(query: [String: String], page: Int, perPage: Int) async throws -> FlickrSearchResponse.Photos {
+        let reserved = Set(query.keys).intersection(Self.reserved)
+        guard reserved.isEmpty else {
+            throw SourceFormatError(
+                "flickr sets \(reserved.sorted().joined(separator: ", ")) itself; leave it out of the query")
+        }
+        let response = try await http.get(url(query: query, page: page, perPage: perPage))
+        return try Self.parse(response.body)
+    }
+
+    func url(query: [String: String], page: Int, perPage: Int) -> URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        var items = [
+            URLQueryItem(name: "method", value: "flickr.photos.search"), URLQueryItem(name: "api_key", value: apiKey),
+            URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1"),
+            URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "per_page", value: String(perPage)),
+        ]
+        var extras = Set(["owner_name", "date_upload"] + Self.requestedSizes(imageEdge: imageEdge).map { "url_\($0)" })
+        for (name, value) in query.sorted(by: { $0.key < $1.key }) {
+            if name == "extras" {
+                extras.formUnion(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            } else {
+                items.append(URLQueryItem(name: name, value: value))
+            }
+        }
+        items.append(URLQueryItem(name: "extras", value: extras.filter { !$0.isEmpty }.sorted().joined(separator: ",")))
+        components.queryItems = items
+        return components.url!
+    }
+
+    /// The size that fits `imageEdge`, the two above it to fall back on, and the one below
+    /// for photos that have nothing larger.
+    static func requestedSizes(imageEdge: Int) -> [String] {
+        let sized = sizes.dropLast()
+        let fit = sized.firstIndex { $0.edge >= imageEdge } ?? sized.index(before: sized.endIndex)
+        let range = max(sized.startIndex, fit - 1)...min(sized.index(before: sized.endIndex), fit + 2)
+        return sized[range].map(\.suffix)
+    }
+
+    static func parse(_ body: [UInt8]) throws -> FlickrSearchResponse.Photos {
+        let response: FlickrSearchResponse
+        do {
+            response = try JSONDecoder().decode(FlickrSearchResponse.self, from: Data(body))
+        } catch let error as DecodingError where error.isNotJSON {
+            throw UnrecognisedAnswerError("flickr's answer is not JSON", body: body)
+        } catch let error as DecodingError {
+            throw SourceFormatError("flickr's answer is not the expected JSON (\(error.summary))")
+        }
+        guard response.stat == "ok" else {
+            let code = response.code.map(String.init) ?? "none"
+            let what = "flickr answered \(response.stat): \(response.message ?? "no message") (code \(code))"
+            if let failure = response.code, permanentCodes.contains(failure) { throw SourceFormatError(what) }
+            throw SourceUnavailableError(what)
+        }
+        guard let photos = response.photos else { throw SourceFormatError("flickr's answer has no photos") }
+        return photos
+    }
+
+    /// Maps photos to works: the photo id (as `flickr-<id>`) is the object number, the owner's
+    /// name the artist (the NSID when the name was not asked for). A photo already on the page
+    /// is left out again.
+    static func artworks(of photos: [FlickrSearchResponse.Photo], imageEdge: Int) -> [Artwork] {
+        var seen = Set<String>()
+        var artworks: [Artwork] = []
+        for (position, photo) in photos.enumerated() {
+            let id = photo.id.trimmingCharacters(in: .whitespaces)
+            guard !id.isEmpty, seen.insert(id).inserted else { continue }
+            let owner = photo.ownerName?.trimmingCharacters(in: .whitespaces) ?? ""
+            let image = Self.image(of: photo, imageEdge: imageEdge)
+            artworks.append(
+                Artwork(
+                    objectNumber: objectNumber(photoId: id), title: photo.title ?? "",
+                    artist: owner.isEmpty ? (photo.owner ?? "") : owner, imageURL: image?.url, width: image?.width,
+                    height: image?.height, position: position))
+        }
+        return artworks
+    }
+
+    public static func objectNumber(photoId: String) -> String { "flickr-\(photoId)" }
+
+    /// The smallest image whose longest edge reaches `imageEdge`; failing that, the largest.
+    static func image(of photo: FlickrSearchResponse.Photo, imageEdge: Int) -> FlickrSearchResponse.Photo.Image? {
+        let known = Dictionary(uniqueKeysWithValues: sizes.map { ($0.suffix, $0.edge) })
+        let candidates = photo.images.map { suffix, image in
+            (
+                image: image,
+                edge: image.width.flatMap { width in image.height.map { max(width, $0) } } ?? known[suffix]
+                    ?? 0
+            )
+        }.sorted { ($0.edge, $0.image.url) < ($1.edge, $1.image.url) }
+        return (candidates.first { $0.edge >= imageEdge } ?? candidates.last)?.image
+    }
+}

@@ -1,0 +1,183 @@
+import ArtpipeRuntime
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import KafkaClient
+import PipelineContract
+import Testing
+
+@testable import FetchWorker
+@testable import HTTPFetching
+
+@Suite("Flickr photo search", .timeLimit(.minutes(2)))
+struct FlickrSourceTests {
+    static func fixture(_ name: String) throws -> [UInt8] {
+        try RecordedFixture.bytes("flickr/\(name)")
+    }
+
+    static let key = "0123456789abcdef0123456789abcdef"
+
+    static func source(_ server: TestHTTPServer, key: String = key, imageEdge: Int = 512) -> (
+        FlickrSearchSource, HTTPFetcher
+    ) {
+        let http = HTTPFetcher(
+            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: [key]), logger: .test)
+        let endpoint = URL(string: server.baseURL + "/services/rest/")!
+        return (FlickrSearchSource(endpoint: endpoint, apiKey: key, imageEdge: imageEdge, http: http), http)
+    }
+
+    @Test("recorded pages: the total as a number or a string, photos by id, the owner's name when asked for")
+    func recordedPages() throws {
+        let nice = try FlickrSearchSource.parse(Self.fixture("denissimon_photos.search_nice_perpage5_page1"))
+        #expect(nice.total == 112_301)
+        #expect(nice.photo.count == 5)
+        let trimmed = try FlickrSearchSource.parse(Self.fixture("cryptoflickr_photos.search_trimmed"))
+        #expect(trimmed.total == 292_073)
+        #expect(trimmed.perpage == 100)
+
+        // Without extras: the NSID stands in for the owner's name, and there is no image to fetch.
+        let bare = FlickrSearchSource.artworks(of: nice.photo, imageEdge: 512)
+        #expect(bare.first?.objectNumber == "flickr-53624890009")
+        #expect(bare.first?.artist == "105731165@N07")
+        #expect(bare.first?.title == "Andrea  Modelo  Model")
+        #expect(bare.allSatisfy { $0.imageURL == nil })
+
+        let cats = try FlickrSearchSource.parse(Self.fixture("shoya123_photos.search_cat_extras_perpage20_page1"))
+        #expect(cats.total == 234)
+        #expect(cats.pages == 12)
+        let works = FlickrSearchSource.artworks(of: cats.photo, imageEdge: 512)
+        #expect(works.count == 20)
+        let first = try #require(works.first)
+        #expect(first.objectNumber == "flickr-2448337677")
+        #expect(first.artist == "mmarsupilami")
+        #expect(first.title == "Agriscruteur")
+        #expect(first.imageURL == "https://live.staticflickr.com/2082/2448337677_592a1a3238_b.jpg")
+        #expect(first.width == 1024 && first.height == 899)
+        #expect(cats.photo.first?.dateUpload == 1_209_388_984)
+    }
+
+    @Test("stat:fail — an invalid key and an unknown method are permanent, other codes are tried again")
+    func failures() throws {
+        #expect(throws: SourceFormatError.self) {
+            try FlickrSearchSource.parse(Self.fixture("denissimon_error_invalid_api_key"))
+        }
+        do {
+            _ = try FlickrSearchSource.parse(Self.fixture("flickrex_error_112_method-not-found"))
+            Issue.record("code 112 parsed as a page")
+        } catch let error as SourceFormatError {
+            #expect(error.description.contains("code 112"))
+        }
+        #expect(throws: SourceUnavailableError.self) {
+            try FlickrSearchSource.parse(
+                Array(#"{"stat":"fail","code":105,"message":"Service currently unavailable"}"#.utf8))
+        }
+        #expect(throws: UnrecognisedAnswerError.self) {
+            try FlickrSearchSource.parse(Array("<html>Flickr is down for maintenance</html>".utf8))
+        }
+    }
+
+    @Test("the image is the smallest size that reaches the edge asked for, else the largest there is")
+    func imageSizes() throws {
+        let body = #"""
+            {"stat":"ok","photos":{"page":1,"pages":1,"perpage":3,"total":"3","photo":[
+             {"id":"1","owner":"a@N00","ownername":"A","title":"all sizes",
+              "url_m":"https://img/1_m.jpg","width_m":"500","height_m":"375",
+              "url_z":"https://img/1_z.jpg","width_z":640,"height_z":480,
+              "url_l":"https://img/1_l.jpg","width_l":"1024","height_l":"768"},
+             {"id":"2","owner":"a@N00","ownername":"A","title":"small only","url_m":"https://img/2_m.jpg"},
+             {"id":"2","owner":"a@N00","ownername":"A","title":"the same photo again"}]}}
+            """#
+        let photos = try FlickrSearchSource.parse(Array(body.utf8))
+        let works = FlickrSearchSource.artworks(of: photos.photo, imageEdge: 512)
+        #expect(works.map(\.imageURL) == ["https://img/1_z.jpg", "https://img/2_m.jpg"])
+        #expect(FlickrSearchSource.artworks(of: photos.photo, imageEdge: 2000).first?.imageURL == "https://img/1_l.jpg")
+        #expect(FlickrSearchSource.requestedSizes(imageEdge: 512) == ["m", "z", "c", "l"])
+        #expect(FlickrSearchSource.requestedSizes(imageEdge: 40) == ["sq", "t", "q"])
+    }
+
+    @Test("a page over HTTP: the method, key, paging and extras are the source's; the query passes through")
+    func pageOverHTTP() async throws {
+        let page = try Self.fixture("shoya123_photos.search_cat_extras_perpage20_page1")
+        let server = try await TestHTTPServer.start { _ in TestHTTPServer.Response(body: page) }
+        let (source, http) = Self.source(server)
+        let request = PageRequest(
+            crawlId: "c", source: "flickr", query: ["text": "cat", "extras": "tags"], page: 3, pageSize: 20)
+        let fetched = try await source.fetch(request)
+        #expect(fetched.total == 234)
+        #expect(fetched.artworks.count == 20)
+        let seen = try #require(server.requests.first)
+        #expect(seen.path == "/services/rest/" || seen.path == "/services/rest")
+        #expect(seen.query["method"] == "flickr.photos.search")
+        #expect(seen.query["api_key"] == Self.key)
+        #expect(seen.query["format"] == "json" && seen.query["nojsoncallback"] == "1")
+        #expect(seen.query["page"] == "3" && seen.query["per_page"] == "20")
+        #expect(seen.query["text"] == "cat")
+        let extras = Set((seen.query["extras"] ?? "").split(separator: ",").map(String.init))
+        #expect(extras.isSuperset(of: ["owner_name", "date_upload", "url_z", "tags"]))
+
+        // Past Flickr's first 4,000 results nothing is sent.
+        await #expect(throws: SourceFormatError.self) {
+            _ = try await source.fetch(PageRequest(crawlId: "c", source: "flickr", query: [:], page: 9, pageSize: 500))
+        }
+        #expect(server.requests.count == 1)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("planning: --pages all past 4,000 results fails with the count; a page range within reach is planned")
+    func planning() async throws {
+        let server = try await TestHTTPServer.start { request in
+            let total = request.query["text"] == "many" ? 12_345 : 950
+            return .json(
+                #"{"stat":"ok","photos":{"page":1,"pages":1,"perpage":1,"total":"\#(total)","photo":[]}}"#)
+        }
+        let (source, http) = Self.source(server)
+        do {
+            _ = try await CrawlPlanner.plan(
+                source: source, query: ["text": "many"], pages: .all, pageSize: 500, crawlId: "c")
+            Issue.record("a query past Flickr's reach was planned")
+        } catch let error as CrawlPlanningError {
+            #expect(error.description.contains("12345 objects"))
+            #expect(error.description.contains("at most 4000"))
+        }
+        let within = try await CrawlPlanner.plan(
+            source: source, query: ["text": "many"], pages: .range(1...8), pageSize: 500, crawlId: "c")
+        #expect(within.requests.map(\.page) == Array(1...8))
+        let small = try await CrawlPlanner.plan(
+            source: source, query: ["text": "few"], pages: .all, pageSize: 100, crawlId: "c")
+        #expect(small.requests.count == 10)
+        #expect(small.total == 950)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("no key: nothing is sent and the error says how to give one; the key never shows in an error")
+    func keys() async throws {
+        let server = try await TestHTTPServer.start { _ in TestHTTPServer.Response(status: 403) }
+        let (keyless, keylessHTTP) = Self.source(server, key: "")
+        do {
+            _ = try await keyless.count(query: ["text": "cat"])
+            Issue.record("a keyless count was sent")
+        } catch let error as SourceFormatError {
+            #expect(error.description.contains("FLICKR_API_KEY"))
+        }
+        #expect(server.requests.isEmpty)
+        try await keylessHTTP.shutdown()
+
+        let (source, http) = Self.source(server)
+        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [Self.key]))
+        let request = PageRequest(crawlId: "c", source: "flickr", query: ["text": "cat"], page: 1, pageSize: 10)
+        let message = KafkaConsumerMessage(
+            topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,
+            value: try MessageCodec.record(request, topic: ArtpipeTopic.pageRequests).value)
+        do {
+            _ = try await handler.handle(request, context: MessageContext(message: message, attempt: 1, logger: .test))
+            Issue.record("a 403 was not a failure")
+        } catch let failure as HandlerFailure {
+            #expect(!"\(failure)".contains(Self.key))
+            #expect("\(failure)".contains("403"))
+        }
+        try await http.shutdown()
+        await server.stop()
+    }
+}
