@@ -18,7 +18,7 @@ public enum CrawlPlanner {
     public static func plan(
         source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String
     ) async throws -> Plan {
-        let count = try await source.count(query: query)
+        let count = try await count(source: source, query: query)
         if source.isCursorPaged {
             return try planCursor(
                 source: source, query: query, pages: pages, pageSize: pageSize, crawlId: crawlId, total: count.total)
@@ -46,6 +46,21 @@ public enum CrawlPlanner {
             PageRequest(crawlId: crawlId, source: source.name, query: query, page: $0, pageSize: pageSize)
         }
         return Plan(requests: requests, total: count.total, lastPage: lastPage)
+    }
+
+    /// Delays between attempts at a count the service could not answer for the moment (an
+    /// HTML maintenance page, Flickr's `stat: fail`); HTTP errors are retried by the fetcher.
+    public static let countRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
+
+    private static func count(source: any CollectionSource, query: [String: String]) async throws -> SourceCount {
+        for delay in countRetryDelays {
+            do {
+                return try await source.count(query: query)
+            } catch is SourceUnavailableError, is UnrecognisedAnswerError {
+                try await Task.sleep(for: delay)
+            }
+        }
+        return try await source.count(query: query)
     }
 
     /// A cursor-paged crawl starts at page 1; FetchWorker follows the cursor up to the last wanted page.

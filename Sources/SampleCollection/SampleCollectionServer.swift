@@ -16,6 +16,10 @@ import Synchronization
 public final class SampleCollectionServer: Sendable {
     /// Records on each OAI-PMH page, as the real endpoint's (about 200).
     public static let oaiPageSize = OAIAnswer.pageSize
+    /// The owner NSID of photos whose maker is empty, in the Flickr stand-in's answers.
+    public static let flickrNamelessOwner = FlickrAnswer.nameless
+    /// Results the Flickr stand-in serves of one search, as Flickr does.
+    public static let flickrReach = 4_000
 
     public let collection: SampleCollection
     public let faults: SampleServerFaults
@@ -153,6 +157,19 @@ public final class SampleCollectionServer: Sendable {
         router.get("/oai") { request, _ in
             self.apiFault() ?? self.oaiPage(request)
         }
+        // Flickr's REST endpoint (photos.search only; the router matches it with or without the
+        // trailing slash) and the iTunes Search API.
+        router.get("/services/rest") { request, _ in
+            if let fault = self.apiFault() { return fault }
+            return try await self.flickrPage(request)
+        }
+        router.get("/search") { request, _ in
+            if let fault = self.apiFault() { return fault }
+            return try await self.itunesSearch(request)
+        }
+        router.get("/itunes-art/:id/:file") { _, context in
+            try await self.image("\(try context.parameters.require("id")).jpg", context: context)
+        }
         router.get("/healthz") { _, _ in "ok\n" }
         let application = Application(
             router: router, configuration: .init(address: .hostname(host, port: port)),
@@ -257,6 +274,71 @@ public final class SampleCollectionServer: Sendable {
                 status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes.prefix(bytes.count / 3)))
             )
         }
+    }
+
+    /// `flickr.photos.search` over the legacy listings (which overlap), with Flickr's `stat: fail`
+    /// answers: code 112 for another method, 100 for a missing key or the key `invalid`, and
+    /// 105 (status 200) for the first ``SampleServerFaults/failFirst`` attempts at each page.
+    private func flickrPage(_ request: Request) async throws -> Response {
+        requestCount.wrappingAdd(1, ordering: .relaxed)
+        if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
+        let query = request.uri.queryParameters
+        let method = query.get("method").map { String($0) } ?? ""
+        guard method == "flickr.photos.search" else {
+            return try json(FlickrAnswer.failure(code: 112, message: "Method \"\(method)\" not found"))
+        }
+        guard let key = query.get("api_key"), !key.isEmpty, key != "invalid" else {
+            return try json(FlickrAnswer.failure(code: 100, message: "Invalid API Key (Key has invalid format)"))
+        }
+        // Flickr clamps what it is asked for rather than refusing it.
+        let perPage = min(max(Int(query.get("per_page") ?? "100") ?? 100, 1), 500)
+        let page = max(Int(query.get("page") ?? "1") ?? 1, 1)
+        let attempt = attempts.withLock { counts in
+            counts["flickr?page=\(page)&per_page=\(perPage)", default: 0] += 1
+            return counts["flickr?page=\(page)&per_page=\(perPage)"]!
+        }
+        if attempt <= faults.failFirst {
+            return try json(FlickrAnswer.failure(code: 105, message: "Service currently unavailable"))
+        }
+        let listing = page * perPage <= Self.flickrReach ? listing(page: page, size: perPage, shuffleSeed: 0) : []
+        let extras = Set((query.get("extras") ?? "").split(separator: ",").map(String.init))
+        return try json(
+            FlickrAnswer.page(
+                listing, page: page, perPage: perPage, total: collection.count, extras: extras,
+                imageBase: "http://\(request.head.authority ?? "127.0.0.1")"))
+    }
+
+    /// The iTunes Search API over the distinct works: `term` required, `limit` up to 200,
+    /// `offset` honoured; blank lines around the JSON, as Apple's servers send it.
+    private func itunesSearch(_ request: Request) async throws -> Response {
+        requestCount.wrappingAdd(1, ordering: .relaxed)
+        if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
+        let query = request.uri.queryParameters
+        guard let term = query.get("term"), !term.isEmpty else {
+            var parameters: [String: String] = [:]
+            for (name, value) in query { parameters[String(name)] = String(value) }
+            return try json(ITunesAnswer.missingTerm(parameters), status: .badRequest)
+        }
+        let limit = min(max(Int(query.get("limit") ?? "50") ?? 50, 1), 200)
+        let offset = max(Int(query.get("offset") ?? "0") ?? 0, 0)
+        let body = try JSONSerialization.data(
+            withJSONObject: ITunesAnswer.results(
+                collection.works.dropFirst(offset).prefix(limit),
+                imageBase: "http://\(request.head.authority ?? "127.0.0.1")"),
+            options: [.sortedKeys, .withoutEscapingSlashes])
+        var framed = ByteBuffer(string: ITunesAnswer.framing)
+        framed.writeBytes(body)
+        framed.writeString(ITunesAnswer.framing)
+        return Response(
+            status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"], body: .init(byteBuffer: framed))
+    }
+
+    private func json(_ document: [String: Any], status: HTTPResponse.Status = .ok) throws -> Response {
+        let body = try JSONSerialization.data(
+            withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     private func linkedArt(_ document: [String: Any]) async throws -> Response {

@@ -2,6 +2,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import PipelineContract
+import Synchronization
 import Testing
 
 @testable import FetchWorker
@@ -147,16 +148,30 @@ struct ITunesSourceTests {
         await server.stop()
     }
 
-    @Test("a host's own rate spaces its requests when slower than the general one; other hosts are not held to it")
+    @Test(
+        "a host's own rate spaces its requests, the general one too (the slower wins); other hosts are not held to it")
     func hostRate() async throws {
-        let limits = HostLimits(requestsPerSecond: 1_000, requestsPerSecondByHost: ["slow": 4], concurrencyPerHost: 4)
         let clock = ContinuousClock()
-        let start = clock.now
-        for _ in 0..<3 { try await limits.run(host: "slow") {} }
-        // Three requests at 4 a second: the third starts at least half a second after the first.
-        #expect(clock.now - start >= .milliseconds(450))
-        let other = clock.now
-        for _ in 0..<20 { try await limits.run(host: "fast") {} }
-        #expect(clock.now - other < .milliseconds(450))
+        // Three requests at 4 a second start at least half a second apart, first to last,
+        // whichever of the two rates is the slower.
+        for (general, own) in [(1_000.0, 4.0), (4.0, 1_000.0)] {
+            let limits = HostLimits(
+                requestsPerSecond: general, requestsPerSecondByHost: ["api": own], concurrencyPerHost: 4)
+            let start = clock.now
+            for _ in 0..<3 { try await limits.run(host: "api") {} }
+            #expect(clock.now - start >= .milliseconds(450), "general \(general), own \(own)")
+        }
+        // One request every 100 s on one host; another host's three are done long before that.
+        let limits = HostLimits(requestsPerSecond: nil, requestsPerSecondByHost: ["slow": 0.01], concurrencyPerHost: 4)
+        try await limits.run(host: "slow") {}
+        let done = Atomic<Int>(0)
+        let other = Task {
+            for _ in 0..<3 {
+                try await limits.run(host: "other") {}
+                done.add(1, ordering: .relaxed)
+            }
+        }
+        try await waitUntil("the other host's requests", timeout: .seconds(20)) { done.load(ordering: .relaxed) == 3 }
+        other.cancel()
     }
 }

@@ -28,11 +28,13 @@ enum GroundTruth {
 
     /// Exactly the `expected` works, each grouped under its maker, with the thumbnail status its
     /// image calls for and files on disk for `ok`.
+    ///   - objectNumber: the object number the source gives a work (Flickr's and iTunes' are their ids).
     static func mismatches(
-        _ index: ArtistIndex, expected works: [SampleWork], output: URL, unknownMaker: String? = nil
+        _ index: ArtistIndex, expected works: [SampleWork], output: URL, unknownMaker: String? = nil,
+        objectNumber: (SampleWork) -> String = \.objectNumber
     ) -> [Mismatch] {
         var problems: [Mismatch] = []
-        let expected = Dictionary(works.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        let expected = Dictionary(works.map { (objectNumber($0), $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         for artist in index.artists {
             for work in artist.works {

@@ -14,8 +14,8 @@ final class PipelineRun: @unchecked Sendable {
     let cluster: TestCluster
     let sample: SampleServerHandle
     let output: URL
-    /// rijksmuseum (the legacy API), rijksmuseum-search (Search API and Linked Art) or
-    /// rijksmuseum-oai (OAI-PMH and EDM).
+    /// rijksmuseum (the legacy API), rijksmuseum-search (Search API and Linked Art),
+    /// rijksmuseum-oai (OAI-PMH and EDM), flickr or itunes.
     let source: String
     private(set) var workers: [String: [ChildProcess]] = [:]
     /// Added to every fetch worker's command line.
@@ -32,23 +32,45 @@ final class PipelineRun: @unchecked Sendable {
     }
 
     var brokers: String { cluster.brokers }
-    /// The legacy API lists the collection's pages; the Search API pages its distinct works,
-    /// and OAI-PMH too, 200 records a page.
+    /// The legacy API lists the collection's pages, and Flickr's stand-in the same; the Search
+    /// API pages its distinct works, OAI-PMH too (200 records a page), and iTunes, which ends
+    /// on a short page (an empty one after a full last page).
     var expectedPages: Int {
         let size =
             switch source {
-            case "rijksmuseum-search": sample.collection.configuration.pageSize
+            case "rijksmuseum-search", "itunes": sample.collection.configuration.pageSize
             case "rijksmuseum-oai": 200
             default: 0
             }
         guard size > 0 else { return sample.collection.pages.count }
-        return (sample.collection.works.count + size - 1) / size
+        let works = sample.collection.works.count
+        return source == "itunes" ? works / size + 1 : (works + size - 1) / size
+    }
+
+    /// The Flickr key the fetch workers and the crawl read: the stand-in takes any.
+    lazy var flickrKeyFile: String = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("flickr-key"))
+        try? Data("pipeline-test-key\n".utf8).write(to: url)
+        return url.path
+    }()
+
+    /// What the crawl adds for its source: page sizes, a sort, a search term, the Flickr key.
+    var crawlFlags: [String] {
+        let pageSize = ["--page-size", String(sample.collection.configuration.pageSize)]
+        switch source {
+        case "rijksmuseum": return pageSize + ["--query", "s=artist"]
+        case "flickr": return pageSize + ["--query", "text=painting", "--flickr-key-file", flickrKeyFile]
+        case "itunes": return pageSize + ["--query", "term=sample"]
+        default: return []
+        }
     }
 
     func arguments(_ role: String) -> [String] {
         let common = ["--brokers", brokers, "--metrics-interval", "1"] + EmbeddedBrokerSettings.flags
         switch role {
-        case "fetch-worker": return ["fetch-worker", "--base-url", sample.baseURL] + fetchWorkerFlags + common
+        case "fetch-worker":
+            return ["fetch-worker", "--base-url", sample.baseURL, "--flickr-key-file", flickrKeyFile]
+                + fetchWorkerFlags + common
         case "thumb-worker":
             return ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + common
         default: return ["index-worker", "--out", output.path, "--write-interval", "0.2"] + common
@@ -89,9 +111,7 @@ final class PipelineRun: @unchecked Sendable {
                 "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--pages", "all",
                 "--crawl-id", crawlId,
             ]
-                + (source == "rijksmuseum"
-                    ? ["--page-size", String(sample.collection.configuration.pageSize), "--query", "s=artist"] : [])
-                + extra)
+                + crawlFlags + extra)
         let status = try await crawl.waitForExit(timeout: .seconds(60))
         guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
     }

@@ -180,6 +180,42 @@ struct PipelineTests {
     }
 
     @Test(
+        "Flickr and iTunes through the three workers: grouped by owner and by artist, each photo or song once, thumbnails made",
+        arguments: ["flickr", "itunes"])
+    func serviceSources(source: String) async throws {
+        let flickr = source == "flickr"
+        var faults = SampleServerFaults()
+        // Flickr's stand-in answers each page's first request `stat: fail` (code 105) with status 200.
+        faults.failFirst = flickr ? 1 : 0
+        let sample = try await SampleServerHandle.start(ReferenceRun.configuration, faults: faults)
+        let run = try PipelineRun(sample: sample, source: source)
+        run.fetchWorkerFlags = ["--retry-delays", "1s,1s,1s"]
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        try await run.crawl()
+        let (index, _) = try await run.waitForCompletion(timeout: .seconds(240))
+        let collection = sample.collection
+        // Flickr's pages are the legacy listings, neighbours overlapping; iTunes lists each work once.
+        let expected = flickr ? collection.pages.flatMap { $0 } : collection.works
+        #expect(flickr == (expected.count > collection.works.count), "the Flickr stand-in's pages overlap")
+        let problems = GroundTruth.mismatches(
+            index, expected: expected, output: run.output,
+            unknownMaker: flickr ? SampleCollectionServer.flickrNamelessOwner : nil,
+            objectNumber: { "\(source)-\($0.id)" })
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        #expect(index.totals.works == collection.works.count)
+        #expect(index.totals.thumbnails["ok"] == collection.works.filter(\.hasGoodImage).count)
+        let crawl = try #require(index.crawls.first)
+        #expect(index.crawls.map(\.source) == [source])
+        #expect(crawl.pagesIndexed == Array(1...run.expectedPages))
+        #expect(crawl.failedPages.isEmpty, "\(crawl.failedPages)")
+        // iTunes never says how many results a search has: the crawl's total is how far it got.
+        #expect(crawl.total == (flickr ? collection.count : collection.works.count))
+        try await run.expectCleanStop()
+        await sample.stop()
+    }
+
+    @Test(
         "429s, 5xx and slow answers from the API: the run completes; a page that fails past --retry-for and a 410 are dead-lettered and reported"
     )
     func apiFailures() async throws {

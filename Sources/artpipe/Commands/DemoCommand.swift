@@ -29,7 +29,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(
         help: """
             The API to harvest the sample collection through: rijksmuseum-oai (OAI-PMH and EDM), rijksmuseum-search \
-            (Search API and Linked Art) or rijksmuseum (the legacy REST API).
+            (Search API and Linked Art), rijksmuseum (the legacy REST API), flickr (photo search, grouped by owner) \
+            or itunes (the iTunes Search API, grouped by artist).
             """)
     var source: String = "rijksmuseum-oai"
 
@@ -49,22 +50,41 @@ struct DemoCommand: AsyncParsableCommand {
         guard Self.sources.contains(source) else {
             throw ValidationError("--source must be one of \(Self.sources.joined(separator: ", ")), got '\(source)'")
         }
+        let reach = SampleCollectionServer.flickrReach
+        if source == "flickr", collection.pages * collection.pageSize > reach {
+            throw ValidationError(
+                "--source flickr: Flickr serves the first \(reach) results of a search; keep --pages × --page-size within it"
+            )
+        }
     }
 
-    static let sources = ["rijksmuseum-oai", "rijksmuseum-search", "rijksmuseum"]
+    static let sources = ["rijksmuseum-oai", "rijksmuseum-search", "rijksmuseum", "flickr", "itunes"]
 
-    /// Pages the crawl will index: the legacy API's pages, or the Search API's or OAI-PMH's
-    /// (distinct works only, OAI-PMH 200 a page).
+    /// Flags the crawl needs beyond the source: the legacy API's and Flickr's page size and
+    /// sort, iTunes' search term, the stand-in's Flickr key.
+    func crawlFlags(keyFile: String) -> [String] {
+        switch source {
+        case "rijksmuseum": ["--page-size", String(collection.pageSize), "--query", "s=artist"]
+        case "flickr":
+            ["--page-size", String(collection.pageSize), "--query", "text=painting", "--flickr-key-file", keyFile]
+        case "itunes": ["--page-size", String(collection.pageSize), "--query", "term=sample"]
+        default: []
+        }
+    }
+
+    /// Pages the crawl will index: the legacy API's pages (Flickr's stand-in lists the same), or
+    /// the Search API's, OAI-PMH's or iTunes' (distinct works only, OAI-PMH 200 a page).
     var expectedPages: Int {
         let size =
             switch source {
-            case "rijksmuseum-search": collection.pageSize
+            case "rijksmuseum-search", "itunes": collection.pageSize
             case "rijksmuseum-oai": SampleCollectionServer.oaiPageSize
             default: 0
             }
         guard size > 0 else { return collection.pages }
         let works = SampleCollection(collection.configuration).works.count
-        return (works + size - 1) / size
+        // iTunes pages by offset until a page comes back short: a full last page has an empty one after it.
+        return source == "itunes" ? works / size + 1 : (works + size - 1) / size
     }
 
     func run() async throws {
@@ -92,13 +112,18 @@ struct DemoCommand: AsyncParsableCommand {
                     "sample-server", "--port", "0", "--port-file", run.file("sample-port"),
                 ] + collection.arguments, readyFile: "sample-port")
             let baseURL = "http://127.0.0.1:\(port)"
+            // The stand-in takes any Flickr key; the workers read it from a file, as in production.
+            let keyFile = run.file("flickr-key")
+            try Data("sample-server-key\n".utf8).write(to: URL(fileURLWithPath: keyFile))
             let kafka = [
                 "--brokers", bootstrap, "--kafka", "session.timeout.ms=6000", "--kafka", "heartbeat.interval.ms=500",
                 "--metrics-interval", "5",
             ]
             for instance in 1...instances {
                 let suffix = instances == 1 ? "" : "-\(instance)"
-                try run.launch("fetch-worker\(suffix)", ["fetch-worker", "--base-url", baseURL] + kafka)
+                try run.launch(
+                    "fetch-worker\(suffix)",
+                    ["fetch-worker", "--base-url", baseURL, "--flickr-key-file", keyFile] + kafka)
                 try run.launch(
                     "thumb-worker\(suffix)",
                     ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + kafka
@@ -111,9 +136,7 @@ struct DemoCommand: AsyncParsableCommand {
                 [
                     "crawl", "--brokers", bootstrap, "--source", source, "--base-url", baseURL, "--pages", "all",
                     "--crawl-id", DemoRun.crawlId,
-                ]
-                    + (source == "rijksmuseum"
-                        ? ["--page-size", String(collection.pageSize), "--query", "s=artist"] : []))
+                ] + crawlFlags(keyFile: keyFile))
             let (manifest, index) = try await run.waitForCompletion(
                 timeout: .seconds(fromFlag: timeout), stopSignal: { received.withLock { $0 } })
             let cpu = run.cpuSeconds()
