@@ -29,6 +29,9 @@ public enum CrawlPlanner {
         let reachablePages = limit / pageSize
         let lastPage = min((count.total + pageSize - 1) / pageSize, reachablePages)
         let reachable = min(count.total, reachablePages * pageSize)
+        if pages == .all, count.total > reachable, let splitting = source as? any RangeSplittingSource {
+            return try await planRanges(source: splitting, query: query, pageSize: pageSize, crawlId: crawlId)
+        }
         if pages == .all, count.total > reachable {
             throw CrawlPlanningError.beyondReach(
                 total: count.total, reachable: reachable, limit: limit, facets: count.facets)
@@ -46,6 +49,26 @@ public enum CrawlPlanner {
             PageRequest(crawlId: crawlId, source: source.name, query: query, page: $0, pageSize: pageSize)
         }
         return Plan(requests: requests, total: count.total, lastPage: lastPage)
+    }
+
+    /// A query past the reach, cut into ranges that fit: their pages numbered on through the
+    /// crawl, each range's first page known to its requests.
+    private static func planRanges(
+        source: any RangeSplittingSource, query: [String: String], pageSize: Int, crawlId: String
+    ) async throws -> Plan {
+        var requests: [PageRequest] = []
+        var total = 0
+        for range in try await source.ranges(of: query) where range.total > 0 {
+            let firstPage = requests.count + 1
+            for offset in 0..<(range.total + pageSize - 1) / pageSize {
+                requests.append(
+                    source.request(
+                        crawlId: crawlId, query: range.query, page: firstPage + offset, firstPage: firstPage,
+                        pageSize: pageSize))
+            }
+            total += range.total
+        }
+        return Plan(requests: requests, total: total, lastPage: requests.count)
     }
 
     /// Delays between attempts at a count the service could not answer for the moment (an
@@ -92,9 +115,15 @@ public enum CrawlPlanner {
 public enum CrawlPlanningError: Error, CustomStringConvertible {
     case beyondReach(total: Int, reachable: Int, limit: Int, facets: [String: [String: Int]])
     case cursorStartsAtOne(source: String)
+    /// A range that cannot be cut further (one second of uploads) still matches more than the reach.
+    case unsplittable(range: String, total: Int, limit: Int)
 
     public var description: String {
         switch self {
+        case .unsplittable(let range, let total, let limit):
+            return
+                "\(range) alone matches \(total) objects, past the \(limit) the API serves per query, and cannot be "
+                + "cut further: narrow the query (tags=, user_id=, license=…) or crawl a page range with --pages"
         case .cursorStartsAtOne(let source):
             return "\(source) is cursor-paged: --pages must be all or start at 1 (1-N)"
         case .beyondReach(let total, let reachable, let limit, let facets):

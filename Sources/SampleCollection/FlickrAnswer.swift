@@ -25,7 +25,7 @@ enum FlickrAnswer {
                 "farm": 66, "title": work.title, "ispublic": 1, "isfriend": 0, "isfamily": 0,
             ]
             if extras.contains("owner_name") { photo["ownername"] = work.maker }
-            if extras.contains("date_upload") { photo["dateupload"] = String(1_600_000_000 + work.id * 60) }
+            if extras.contains("date_upload") { photo["dateupload"] = String(uploaded(work)) }
             if let image = work.image {
                 let (width, height) =
                     switch image {
@@ -52,6 +52,9 @@ enum FlickrAnswer {
             ],
         ]
     }
+
+    /// When a work was uploaded: in id order, a minute apart, from September 2020.
+    static func uploaded(_ work: SampleWork) -> Int { 1_600_000_000 + work.id * 60 }
 
     /// An NSID per maker, the same every run.
     static func owner(of maker: String) -> String {

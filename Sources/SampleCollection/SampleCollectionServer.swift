@@ -276,7 +276,8 @@ public final class SampleCollectionServer: Sendable {
         }
     }
 
-    /// `flickr.photos.search` over the legacy listings (which overlap), with Flickr's `stat: fail`
+    /// `flickr.photos.search` over the legacy listings (which overlap), `min_upload_date` and
+    /// `max_upload_date` (Unix seconds) honoured, with Flickr's `stat: fail`
     /// answers: code 112 for another method, 100 for a missing key or the key `invalid`, and
     /// 105 (status 200) for the first ``SampleServerFaults/failFirst`` attempts at each page.
     private func flickrPage(_ request: Request) async throws -> Response {
@@ -300,11 +301,16 @@ public final class SampleCollectionServer: Sendable {
         if attempt <= faults.failFirst {
             return try json(FlickrAnswer.failure(code: 105, message: "Service currently unavailable"))
         }
-        let listing = page * perPage <= Self.flickrReach ? listing(page: page, size: perPage, shuffleSeed: 0) : []
+        // Uploaded in id order, a minute apart; both ends of the window inclusive, as Flickr reads them.
+        let minimum = query.get("min_upload_date").flatMap { Int($0) } ?? Int.min
+        let maximum = query.get("max_upload_date").flatMap { Int($0) } ?? Int.max
+        let matching = collection.pages.joined().filter { (minimum...maximum).contains(FlickrAnswer.uploaded($0)) }
+        let listing =
+            page * perPage <= Self.flickrReach ? Array(matching.dropFirst((page - 1) * perPage).prefix(perPage)) : []
         let extras = Set((query.get("extras") ?? "").split(separator: ",").map(String.init))
         return try json(
             FlickrAnswer.page(
-                listing, page: page, perPage: perPage, total: collection.count, extras: extras,
+                listing, page: page, perPage: perPage, total: matching.count, extras: extras,
                 imageBase: "http://\(request.head.authority ?? "127.0.0.1")"))
     }
 

@@ -6,8 +6,11 @@ import NIOPosix
 /// name or any subdomain of it), and, unless allowed, no loopback, private or link-local
 /// address, whatever name points there.
 public struct ImageHostPolicy: Sendable {
-    /// The museum's image hosts.
-    public static let defaultHosts = ["googleusercontent.com", "ggpht.com", "iiif.micr.io", "rijksmuseum.nl"]
+    /// The image hosts of the sources: the museum's, Flickr's (`live.staticflickr.com`,
+    /// `farmN.staticflickr.com`) and Apple's artwork host (`isN-ssl.mzstatic.com`).
+    public static let defaultHosts = [
+        "googleusercontent.com", "ggpht.com", "iiif.micr.io", "rijksmuseum.nl", "staticflickr.com", "mzstatic.com",
+    ]
 
     public var allowedHosts: [String]
     public var allowPrivateAddresses: Bool

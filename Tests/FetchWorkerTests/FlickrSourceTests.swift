@@ -4,6 +4,7 @@ import ArtpipeTestKit
 import Foundation
 import KafkaClient
 import PipelineContract
+import SampleCollection
 import Testing
 
 @testable import FetchWorker
@@ -20,9 +21,13 @@ struct FlickrSourceTests {
     static func source(_ server: TestHTTPServer, key: String = key, imageEdge: Int = 512) -> (
         FlickrSearchSource, HTTPFetcher
     ) {
+        source(baseURL: server.baseURL, key: key, imageEdge: imageEdge)
+    }
+
+    static func source(baseURL: String, key: String = key, imageEdge: Int = 512) -> (FlickrSearchSource, HTTPFetcher) {
         let http = HTTPFetcher(
             configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: [key]), logger: .test)
-        let endpoint = URL(string: server.baseURL + "/services/rest/")!
+        let endpoint = URL(string: baseURL + "/services/rest/")!
         return (FlickrSearchSource(endpoint: endpoint, apiKey: key, imageEdge: imageEdge, http: http), http)
     }
 
@@ -124,7 +129,9 @@ struct FlickrSourceTests {
         await server.stop()
     }
 
-    @Test("planning: --pages all past 4,000 results fails with the count; a page range within reach is planned")
+    @Test(
+        "planning: a query whose every second matches past 4,000 cannot be cut and says so; a range within reach is planned"
+    )
     func planning() async throws {
         let server = try await TestHTTPServer.start { request in
             let total = request.query["text"] == "many" ? 12_345 : 950
@@ -134,12 +141,17 @@ struct FlickrSourceTests {
         let (source, http) = Self.source(server)
         do {
             _ = try await CrawlPlanner.plan(
-                source: source, query: ["text": "many"], pages: .all, pageSize: 500, crawlId: "c")
+                source: source, query: ["text": "many", "min_upload_date": "1000", "max_upload_date": "1063"],
+                pages: .all, pageSize: 500, crawlId: "c")
             Issue.record("a query past Flickr's reach was planned")
         } catch let error as CrawlPlanningError {
-            #expect(error.description.contains("12345 objects"))
-            #expect(error.description.contains("at most 4000"))
+            #expect(error.description.contains("matches 12345 objects"), "\(error)")
+            #expect(error.description.contains("cannot be cut further"), "\(error)")
         }
+        // The planner's count, then 1000…1063 halved down to its first second: 64, 32, 16, 8, 4, 2, 1 seconds.
+        #expect(server.requests.count == 8)
+        #expect(server.requests.last?.query["min_upload_date"] == "1000")
+        #expect(server.requests.last?.query["max_upload_date"] == "1000")
         let within = try await CrawlPlanner.plan(
             source: source, query: ["text": "many"], pages: .range(1...8), pageSize: 500, crawlId: "c")
         #expect(within.requests.map(\.page) == Array(1...8))
@@ -147,8 +159,44 @@ struct FlickrSourceTests {
             source: source, query: ["text": "few"], pages: .all, pageSize: 100, crawlId: "c")
         #expect(small.requests.count == 10)
         #expect(small.total == 950)
+        await #expect(throws: SourceFormatError.self) {
+            _ = try await source.ranges(of: ["text": "many", "min_upload_date": "2020-01-01"])
+        }
         try await http.shutdown()
         await server.stop()
+    }
+
+    @Test(
+        "past 4,000 results, --pages all cuts the query by upload date: every photo of the stand-in reached, no page past the reach"
+    )
+    func uploadDateRanges() async throws {
+        var configuration = SampleCollection.Configuration()
+        configuration.seed = 3
+        configuration.pages = 90
+        configuration.pageSize = 100
+        let sample = try await SampleServerHandle.start(configuration)
+        let (source, http) = Self.source(baseURL: sample.baseURL)
+        let plan = try await CrawlPlanner.plan(
+            source: source, query: ["text": "painting"], pages: .all, pageSize: 500, crawlId: "c")
+        #expect(plan.total == sample.collection.count)
+        #expect(plan.requests.map(\.page) == Array(1...plan.lastPage))
+        #expect(Set(plan.requests.map(\.query)).count > 2, "cut into ranges")
+        #expect(Set(plan.requests.map(\.pageId)).count == plan.requests.count)
+        var seen: [String] = []
+        for request in plan.requests {
+            let page = try await source.fetch(request)
+            seen += page.artworks.map(\.objectNumber)
+        }
+        let listed = sample.collection.pages.joined().map { FlickrSearchSource.objectNumber(photoId: String($0.id)) }
+        // Every photo is reached; a photo repeated within one page is kept once there.
+        let missing = Set(listed).subtracting(seen)
+        let extra = Set(seen).subtracting(listed)
+        #expect(
+            missing.isEmpty && extra.isEmpty, "missing \(missing.sorted().prefix(5)), extra \(extra.sorted().prefix(5))"
+        )
+        #expect(seen.count <= listed.count && seen.count >= Set(listed).count)
+        try await http.shutdown()
+        await sample.stop()
     }
 
     @Test("no key: nothing is sent and the error says how to give one; the key never shows in an error")

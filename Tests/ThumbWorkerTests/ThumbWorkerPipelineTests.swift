@@ -153,6 +153,23 @@ struct ThumbWorkerPipelineTests {
                 != ThumbnailFileName.make(String(repeating: "Y", count: 301)))
     }
 
+    @Test("the default allow-list takes the image hosts of every source: the museum's, Flickr's, Apple's artwork")
+    func sourcesImageHosts() async throws {
+        var policy = ImageHostPolicy()
+        policy.resolver = { _ in .addresses([ImageHostPolicy.Address(bytes: [93, 184, 216, 34])]) }
+        for url in [
+            "https://live.staticflickr.com/2082/2448337677_592a1a3238_b.jpg",
+            "https://farm5.staticflickr.com/4614/28033364809_f5a3538047_z.jpg",
+            "https://is5-ssl.mzstatic.com/image/thumb/Music125/v4/f8/source/512x512bb.jpg",
+            "https://iiif.micr.io/AbCdE/full/!512,512/0/default.jpg",
+        ] {
+            #expect(try await policy.check(URL(string: url)!) == ["93.184.216.34"], "\(url)")
+        }
+        await #expect(throws: ImageHostPolicy.Refusal.self) {
+            try await policy.check(URL(string: "https://staticflickr.com.example.org/a.jpg")!)
+        }
+    }
+
     @Test("a name look-up that fails for now is retried, never recorded as the image's lasting failure")
     func transientLookup() async throws {
         var policy = ImageHostPolicy(allowedHosts: ["images.example"])

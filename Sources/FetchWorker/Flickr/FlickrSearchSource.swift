@@ -7,8 +7,9 @@ import PipelineContract
 /// Query parameters pass through (`text`, `tags`, `user_id`, `license`, `min_upload_date`…);
 /// the source sets the method, key, format, paging and the `extras` it needs (owner names,
 /// upload dates, sized image URLs), adding any `extras` the query asks for. Flickr serves at
-/// most the first 4,000 results of a query, in pages of up to 500.
-public struct FlickrSearchSource: CollectionSource {
+/// most the first 4,000 results of a query, in pages of up to 500; a crawl of a larger query
+/// is cut into upload-date ranges that each fit (``ranges(of:)``).
+public struct FlickrSearchSource: RangeSplittingSource {
     public static let sourceName = "flickr"
     /// "Flickr will return at most the first 4,000 results for any given search query"
     /// (the method's own description, `flickr.reflection.getMethodInfo`).
@@ -54,18 +55,77 @@ public struct FlickrSearchSource: CollectionSource {
         guard (1...Self.pageSizeLimit).contains(request.pageSize) else {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
-        guard request.page >= 1, request.page * request.pageSize <= Self.reachableLimit else {
+        // A page of an upload-date range: numbered on through the crawl, counted from the range's first.
+        let page = request.page - (Self.firstPage(in: request.cursor) ?? 1) + 1
+        guard page >= 1, page * request.pageSize <= Self.reachableLimit else {
             throw SourceFormatError(
-                "page \(request.page) of size \(request.pageSize) is past Flickr's first \(Self.reachableLimit) results"
-            )
+                "page \(page) of size \(request.pageSize) is past Flickr's first \(Self.reachableLimit) results")
         }
-        let photos = try await search(query: request.query, page: request.page, perPage: request.pageSize)
+        let photos = try await search(query: request.query, page: page, perPage: request.pageSize)
         return SourcePage(total: photos.total, artworks: Self.artworks(of: photos.photo, imageEdge: imageEdge))
     }
 
     public func count(query: [String: String]) async throws -> SourceCount {
         if let missingConfiguration { throw SourceFormatError(missingConfiguration) }
         return SourceCount(total: try await search(query: query, page: 1, perPage: 1).total)
+    }
+
+    /// Before Flickr's first upload: the lower end of an unbounded query's range.
+    static let firstUpload = 1_072_915_200
+    static let dateParameters = ("min_upload_date", "max_upload_date")
+
+    /// Cuts the query's upload-date range (given as Unix seconds, else from 2004 to now) in
+    /// halves until every part matches at most 4,000 photos. Both ends of a range are
+    /// inclusive, as Flickr reads them. Each cut costs two counts, at Flickr's rate.
+    public func ranges(of query: [String: String]) async throws -> [(query: [String: String], total: Int)] {
+        let (minimum, maximum) = Self.dateParameters
+        func seconds(_ name: String, default value: Int) throws -> Int {
+            guard let text = query[name] else { return value }
+            guard let seconds = Int(text) else {
+                throw SourceFormatError(
+                    "\(name) must be Unix seconds for a crawl past Flickr's \(Self.reachableLimit) results to be cut by upload date, got '\(text)'"
+                )
+            }
+            return seconds
+        }
+        let lower = try seconds(minimum, default: Self.firstUpload)
+        let upper = try seconds(maximum, default: Int(Date().timeIntervalSince1970))
+        var ranges: [(query: [String: String], total: Int)] = []
+        try await cut(query, lower, upper, into: &ranges)
+        return ranges
+    }
+
+    private func cut(
+        _ query: [String: String], _ lower: Int, _ upper: Int,
+        into ranges: inout [(query: [String: String], total: Int)]
+    ) async throws {
+        var ranged = query
+        ranged[Self.dateParameters.0] = String(lower)
+        ranged[Self.dateParameters.1] = String(upper)
+        let total = try await count(query: ranged).total
+        if total <= Self.reachableLimit {
+            if total > 0 { ranges.append((ranged, total)) }
+            return
+        }
+        guard upper > lower else {
+            throw CrawlPlanningError.unsplittable(
+                range: "the upload second \(lower) (Unix time)", total: total, limit: Self.reachableLimit)
+        }
+        let middle = lower + (upper - lower) / 2
+        try await cut(query, lower, middle, into: &ranges)
+        try await cut(query, middle + 1, upper, into: &ranges)
+    }
+
+    public func request(crawlId: String, query: [String: String], page: Int, firstPage: Int, pageSize: Int)
+        -> PageRequest
+    {
+        PageRequest(
+            crawlId: crawlId, source: name, query: query, page: page, pageSize: pageSize, cursor: "first=\(firstPage)")
+    }
+
+    static func firstPage(in cursor: String?) -> Int? {
+        guard let cursor, cursor.hasPrefix("first=") else { return nil }
+        return Int(cursor.dropFirst("first=".count))
     }
 
     private func search(query: [String: String], page: Int, perPage: Int) async throws -> FlickrSearchResponse.Photos {

@@ -16,8 +16,9 @@ struct CrawlCommand: AsyncParsableCommand {
         abstract: "Publish the page requests of a collection query to artpipe.page-requests.",
         discussion: """
             The same query always gets the same page ids, so crawling it again makes no extra work downstream.
-            The legacy API serves at most 10,000 objects per query, Flickr 4,000: with --pages all, a larger query
-            fails before anything is published, and the message says how to split it.
+            The legacy API serves at most 10,000 objects per query: with --pages all, a larger query fails before
+            anything is published, and the message says how to split it. Flickr serves 4,000: a larger flickr query
+            is cut into upload-date ranges that fit.
             """)
 
     @OptionGroup var kafka: KafkaOptions
