@@ -71,7 +71,9 @@ struct IndexStateCommand: AsyncParsableCommand {
             let page = Page(request: request, total: works, artworks: artworks)
             let thumbnails = PageThumbnails(pageId: page.pageId, items: items)
             let partition = Int32(number % partitions)
-            let offset = Int64(number / partitions)
+            // Offset -1 in every shard: a worker started on this state reads its partitions from
+            // the start, where a benchmark's new pages are, on a broker that never held these.
+            let offset: Int64 = -1
             for (topic, value) in [
                 (ArtpipeTopic.pages, try MessageCodec.record(page, topic: ArtpipeTopic.pages).value),
                 (ArtpipeTopic.thumbnails, try MessageCodec.record(thumbnails, topic: ArtpipeTopic.thumbnails).value),

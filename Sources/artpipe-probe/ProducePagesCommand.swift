@@ -15,13 +15,16 @@ struct ProducePagesCommand: AsyncParsableCommand {
     @OptionGroup var kafka: KafkaOptions
     @Option var pages: Int = 1_000
     @Option var works: Int = 100
+    @Option(help: "The first page's number: pages after another run's, or after an index's state, are new pages.")
+    var firstPage: Int = 1
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let producer = try KafkaProducer(
             configuration: try kafka.clientConfiguration(), logger: Logger(label: "artpipe.probe"))
-        for first in stride(from: 1, through: pages, by: 100) {
-            let records = try (first...min(pages, first + 99)).map { number in
+        let last = firstPage + pages - 1
+        for first in stride(from: firstPage, through: last, by: 100) {
+            let records = try (first...min(last, first + 99)).map { number in
                 let request = PageRequest(
                     crawlId: "bench", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: works)
                 // Artists run across pages, as the artist-sorted API returns them.
