@@ -142,6 +142,36 @@ struct IndexStateRereadTests {
         )
     }
 
+    @Test("a shard replaced on disk is decoded again, even at the same size and modification time; others are kept")
+    func replacedShardIsDecodedAgain() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("redecode"))
+        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let writer = try IndexStateStore(outputDirectory: output, logger: .test)
+        let reader = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = writer.startOffset(for: partition)
+        let (first, firstPage) = try Self.message(offset: 1, title: "first")
+        writer.apply(first) { $0.add(firstPage) }
+        #expect(try writer.flush())
+        #expect(try reader.inputsOnDisk().pages.values.first?.artworks.first?.title == "first")
+        let shard = writer.directory.appendingPathComponent("\(ArtpipeTopic.pages)-0.json").path
+        var before = stat()
+        #expect(stat(shard, &before) == 0)
+
+        // Same length, same offset digits: the same size; then the old modification time put back.
+        let (later, laterPage) = try Self.message(offset: 2, title: "later")
+        writer.apply(later) { $0.add(laterPage) }
+        #expect(try writer.flush())
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, shard, &times, 0) == 0)
+        var after = stat()
+        #expect(stat(shard, &after) == 0)
+        #expect(after.st_size == before.st_size)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        #expect(try reader.inputsOnDisk().pages.values.first?.artworks.first?.title == "later")
+        // Unchanged since: the same inputs again.
+        #expect(try reader.inputsOnDisk().pages.values.first?.artworks.first?.title == "later")
+    }
+
     @Test("a re-read interrupted by a SIGKILL: the newer version is read again, not skipped")
     func interruptedReread() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("reread"))

@@ -24,6 +24,8 @@ public final class IndexStateStore: Sendable {
     /// Held while shard files are written, one writer at a time; the shards' own lock, which
     /// handlers need, is never held across a write and its fsync.
     private let writing = Mutex<Void>(())
+    /// Each shard file's inputs as last decoded, with the file they came from.
+    private let decodedShards = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
     private let logger: Logger
 
     public init(outputDirectory: URL, logger: Logger) throws {
@@ -144,16 +146,50 @@ public final class IndexStateStore: Sendable {
         return "\(size)@\(modified)"
     }
 
+    /// A file as `stat` sees it. Shards are replaced by rename, so a new version is a new inode
+    /// even when its size and modification time match the old one's.
+    struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: timespec
+
+        static func == (a: Self, b: Self) -> Bool {
+            (a.device, a.inode, a.size, a.modified.tv_sec, a.modified.tv_nsec)
+                == (b.device, b.inode, b.size, b.modified.tv_sec, b.modified.tv_nsec)
+        }
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+        }
+    }
+
     /// Everything every instance has written: the union of all shard files. A file that does
     /// not decode is quarantined (see ``quarantine(_:)``) and left out, so one bad file cannot
     /// stop every instance's index.
+    ///
+    /// Only shard files that changed since the last call are decoded; the others come from
+    /// what that call decoded.
     public func inputsOnDisk() throws -> IndexInputs {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
             .sorted()
+        // Taken before reading: a file replaced meanwhile is decoded again next time.
+        let identities = names.map { FileIdentity(path: directory.appendingPathComponent($0).path) }
+        let cached = decodedShards.withLock { $0 }
+        let changed = names.indices.filter { number in
+            guard let identity = identities[number], let entry = cached[names[number]] else { return true }
+            return entry.identity != identity
+        }
         // Decoding is most of a full build's time: shards decode side by side, one per core.
         // This runs on the blocking pool already; the threads are Dispatch's, not Swift's pool.
         let decoded = Mutex<[Int: IndexInputs]>([:])
-        DispatchQueue.concurrentPerform(iterations: names.count) { number in
+        DispatchQueue.concurrentPerform(iterations: changed.count) { position in
+            let number = changed[position]
             let url = directory.appendingPathComponent(names[number])
             // Gone meanwhile: its owner replaced it, or another instance quarantined it.
             guard let data = try? Data(contentsOf: url) else { return }
@@ -164,8 +200,22 @@ public final class IndexStateStore: Sendable {
                 quarantine(url)
             }
         }
+        let fresh = decoded.withLock { $0 }
         var inputs = IndexInputs()
-        for (_, shardInputs) in decoded.withLock({ $0 }).sorted(by: { $0.key < $1.key }) { inputs.merge(shardInputs) }
+        var kept: [String: (identity: FileIdentity, inputs: IndexInputs)] = [:]
+        for (number, name) in names.enumerated() {
+            let shardInputs: IndexInputs
+            if let decodedNow = fresh[number] {
+                shardInputs = decodedNow
+            } else if !changed.contains(number), let entry = cached[name] {
+                shardInputs = entry.inputs
+            } else {
+                continue
+            }
+            if let identity = identities[number] { kept[name] = (identity, shardInputs) }
+            inputs.merge(shardInputs)
+        }
+        decodedShards.withLock { $0 = kept }
         return inputs
     }
 
