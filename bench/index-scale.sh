@@ -9,38 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 works=${1:-1000000}
 artists=${2:-30000}
-[ -x /usr/bin/time ] || { sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo); "${sudo[@]}" apt-get install -y -qq time >/dev/null; }
-swift build -c release --product artpipe >/dev/null
-swift build -c release --product artpipe-probe >/dev/null
-bin=$(swift build -c release --show-bin-path)
-work=$(mktemp -d)
-trap 'kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-worker_pid=
-broker_pid=
+source bench/index-common.sh
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-manifest_counts() { grep -q "\"totals\":{\"artists\":[0-9]*,\"works\":$1," "$work/out/index.json" 2>/dev/null; }
-manifest_works() { grep -o '"totals":{"artists":[0-9]*,"works":[0-9]*' "$work/out/index.json" 2>/dev/null | grep -o '[0-9]*$'; }
-# Waits up to $2 seconds for the manifest to count $1 works; says what it counts if it never does.
-wait_for_works() {
-  local deadline=$(( $(date +%s) + $2 ))
-  until manifest_counts "$1"; do
-    kill -0 $worker_pid || { cat "$work/worker.log"; exit 1; }
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-      echo "the manifest did not reach $1 works within $2 s (it counts $(manifest_works))"; return 1
-    fi
-    sleep 0.05
-  done
-}
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
 "$bin/artpipe-probe" index-state --out "$work/out" --works "$works" --artists "$artists" --measure
 rm -rf "$work/out/index.json" "$work/out/index.html" "$work/out/works" "$work/out/gallery"
 echo "state: $(du -sh "$work/out/.index-state" | cut -f1) in $(ls "$work/out/.index-state" | wc -l) shard files"
 
-"$bin/artpipe" broker --partitions 12 --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
-broker_pid=$!
-for _ in $(seq 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
-brokers=$(cat "$work/bootstrap")
+start_broker
 start=$(date +%s.%N)
 /usr/bin/time -o "$work/rss" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
   --write-interval 0.2 --metrics-interval 3600 --log-level warning >"$work/worker.log" 2>&1 &

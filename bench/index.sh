@@ -6,18 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${1:-1000}
 works=${2:-100}
-[ -x /usr/bin/time ] || { sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo); "${sudo[@]}" apt-get install -y -qq time >/dev/null; }
-swift build -c release --product artpipe >/dev/null
-swift build -c release --product artpipe-probe >/dev/null
-bin=$(swift build -c release --show-bin-path)
-work=$(mktemp -d)
-trap 'kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-worker_pid=
+source bench/index-common.sh
 
-"$bin/artpipe" broker --partitions 12 --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
-broker_pid=$!
-for _ in $(seq 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
-brokers=$(cat "$work/bootstrap")
+start_broker
 "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works"
 
 expected=$((pages * works))
@@ -26,7 +17,7 @@ start=$(date +%s.%N)
   --write-interval 1 --metrics-interval 3600 --log-level warning >"$work/worker.log" 2>&1 &
 worker_pid=$!
 # The index is complete when its totals count every work.
-until grep -q "\"totals\":{\"artists\":[0-9]*,\"works\":$expected," "$work/out/index.json" 2>/dev/null; do sleep 0.2; done
+wait_for_works "$expected" 1800
 end=$(date +%s.%N)
 pkill -TERM -P $worker_pid; wait $worker_pid || true  # signal the worker, not GNU time
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"

@@ -114,10 +114,13 @@ public struct SourceFormatError: Error, CustomStringConvertible {
     }
 }
 
+/// A service that could not answer for the moment, whatever it sent: the page is tried again
+/// later (FetchWorker's retry topics; `crawl` retries a count), unlike a ``SourceFormatError``.
+public protocol RetryableSourceError: Error, CustomStringConvertible {}
+
 /// An answer that is not in the API's format at all: an HTML error page, a body cut short. The
-/// service is having a moment (a maintenance page comes with status 200 too), so it is tried
-/// again later, unlike a ``SourceFormatError``.
-public struct UnrecognisedAnswerError: Error, CustomStringConvertible {
+/// service is having a moment (a maintenance page comes with status 200 too).
+public struct UnrecognisedAnswerError: RetryableSourceError {
     public let description: String
 
     public init(_ what: String, body: [UInt8]) {

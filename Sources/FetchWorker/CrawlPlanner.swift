@@ -79,7 +79,7 @@ public enum CrawlPlanner {
         for delay in countRetryDelays {
             do {
                 return try await source.count(query: query)
-            } catch is SourceUnavailableError, is UnrecognisedAnswerError {
+            } catch is any RetryableSourceError {
                 try await Task.sleep(for: delay)
             }
         }

@@ -38,9 +38,7 @@ public struct PageFetchHandler: MessageHandler {
         } catch let error as HTTPFetchError {
             // The fetcher already retried in place; the page now waits on a retry topic.
             throw HandlerFailure.transient(redaction.apply(error.description), retryAfter: error.retryAfter)
-        } catch let error as UnrecognisedAnswerError {
-            throw HandlerFailure.transient(redaction.apply(error.description))
-        } catch let error as SourceUnavailableError {
+        } catch let error as any RetryableSourceError {
             throw HandlerFailure.transient(redaction.apply(error.description))
         } catch let error as SourceFormatError {
             throw HandlerFailure.permanent(redaction.apply(error.description))

@@ -27,6 +27,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
         ("sq", 75), ("t", 100), ("q", 150), ("s", 240), ("n", 320), ("w", 400), ("m", 500), ("z", 640), ("c", 800),
         ("l", 1024), ("h", 1600), ("k", 2048), ("o", Int.max),
     ]
+    static let edges = Dictionary(uniqueKeysWithValues: sizes.map { ($0.suffix, $0.edge) })
     /// Where a missing key is told how to give one.
     public static let keyHelp = "set FLICKR_API_KEY or pass --flickr-key-file"
 
@@ -56,7 +57,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
         // A page of an upload-date range: numbered on through the crawl, counted from the range's first.
-        let page = request.page - (Self.firstPage(in: request.cursor) ?? 1) + 1
+        let page = request.page - (PageCursor(request.cursor).token.flatMap(Int.init) ?? 1) + 1
         guard page >= 1, page * request.pageSize <= Self.reachableLimit else {
             throw SourceFormatError(
                 "page \(page) of size \(request.pageSize) is past Flickr's first \(Self.reachableLimit) results")
@@ -119,13 +120,10 @@ public struct FlickrSearchSource: RangeSplittingSource {
     public func request(crawlId: String, query: [String: String], page: Int, firstPage: Int, pageSize: Int)
         -> PageRequest
     {
+        // The cursor's token is the crawl page the range starts at.
         PageRequest(
-            crawlId: crawlId, source: name, query: query, page: page, pageSize: pageSize, cursor: "first=\(firstPage)")
-    }
-
-    static func firstPage(in cursor: String?) -> Int? {
-        guard let cursor, cursor.hasPrefix("first=") else { return nil }
-        return Int(cursor.dropFirst("first=".count))
+            crawlId: crawlId, source: name, query: query, page: page, pageSize: pageSize,
+            cursor: PageCursor(token: String(firstPage), lastPage: .max).text)
     }
 
     private func search(query: [String: String], page: Int, perPage: Int) async throws -> FlickrSearchResponse.Photos {
@@ -210,7 +208,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
 
     /// The smallest image whose longest edge reaches `imageEdge`; failing that, the largest.
     static func image(of photo: FlickrSearchResponse.Photo, imageEdge: Int) -> FlickrSearchResponse.Photo.Image? {
-        let known = Dictionary(uniqueKeysWithValues: sizes.map { ($0.suffix, $0.edge) })
+        let known = edges
         let candidates = photo.images.map { suffix, image in
             (
                 image: image,

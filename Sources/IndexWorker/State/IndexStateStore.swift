@@ -185,6 +185,7 @@ public final class IndexStateStore: Sendable {
             guard let identity = identities[number], let entry = cached[names[number]] else { return true }
             return entry.identity != identity
         }
+        let changedSet = Set(changed)
         // Decoding is most of a full build's time: shards decode side by side, one per core.
         // This runs on the blocking pool already; the threads are Dispatch's, not Swift's pool.
         let decoded = Mutex<[Int: IndexInputs]>([:])
@@ -207,7 +208,7 @@ public final class IndexStateStore: Sendable {
             let shardInputs: IndexInputs
             if let decodedNow = fresh[number] {
                 shardInputs = decodedNow
-            } else if !changed.contains(number), let entry = cached[name] {
+            } else if !changedSet.contains(number), let entry = cached[name] {
                 shardInputs = entry.inputs
             } else {
                 continue

@@ -176,11 +176,7 @@ struct CrawlCommand: AsyncParsableCommand {
                     + "or --source \(SearchCollectionSource.sourceName)")
         } catch let error as HTTPFetchError {
             throw ConfigurationError("cannot plan the crawl: \(redaction.apply(error.description))")
-        } catch let error as SourceUnavailableError {
-            throw ConfigurationError(
-                "cannot plan the crawl, the source answered \(CrawlPlanner.countRetryDelays.count + 1) times: "
-                    + redaction.apply(error.description))
-        } catch let error as UnrecognisedAnswerError {
+        } catch let error as any RetryableSourceError {
             throw ConfigurationError(
                 "cannot plan the crawl, the source answered \(CrawlPlanner.countRetryDelays.count + 1) times: "
                     + redaction.apply(error.description))
