@@ -81,7 +81,7 @@ struct IndexStateCommand: AsyncParsableCommand {
                 let message = KafkaConsumerMessage(
                     topic: topic, partition: partition, offset: offset, key: Array(page.pageId.utf8), value: value,
                     timestampMilliseconds: 1_700_000_000_000 + Int64(number))
-                store.apply(message) { inputs in
+                store.apply(message, pageId: page.pageId) { inputs in
                     if topic == ArtpipeTopic.pages {
                         inputs.add(page, producedAt: message.timestampMilliseconds)
                     } else {
@@ -108,16 +108,39 @@ struct IndexStateCommand: AsyncParsableCommand {
         let inputs = try store.inputsOnDisk()
         lap("read shards")
         let index = ArtistIndex.build(from: inputs)
-        lap("build")
+        lap("plain build (the rules' reference, not what a worker runs)")
         let files = IndexLayout.files(for: index)
-        lap("render")
-        let changed = try IndexPublisher(outputDirectory: output, store: store).publish()
-        lap("publish (again: read, build, render, then write)")
-        let total = phases.prefix(3).map(\.1).reduce(.zero, +)
+        lap("render every file")
+        let publisher = IndexPublisher(outputDirectory: output, store: store)
+        let written = try publisher.publish()
+        lap("publish: merge, live build, render and write every file")
+        // One new page, as a worker takes it in: applied, its part written, then published.
+        let pageNumber = inputs.pages.values.map(\.page).max()! + 1
+        let request = PageRequest(
+            crawlId: "scale", source: "rijksmuseum", query: ["s": "artist"], page: pageNumber, pageSize: 100)
+        let page = Page(
+            request: request, total: index.totals.works + 100,
+            artworks: (0..<100).map {
+                Artwork(
+                    objectNumber: "SK-B-\($0)", title: "New work \($0)",
+                    artist: index.artists[$0 * 7 % index.artists.count].name,
+                    imageURL: nil, width: nil, height: nil, position: $0)
+            })
+        let message = KafkaConsumerMessage(
+            topic: ArtpipeTopic.pages, partition: 0, offset: -1, key: Array(page.pageId.utf8), value: [],
+            timestampMilliseconds: 1_800_000_000_000)
+        _ = store.startOffset(for: KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0))
+        start = clock.now
+        store.apply(message, pageId: page.pageId) { $0.add(page, producedAt: message.timestampMilliseconds) }
+        _ = try store.flush()
+        let changed = try publisher.publish()
+        lap("one new page of 100 works: applied, flushed and published (\(changed) files changed)")
+        let full = phases[0].1 + phases[3].1
         let works = index.totals.works
         for (name, duration) in phases { print("  \(name): \(duration)") }
         print(
-            "full build \(total): \(Int(Double(works) / total.seconds)) works/s; \(files.count) files, "
-                + "\(files.values.map(\.count).reduce(0, +) >> 20) MiB; publish wrote \(changed) files")
+            "full build (read shards, then publish) \(full): \(Int(Double(works) / full.seconds)) works/s; "
+                + "\(files.count) files, \(files.values.map(\.count).reduce(0, +) >> 20) MiB; publish wrote \(written) files"
+        )
     }
 }

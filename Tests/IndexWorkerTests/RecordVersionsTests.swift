@@ -150,16 +150,18 @@ struct IndexStateRereadTests {
         let reader = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = writer.startOffset(for: partition)
         let (first, firstPage) = try Self.message(offset: 1, title: "first")
-        writer.apply(first) { $0.add(firstPage) }
+        writer.apply(first, pageId: firstPage.pageId) { $0.add(firstPage) }
         #expect(try writer.flush())
         #expect(try reader.inputsOnDisk().pages.values.first?.artworks.first?.title == "first")
-        let shard = writer.directory.appendingPathComponent("\(ArtpipeTopic.pages)-0.json").path
+        let shard = writer.directory.appendingPathComponent(
+            IndexShard.partFileName(ArtpipeTopic.pages, 0, IndexShard.part(of: firstPage.pageId))
+        ).path
         var before = stat()
         #expect(stat(shard, &before) == 0)
 
         // Same length, same offset digits: the same size; then the old modification time put back.
         let (later, laterPage) = try Self.message(offset: 2, title: "later")
-        writer.apply(later) { $0.add(laterPage) }
+        writer.apply(later, pageId: laterPage.pageId) { $0.add(laterPage) }
         #expect(try writer.flush())
         var times = [before.st_atim, before.st_mtim]
         #expect(utimensat(AT_FDCWD, shard, &times, 0) == 0)
@@ -180,13 +182,13 @@ struct IndexStateRereadTests {
         _ = store.startOffset(for: partition)
         let older = try Self.message(offset: 2, title: "older")
         let newer = try Self.message(offset: 8, title: "newer")
-        for (message, page) in [older, newer] { store.apply(message) { $0.add(page) } }
+        for (message, page) in [older, newer] { store.apply(message, pageId: page.pageId) { $0.add(page) } }
         #expect(try store.flush())
 
         // A replay from offset 0 gets as far as the older version, is flushed, and is killed.
         let replaying = try IndexStateStore(outputDirectory: output, logger: .test)
         #expect(replaying.startOffset(for: partition, committed: 0) == 0)
-        replaying.apply(older.0) { $0.add(older.1) }
+        replaying.apply(older.0, pageId: older.1.pageId) { $0.add(older.1) }
         #expect(try replaying.flush())
 
         let restarted = try IndexStateStore(outputDirectory: output, logger: .test)
@@ -207,7 +209,7 @@ struct UnreadableShardTests {
         let owner = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = owner.startOffset(for: partition)
         let (message, page) = try IndexStateRereadTests.message(offset: 5, title: "kept")
-        owner.apply(message) { $0.add(page) }
+        owner.apply(message, pageId: page.pageId) { $0.add(page) }
         #expect(try owner.flush())
         let shardFile = try #require(
             try FileManager.default.contentsOfDirectory(atPath: owner.directory.path).first { $0.hasSuffix(".json") })
@@ -239,13 +241,13 @@ struct LostPartitionTests {
         let oldOwner = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = oldOwner.startOffset(for: partition)
         let (stale, stalePage) = try IndexStateRereadTests.message(offset: 3, title: "old owner's")
-        oldOwner.apply(stale) { $0.add(stalePage) }
+        oldOwner.apply(stale, pageId: stalePage.pageId) { $0.add(stalePage) }
 
         // The old owner's session ended; the new owner has moved on and written its shard.
         let newOwner = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = newOwner.startOffset(for: partition)
         let (newer, newerPage) = try IndexStateRereadTests.message(offset: 7, title: "new owner's")
-        newOwner.apply(newer) { $0.add(newerPage) }
+        newOwner.apply(newer, pageId: newerPage.pageId) { $0.add(newerPage) }
         #expect(try newOwner.flush())
 
         oldOwner.revoke([partition], lost: true)
@@ -268,12 +270,12 @@ struct StalePublishTests {
         }
 
         let (first, firstPage) = try IndexStateRereadTests.message(offset: 1, title: "first")
-        store.apply(first) { $0.add(firstPage) }
+        store.apply(first, pageId: firstPage.pageId) { $0.add(firstPage) }
         #expect(try store.flush())
         #expect(try publisher.publish() > 0)
         let older = try published()
         let (second, secondPage) = try IndexStateRereadTests.message(offset: 2, title: "second")
-        store.apply(second) { $0.add(secondPage) }
+        store.apply(second, pageId: secondPage.pageId) { $0.add(secondPage) }
         #expect(try store.flush())
         #expect(try publisher.publish() > 0)
         let newest = try published()
@@ -319,5 +321,37 @@ struct PartitionCountChangeTests {
         #expect(try store.flush())
         let merged = try IndexStateStore(outputDirectory: output, logger: .test).inputsOnDisk()
         #expect(merged.pages.values.first?.artworks.first?.title == "newer")
+    }
+}
+
+@Suite("Index state of the earlier form")
+struct WholePartitionStateTests {
+    @Test("a whole-partition shard file is read, cut into parts on the next flush, and removed; its offset is kept")
+    func upgraded() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("upgrade"))
+        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        var whole = IndexShard(topic: ArtpipeTopic.pages, partition: 0, offset: 7)
+        let pages = (1...20).map { number in
+            ArtistIndexTests.page(
+                number, [RecordVersionsTests.harvestPage("x", number, [("\(number)", "2026", "t")]).artworks[0]])
+        }
+        for page in pages { whole.inputs.add(page, producedAt: 5) }
+        let wholeFile = store.directory.appendingPathComponent(whole.fileName)
+        try JSONEncoder().encode(whole).write(to: wholeFile)
+
+        #expect(store.startOffset(for: partition) == 8)
+        #expect(try store.inputsOnDisk() == whole.inputs)
+        #expect(try store.flush())
+        #expect(!FileManager.default.fileExists(atPath: wholeFile.path))
+        let parts = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter {
+            IndexShard.part(ofFile: $0, ArtpipeTopic.pages, 0) != nil
+        }
+        #expect(parts.count == Set(pages.map { IndexShard.part(of: $0.pageId) }).count && parts.count > 1)
+
+        let restarted = try IndexStateStore(outputDirectory: output, logger: .test)
+        #expect(restarted.startOffset(for: partition) == 8)
+        #expect(try restarted.inputsOnDisk() == whole.inputs)
+        #expect(try !restarted.flush(), "nothing changed")
     }
 }

@@ -88,25 +88,13 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         }
 
         // Items by page and object number, so each work's lookup is constant time.
-        let items = inputs.thumbnails.mapValues { thumbnails in
-            Dictionary(thumbnails.items.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
-        }
+        let items = inputs.thumbnails.mapValues(items(of:))
         var groups: [String: [Work]] = [:]
         var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
         for (page, artwork) in chosen.values {
-            let item = items[page.pageId]?[artwork.objectNumber]
-            let status = item?.status.rawValue ?? "pending"
-            statusCounts[status, default: 0] += 1
-            let name = artwork.artist.trimmingCharacters(in: .whitespacesAndNewlines)
-            groups[name, default: []].append(
-                Work(
-                    objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
-                    imageURL: artwork.imageURL, thumbnailStatus: status,
-                    thumbnailReason: item?.reason,
-                    thumbnails: Dictionary(
-                        (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first }),
-                    recordId: artwork.recordId, datestamp: artwork.datestamp
-                ))
+            let (name, work) = work(artwork, of: page, item: items[page.pageId]?[artwork.objectNumber])
+            statusCounts[work.thumbnailStatus, default: 0] += 1
+            groups[name, default: []].append(work)
         }
         // Each name's collation key once, not once per comparison: folding is the costly part.
         let artists = groups.map { name, works in
@@ -126,6 +114,27 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
                 artists: artists.count, works: chosen.count, pages: inputs.pages.count,
                 failedPages: inputs.failedPages.keys.filter { inputs.pages[$0] == nil }.count, thumbnails: statusCounts),
             crawls: crawls(from: inputs), artists: artists)
+    }
+
+    /// The work `artwork` of `page` is in the index, with its thumbnails' `item`; grouped under
+    /// the returned artist name.
+    static func work(_ artwork: Artwork, of page: Page, item: PageThumbnails.Item?) -> (artist: String, work: Work) {
+        (
+            artwork.artist.trimmingCharacters(in: .whitespacesAndNewlines),
+            Work(
+                objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
+                imageURL: artwork.imageURL, thumbnailStatus: item?.status.rawValue ?? "pending",
+                thumbnailReason: item?.reason,
+                thumbnails: Dictionary(
+                    (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first }),
+                recordId: artwork.recordId, datestamp: artwork.datestamp
+            )
+        )
+    }
+
+    /// Each object number's item of one page's thumbnails: the first, if one is listed twice.
+    static func items(of thumbnails: PageThumbnails) -> [String: PageThumbnails.Item] {
+        Dictionary(thumbnails.items.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// By collation key; the exact name breaks ties; the unknown maker last.

@@ -39,7 +39,7 @@ public struct IndexMessageHandler: MessageHandler {
 
     public func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let producedAt = context.message.timestampMilliseconds
-        store.apply(context.message) { inputs in
+        store.apply(context.message, pageId: input.pageId) { inputs in
             switch input {
             case .page(let page): inputs.add(page, producedAt: producedAt)
             case .thumbnails(let thumbnails): inputs.add(thumbnails, producedAt: producedAt)
@@ -49,5 +49,17 @@ public struct IndexMessageHandler: MessageHandler {
             }
         }
         return []
+    }
+}
+
+extension IndexMessageHandler.Input {
+    /// The page id the input belongs to; none for a dead letter of another kind.
+    var pageId: String? {
+        switch self {
+        case .page(let page): page.pageId
+        case .thumbnails(let thumbnails): thumbnails.pageId
+        case .failedRequest(let request, _): request.pageId
+        case .other: nil
+        }
     }
 }

@@ -54,14 +54,33 @@ public enum IndexLayout {
     /// Every file of `index`, by path relative to the output directory.
     public static func files(for index: ArtistIndex) -> [String: [UInt8]] {
         let plan = Plan(index)
-        var files: [String: [UInt8]] = [:]
-        for (bucket, slices) in plan.buckets {
-            files[worksPath(bucket)] = WorkLines.render(slices, of: index)
-            files[GallerySite.bucketPath(bucket)] = GallerySite.bucketPage(bucket, slices, of: index, plan: plan)
+        var files = sharedFiles(for: index, plan: plan)
+        for bucket in plan.buckets.keys {
+            for (path, bytes) in bucketFiles(bucket, of: index, plan: plan) { files[path] = bytes }
         }
-        for (path, bytes) in GallerySite.sharedFiles(index, plan: plan) { files[path] = bytes }
+        return files
+    }
+
+    /// The files of one bucket: its works and its gallery page.
+    static func bucketFiles(_ bucket: Int, of index: ArtistIndex, plan: Plan) -> [(path: String, bytes: [UInt8])] {
+        let slices = plan.buckets[bucket] ?? []
+        return [
+            (worksPath(bucket), WorkLines.render(slices, of: index)),
+            (GallerySite.bucketPath(bucket), GallerySite.bucketPage(bucket, slices, of: index, plan: plan)),
+        ]
+    }
+
+    /// The files that are not a bucket's: the manifest and the gallery's front, letter and list files.
+    static func sharedFiles(for index: ArtistIndex, plan: Plan) -> [String: [UInt8]] {
+        var files = GallerySite.sharedFiles(index, plan: plan)
         files[manifestPath] = IndexManifest.render(index, plan: plan)
         return files
+    }
+
+    /// The buckets that hold, or held, a slice of `artist`'s works when it has `counts` works.
+    static func buckets(of artist: String, counts: Int...) -> Set<Int> {
+        let slices = counts.map { ($0 + sliceSize - 1) / sliceSize }.max() ?? 0
+        return Set((0..<max(slices, 1)).map { bucket(of: artist, slice: $0) })
     }
 
     static func bucketName(_ bucket: Int) -> String {

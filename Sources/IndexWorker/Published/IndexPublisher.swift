@@ -9,14 +9,16 @@ public final class IndexPublisher: Sendable {
     /// What this instance knows a published file holds.
     private struct Published {
         var digest: [UInt8]
-        /// Size and modification time after this instance wrote or checked it.
-        var signature: String?
+        /// The file after this instance wrote or checked it.
+        var identity: FileIdentity?
     }
 
     private struct State {
         var published: [String: Published] = [:]
         /// The shard files the last build read, as ``IndexStateStore/shardSignature()``.
-        var builtFrom: [String: String]?
+        var builtFrom: [String: FileIdentity?]?
+        /// The index as last published; nil until the first build, and after a publish that failed.
+        var live: LiveArtistIndex?
     }
 
     private let outputDirectory: URL
@@ -30,26 +32,76 @@ public final class IndexPublisher: Sendable {
     }
 
     /// Returns how many files were written or removed.
+    ///
+    /// The first publish builds the index from every shard and renders every file. After that
+    /// only the page ids in shard files that changed are taken in, and only the buckets of the
+    /// artists they touch are rendered again; the manifest and the gallery's shared files are
+    /// rendered every time. Files replaced under us, or a publish that failed, bring back a
+    /// whole render or build.
     @discardableResult
     public func publish() throws -> Int {
         // Taken before reading: a shard written meanwhile shows as a change next time.
         let signature = store.shardSignature()
-        state.withLock { $0.builtFrom = signature }
-        let files = IndexLayout.files(for: ArtistIndex.build(from: try store.inputsOnDisk()))
+        let filesReplaced = publishedFilesChanged()
+        let previous = state.withLock { state in
+            state.builtFrom = signature
+            return state.live.take()
+        }
+        let reading = try store.readChanges()
+        var live: LiveArtistIndex
+        var buckets: Set<Int>?
+        let pageIds = Set(reading.changes.flatMap { ($0.before?.pageIds ?? []).union($0.after?.pageIds ?? []) })
+        if var current = previous, pageIds.count <= max(64, current.inputs.pages.count / 4) {
+            let shards = ShardsByPart(reading.shards)
+            let touched = current.update(pageIds) { pageId, inputs in
+                inputs.resolve(pageId, from: shards.candidates(for: pageId))
+            }
+            buckets = touched.artists.reduce(into: []) { buckets, artist in
+                buckets.formUnion(
+                    IndexLayout.buckets(of: artist.key, counts: artist.value, current.workCount(of: artist.key)))
+            }
+            live = current
+        } else {
+            var inputs = IndexInputs()
+            for name in reading.shards.keys.sorted() { inputs.merge(reading.shards[name]!) }
+            live = LiveArtistIndex(inputs)
+        }
+        if filesReplaced { buckets = nil }
+        let changes = try write(live.index, buckets: buckets)
+        state.withLock { $0.live = live }
+        return changes
+    }
+
+    /// Writes the shared files, and the given buckets' (all when nil); the manifest last; then
+    /// removes the files no longer part of the index.
+    private func write(_ index: ArtistIndex, buckets: Set<Int>?) throws -> Int {
+        let plan = IndexLayout.Plan(index)
         for folder in [IndexLayout.worksFolder, IndexLayout.galleryFolder] {
             try FileManager.default.createDirectory(
                 at: outputDirectory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         var changes = 0
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where path != IndexLayout.manifestPath {
+        var current = Set<String>()
+        // Rendered one bucket at a time, so a whole render never holds every file at once.
+        for bucket in plan.buckets.keys.sorted() {
+            current.insert(IndexLayout.worksPath(bucket))
+            current.insert(GallerySite.bucketPath(bucket))
+            guard buckets?.contains(bucket) ?? true else { continue }
+            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: index, plan: plan) {
+                if try publish(bytes, at: path) { changes += 1 }
+            }
+        }
+        let shared = IndexLayout.sharedFiles(for: index, plan: plan)
+        current.formUnion(shared.keys)
+        for (path, bytes) in shared.sorted(by: { $0.key < $1.key }) where path != IndexLayout.manifestPath {
             if try publish(bytes, at: path) { changes += 1 }
         }
         // The manifest last: a reader who sees it new finds the files it names already there.
-        if let manifest = files[IndexLayout.manifestPath], try publish(manifest, at: IndexLayout.manifestPath) {
+        if let manifest = shared[IndexLayout.manifestPath], try publish(manifest, at: IndexLayout.manifestPath) {
             changes += 1
         }
         // Then what the index no longer has, after the manifest that stopped naming it.
-        for path in IndexLayout.publishedPaths(in: outputDirectory).sorted() where files[path] == nil {
+        for path in IndexLayout.publishedPaths(in: outputDirectory).sorted() where !current.contains(path) {
             let url = outputDirectory.appendingPathComponent(path)
             if unlink(url.path) != 0 && errno != ENOENT {
                 throw FileWriteError(path: url.path, reason: String(cString: strerror(errno)))
@@ -64,18 +116,18 @@ public final class IndexPublisher: Sendable {
     private func publish(_ bytes: [UInt8], at path: String) throws -> Bool {
         let url = outputDirectory.appendingPathComponent(path)
         let digest = Array(SHA256.hash(data: bytes))
-        let onDisk = IndexStateStore.fileSignature(url)
+        let onDisk = FileIdentity(path: url.path)
         let known = state.withLock { $0.published[path] }
-        if let known, onDisk != nil, known.signature == onDisk {
+        if let known, onDisk != nil, known.identity == onDisk {
             if known.digest == digest { return false }
         } else if onDisk != nil, let current = try? Data(contentsOf: url), Self.same(current, bytes) {
             // Written by another instance, or before a restart: the same bytes stay.
-            state.withLock { $0.published[path] = Published(digest: digest, signature: onDisk) }
+            state.withLock { $0.published[path] = Published(digest: digest, identity: onDisk) }
             return false
         }
         try AtomicFile.write(Data(bytes), to: url)
-        let written = IndexStateStore.fileSignature(url)
-        state.withLock { $0.published[path] = Published(digest: digest, signature: written) }
+        let written = FileIdentity(path: url.path)
+        state.withLock { $0.published[path] = Published(digest: digest, identity: written) }
         return true
     }
 
@@ -93,12 +145,17 @@ public final class IndexPublisher: Sendable {
     /// other's complete index, and then die: every live instance rebuilds and, where the bytes
     /// differ, puts the right ones back.
     public func changedSinceLastBuild() -> Bool {
-        let (builtFrom, published) = state.withLock { ($0.builtFrom, $0.published) }
-        if store.shardSignature() != builtFrom { return true }
-        // A stat per file: a few thousand at a million works.
+        let builtFrom = state.withLock { $0.builtFrom }
+        return store.shardSignature() != builtFrom || publishedFilesChanged()
+    }
+
+    /// Whether a published file was replaced, added or removed by anyone but this instance:
+    /// a stat per file, a few thousand at a million works.
+    private func publishedFilesChanged() -> Bool {
+        let published = state.withLock { $0.published }
         if Set(published.keys) != IndexLayout.publishedPaths(in: outputDirectory) { return true }
         return published.contains { path, file in
-            IndexStateStore.fileSignature(outputDirectory.appendingPathComponent(path)) != file.signature
+            FileIdentity(path: outputDirectory.appendingPathComponent(path).path) != file.identity
         }
     }
 }

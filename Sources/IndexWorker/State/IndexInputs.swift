@@ -61,14 +61,63 @@ public struct IndexInputs: Sendable, Equatable {
         _ values: inout [String: Value], _ times: inout [String: Int64], _ others: [String: Value],
         _ otherTimes: [String: Int64]
     ) {
-        for (pageId, other) in others {
-            if let current = values[pageId] {
-                let (time, otherTime) = (times[pageId] ?? .min, otherTimes[pageId] ?? .min)
-                guard otherTime > time || (otherTime == time && current != other && sortsAfter(other, current))
-                else { continue }
+        for (pageId, other) in others { offer(pageId, other, otherTimes[pageId], to: &values, &times) }
+    }
+
+    /// One shard's input for a page id, kept if it wins over the one held (see ``merge(_:)``).
+    private static func offer<Value: Encodable & Equatable>(
+        _ pageId: String, _ other: Value, _ otherTime: Int64?, to values: inout [String: Value],
+        _ times: inout [String: Int64]
+    ) {
+        if let current = values[pageId] {
+            let (time, otherTime) = (times[pageId] ?? .min, otherTime ?? .min)
+            guard otherTime > time || (otherTime == time && current != other && sortsAfter(other, current)) else {
+                return
             }
-            values[pageId] = other
-            times[pageId] = otherTimes[pageId]
+        }
+        values[pageId] = other
+        times[pageId] = otherTime
+    }
+
+    /// Every page id with an input of any kind.
+    public var pageIds: Set<String> {
+        Set(pages.keys).union(thumbnails.keys).union(failedPages.keys)
+    }
+
+    /// The inputs of the page ids `keep` accepts.
+    public func filter(_ keep: (String) -> Bool) -> IndexInputs {
+        var kept = IndexInputs()
+        kept.pages = pages.filter { keep($0.key) }
+        kept.thumbnails = thumbnails.filter { keep($0.key) }
+        kept.failedPages = failedPages.filter { keep($0.key) }
+        kept.producedAt.pages = producedAt.pages.filter { keep($0.key) }
+        kept.producedAt.thumbnails = producedAt.thumbnails.filter { keep($0.key) }
+        kept.producedAt.failedPages = producedAt.failedPages.filter { keep($0.key) }
+        return kept
+    }
+
+    /// Sets one page id's inputs to what merging `shards` gives it, whatever they held before:
+    /// how a merge is kept current when only some shards changed.
+    public mutating func resolve(_ pageId: String, from shards: some Sequence<IndexInputs>) {
+        pages[pageId] = nil
+        thumbnails[pageId] = nil
+        failedPages[pageId] = nil
+        producedAt.pages[pageId] = nil
+        producedAt.thumbnails[pageId] = nil
+        producedAt.failedPages[pageId] = nil
+        for shard in shards {
+            if let page = shard.pages[pageId] {
+                Self.offer(pageId, page, shard.producedAt.pages[pageId], to: &pages, &producedAt.pages)
+            }
+            if let thumbnails = shard.thumbnails[pageId] {
+                Self.offer(
+                    pageId, thumbnails, shard.producedAt.thumbnails[pageId], to: &self.thumbnails,
+                    &producedAt.thumbnails)
+            }
+            if let failure = shard.failedPages[pageId] {
+                Self.offer(
+                    pageId, failure, shard.producedAt.failedPages[pageId], to: &failedPages, &producedAt.failedPages)
+            }
         }
     }
 

@@ -7,7 +7,7 @@ enum RecordVersions {
     /// One version of a record, as it sorts: newer datestamp first; at the same datestamp a
     /// deletion beats a description; then the page id and the work's own fields, so even
     /// two different bodies at one datestamp resolve the same way every time.
-    private struct Version {
+    struct Version {
         var datestamp: String
         var deletion: Bool
         var pageId: String
@@ -19,6 +19,25 @@ enum RecordVersions {
                 datestamp, deletion ? "1" : "0", pageId, artwork?.objectNumber ?? "", artwork?.title ?? "",
                 artwork?.artist ?? "", artwork?.imageURL ?? "",
             ]
+        }
+
+        init(datestamp: String, deletion: Bool, pageId: String, artwork: Artwork?, page: Page?) {
+            (self.datestamp, self.deletion, self.pageId, self.artwork, self.page) =
+                (datestamp, deletion, pageId, artwork, page)
+        }
+
+        /// The version at `position` of `page`: an artwork, or past the artworks, a deletion.
+        init?(at position: Int, of page: Page) {
+            if position < page.artworks.count {
+                let artwork = page.artworks[position]
+                guard let datestamp = artwork.datestamp else { return nil }
+                self.init(datestamp: datestamp, deletion: false, pageId: page.pageId, artwork: artwork, page: page)
+            } else {
+                let deletions = page.deletions ?? []
+                guard position - page.artworks.count < deletions.count else { return nil }
+                let deletion = deletions[position - page.artworks.count]
+                self.init(datestamp: deletion.datestamp, deletion: true, pageId: page.pageId, artwork: nil, page: nil)
+            }
         }
 
         func isNewer(than other: Version) -> Bool {
