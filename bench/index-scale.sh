@@ -14,6 +14,8 @@ seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
 "$bin/artpipe-probe" index-state --out "$work/out" --works "$works" --artists "$artists" --measure
+# The measurement's own new page of 100 works is part of the state now.
+works=$((works + 100))
 rm -rf "$work/out/index.json" "$work/out/index.html" "$work/out/works" "$work/out/gallery"
 echo "state: $(du -sh "$work/out/.index-state" | cut -f1) in $(ls "$work/out/.index-state" | wc -l) shard files"
 

@@ -8,7 +8,10 @@ package enum AtomicFile {
     /// a write takes milliseconds, so anything this old has no writer.
     package static let staleAfter: Duration = .seconds(600)
 
-    package static func write(_ data: Data, to url: URL) throws {
+    /// Returns the written file's status, taken before the rename: the file now at `url`
+    /// unless someone has replaced it since.
+    @discardableResult
+    package static func write(_ data: Data, to url: URL) throws -> stat {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
@@ -19,6 +22,8 @@ package enum AtomicFile {
         let writeError = data.withUnsafeBytes { writeFully(descriptor, $0) }
         var failure: String? = writeError == 0 ? nil : String(cString: strerror(writeError))
         if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        var status = stat()
+        if failure == nil && fstat(descriptor, &status) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
@@ -26,6 +31,7 @@ package enum AtomicFile {
             throw FileWriteError(path: url.path, reason: failure)
         }
         try syncDirectory(directory)
+        return status
     }
 
     /// Flushes the directory entry the rename made. File systems that cannot sync a directory

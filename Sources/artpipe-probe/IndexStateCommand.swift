@@ -92,7 +92,7 @@ struct IndexStateCommand: AsyncParsableCommand {
         }
         _ = try store.flush()
         print(
-            "wrote the state of \(works) works by \(makers.count) artists in \(partitions * 2) shards to \(output.path)"
+            "wrote the state of \(works) works by \(makers.count) artists in \(partitions * 2) partitions' part files under \(output.path)"
         )
         if measure { try measurePhases(store: store, output: output) }
     }

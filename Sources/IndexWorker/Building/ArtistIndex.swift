@@ -91,8 +91,10 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         let items = inputs.thumbnails.mapValues(items(of:))
         var groups: [String: [Work]] = [:]
         var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
+        var groupNames: [String: String] = [:]
         for (page, artwork) in chosen.values {
-            let (name, work) = work(artwork, of: page, item: items[page.pageId]?[artwork.objectNumber])
+            let (name, work) = work(
+                artwork, of: page, item: items[page.pageId]?[artwork.objectNumber], groupNames: &groupNames)
             statusCounts[work.thumbnailStatus, default: 0] += 1
             groups[name, default: []].append(work)
         }
@@ -118,9 +120,11 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
 
     /// The work `artwork` of `page` is in the index, with its thumbnails' `item`; grouped under
     /// the returned artist name.
-    static func work(_ artwork: Artwork, of page: Page, item: PageThumbnails.Item?) -> (artist: String, work: Work) {
+    static func work(
+        _ artwork: Artwork, of page: Page, item: PageThumbnails.Item?, groupNames: inout [String: String]
+    ) -> (artist: String, work: Work) {
         (
-            artwork.artist.trimmingCharacters(in: .whitespacesAndNewlines),
+            groupName(artwork.artist, cache: &groupNames),
             Work(
                 objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
                 imageURL: artwork.imageURL, thumbnailStatus: item?.status.rawValue ?? "pending",
@@ -130,6 +134,15 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
                 recordId: artwork.recordId, datestamp: artwork.datestamp
             )
         )
+    }
+
+    /// The name works of `artist` are grouped under: trimmed of spaces. Looked up in `cache`
+    /// first, since trimming costs more than a lookup and a maker has many works.
+    static func groupName(_ artist: String, cache: inout [String: String]) -> String {
+        if let name = cache[artist] { return name }
+        let name = artist.trimmingCharacters(in: .whitespacesAndNewlines)
+        cache[artist] = name
+        return name
     }
 
     /// Each object number's item of one page's thumbnails: the first, if one is listed twice.

@@ -41,14 +41,22 @@ struct LiveArtistIndex: Sendable {
     private var order: [String] = []
     private var collationKeys: [String: String] = [:]
     private var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
+    /// Makers' names as sources write them, and the names their works are grouped under.
+    private var groupNames: [String: String] = [:]
 
     /// The full build.
     init(_ inputs: IndexInputs) {
         self.inputs = inputs
-        var objects: Set<String> = []
+        let works = inputs.pages.values.map(\.artworks.count).reduce(0, +)
+        unversioned.reserveCapacity(works)
+        artistOf.reserveCapacity(works)
+        var objects: Set<String>?
         var records: Set<String> = []
-        for page in inputs.pages.values { index(page, objects: &objects, records: &records) }
-        _ = settle(records: records, objects: objects)
+        var inPageOrder: [String]? = []
+        inPageOrder?.reserveCapacity(works)
+        for page in inputs.pages.values { index(page, objects: &objects, records: &records, firstSeen: &inPageOrder) }
+        // Placed in page order, so consecutive works mostly share a page and its thumbnails.
+        _ = settle(records: records, objects: [], then: inPageOrder ?? [])
     }
 
     init() {}
@@ -69,7 +77,7 @@ struct LiveArtistIndex: Sendable {
     /// works they hold or held.
     mutating func update(_ pageIds: some Sequence<String>, from merged: (String, inout IndexInputs) -> Void) -> Touched
     {
-        var objects: Set<String> = []
+        var objects: Set<String>? = []
         var records: Set<String> = []
         for pageId in pageIds {
             let (page, thumbnails) = (inputs.pages[pageId], inputs.thumbnails[pageId])
@@ -77,25 +85,31 @@ struct LiveArtistIndex: Sendable {
             let (newPage, newThumbnails) = (inputs.pages[pageId], inputs.thumbnails[pageId])
             if page != newPage {
                 if let page { unindex(page, objects: &objects, records: &records) }
-                if let newPage { index(newPage, objects: &objects, records: &records) }
+                var unused: [String]?
+                if let newPage { index(newPage, objects: &objects, records: &records, firstSeen: &unused) }
             } else if thumbnails != newThumbnails, let newPage {
-                for artwork in newPage.artworks { objects.insert(artwork.objectNumber) }
+                for artwork in newPage.artworks { objects?.insert(artwork.objectNumber) }
             }
         }
-        return settle(records: records, objects: objects)
+        return settle(records: records, objects: objects ?? [])
     }
 
-    private mutating func index(_ page: Page, objects: inout Set<String>, records: inout Set<String>) {
+    /// Adds `page`'s listings and versions; `objects` collects the object numbers, when given.
+    /// `firstSeen`, when given, collects each object number the first time any page lists it.
+    private mutating func index(
+        _ page: Page, objects: inout Set<String>?, records: inout Set<String>, firstSeen: inout [String]?
+    ) {
         for (position, artwork) in page.artworks.enumerated() {
             if let recordId = artwork.recordId, artwork.datestamp != nil {
                 versions[recordId, default: []].append(VersionAt(pageId: page.pageId, position: position))
                 records.insert(recordId)
             } else {
-                objects.insert(artwork.objectNumber)
+                objects?.insert(artwork.objectNumber)
                 // A second listing on the same page never wins over the first.
                 if unversioned[artwork.objectNumber]?.contains(where: { $0.pageId == page.pageId }) == true {
                     continue
                 }
+                if unversioned[artwork.objectNumber] == nil { firstSeen?.append(artwork.objectNumber) }
                 unversioned[artwork.objectNumber, default: []].append(
                     Occurrence(page: page.page, pageId: page.pageId, position: position))
             }
@@ -107,7 +121,7 @@ struct LiveArtistIndex: Sendable {
         }
     }
 
-    private mutating func unindex(_ page: Page, objects: inout Set<String>, records: inout Set<String>) {
+    private mutating func unindex(_ page: Page, objects: inout Set<String>?, records: inout Set<String>) {
         let recordIds =
             page.artworks.compactMap { $0.datestamp == nil ? nil : $0.recordId }
             + (page.deletions ?? []).map(\.recordId)
@@ -120,12 +134,12 @@ struct LiveArtistIndex: Sendable {
             let objectNumber = artwork.objectNumber
             unversioned[objectNumber]?.removeAll { $0.pageId == page.pageId }
             if unversioned[objectNumber]?.isEmpty == true { unversioned[objectNumber] = nil }
-            objects.insert(objectNumber)
+            objects?.insert(objectNumber)
         }
     }
 
     /// Decides each changed record's newest version, then each changed object's work.
-    private mutating func settle(records: Set<String>, objects: Set<String>) -> Touched {
+    private mutating func settle(records: Set<String>, objects: Set<String>, then more: [String] = []) -> Touched {
         var objects = objects
         for recordId in records {
             let newest = newestVersion(of: recordId)
@@ -141,7 +155,8 @@ struct LiveArtistIndex: Sendable {
                 objects.insert(object)
             }
         }
-        return place(objects)
+        // `more` holds every unversioned object once; the records' objects not among them come first.
+        return place(more.isEmpty ? Array(objects) : objects.filter { unversioned[$0] == nil } + more)
     }
 
     private func newestVersion(of recordId: String) -> RecordVersions.Version? {
@@ -155,51 +170,56 @@ struct LiveArtistIndex: Sendable {
         return newest
     }
 
-    /// The work an object number is now, if any: a record's newest version (the newer record
-    /// wins, then the record id), else the lowest page's listing.
-    private func chosen(_ objectNumber: String) -> (page: Page, artwork: Artwork)? {
+    /// Where the work an object number now is comes from, if anywhere: a record's newest
+    /// version (the newer record wins, then the record id), else the lowest page's listing.
+    private func chosen(_ objectNumber: String) -> (pageId: String, position: Int)? {
         var best: (datestamp: String, recordId: String, version: RecordVersions.Version)?
         for recordId in recordsByObject[objectNumber] ?? [] {
             guard let version = liveRecords[recordId], let datestamp = version.artwork?.datestamp else { continue }
             if let current = best, (current.datestamp, current.recordId) >= (datestamp, recordId) { continue }
             best = (datestamp, recordId, version)
         }
-        if let best, let page = best.version.page, let artwork = best.version.artwork { return (page, artwork) }
-        guard
-            let lowest = unversioned[objectNumber]?.min(by: { ($0.page, $0.pageId) < ($1.page, $1.pageId) }),
-            let page = inputs.pages[lowest.pageId], lowest.position < page.artworks.count
-        else { return nil }
-        return (page, page.artworks[lowest.position])
+        if let best { return (best.version.pageId, best.version.position) }
+        return unversioned[objectNumber]?.min(by: { ($0.page, $0.pageId) < ($1.page, $1.pageId) }).map {
+            ($0.pageId, $0.position)
+        }
     }
 
     /// Puts each object's work where it now belongs, and each touched artist's works in order.
-    private mutating func place(_ objects: Set<String>) -> Touched {
+    private mutating func place(_ objects: [String]) -> Touched {
         var touched = Touched()
         var removed: [String: Set<String>] = [:]
         var added: [String: [ArtistIndex.Work]] = [:]
-        var items: [String: [String: PageThumbnails.Item]] = [:]
+        // The page last looked up, with its thumbnails by object number.
+        var current: (pageId: String, page: Page, items: [String: PageThumbnails.Item])?
         for objectNumber in objects {
-            let old = artistOf[objectNumber].flatMap { artist in work(objectNumber, of: artist).map { (artist, $0) } }
+            let old =
+                artistOf.isEmpty
+                ? nil : artistOf[objectNumber].flatMap { artist in work(objectNumber, of: artist).map { (artist, $0) } }
             var new: (artist: String, work: ArtistIndex.Work)?
-            if let (page, artwork) = chosen(objectNumber) {
-                if items[page.pageId] == nil, let thumbnails = inputs.thumbnails[page.pageId] {
-                    items[page.pageId] = ArtistIndex.items(of: thumbnails)
+            if let at = chosen(objectNumber) {
+                if current?.pageId != at.pageId, let page = inputs.pages[at.pageId] {
+                    current = (at.pageId, page, inputs.thumbnails[at.pageId].map(ArtistIndex.items(of:)) ?? [:])
                 }
-                new = ArtistIndex.work(artwork, of: page, item: items[page.pageId]?[objectNumber])
+                if let current, current.pageId == at.pageId, at.position < current.page.artworks.count {
+                    new = ArtistIndex.work(
+                        current.page.artworks[at.position], of: current.page, item: current.items[objectNumber],
+                        groupNames: &groupNames)
+                }
             }
             if let old, let new, old.0 == new.artist, old.1 == new.work { continue }
             if let (artist, work) = old {
-                if touched.artists[artist] == nil { touched.artists[artist] = works[artist]?.count ?? 0 }
                 removed[artist, default: []].insert(objectNumber)
                 statusCounts[work.thumbnailStatus, default: 0] -= 1
             }
             artistOf[objectNumber] = new?.artist
             if let (artist, work) = new {
-                if touched.artists[artist] == nil { touched.artists[artist] = works[artist]?.count ?? 0 }
                 added[artist, default: []].append(work)
                 statusCounts[work.thumbnailStatus, default: 0] += 1
             }
         }
+        for artist in removed.keys { touched.artists[artist] = works[artist]?.count ?? 0 }
+        for artist in added.keys { touched.artists[artist] = works[artist]?.count ?? 0 }
         for artist in touched.artists.keys {
             let kept = (works[artist] ?? []).filter { removed[artist]?.contains($0.objectNumber) != true }
             let merged = Self.merge(kept, (added[artist] ?? []).sorted(by: Self.workOrder))

@@ -29,9 +29,19 @@ extension IndexStateStore {
         // Taken before reading: a file replaced meanwhile is decoded again next time.
         let identities = names.map { FileIdentity(path: directory.appendingPathComponent($0).path) }
         let cached = decodedShards.withLock { $0 }
+        let written = known.withLock { known in
+            defer { known = [:] }
+            return known
+        }
+        var fromWriter: [Int: IndexInputs] = [:]
         let changed = names.indices.filter { number in
-            guard let identity = identities[number], let entry = cached[names[number]] else { return true }
-            return entry.identity != identity
+            guard let identity = identities[number] else { return true }
+            if let entry = cached[names[number]], entry.identity == identity { return false }
+            if let entry = written[names[number]], entry.identity == identity {
+                fromWriter[number] = entry.inputs
+                return false
+            }
+            return true
         }
         // Decoding is most of a full build's reading: files decode side by side, one per core.
         // This runs on the blocking pool already; the threads are Dispatch's, not Swift's pool.
@@ -42,7 +52,7 @@ extension IndexStateStore {
             guard case .read(let shard) = readShard(names[number]) else { return }
             decoded.withLock { $0[number] = shard.inputs }
         }
-        let fresh = decoded.withLock { $0 }
+        let fresh = decoded.withLock { $0 }.merging(fromWriter) { decoded, _ in decoded }
         var kept: [String: (identity: FileIdentity, inputs: IndexInputs)] = [:]
         var changes: [ShardChange] = []
         for (number, name) in names.enumerated() {
@@ -103,12 +113,21 @@ extension IndexStateStore {
             case .gone: break
             }
         }
+        let cached = decodedShards.withLock { $0 }
         for name in names {
             guard let part = IndexShard.part(ofFile: name, topic, partition) else { continue }
+            // What the publisher decoded already is taken as it is: no second decode, no second copy.
+            let identity = FileIdentity(path: directory.appendingPathComponent(name).path)
+            if let identity, let entry = cached[name], entry.identity == identity {
+                state.parts[part] = entry.inputs
+                state.dirtyParts.remove(part)
+                continue
+            }
             switch readShard(name) {
             case .read(let shard):
                 state.parts[part] = shard.inputs
                 state.dirtyParts.remove(part)
+                if let identity { known.withLock { $0[name] = (identity, shard.inputs) } }
             case .unreadable: complete = false
             case .gone: break
             }

@@ -41,6 +41,9 @@ public final class IndexStateStore: Sendable {
     private let writing = Mutex<Void>(())
     /// Each shard file's inputs as last decoded, with the file they came from.
     let decodedShards = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
+    /// Shard files this instance wrote or loaded since the last read, with their inputs: the
+    /// next read takes these instead of decoding the files again, and shares their memory.
+    let known = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
     let logger: Logger
 
     public init(outputDirectory: URL, logger: Logger) throws {
@@ -186,7 +189,9 @@ public final class IndexStateStore: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         for (number, inputs) in write.parts {
             let shard = IndexShard(topic: write.topic, partition: write.partition, part: number, inputs: inputs)
-            try AtomicFile.write(try encoder.encode(shard), to: directory.appendingPathComponent(shard.fileName))
+            let status = try AtomicFile.write(
+                try encoder.encode(shard), to: directory.appendingPathComponent(shard.fileName))
+            known.withLock { $0[shard.fileName] = (FileIdentity(status), inputs) }
         }
         if let offset = write.offset {
             try AtomicFile.write(

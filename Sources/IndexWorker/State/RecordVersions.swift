@@ -13,6 +13,8 @@ enum RecordVersions {
         var pageId: String
         var artwork: Artwork?
         var page: Page?
+        /// Where it is on its page (past the artworks for a deletion); -1 when not known.
+        var position = -1
 
         var key: [String] {
             [
@@ -32,6 +34,7 @@ enum RecordVersions {
                 let artwork = page.artworks[position]
                 guard let datestamp = artwork.datestamp else { return nil }
                 self.init(datestamp: datestamp, deletion: false, pageId: page.pageId, artwork: artwork, page: page)
+                self.position = position
             } else {
                 let deletions = page.deletions ?? []
                 guard position - page.artworks.count < deletions.count else { return nil }
