@@ -10,8 +10,12 @@ package enum AtomicFile {
 
     /// Returns the written file's status, taken before the rename: the file now at `url`
     /// unless someone has replaced it since.
+    ///
+    /// `durable: false` leaves out both flushes: for files that are derived from state that is
+    /// itself durable, and are checked against it again after a restart. Readers still see the
+    /// old file or the new one whole.
     @discardableResult
-    package static func write(_ data: Data, to url: URL) throws -> stat {
+    package static func write(_ data: Data, to url: URL, durable: Bool = true) throws -> stat {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
@@ -21,7 +25,7 @@ package enum AtomicFile {
         }
         let writeError = data.withUnsafeBytes { writeFully(descriptor, $0) }
         var failure: String? = writeError == 0 ? nil : String(cString: strerror(writeError))
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         var status = stat()
         if failure == nil && fstat(descriptor, &status) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
@@ -30,7 +34,7 @@ package enum AtomicFile {
             unlink(temporary.path)
             throw FileWriteError(path: url.path, reason: failure)
         }
-        try syncDirectory(directory)
+        if durable { try syncDirectory(directory) }
         return status
     }
 

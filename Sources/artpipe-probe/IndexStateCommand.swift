@@ -35,7 +35,7 @@ struct IndexStateCommand: AsyncParsableCommand {
         ArtpipeLogging.bootstrap(level: .warning)
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let store = try IndexStateStore(outputDirectory: output, logger: Logger(label: "artpipe.probe"))
-        guard !measureOnly else { return try measurePhases(store: store, output: output) }
+        guard !measureOnly else { return try measurePhases(output: output) }
         let makers = SampleGalleryCommand.makers(artists)
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         let pageSize = 100
@@ -94,10 +94,10 @@ struct IndexStateCommand: AsyncParsableCommand {
         print(
             "wrote the state of \(works) works by \(makers.count) artists in \(partitions * 2) partitions' part files under \(output.path)"
         )
-        if measure { try measurePhases(store: store, output: output) }
+        if measure { try measurePhases(output: output) }
     }
 
-    private func measurePhases(store: IndexStateStore, output: URL) throws {
+    private func measurePhases(output: URL) throws {
         let clock = ContinuousClock()
         var phases: [(String, Duration)] = []
         var start = clock.now
@@ -105,6 +105,9 @@ struct IndexStateCommand: AsyncParsableCommand {
             phases.append((name, clock.now - start))
             start = clock.now
         }
+        // A store of its own: one that wrote the state would hand its inputs over without reading.
+        let store = try IndexStateStore(outputDirectory: output, logger: Logger(label: "artpipe.probe"))
+        start = clock.now
         let inputs = try store.inputsOnDisk()
         lap("read shards")
         let index = ArtistIndex.build(from: inputs)
@@ -122,7 +125,7 @@ struct IndexStateCommand: AsyncParsableCommand {
             request: request, total: index.totals.works + 100,
             artworks: (0..<100).map {
                 Artwork(
-                    objectNumber: "SK-B-\($0)", title: "New work \($0)",
+                    objectNumber: "SK-B\(pageNumber)-\($0)", title: "New work \($0)",
                     artist: index.artists[$0 * 7 % index.artists.count].name,
                     imageURL: nil, width: nil, height: nil, position: $0)
             })

@@ -13,7 +13,7 @@ import Foundation
 /// that artist's buckets, and no bucket grows with the largest artist.
 public enum IndexLayout {
     public static let schemaName = "artpipe-index/2"
-    public static let bucketCount = 1024
+    public static let bucketCount = 4096
     public static let sliceSize = 500
     public static let manifestPath = "index.json"
     public static let worksFolder = "works"

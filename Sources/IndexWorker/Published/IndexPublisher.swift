@@ -125,7 +125,9 @@ public final class IndexPublisher: Sendable {
             state.withLock { $0.published[path] = Published(digest: digest, identity: onDisk) }
             return false
         }
-        try AtomicFile.write(Data(bytes), to: url)
+        // Not flushed to disk: a restart builds the index from the state again and compares
+        // every file's bytes, so a file a power cut left behind is put right.
+        try AtomicFile.write(Data(bytes), to: url, durable: false)
         let written = FileIdentity(path: url.path)
         state.withLock { $0.published[path] = Published(digest: digest, identity: written) }
         return true
