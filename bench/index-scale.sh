@@ -27,17 +27,18 @@ worker_pid=$!
 wait_for_works "$works" 1800 || exit 1
 full=$(date +%s.%N)
 echo "index-worker: first complete publish from the state after $(seconds "$start" "$full") s ($(awk -v n="$works" -v a="$start" -v b="$full" 'BEGIN { printf "%.0f", n / (b - a) }') works/s, process start included)"
-# A first new page, to wait for the consumer's group join; then the page that is timed. Numbered
-# past the state's pages, so both are new works.
+# A first new page, to wait for the consumer's group join; then five pages, each timed from
+# being produced to the manifest counting it. Numbered past the state's, so all are new works.
 "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works 100 --first-page 50001 >/dev/null
-if wait_for_works $((works + 100)) 600; then
+wait_for_works $((works + 100)) 600 || exit 1
+latencies=()
+for number in 1 2 3 4 5; do
   produced=$(date +%s.%N)
-  "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works 100 --first-page 50002 >/dev/null
-  if wait_for_works $((works + 200)) 600; then
-    landed=$(date +%s.%N)
-    echo "one new page of 100 works: in the published manifest $(seconds "$produced" "$landed") s after it was produced"
-  fi
-fi
+  "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works 100 --first-page $((50001 + number)) >/dev/null
+  wait_for_works $((works + 100 * (number + 1))) 600 || exit 1
+  latencies+=("$(seconds "$produced" "$(date +%s.%N)")")
+done
+echo "one new page of 100 works, produced → in the published manifest (five pages, one after another): ${latencies[*]} s"
 pkill -TERM -P $worker_pid; wait $worker_pid || true  # signal the worker, not GNU time
 largest=$(find "$work/out" -path "$work/out/.index-state" -prune -o -type f -printf '%s %P\n' | sort -n | tail -1)
 echo "peak RSS $(( $(tail -1 "$work/rss") / 1024 )) MiB ($(awk -v r="$(tail -1 "$work/rss")" -v n="$works" 'BEGIN { printf "%.0f", r * 1024 / n }') bytes per work); published: index.json $(du -h "$work/out/index.json" | cut -f1), works/ $(du -sh "$work/out/works" | cut -f1), gallery/ $(du -sh "$work/out/gallery" | cut -f1); largest file ${largest#* } $(( ${largest%% *} / 1024 )) KiB"

@@ -1,5 +1,6 @@
 import ArtpipeSupport
 import Crypto
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -80,17 +81,28 @@ public final class IndexPublisher: Sendable {
             try FileManager.default.createDirectory(
                 at: outputDirectory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        var changes = 0
         var current = Set<String>()
-        // Rendered one bucket at a time, so a whole render never holds every file at once.
-        for bucket in plan.buckets.keys.sorted() {
+        for bucket in plan.buckets.keys {
             current.insert(IndexLayout.worksPath(bucket))
             current.insert(GallerySite.bucketPath(bucket))
-            guard buckets?.contains(bucket) ?? true else { continue }
-            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: index, plan: plan) {
-                if try publish(bytes, at: path) { changes += 1 }
+        }
+        // Rendered a bucket at a time, one per core, so a whole render never holds every file at
+        // once. This runs on the blocking pool already; the threads are Dispatch's.
+        let rendered = plan.buckets.keys.filter { buckets?.contains($0) ?? true }.sorted()
+        let outcome = Mutex<(changes: Int, error: (any Error)?)>((0, nil))
+        DispatchQueue.concurrentPerform(iterations: rendered.count) { number in
+            guard outcome.withLock({ $0.error == nil }) else { return }
+            do {
+                for (path, bytes) in IndexLayout.bucketFiles(rendered[number], of: index, plan: plan) {
+                    if try publish(bytes, at: path) { outcome.withLock { $0.changes += 1 } }
+                }
+            } catch {
+                outcome.withLock { $0.error = error }
             }
         }
+        let (bucketChanges, failure) = outcome.withLock { $0 }
+        if let failure { throw failure }
+        var changes = bucketChanges
         let shared = IndexLayout.sharedFiles(for: index, plan: plan)
         current.formUnion(shared.keys)
         for (path, bytes) in shared.sorted(by: { $0.key < $1.key }) where path != IndexLayout.manifestPath {

@@ -28,17 +28,14 @@ extension IndexStateStore {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         // Taken before reading: a file replaced meanwhile is decoded again next time.
         let identities = names.map { FileIdentity(path: directory.appendingPathComponent($0).path) }
-        let cached = decodedShards.withLock { $0 }
-        let written = known.withLock { known in
-            defer { known = [:] }
-            return known
-        }
-        var fromWriter: [Int: IndexInputs] = [:]
+        let cached = lastRead.withLock { $0 }
+        let shared = decodedFiles.withLock { $0 }
+        var fromShared: [Int: IndexInputs] = [:]
         let changed = names.indices.filter { number in
             guard let identity = identities[number] else { return true }
             if let entry = cached[names[number]], entry.identity == identity { return false }
-            if let entry = written[names[number]], entry.identity == identity {
-                fromWriter[number] = entry.inputs
+            if let entry = shared[names[number]], entry.identity == identity {
+                fromShared[number] = entry.inputs
                 return false
             }
             return true
@@ -49,10 +46,11 @@ extension IndexStateStore {
         DispatchQueue.concurrentPerform(iterations: changed.count) { position in
             let number = changed[position]
             // Gone meanwhile: its owner replaced it, or another instance quarantined it.
-            guard case .read(let shard) = readShard(names[number]) else { return }
-            decoded.withLock { $0[number] = shard.inputs }
+            guard let identity = identities[number], case .read(let shard) = readShard(names[number]) else { return }
+            let inputs = keepDecoded(names[number], identity, shard.inputs)
+            decoded.withLock { $0[number] = inputs }
         }
-        let fresh = decoded.withLock { $0 }.merging(fromWriter) { decoded, _ in decoded }
+        let fresh = decoded.withLock { $0 }.merging(fromShared) { decoded, _ in decoded }
         var kept: [String: (identity: FileIdentity, inputs: IndexInputs)] = [:]
         var changes: [ShardChange] = []
         for (number, name) in names.enumerated() {
@@ -72,7 +70,9 @@ extension IndexStateStore {
         for (name, entry) in cached where kept[name] == nil && !changes.contains(where: { $0.file == name }) {
             changes.append(ShardChange(file: name, before: entry.inputs, after: nil))
         }
-        decodedShards.withLock { $0 = kept }
+        lastRead.withLock { $0 = kept }
+        let present = Set(names)
+        decodedFiles.withLock { $0 = $0.filter { present.contains($0.key) } }
         return ShardReading(changes: changes.sorted { $0.file < $1.file }, shards: kept.mapValues(\.inputs))
     }
 
@@ -94,6 +94,16 @@ extension IndexStateStore {
         return signature
     }
 
+    /// Keeps what was decoded of a file for the next reader, unless another reader decoded the
+    /// same file first: then theirs is returned, and this copy dropped.
+    func keepDecoded(_ name: String, _ identity: FileIdentity, _ inputs: IndexInputs) -> IndexInputs {
+        decodedFiles.withLock { files in
+            if let entry = files[name], entry.identity == identity { return entry.inputs }
+            files[name] = (identity, inputs)
+            return inputs
+        }
+    }
+
     /// A partition's state as on disk, and whether all of it could be read. The earlier form's
     /// whole-partition file is read first: parts written since are newer and replace its own.
     func load(_ topicPartition: KafkaTopicPartition) -> (state: Owned, complete: Bool) {
@@ -113,21 +123,20 @@ extension IndexStateStore {
             case .gone: break
             }
         }
-        let cached = decodedShards.withLock { $0 }
+        let shared = decodedFiles.withLock { $0 }
         for name in names {
             guard let part = IndexShard.part(ofFile: name, topic, partition) else { continue }
             // What the publisher decoded already is taken as it is: no second decode, no second copy.
             let identity = FileIdentity(path: directory.appendingPathComponent(name).path)
-            if let identity, let entry = cached[name], entry.identity == identity {
+            if let identity, let entry = shared[name], entry.identity == identity {
                 state.parts[part] = entry.inputs
                 state.dirtyParts.remove(part)
                 continue
             }
             switch readShard(name) {
             case .read(let shard):
-                state.parts[part] = shard.inputs
+                state.parts[part] = identity.map { keepDecoded(name, $0, shard.inputs) } ?? shard.inputs
                 state.dirtyParts.remove(part)
-                if let identity { known.withLock { $0[name] = (identity, shard.inputs) } }
             case .unreadable: complete = false
             case .gone: break
             }

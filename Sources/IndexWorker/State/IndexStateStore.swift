@@ -39,11 +39,12 @@ public final class IndexStateStore: Sendable {
     /// Held while state files are written, one writer at a time; the partitions' own lock, which
     /// handlers need, is never held across a write and its fsync.
     private let writing = Mutex<Void>(())
-    /// Each shard file's inputs as last decoded, with the file they came from.
-    let decodedShards = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
-    /// Shard files this instance wrote or loaded since the last read, with their inputs: the
-    /// next read takes these instead of decoding the files again, and shares their memory.
-    let known = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
+    /// Each shard file's inputs as the last ``readChanges()`` saw them: what a change is told from.
+    let lastRead = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
+    /// Each shard file's inputs as this instance last decoded or wrote them, with the file's
+    /// identity: loading a partition and reading for a publish both take them from here, so a
+    /// file is decoded once and its inputs held once.
+    let decodedFiles = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
     let logger: Logger
 
     public init(outputDirectory: URL, logger: Logger) throws {
@@ -191,7 +192,7 @@ public final class IndexStateStore: Sendable {
             let shard = IndexShard(topic: write.topic, partition: write.partition, part: number, inputs: inputs)
             let status = try AtomicFile.write(
                 try encoder.encode(shard), to: directory.appendingPathComponent(shard.fileName))
-            known.withLock { $0[shard.fileName] = (FileIdentity(status), inputs) }
+            decodedFiles.withLock { $0[shard.fileName] = (FileIdentity(status), inputs) }
         }
         if let offset = write.offset {
             try AtomicFile.write(
