@@ -142,10 +142,17 @@ struct IndexStateRereadTests {
         )
     }
 
+    /// A new output folder, and the partition the tests apply to.
+    static func scratch(_ label: String) -> (output: URL, partition: KafkaTopicPartition) {
+        (
+            FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make(label)),
+            KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        )
+    }
+
     @Test("a shard replaced on disk is decoded again, even at the same size and modification time; others are kept")
     func replacedShardIsDecodedAgain() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("redecode"))
-        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let (output, partition) = IndexStateRereadTests.scratch("redecode")
         let writer = try IndexStateStore(outputDirectory: output, logger: .test)
         let reader = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = writer.startOffset(for: partition)
@@ -176,8 +183,7 @@ struct IndexStateRereadTests {
 
     @Test("a re-read interrupted by a SIGKILL: the newer version is read again, not skipped")
     func interruptedReread() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("reread"))
-        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let (output, partition) = IndexStateRereadTests.scratch("reread")
         let store = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = store.startOffset(for: partition)
         let older = try Self.message(offset: 2, title: "older")
@@ -204,8 +210,7 @@ struct UnreadableShardTests {
         "a shard file that does not decode is quarantined, not fatal; its owner writes it again and a new owner reads from the start"
     )
     func quarantined() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("quarantine"))
-        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let (output, partition) = IndexStateRereadTests.scratch("quarantine")
         let owner = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = owner.startOffset(for: partition)
         let (message, page) = try IndexStateRereadTests.message(offset: 5, title: "kept")
@@ -236,8 +241,7 @@ struct UnreadableShardTests {
 struct LostPartitionTests {
     @Test("a lost partition's shard is not written by its old owner over the new owner's")
     func lostNotWritten() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("lost"))
-        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let (output, partition) = IndexStateRereadTests.scratch("lost")
         let oldOwner = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = oldOwner.startOffset(for: partition)
         let (stale, stalePage) = try IndexStateRereadTests.message(offset: 3, title: "old owner's")
@@ -260,8 +264,7 @@ struct LostPartitionTests {
 struct StalePublishTests {
     @Test("files overwritten with an older build by an instance that then died are put right by a live one")
     func staleOverwriteCorrected() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("publish"))
-        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let (output, partition) = IndexStateRereadTests.scratch("publish")
         let store = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = store.startOffset(for: partition)
         let publisher = IndexPublisher(outputDirectory: output, store: store)
@@ -328,8 +331,7 @@ struct PartitionCountChangeTests {
 struct WholePartitionStateTests {
     @Test("a whole-partition shard file is read, cut into parts on the next flush, and removed; its offset is kept")
     func upgraded() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("upgrade"))
-        let partition = KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0)
+        let (output, partition) = IndexStateRereadTests.scratch("upgrade")
         let store = try IndexStateStore(outputDirectory: output, logger: .test)
         var whole = IndexShard(topic: ArtpipeTopic.pages, partition: 0, offset: 7)
         let pages = (1...20).map { number in

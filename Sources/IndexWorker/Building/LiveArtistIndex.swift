@@ -23,7 +23,6 @@ struct LiveArtistIndex: Sendable {
     /// What one update changed: each artist whose works changed, with its work count before.
     struct Touched: Sendable {
         var artists: [String: Int] = [:]
-        var everything = false
     }
 
     private(set) var inputs = IndexInputs()
