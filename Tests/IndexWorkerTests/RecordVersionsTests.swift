@@ -295,6 +295,29 @@ struct StalePublishTests {
     }
 }
 
+@Suite("Reading the state beside a publisher")
+struct ReadingBesidePublisherTests {
+    @Test("reading the inputs on disk does not hide a change from the publisher of the same store")
+    func changeStillPublished() throws {
+        let (output, partition) = IndexStateRereadTests.scratch("beside")
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = store.startOffset(for: partition)
+        let publisher = IndexPublisher(outputDirectory: output, store: store)
+        let (first, firstPage) = try IndexStateRereadTests.message(offset: 1, title: "first")
+        store.apply(first, pageId: firstPage.pageId) { $0.add(firstPage) }
+        #expect(try store.flush())
+        #expect(try publisher.publish() > 0)
+
+        let (second, secondPage) = try IndexStateRereadTests.message(offset: 2, title: "second")
+        store.apply(second, pageId: secondPage.pageId) { $0.add(secondPage) }
+        #expect(try store.flush())
+        #expect(try store.inputsOnDisk().pages.values.first?.artworks.first?.title == "second")
+        #expect(try publisher.publish() > 0)
+        let line = try PublishedIndex.read(from: output).index.artists.first?.works.first
+        #expect(line?.title == "second")
+    }
+}
+
 @Suite("Merging shards after a partition-count change")
 struct PartitionCountChangeTests {
     static func message(_ page: Page, partition: Int32, offset: Int64, producedAt: Int64) throws -> KafkaConsumerMessage

@@ -20,65 +20,67 @@ extension IndexStateStore {
         public var shards: [String: IndexInputs]
     }
 
-    /// Reads the shard files every instance has written, decoding only those that changed since
-    /// the last call (known by inode, size and modification time). A file that does not decode
-    /// is quarantined (see ``quarantine(_:)``) and left out, so one bad file cannot stop every
-    /// instance's index.
+    /// Reads the shard files every instance has written, and tells which changed since the last
+    /// call. Only files not decoded before are decoded (see ``filesOnDisk()``).
     public func readChanges() throws -> ShardReading {
+        let current = try filesOnDisk()
+        let before = lastRead.withLock { $0 }
+        var changes: [ShardChange] = []
+        for (name, entry) in current {
+            guard let previous = before[name] else {
+                changes.append(ShardChange(file: name, before: nil, after: entry.inputs))
+                continue
+            }
+            if previous.identity != entry.identity && previous.inputs != entry.inputs {
+                changes.append(ShardChange(file: name, before: previous.inputs, after: entry.inputs))
+            }
+        }
+        for (name, previous) in before where current[name] == nil {
+            changes.append(ShardChange(file: name, before: previous.inputs, after: nil))
+        }
+        lastRead.withLock { $0 = current }
+        return ShardReading(changes: changes.sorted { $0.file < $1.file }, shards: current.mapValues(\.inputs))
+    }
+
+    /// Every shard file's inputs now, with the file's identity. A file is decoded only when this
+    /// instance has not decoded or written it as it is (known by inode, size and modification
+    /// time). A file that does not decode is quarantined (see ``quarantine(_:)``) and left out,
+    /// so one bad file cannot stop every instance's index.
+    func filesOnDisk() throws -> [String: (identity: FileIdentity, inputs: IndexInputs)] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         // Taken before reading: a file replaced meanwhile is decoded again next time.
         let identities = names.map { FileIdentity(path: directory.appendingPathComponent($0).path) }
-        let cached = lastRead.withLock { $0 }
-        let shared = decodedFiles.withLock { $0 }
-        var fromShared: [Int: IndexInputs] = [:]
-        let changed = names.indices.filter { number in
-            guard let identity = identities[number] else { return true }
-            if let entry = cached[names[number]], entry.identity == identity { return false }
-            if let entry = shared[names[number]], entry.identity == identity {
-                fromShared[number] = entry.inputs
-                return false
+        let known = decodedFiles.withLock { $0 }
+        var files: [String: (identity: FileIdentity, inputs: IndexInputs)] = [:]
+        var unknown: [Int] = []
+        for (number, name) in names.enumerated() {
+            guard let identity = identities[number] else { continue }  // gone since the listing
+            if let entry = known[name], entry.identity == identity {
+                files[name] = entry
+            } else {
+                unknown.append(number)
             }
-            return true
         }
         // Decoding is most of a full build's reading: files decode side by side, one per core.
         // This runs on the blocking pool already; the threads are Dispatch's, not Swift's pool.
-        let decoded = Mutex<[Int: IndexInputs]>([:])
-        DispatchQueue.concurrentPerform(iterations: changed.count) { position in
-            let number = changed[position]
+        let decoded = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
+        let toDecode = unknown.map { (name: names[$0], identity: identities[$0]!) }
+        DispatchQueue.concurrentPerform(iterations: toDecode.count) { position in
+            let (name, identity) = toDecode[position]
             // Gone meanwhile: its owner replaced it, or another instance quarantined it.
-            guard let identity = identities[number], case .read(let shard) = readShard(names[number]) else { return }
-            let inputs = keepDecoded(names[number], identity, shard.inputs)
-            decoded.withLock { $0[number] = inputs }
+            guard case .read(let shard) = readShard(name) else { return }
+            let inputs = keepDecoded(name, identity, shard.inputs)
+            decoded.withLock { $0[name] = (identity, inputs) }
         }
-        let fresh = decoded.withLock { $0 }.merging(fromShared) { decoded, _ in decoded }
-        var kept: [String: (identity: FileIdentity, inputs: IndexInputs)] = [:]
-        var changes: [ShardChange] = []
-        for (number, name) in names.enumerated() {
-            let before = cached[name]
-            if let identity = identities[number], let inputs = fresh[number] {
-                kept[name] = (identity, inputs)
-                if before?.inputs != inputs {
-                    changes.append(ShardChange(file: name, before: before?.inputs, after: inputs))
-                }
-            } else if let before, before.identity == identities[number] {
-                kept[name] = before
-            } else if let before {
-                // Gone between listing and reading, or quarantined.
-                changes.append(ShardChange(file: name, before: before.inputs, after: nil))
-            }
-        }
-        for (name, entry) in cached where kept[name] == nil && !changes.contains(where: { $0.file == name }) {
-            changes.append(ShardChange(file: name, before: entry.inputs, after: nil))
-        }
-        lastRead.withLock { $0 = kept }
+        files.merge(decoded.withLock { $0 }) { _, new in new }
         let present = Set(names)
         decodedFiles.withLock { $0 = $0.filter { present.contains($0.key) } }
-        return ShardReading(changes: changes.sorted { $0.file < $1.file }, shards: kept.mapValues(\.inputs))
+        return files
     }
 
     /// Everything every instance has written: the merge of all shard files.
     public func inputsOnDisk() throws -> IndexInputs {
-        let shards = try readChanges().shards
+        let shards = try filesOnDisk().mapValues(\.inputs)
         var inputs = IndexInputs()
         for name in shards.keys.sorted() { inputs.merge(shards[name]!) }
         return inputs

@@ -40,6 +40,7 @@ public final class IndexStateStore: Sendable {
     /// handlers need, is never held across a write and its fsync.
     private let writing = Mutex<Void>(())
     /// Each shard file's inputs as the last ``readChanges()`` saw them: what a change is told from.
+    /// Only the publisher reads changes; ``inputsOnDisk()`` leaves this as it is.
     let lastRead = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
     /// Each shard file's inputs as this instance last decoded or wrote them, with the file's
     /// identity: loading a partition and reading for a publish both take them from here, so a
