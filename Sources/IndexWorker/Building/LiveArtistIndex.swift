@@ -20,11 +20,6 @@ struct LiveArtistIndex: Sendable {
         var position: Int
     }
 
-    /// What one update changed: each artist whose works changed, with its work count before.
-    struct Touched: Sendable {
-        var artists: [String: Int] = [:]
-    }
-
     private(set) var inputs = IndexInputs()
     private var unversioned: [String: [Occurrence]] = [:]
     private var versions: [String: [VersionAt]] = [:]
@@ -73,8 +68,9 @@ struct LiveArtistIndex: Sendable {
     }
 
     /// Takes the inputs of `pageIds` from `merged`, where they may have changed, and updates the
-    /// works they hold or held.
-    mutating func update(_ pageIds: some Sequence<String>, from merged: (String, inout IndexInputs) -> Void) -> Touched
+    /// works they hold or held. Returns each artist whose works changed, with its count before.
+    mutating func update(_ pageIds: some Sequence<String>, from merged: (String, inout IndexInputs) -> Void) -> [String:
+        Int]
     {
         var objects: Set<String>? = []
         var records: Set<String> = []
@@ -138,7 +134,8 @@ struct LiveArtistIndex: Sendable {
     }
 
     /// Decides each changed record's newest version, then each changed object's work.
-    private mutating func settle(records: Set<String>, objects: Set<String>, then more: [String] = []) -> Touched {
+    private mutating func settle(records: Set<String>, objects: Set<String>, then more: [String] = []) -> [String: Int]
+    {
         var objects = objects
         for recordId in records {
             let newest = newestVersion(of: recordId)
@@ -185,8 +182,8 @@ struct LiveArtistIndex: Sendable {
     }
 
     /// Puts each object's work where it now belongs, and each touched artist's works in order.
-    private mutating func place(_ objects: [String]) -> Touched {
-        var touched = Touched()
+    private mutating func place(_ objects: [String]) -> [String: Int] {
+        var touched: [String: Int] = [:]
         var removed: [String: Set<String>] = [:]
         var added: [String: [ArtistIndex.Work]] = [:]
         // The page last looked up, with its thumbnails by object number.
@@ -217,9 +214,9 @@ struct LiveArtistIndex: Sendable {
                 statusCounts[work.thumbnailStatus, default: 0] += 1
             }
         }
-        for artist in removed.keys { touched.artists[artist] = works[artist]?.count ?? 0 }
-        for artist in added.keys { touched.artists[artist] = works[artist]?.count ?? 0 }
-        for artist in touched.artists.keys {
+        for artist in removed.keys { touched[artist] = works[artist]?.count ?? 0 }
+        for artist in added.keys { touched[artist] = works[artist]?.count ?? 0 }
+        for artist in touched.keys {
             let kept = (works[artist] ?? []).filter { removed[artist]?.contains($0.objectNumber) != true }
             let merged = Self.merge(kept, (added[artist] ?? []).sorted(by: Self.workOrder))
             let existed = works[artist] != nil
@@ -231,7 +228,7 @@ struct LiveArtistIndex: Sendable {
                 collationKeys[artist] = ArtistIndex.collationKey(artist)
             }
         }
-        let newArtists = touched.artists.keys.filter { works[$0] != nil && touched.artists[$0] == 0 }
+        let newArtists = touched.keys.filter { works[$0] != nil && touched[$0] == 0 }
         if newArtists.count > order.count / 8 {
             order = Array(works.keys)
             order.sort { ArtistIndex.artistOrder($0, collationKeys[$0]!, $1, collationKeys[$1]!) }

@@ -16,8 +16,8 @@ public final class IndexPublisher: Sendable {
 
     private struct State {
         var published: [String: Published] = [:]
-        /// The shard files the last build read, as ``IndexStateStore/shardSignature()``.
-        var builtFrom: [String: FileIdentity?]?
+        /// The shard files the last publish read, as ``IndexStateStore/shardSignature()`` gives them.
+        var builtFrom: [String: FileIdentity]?
         /// The index as last published; nil until the first build, and after a publish that failed.
         var live: LiveArtistIndex?
     }
@@ -41,14 +41,11 @@ public final class IndexPublisher: Sendable {
     /// whole render or build.
     @discardableResult
     public func publish() throws -> Int {
-        // Taken before reading: a shard written meanwhile shows as a change next time.
-        let signature = store.shardSignature()
         let filesReplaced = publishedFilesChanged()
-        let previous = state.withLock { state in
-            state.builtFrom = signature
-            return state.live.take()
-        }
+        let previous = state.withLock { $0.live.take() }
         let reading = try store.readChanges()
+        // Identities taken before reading: a shard written meanwhile shows as a change next time.
+        state.withLock { $0.builtFrom = reading.listed }
         var live: LiveArtistIndex
         var buckets: Set<Int>?
         let pageIds = Set(reading.changes.flatMap { ($0.before?.pageIds ?? []).union($0.after?.pageIds ?? []) })
@@ -57,7 +54,7 @@ public final class IndexPublisher: Sendable {
             let touched = current.update(pageIds) { pageId, inputs in
                 inputs.resolve(pageId, from: shards.candidates(for: pageId))
             }
-            buckets = touched.artists.reduce(into: []) { buckets, artist in
+            buckets = touched.reduce(into: []) { buckets, artist in
                 buckets.formUnion(
                     IndexLayout.buckets(of: artist.key, counts: artist.value, current.workCount(of: artist.key)))
             }
@@ -139,8 +136,7 @@ public final class IndexPublisher: Sendable {
         }
         // Not flushed to disk: a restart builds the index from the state again and compares
         // every file's bytes, so a file a power cut left behind is put right.
-        try AtomicFile.write(Data(bytes), to: url, durable: false)
-        let written = FileIdentity(path: url.path)
+        let written = FileIdentity(try AtomicFile.write(Data(bytes), to: url, durable: false))
         state.withLock { $0.published[path] = Published(digest: digest, identity: written) }
         return true
     }

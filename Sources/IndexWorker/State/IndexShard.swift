@@ -34,10 +34,9 @@ struct IndexShard: Codable, Sendable {
     /// The part number of `name` if it is one of this partition's part files.
     static func part(ofFile name: String, _ topic: String, _ partition: Int32) -> Int? {
         let prefix = "\(topic)-\(partition)."
-        guard name.hasPrefix(prefix), name.hasSuffix(".json") else { return nil }
-        let middle = name.dropFirst(prefix.count).dropLast(".json".count)
-        guard middle.count == 2, let part = Int(middle), (0..<partCount).contains(part) else { return nil }
-        return part
+        // The prefix, two digits and `.json`: no other topic's or partition's file has that form.
+        guard name.utf8.count == prefix.utf8.count + 7, name.hasPrefix(prefix) else { return nil }
+        return part(ofAnyFile: name)
     }
 
     /// The part number of any partition's part file (`….NN.json`); nil for a whole-partition file.
@@ -46,7 +45,9 @@ struct IndexShard: Codable, Sendable {
         let stem = name.utf8.dropLast(".json".count)
         guard stem.count >= 3 else { return nil }
         let tail = Array(stem.suffix(3))
-        guard tail[0] == UInt8(ascii: "."), let tens = digit(tail[1]), let ones = digit(tail[2]) else { return nil }
+        guard tail[0] == UInt8(ascii: "."), let tens = digit(tail[1]), let ones = digit(tail[2]),
+            tens * 10 + ones < partCount
+        else { return nil }
         return tens * 10 + ones
     }
 

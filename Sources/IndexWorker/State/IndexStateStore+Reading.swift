@@ -18,12 +18,15 @@ extension IndexStateStore {
         public var changes: [ShardChange]
         /// Every shard file's inputs, by file name.
         public var shards: [String: IndexInputs]
+        /// Every shard file listed, readable or not, as it was before reading: what
+        /// ``IndexStateStore/shardSignature()`` gives while no file changes.
+        var listed: [String: FileIdentity]
     }
 
     /// Reads the shard files every instance has written, and tells which changed since the last
     /// call. Only files not decoded before are decoded (see ``filesOnDisk()``).
     public func readChanges() throws -> ShardReading {
-        let current = try filesOnDisk()
+        let (current, listed) = try filesOnDisk()
         let before = lastRead.withLock { $0 }
         var changes: [ShardChange] = []
         for (name, entry) in current {
@@ -39,14 +42,17 @@ extension IndexStateStore {
             changes.append(ShardChange(file: name, before: previous.inputs, after: nil))
         }
         lastRead.withLock { $0 = current }
-        return ShardReading(changes: changes.sorted { $0.file < $1.file }, shards: current.mapValues(\.inputs))
+        return ShardReading(
+            changes: changes.sorted { $0.file < $1.file }, shards: current.mapValues(\.inputs), listed: listed)
     }
 
     /// Every shard file's inputs now, with the file's identity. A file is decoded only when this
     /// instance has not decoded or written it as it is (known by inode, size and modification
     /// time). A file that does not decode is quarantined (see ``quarantine(_:)``) and left out,
     /// so one bad file cannot stop every instance's index.
-    func filesOnDisk() throws -> [String: (identity: FileIdentity, inputs: IndexInputs)] {
+    func filesOnDisk() throws -> (
+        files: [String: (identity: FileIdentity, inputs: IndexInputs)], listed: [String: FileIdentity]
+    ) {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         // Taken before reading: a file replaced meanwhile is decoded again next time.
         let identities = names.map { FileIdentity(path: directory.appendingPathComponent($0).path) }
@@ -75,21 +81,23 @@ extension IndexStateStore {
         files.merge(decoded.withLock { $0 }) { _, new in new }
         let present = Set(names)
         decodedFiles.withLock { $0 = $0.filter { present.contains($0.key) } }
-        return files
+        var listed: [String: FileIdentity] = [:]
+        for (number, name) in names.enumerated() { listed[name] = identities[number] }
+        return (files, listed)
     }
 
     /// Everything every instance has written: the merge of all shard files.
     public func inputsOnDisk() throws -> IndexInputs {
-        let shards = try filesOnDisk().mapValues(\.inputs)
+        let shards = try filesOnDisk().files.mapValues(\.inputs)
         var inputs = IndexInputs()
         for name in shards.keys.sorted() { inputs.merge(shards[name]!) }
         return inputs
     }
 
     /// Every shard file's identity: what changes when any instance writes one.
-    func shardSignature() -> [String: FileIdentity?] {
+    func shardSignature() -> [String: FileIdentity] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var signature: [String: FileIdentity?] = [:]
+        var signature: [String: FileIdentity] = [:]
         for name in names where name.hasSuffix(".json") {
             signature[name] = FileIdentity(path: directory.appendingPathComponent(name).path)
         }
@@ -110,7 +118,7 @@ extension IndexStateStore {
     /// whole-partition file is read first: parts written since are newer and replace its own.
     func load(_ topicPartition: KafkaTopicPartition) -> (state: Owned, complete: Bool) {
         let (topic, partition) = (topicPartition.topic, topicPartition.partition)
-        var state = Owned(topic: topic, partition: partition)
+        var state = Owned()
         var complete = true
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         if names.contains(IndexShard.wholeFileName(topic, partition)) {

@@ -14,8 +14,6 @@ import Synchronization
 public final class IndexStateStore: Sendable {
     /// A partition this instance owns: its inputs by part, and what of them is not yet on disk.
     struct Owned: Sendable {
-        var topic: String
-        var partition: Int32
         var parts: [Int: IndexInputs] = [:]
         var offset: Int64?
         var dirtyParts: Set<Int> = []
@@ -27,8 +25,6 @@ public final class IndexStateStore: Sendable {
     /// What one flush writes of a partition, copied under the lock.
     struct Write: Sendable {
         var key: KafkaTopicPartition
-        var topic: String
-        var partition: Int32
         var parts: [(number: Int, inputs: IndexInputs)]
         var offset: Int64?
         var removeWholeFile: Bool
@@ -169,14 +165,14 @@ public final class IndexStateStore: Sendable {
     /// What of `state` is to be written, marked written.
     private static func takeWrite(_ key: KafkaTopicPartition, _ state: inout Owned, present: Set<String>) -> Write? {
         let missing = state.parts.keys.filter {
-            !present.contains(IndexShard.partFileName(state.topic, state.partition, $0))
+            !present.contains(IndexShard.partFileName(key.topic, key.partition, $0))
         }
         let parts = state.dirtyParts.union(missing).sorted()
         let offsetMissing =
-            state.offset != nil && !present.contains(IndexShard.Offset.fileName(state.topic, state.partition))
+            state.offset != nil && !present.contains(IndexShard.Offset.fileName(key.topic, key.partition))
         guard !parts.isEmpty || state.offsetDirty || offsetMissing || state.wholeFile else { return nil }
         let write = Write(
-            key: key, topic: state.topic, partition: state.partition,
+            key: key,
             parts: parts.map { ($0, state.parts[$0] ?? IndexInputs()) }, offset: state.offset,
             removeWholeFile: state.wholeFile)
         state.dirtyParts = []
@@ -190,7 +186,7 @@ public final class IndexStateStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for (number, inputs) in write.parts {
-            let shard = IndexShard(topic: write.topic, partition: write.partition, part: number, inputs: inputs)
+            let shard = IndexShard(topic: write.key.topic, partition: write.key.partition, part: number, inputs: inputs)
             let status = try AtomicFile.write(
                 try encoder.encode(shard), to: directory.appendingPathComponent(shard.fileName))
             decodedFiles.withLock { $0[shard.fileName] = (FileIdentity(status), inputs) }
@@ -198,10 +194,10 @@ public final class IndexStateStore: Sendable {
         if let offset = write.offset {
             try AtomicFile.write(
                 try encoder.encode(IndexShard.Offset(offset: offset)),
-                to: directory.appendingPathComponent(IndexShard.Offset.fileName(write.topic, write.partition)))
+                to: directory.appendingPathComponent(IndexShard.Offset.fileName(write.key.topic, write.key.partition)))
         }
         if write.removeWholeFile {
-            let url = directory.appendingPathComponent(IndexShard.wholeFileName(write.topic, write.partition))
+            let url = directory.appendingPathComponent(IndexShard.wholeFileName(write.key.topic, write.key.partition))
             if unlink(url.path) != 0 && errno != ENOENT {
                 throw FileWriteError(path: url.path, reason: String(cString: strerror(errno)))
             }
