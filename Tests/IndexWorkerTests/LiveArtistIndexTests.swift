@@ -42,23 +42,28 @@ struct LiveArtistIndexTests {
         return Page(request: request, total: 100, artworks: artworks, deletions: deletions)
     }
 
+    /// Items in the page's order, reversed, or with one listed twice.
     static func thumbnails(_ random: inout Random, for page: Page) -> PageThumbnails {
-        PageThumbnails(
-            pageId: page.pageId,
-            items: page.artworks.map { artwork in
-                switch random.next(4) {
-                case 0: .init(objectNumber: artwork.objectNumber, status: .noImage)
-                case 1: .init(objectNumber: artwork.objectNumber, status: .failed, reason: "HTTP 40\(random.next(3))")
-                default:
-                    .init(
-                        objectNumber: artwork.objectNumber, status: .ok,
-                        files: [
-                            .init(
-                                size: 200, path: "thumbs/200/\(artwork.objectNumber).jpg", width: 200, height: 150,
-                                bytes: 1, sha256: "x")
-                        ])
-                }
-            })
+        var items = page.artworks.map { artwork -> PageThumbnails.Item in
+            switch random.next(4) {
+            case 0: .init(objectNumber: artwork.objectNumber, status: .noImage)
+            case 1: .init(objectNumber: artwork.objectNumber, status: .failed, reason: "HTTP 40\(random.next(3))")
+            default:
+                .init(
+                    objectNumber: artwork.objectNumber, status: .ok,
+                    files: [
+                        .init(
+                            size: 200, path: "thumbs/200/\(artwork.objectNumber).jpg", width: 200, height: 150,
+                            bytes: 1, sha256: "x")
+                    ])
+            }
+        }
+        switch random.next(4) {
+        case 0: items.reverse()
+        case 1 where !items.isEmpty: items.insert(items[items.count - 1], at: 0)
+        default: break
+        }
+        return PageThumbnails(pageId: page.pageId, items: items)
     }
 
     @Test(
@@ -93,13 +98,24 @@ struct LiveArtistIndexTests {
                 }
                 changed.insert(page.pageId)
             }
-            _ = live.update(changed) { pageId, inputs in inputs.resolve(pageId, from: shards) }
+            let before = live.index
+            let touched = live.update(changed) { pageId, inputs in inputs.resolve(pageId, from: shards) }
             let merged = shards.reduce(into: IndexInputs()) { $0.merge($1) }
             let expected = ArtistIndex.build(from: merged)
             let (sameInputs, sameIndex) = (live.inputs == merged, live.index == expected)
             #expect(sameInputs, "step \(step): the merge")
             #expect(sameIndex, "step \(step): the index")
-            if !sameInputs || !sameIndex { return }
+            // Every artist whose works changed is reported, with its count before: its buckets
+            // are the ones rendered again.
+            let works = { (index: ArtistIndex) in
+                Dictionary(uniqueKeysWithValues: index.artists.map { ($0.name, $0.works) })
+            }
+            let (old, new) = (works(before), works(expected))
+            let missed = Set(old.keys).union(new.keys).filter {
+                old[$0] != new[$0] && touched[$0] != (old[$0]?.count ?? 0)
+            }
+            #expect(missed.isEmpty, "step \(step): changed artists not reported: \(missed.sorted())")
+            if !sameInputs || !sameIndex || !missed.isEmpty { return }
         }
         let rebuilt = LiveArtistIndex(shards.reduce(into: IndexInputs()) { $0.merge($1) }).index == live.index
         #expect(rebuilt, "a full build of the final inputs")

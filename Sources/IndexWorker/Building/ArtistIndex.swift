@@ -123,17 +123,7 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
     static func work(
         _ artwork: Artwork, of page: Page, item: PageThumbnails.Item?, groupNames: inout [String: String]
     ) -> (artist: String, work: Work) {
-        (
-            groupName(artwork.artist, cache: &groupNames),
-            Work(
-                objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
-                imageURL: artwork.imageURL, thumbnailStatus: item?.status.rawValue ?? "pending",
-                thumbnailReason: item?.reason,
-                thumbnails: Dictionary(
-                    (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first }),
-                recordId: artwork.recordId, datestamp: artwork.datestamp
-            )
-        )
+        (groupName(artwork.artist, cache: &groupNames), Work(artwork, of: page, item: item))
     }
 
     /// The name works of `artist` are grouped under: trimmed of spaces. Looked up in `cache`
@@ -188,5 +178,18 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
             crawl.gaps = highest > 0 ? (1...highest).filter { !known.contains($0) } : []
             return crawl
         }.sorted { $0.crawlId < $1.crawlId }
+    }
+}
+
+extension ArtistIndex.Work {
+    /// The work `artwork` of `page` is in the index, with its thumbnails' `item`.
+    init(_ artwork: Artwork, of page: Page, item: PageThumbnails.Item?) {
+        self.init(
+            objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
+            imageURL: artwork.imageURL, thumbnailStatus: item?.status.rawValue ?? "pending",
+            thumbnailReason: item?.reason,
+            thumbnails: Dictionary(
+                (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first }),
+            recordId: artwork.recordId, datestamp: artwork.datestamp)
     }
 }

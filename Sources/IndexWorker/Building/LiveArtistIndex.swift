@@ -6,35 +6,84 @@ import PipelineContract
 /// It follows the same rules as ``ArtistIndex/build(from:)``, which stays the plain statement
 /// of them: for any inputs, ``index`` equals `ArtistIndex.build(from: inputs)`, however the
 /// inputs were reached (the tests hold it to that).
+///
+/// It holds where each work comes from (an ``Entry``), not the work: a bucket's works are made
+/// from the inputs while the bucket is rendered (``content``), so the index adds a few dozen
+/// bytes per work to the inputs it is built from.
 struct LiveArtistIndex: Sendable {
-    /// Where an unversioned work appears: the lowest page (then page id) holds it.
-    struct Occurrence: Sendable {
-        var page: Int
-        var pageId: String
-        var position: Int
+    /// Where an unversioned work is listed: the lowest page (then page id) holds it.
+    struct Listing: Sendable {
+        var page: Int32
+        var slot: Int32
+        var position: Int32
     }
 
     /// Where a version of a record is: a position among the page's artworks, or past them, its deletions.
     struct VersionAt: Sendable {
-        var pageId: String
-        var position: Int
+        var slot: Int32
+        var position: Int32
+    }
+
+    /// A record whose newest version is a work: that work's object number and where it is.
+    struct LiveRecord: Sendable {
+        var objectNumber: String
+        var datestamp: String
+        var slot: Int32
+        var position: Int32
+    }
+
+    /// A work in the index: the artwork at `position` of the page in `slot`, with the item at
+    /// `item` of that page's thumbnails (-1: none yet).
+    struct Entry: Sendable, Equatable {
+        var objectNumber: String
+        var slot: Int32
+        var position: Int32
+        var item: Int32
+        var status: Status
+    }
+
+    enum Status: UInt8, Sendable, CaseIterable {
+        case ok, noImage, failed, pending
+
+        init(_ status: PageThumbnails.Item.Status) {
+            switch status {
+            case .ok: self = .ok
+            case .noImage: self = .noImage
+            case .failed: self = .failed
+            }
+        }
+
+        /// As ``ArtistIndex/Work/thumbnailStatus`` says it.
+        var name: String {
+            switch self {
+            case .ok: "ok"
+            case .noImage: "noImage"
+            case .failed: "failed"
+            case .pending: "pending"
+            }
+        }
     }
 
     private(set) var inputs = IndexInputs()
-    private var unversioned: [String: [Occurrence]] = [:]
-    private var versions: [String: [VersionAt]] = [:]
-    /// Each record's newest version, when that is not a deletion.
-    private var liveRecords: [String: RecordVersions.Version] = [:]
+    /// Each page id's slot: works refer to their page by a number, not by its id.
+    private var slotOf: [String: Int32] = [:]
+    private var pageIdAt: [String] = []
+    private var freeSlots: [Int32] = []
+    private var unversioned: [String: OneOrMore<Listing>] = [:]
+    private var versions: [String: OneOrMore<VersionAt>] = [:]
+    private var liveRecords: [String: LiveRecord] = [:]
     /// The records whose newest version is a work with this object number.
-    private var recordsByObject: [String: [String]] = [:]
+    private var recordsByObject: [String: OneOrMore<String>] = [:]
     /// The artist each work in the index is grouped under, by object number.
-    private var artistOf: [String: String] = [:]
-    /// Each artist's works, in index order (by object number).
-    private var works: [String: [ArtistIndex.Work]] = [:]
-    /// Artists in index order, with their collation keys.
-    private var order: [String] = []
-    private var collationKeys: [String: String] = [:]
-    private var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
+    private var artistOf: [String: Int32] = [:]
+    /// Artists by number: name, collation key and works in index order (by object number).
+    private var artistNumber: [String: Int32] = [:]
+    private var artistNames: [String] = []
+    private var collationKeys: [String] = []
+    private var entries: [[Entry]] = []
+    /// The numbers of the artists with works, in index order.
+    private var order: [Int32] = []
+    private var statusCounts = [Int](repeating: 0, count: Status.allCases.count)
     /// Makers' names as sources write them, and the names their works are grouped under.
     private var groupNames: [String: String] = [:]
 
@@ -50,22 +99,33 @@ struct LiveArtistIndex: Sendable {
         inPageOrder?.reserveCapacity(works)
         for page in inputs.pages.values { index(page, objects: &objects, records: &records, firstSeen: &inPageOrder) }
         // Placed in page order, so consecutive works mostly share a page and its thumbnails.
-        _ = settle(records: records, objects: [], then: inPageOrder ?? [])
+        _ = settle(records: records, objects: [], changedSlots: [], then: inPageOrder ?? [])
     }
 
     init() {}
 
-    /// The index as ``ArtistIndex/build(from:)`` makes it.
-    var index: ArtistIndex {
-        let artists = order.map { ArtistIndex.Artist(name: $0, works: works[$0] ?? []) }
-        return ArtistIndex(
-            schema: ArtistIndex.schemaName,
-            totals: ArtistIndex.Totals(
-                artists: artists.count, works: artistOf.count, pages: inputs.pages.count,
-                failedPages: inputs.failedPages.keys.filter { inputs.pages[$0] == nil }.count,
-                thumbnails: statusCounts),
-            crawls: ArtistIndex.crawls(from: inputs), artists: artists)
+    var totals: ArtistIndex.Totals {
+        ArtistIndex.Totals(
+            artists: order.count, works: artistOf.count, pages: inputs.pages.count,
+            failedPages: inputs.failedPages.keys.filter { inputs.pages[$0] == nil }.count,
+            thumbnails: Dictionary(
+                uniqueKeysWithValues: Status.allCases.map { ($0.name, statusCounts[Int($0.rawValue)]) }))
     }
+
+    /// What the published files are rendered from; works are made as they are asked for.
+    var content: IndexContent {
+        let index = self
+        return IndexContent(
+            totals: totals, crawls: ArtistIndex.crawls(from: inputs),
+            artists: order.map { IndexContent.Artist(name: artistNames[Int($0)], workCount: entries[Int($0)].count) },
+            works: { artist, range in index.entries[Int(index.order[artist])][range].map(index.work) })
+    }
+
+    /// The index as ``ArtistIndex/build(from:)`` makes it, every work made.
+    var index: ArtistIndex { content.index }
+
+    /// How many works `artist` has in the index now.
+    func workCount(of artist: String) -> Int { artistNumber[artist].map { entries[Int($0)].count } ?? 0 }
 
     /// Takes the inputs of `pageIds` from `merged`, where they may have changed, and updates the
     /// works they hold or held. Returns each artist whose works changed, with its count before.
@@ -74,6 +134,8 @@ struct LiveArtistIndex: Sendable {
     {
         var objects: Set<String>? = []
         var records: Set<String> = []
+        var changedSlots: Set<Int32> = []
+        var gone: [String] = []
         for pageId in pageIds {
             let (page, thumbnails) = (inputs.pages[pageId], inputs.thumbnails[pageId])
             merged(pageId, &inputs)
@@ -82,11 +144,34 @@ struct LiveArtistIndex: Sendable {
                 if let page { unindex(page, objects: &objects, records: &records) }
                 var unused: [String]?
                 if let newPage { index(newPage, objects: &objects, records: &records, firstSeen: &unused) }
+                if newPage == nil { gone.append(pageId) }
             } else if thumbnails != newThumbnails, let newPage {
                 for artwork in newPage.artworks { objects?.insert(artwork.objectNumber) }
             }
+            if page != newPage || thumbnails != newThumbnails, let slot = slotOf[pageId] { changedSlots.insert(slot) }
         }
-        return settle(records: records, objects: objects ?? [])
+        let touched = settle(records: records, objects: objects ?? [], changedSlots: changedSlots)
+        // No work refers to a page that is gone any more: its slot is free for another.
+        for pageId in gone {
+            guard let slot = slotOf.removeValue(forKey: pageId) else { continue }
+            pageIdAt[Int(slot)] = ""
+            freeSlots.append(slot)
+        }
+        return touched
+    }
+
+    private mutating func slot(for pageId: String) -> Int32 {
+        if let slot = slotOf[pageId] { return slot }
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            pageIdAt[Int(slot)] = pageId
+        } else {
+            slot = Int32(pageIdAt.count)
+            pageIdAt.append(pageId)
+        }
+        slotOf[pageId] = slot
+        return slot
     }
 
     /// Adds `page`'s listings and versions; `objects` collects the object numbers, when given.
@@ -94,71 +179,75 @@ struct LiveArtistIndex: Sendable {
     private mutating func index(
         _ page: Page, objects: inout Set<String>?, records: inout Set<String>, firstSeen: inout [String]?
     ) {
+        let slot = slot(for: page.pageId)
         for (position, artwork) in page.artworks.enumerated() {
             if let recordId = artwork.recordId, artwork.datestamp != nil {
-                versions[recordId, default: []].append(VersionAt(pageId: page.pageId, position: position))
+                versions.add(VersionAt(slot: slot, position: Int32(position)), to: recordId)
                 records.insert(recordId)
-            } else {
-                objects?.insert(artwork.objectNumber)
+                continue
+            }
+            objects?.insert(artwork.objectNumber)
+            let listing = Listing(page: Int32(clamping: page.page), slot: slot, position: Int32(position))
+            if let listed = unversioned[artwork.objectNumber] {
                 // A second listing on the same page never wins over the first.
-                if unversioned[artwork.objectNumber]?.contains(where: { $0.pageId == page.pageId }) == true {
-                    continue
-                }
-                if unversioned[artwork.objectNumber] == nil { firstSeen?.append(artwork.objectNumber) }
-                unversioned[artwork.objectNumber, default: []].append(
-                    Occurrence(page: page.page, pageId: page.pageId, position: position))
+                if listed.contains(where: { $0.slot == slot }) { continue }
+                unversioned[artwork.objectNumber] = listed.adding(listing)
+            } else {
+                firstSeen?.append(artwork.objectNumber)
+                unversioned[artwork.objectNumber] = .one(listing)
             }
         }
         for (number, deletion) in (page.deletions ?? []).enumerated() {
-            versions[deletion.recordId, default: []].append(
-                VersionAt(pageId: page.pageId, position: page.artworks.count + number))
+            versions.add(VersionAt(slot: slot, position: Int32(page.artworks.count + number)), to: deletion.recordId)
             records.insert(deletion.recordId)
         }
     }
 
     private mutating func unindex(_ page: Page, objects: inout Set<String>?, records: inout Set<String>) {
+        guard let slot = slotOf[page.pageId] else { return }
         let recordIds =
             page.artworks.compactMap { $0.datestamp == nil ? nil : $0.recordId }
             + (page.deletions ?? []).map(\.recordId)
         for recordId in Set(recordIds) {
-            versions[recordId]?.removeAll { $0.pageId == page.pageId }
-            if versions[recordId]?.isEmpty == true { versions[recordId] = nil }
+            versions[recordId] = versions[recordId]?.removing { $0.slot == slot }
             records.insert(recordId)
         }
         for artwork in page.artworks where artwork.recordId == nil || artwork.datestamp == nil {
-            let objectNumber = artwork.objectNumber
-            unversioned[objectNumber]?.removeAll { $0.pageId == page.pageId }
-            if unversioned[objectNumber]?.isEmpty == true { unversioned[objectNumber] = nil }
-            objects?.insert(objectNumber)
+            unversioned[artwork.objectNumber] = unversioned[artwork.objectNumber]?.removing { $0.slot == slot }
+            objects?.insert(artwork.objectNumber)
         }
     }
 
     /// Decides each changed record's newest version, then each changed object's work.
-    private mutating func settle(records: Set<String>, objects: Set<String>, then more: [String] = []) -> [String: Int]
-    {
+    private mutating func settle(
+        records: Set<String>, objects: Set<String>, changedSlots: Set<Int32>, then more: [String] = []
+    ) -> [String: Int] {
         var objects = objects
         for recordId in records {
-            let newest = newestVersion(of: recordId)
-            let before = liveRecords[recordId]
-            if let object = before?.artwork?.objectNumber {
-                recordsByObject[object]?.removeAll { $0 == recordId }
-                if recordsByObject[object]?.isEmpty == true { recordsByObject[object] = nil }
-                objects.insert(object)
+            if let before = liveRecords.removeValue(forKey: recordId) {
+                recordsByObject[before.objectNumber] = recordsByObject[before.objectNumber]?.removing { $0 == recordId }
+                objects.insert(before.objectNumber)
             }
-            liveRecords[recordId] = newest?.deletion == false ? newest : nil
-            if let object = liveRecords[recordId]?.artwork?.objectNumber {
-                recordsByObject[object, default: []].append(recordId)
-                objects.insert(object)
-            }
+            guard let newest = newestVersion(of: recordId), !newest.deletion, let artwork = newest.artwork,
+                let slot = slotOf[newest.pageId]
+            else { continue }
+            liveRecords[recordId] = LiveRecord(
+                objectNumber: artwork.objectNumber, datestamp: newest.datestamp, slot: slot,
+                position: Int32(newest.position))
+            recordsByObject.add(recordId, to: artwork.objectNumber)
+            objects.insert(artwork.objectNumber)
         }
         // `more` holds every unversioned object once; the records' objects not among them come first.
-        return place(more.isEmpty ? Array(objects) : objects.filter { unversioned[$0] == nil } + more)
+        return place(
+            more.isEmpty ? Array(objects) : objects.filter { unversioned[$0] == nil } + more, changedSlots: changedSlots
+        )
     }
 
     private func newestVersion(of recordId: String) -> RecordVersions.Version? {
         var newest: RecordVersions.Version?
-        for at in versions[recordId] ?? [] {
-            guard let page = inputs.pages[at.pageId], let version = RecordVersions.Version(at: at.position, of: page)
+        for at in versions[recordId] ?? .many([]) {
+            guard let page = inputs.pages[pageIdAt[Int(at.slot)]],
+                let version = RecordVersions.Version(at: Int(at.position), of: page)
             else { continue }
             if let current = newest, !version.isNewer(than: current) { continue }
             newest = version
@@ -168,117 +257,161 @@ struct LiveArtistIndex: Sendable {
 
     /// Where the work an object number now is comes from, if anywhere: a record's newest
     /// version (the newer record wins, then the record id), else the lowest page's listing.
-    private func chosen(_ objectNumber: String) -> (pageId: String, position: Int)? {
-        var best: (datestamp: String, recordId: String, version: RecordVersions.Version)?
-        for recordId in recordsByObject[objectNumber] ?? [] {
-            guard let version = liveRecords[recordId], let datestamp = version.artwork?.datestamp else { continue }
-            if let current = best, (current.datestamp, current.recordId) >= (datestamp, recordId) { continue }
-            best = (datestamp, recordId, version)
+    private func chosen(_ objectNumber: String) -> (slot: Int32, position: Int32)? {
+        var best: (recordId: String, record: LiveRecord)?
+        for recordId in recordsByObject[objectNumber] ?? .many([]) {
+            guard let record = liveRecords[recordId] else { continue }
+            if let current = best, (current.record.datestamp, current.recordId) >= (record.datestamp, recordId) {
+                continue
+            }
+            best = (recordId, record)
         }
-        if let best { return (best.version.pageId, best.version.position) }
-        return unversioned[objectNumber]?.min(by: { ($0.page, $0.pageId) < ($1.page, $1.pageId) }).map {
-            ($0.pageId, $0.position)
-        }
+        if let best { return (best.record.slot, best.record.position) }
+        return unversioned[objectNumber]?.min {
+            ($0.page, pageIdAt[Int($0.slot)]) < ($1.page, pageIdAt[Int($1.slot)])
+        }.map { ($0.slot, $0.position) }
     }
 
     /// Puts each object's work where it now belongs, and each touched artist's works in order.
-    private mutating func place(_ objects: [String]) -> [String: Int] {
-        var touched: [String: Int] = [:]
-        var removed: [String: Set<String>] = [:]
-        var added: [String: [ArtistIndex.Work]] = [:]
-        // The page last looked up, with its thumbnails by object number.
-        var current: (pageId: String, page: Page, items: [String: PageThumbnails.Item])?
+    /// A work whose page or thumbnails changed (`changedSlots`) counts as changed.
+    private mutating func place(_ objects: [String], changedSlots: Set<Int32>) -> [String: Int] {
+        var removed: [Int32: Set<String>] = [:]
+        var added: [Int32: [Entry]] = [:]
+        // The page last looked up, with where each object number's item is in its thumbnails.
+        var current: (slot: Int32, page: Page, items: [String: Int32], thumbnails: PageThumbnails?)?
         for objectNumber in objects {
             let old =
-                artistOf.isEmpty
-                ? nil : artistOf[objectNumber].flatMap { artist in work(objectNumber, of: artist).map { (artist, $0) } }
-            var new: (artist: String, work: ArtistIndex.Work)?
+                artistOf.isEmpty ? nil : artistOf[objectNumber].flatMap { artist in entry(objectNumber, of: artist) }
+            var new: (artist: Int32, entry: Entry)?
             if let at = chosen(objectNumber) {
-                if current?.pageId != at.pageId, let page = inputs.pages[at.pageId] {
-                    current = (at.pageId, page, inputs.thumbnails[at.pageId].map(ArtistIndex.items(of:)) ?? [:])
+                if current?.slot != at.slot, let page = inputs.pages[pageIdAt[Int(at.slot)]] {
+                    let thumbnails = inputs.thumbnails[page.pageId]
+                    current = (at.slot, page, thumbnails.map(Self.itemPositions(of:)) ?? [:], thumbnails)
                 }
-                if let current, current.pageId == at.pageId, at.position < current.page.artworks.count {
-                    new = ArtistIndex.work(
-                        current.page.artworks[at.position], of: current.page, item: current.items[objectNumber],
-                        groupNames: &groupNames)
+                if let current, current.slot == at.slot, at.position < current.page.artworks.count {
+                    let artwork = current.page.artworks[Int(at.position)]
+                    let item = current.items[artwork.objectNumber]
+                    let status = item.flatMap { current.thumbnails?.items[Int($0)].status }.map(Status.init) ?? .pending
+                    new = (
+                        artistNumber(of: ArtistIndex.groupName(artwork.artist, cache: &groupNames)),
+                        Entry(
+                            objectNumber: artwork.objectNumber, slot: at.slot, position: at.position, item: item ?? -1,
+                            status: status)
+                    )
                 }
             }
-            if let old, let new, old.0 == new.artist, old.1 == new.work { continue }
-            if let (artist, work) = old {
-                removed[artist, default: []].insert(objectNumber)
-                statusCounts[work.thumbnailStatus, default: 0] -= 1
+            if let old, let new, old.artist == new.artist, old.entry == new.entry,
+                !changedSlots.contains(new.entry.slot)
+            {
+                continue
+            }
+            if let old {
+                removed[old.artist, default: []].insert(objectNumber)
+                statusCounts[Int(old.entry.status.rawValue)] -= 1
             }
             artistOf[objectNumber] = new?.artist
-            if let (artist, work) = new {
-                added[artist, default: []].append(work)
-                statusCounts[work.thumbnailStatus, default: 0] += 1
+            if let new {
+                added[new.artist, default: []].append(new.entry)
+                statusCounts[Int(new.entry.status.rawValue)] += 1
             }
         }
-        for artist in removed.keys { touched[artist] = works[artist]?.count ?? 0 }
-        for artist in added.keys { touched[artist] = works[artist]?.count ?? 0 }
-        for artist in touched.keys {
-            let kept = (works[artist] ?? []).filter { removed[artist]?.contains($0.objectNumber) != true }
-            let merged = Self.merge(kept, (added[artist] ?? []).sorted(by: Self.workOrder))
-            let existed = works[artist] != nil
-            works[artist] = merged.isEmpty ? nil : merged
-            if existed && merged.isEmpty {
-                order.remove(at: position(of: artist))
-                collationKeys[artist] = nil
-            } else if !existed && !merged.isEmpty {
-                collationKeys[artist] = ArtistIndex.collationKey(artist)
-            }
+        var touched: [Int32: Int] = [:]
+        for artist in removed.keys { touched[artist] = entries[Int(artist)].count }
+        for artist in added.keys { touched[artist] = entries[Int(artist)].count }
+        var left: [Int32] = []
+        var arrived: [Int32] = []
+        for (artist, before) in touched {
+            let gone = removed[artist] ?? []
+            let kept =
+                gone.isEmpty ? entries[Int(artist)] : entries[Int(artist)].filter { !gone.contains($0.objectNumber) }
+            entries[Int(artist)] = []
+            entries[Int(artist)] = Self.merge(kept, (added[artist] ?? []).sorted(by: Self.entryOrder))
+            if before > 0 && entries[Int(artist)].isEmpty { left.append(artist) }
+            if before == 0 && !entries[Int(artist)].isEmpty { arrived.append(artist) }
         }
-        let newArtists = touched.keys.filter { works[$0] != nil && touched[$0] == 0 }
-        if newArtists.count > order.count / 8 {
-            order = Array(works.keys)
-            order.sort { ArtistIndex.artistOrder($0, collationKeys[$0]!, $1, collationKeys[$1]!) }
+        for artist in left { order.remove(at: position(of: artist)) }
+        if arrived.count > order.count / 8 {
+            var all = order + arrived
+            all.sort { precedes($0, $1) }
+            order = all
         } else {
-            for artist in newArtists { order.insert(artist, at: position(of: artist)) }
+            for artist in arrived { order.insert(artist, at: position(of: artist)) }
         }
-        return touched
+        return Dictionary(uniqueKeysWithValues: touched.map { (artistNames[Int($0.key)], $0.value) })
+    }
+
+    /// The number of the artist `name`, given one if it is new.
+    private mutating func artistNumber(of name: String) -> Int32 {
+        if let number = artistNumber[name] { return number }
+        let number = Int32(artistNames.count)
+        artistNumber[name] = number
+        artistNames.append(name)
+        collationKeys.append(ArtistIndex.collationKey(name))
+        entries.append([])
+        return number
+    }
+
+    private func precedes(_ a: Int32, _ b: Int32) -> Bool {
+        ArtistIndex.artistOrder(
+            artistNames[Int(a)], collationKeys[Int(a)], artistNames[Int(b)], collationKeys[Int(b)])
     }
 
     /// Where `artist` is, or would be, in ``order``.
-    private func position(of artist: String) -> Int {
-        let key = collationKeys[artist] ?? ArtistIndex.collationKey(artist)
+    private func position(of artist: Int32) -> Int {
         var (low, high) = (0, order.count)
         while low < high {
             let middle = (low + high) / 2
-            if ArtistIndex.artistOrder(order[middle], collationKeys[order[middle]]!, artist, key) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+            if precedes(order[middle], artist) { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
-    private func work(_ objectNumber: String, of artist: String) -> ArtistIndex.Work? {
-        guard let list = works[artist] else { return nil }
+    private func entry(_ objectNumber: String, of artist: Int32) -> (artist: Int32, entry: Entry)? {
+        let list = entries[Int(artist)]
         var (low, high) = (0, list.count)
         while low < high {
             let middle = (low + high) / 2
             if Self.precedes(list[middle].objectNumber, objectNumber) { low = middle + 1 } else { high = middle }
         }
-        return low < list.count && list[low].objectNumber == objectNumber ? list[low] : nil
+        return low < list.count && list[low].objectNumber == objectNumber ? (artist, list[low]) : nil
+    }
+
+    /// The work `entry` stands for, made from the inputs.
+    private func work(_ entry: Entry) -> ArtistIndex.Work {
+        let pageId = pageIdAt[Int(entry.slot)]
+        guard let page = inputs.pages[pageId], entry.position < page.artworks.count else {
+            preconditionFailure("the live index refers to page \(pageId), which its inputs no longer hold")
+        }
+        let items = entry.item < 0 ? [] : inputs.thumbnails[pageId]?.items ?? []
+        return ArtistIndex.Work(
+            page.artworks[Int(entry.position)], of: page,
+            item: items.indices.contains(Int(entry.item)) ? items[Int(entry.item)] : nil)
+    }
+
+    /// Where each object number's item is in `thumbnails`: the first, if one is listed twice.
+    private static func itemPositions(of thumbnails: PageThumbnails) -> [String: Int32] {
+        var positions: [String: Int32] = [:]
+        positions.reserveCapacity(thumbnails.items.count)
+        for (position, item) in thumbnails.items.enumerated() where positions[item.objectNumber] == nil {
+            positions[item.objectNumber] = Int32(position)
+        }
+        return positions
     }
 
     private static func precedes(_ a: String, _ b: String) -> Bool {
         a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
-    private static func workOrder(_ a: ArtistIndex.Work, _ b: ArtistIndex.Work) -> Bool {
-        precedes(a.objectNumber, b.objectNumber)
-    }
+    private static func entryOrder(_ a: Entry, _ b: Entry) -> Bool { precedes(a.objectNumber, b.objectNumber) }
 
-    private static func merge(_ a: [ArtistIndex.Work], _ b: [ArtistIndex.Work]) -> [ArtistIndex.Work] {
+    private static func merge(_ a: [Entry], _ b: [Entry]) -> [Entry] {
         if a.isEmpty { return b }
         if b.isEmpty { return a }
-        var merged: [ArtistIndex.Work] = []
+        var merged: [Entry] = []
         merged.reserveCapacity(a.count + b.count)
         var (i, j) = (0, 0)
         while i < a.count && j < b.count {
-            if workOrder(b[j], a[i]) {
+            if entryOrder(b[j], a[i]) {
                 merged.append(b[j])
                 j += 1
             } else {
@@ -290,9 +423,4 @@ struct LiveArtistIndex: Sendable {
         merged.append(contentsOf: b[j...])
         return merged
     }
-}
-
-extension LiveArtistIndex {
-    /// How many works `artist` has in the index now.
-    func workCount(of artist: String) -> Int { works[artist]?.count ?? 0 }
 }

@@ -1,6 +1,6 @@
 extension GallerySite {
     /// `gallery/<bucket>.html`: each of the bucket's artist slices with its works.
-    static func bucketPage(_ bucket: Int, _ slices: [IndexLayout.Slice], of index: ArtistIndex, plan: IndexLayout.Plan)
+    static func bucketPage(_ bucket: Int, _ slices: [IndexLayout.Slice], of index: IndexContent, plan: IndexLayout.Plan)
         -> [UInt8]
     {
         let works = slices.map(\.works.count).reduce(0, +)
@@ -19,10 +19,10 @@ extension GallerySite {
             if artistSlices.count > 1 {
                 html.markup("works \(slice.works.lowerBound + 1)–\(slice.works.upperBound) of ")
             }
-            html.int(artist.works.count)
-            html.raw(artist.works.count == 1 ? " work</small></h2>\n" : " works</small></h2>\n")
+            html.int(artist.workCount)
+            html.raw(artist.workCount == 1 ? " work</small></h2>\n" : " works</small></h2>\n")
             html.raw("<div class=\"works\">\n")
-            for work in artist.works[slice.works] { figure(work, into: &html) }
+            for work in index.works(of: slice.artist, slice.works) { figure(work, into: &html) }
             html.raw("</div>\n")
             if slice.number + 1 < artistSlices.count {
                 let next = artistSlices[slice.number + 1]

@@ -1,5 +1,5 @@
 extension GallerySite {
-    static func frontPage(_ index: ArtistIndex, letters: [Letter]) -> [UInt8] {
+    static func frontPage(_ index: IndexContent, letters: [Letter]) -> [UInt8] {
         var html = HTMLText(reservingCapacity: 8192)
         let totals = index.totals
         let heading = "\(grouped(totals.works)) works by \(grouped(totals.artists)) artists"
@@ -77,14 +77,14 @@ extension GallerySite {
         """#
 
     /// `gallery/artists.js`: every artist's name, count and link, for the search box.
-    static func artistList(_ index: ArtistIndex, plan: IndexLayout.Plan) -> [UInt8] {
+    static func artistList(_ index: IndexContent, plan: IndexLayout.Plan) -> [UInt8] {
         var json = JSONText(reservingCapacity: 64 * index.artists.count + 64)
         json.raw("window.artpipeArtists = [")
         for (position, artist) in index.artists.enumerated() {
             json.raw(position == 0 ? "\n[" : ",\n[")
             json.string(artist.name)
             json.byte(UInt8(ascii: ","))
-            json.int(artist.works.count)
+            json.int(artist.workCount)
             json.byte(UInt8(ascii: ","))
             json.string(artistLink(position, of: index, plan: plan))
             json.byte(UInt8(ascii: "]"))

@@ -26,7 +26,7 @@ extension GallerySite {
         }
 
         /// Every letter that has artists, A–Z then Other.
-        static func group(_ index: ArtistIndex) -> [Letter] {
+        static func group(_ index: IndexContent) -> [Letter] {
             var byKey: [String: [Int]] = [:]
             for (position, artist) in index.artists.enumerated() {
                 byKey[key(of: artist.name), default: []].append(position)
@@ -54,7 +54,7 @@ extension GallerySite {
 
     static func letterPage(
         _ letter: Letter, page: Int, of pageCount: Int, artists: ArraySlice<Int>, letters: [Letter],
-        index: ArtistIndex, plan: IndexLayout.Plan
+        index: IndexContent, plan: IndexLayout.Plan
     ) -> [UInt8] {
         var html = HTMLText(reservingCapacity: 120 * artists.count + 4096)
         let title =
@@ -71,7 +71,7 @@ extension GallerySite {
             html.raw("\">")
             html.text(displayName(index.artists[artist].name))
             html.raw("</a> <small>")
-            html.int(index.artists[artist].works.count)
+            html.int(index.artists[artist].workCount)
             html.raw("</small></li>\n")
         }
         html.raw("</ul>\n")

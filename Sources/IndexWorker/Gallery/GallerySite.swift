@@ -22,7 +22,7 @@ public enum GallerySite {
     }
 
     /// From a gallery page: where an artist's first slice is.
-    static func artistLink(_ artist: Int, of index: ArtistIndex, plan: IndexLayout.Plan) -> String {
+    static func artistLink(_ artist: Int, of index: IndexContent, plan: IndexLayout.Plan) -> String {
         let first = plan.slices[artist][0]
         return IndexLayout.bucketName(first.bucket) + ".html#"
             + IndexLayout.anchor(of: index.artists[artist].name, slice: 0)
@@ -31,7 +31,7 @@ public enum GallerySite {
     static func displayName(_ name: String) -> String { name.isEmpty ? "Unknown maker" : name }
 
     /// The front page, letter pages, artist list and style sheet: everything but the buckets.
-    static func sharedFiles(_ index: ArtistIndex, plan: IndexLayout.Plan) -> [String: [UInt8]] {
+    static func sharedFiles(_ index: IndexContent, plan: IndexLayout.Plan) -> [String: [UInt8]] {
         let letters = Letter.group(index)
         var files: [String: [UInt8]] = [
             frontPagePath: frontPage(index, letters: letters),

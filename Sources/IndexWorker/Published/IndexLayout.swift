@@ -21,7 +21,7 @@ public enum IndexLayout {
 
     /// One artist's works, or up to ``sliceSize`` of them, in one bucket.
     struct Slice {
-        /// The artist's position in ``ArtistIndex/artists``.
+        /// The artist's position in ``IndexContent/artists``.
         var artist: Int
         var number: Int
         var works: Range<Int>
@@ -33,12 +33,12 @@ public enum IndexLayout {
         var slices: [[Slice]]
         var buckets: [Int: [Slice]]
 
-        init(_ index: ArtistIndex) {
+        init(_ index: IndexContent) {
             slices = []
             buckets = [:]
             slices.reserveCapacity(index.artists.count)
             for (position, artist) in index.artists.enumerated() {
-                let count = artist.works.count
+                let count = artist.workCount
                 let ranges = stride(from: 0, to: max(count, 1), by: sliceSize).map { $0..<min($0 + sliceSize, count) }
                 let artistSlices = ranges.enumerated().map { number, range in
                     Slice(
@@ -53,6 +53,7 @@ public enum IndexLayout {
 
     /// Every file of `index`, by path relative to the output directory.
     public static func files(for index: ArtistIndex) -> [String: [UInt8]] {
+        let index = IndexContent(index)
         let plan = Plan(index)
         var files = sharedFiles(for: index, plan: plan)
         for bucket in plan.buckets.keys {
@@ -62,7 +63,7 @@ public enum IndexLayout {
     }
 
     /// The files of one bucket: its works and its gallery page.
-    static func bucketFiles(_ bucket: Int, of index: ArtistIndex, plan: Plan) -> [(path: String, bytes: [UInt8])] {
+    static func bucketFiles(_ bucket: Int, of index: IndexContent, plan: Plan) -> [(path: String, bytes: [UInt8])] {
         let slices = plan.buckets[bucket] ?? []
         return [
             (worksPath(bucket), WorkLines.render(slices, of: index)),
@@ -71,7 +72,7 @@ public enum IndexLayout {
     }
 
     /// The files that are not a bucket's: the manifest and the gallery's front, letter and list files.
-    static func sharedFiles(for index: ArtistIndex, plan: Plan) -> [String: [UInt8]] {
+    static func sharedFiles(for index: IndexContent, plan: Plan) -> [String: [UInt8]] {
         var files = GallerySite.sharedFiles(index, plan: plan)
         files[manifestPath] = IndexManifest.render(index, plan: plan)
         return files

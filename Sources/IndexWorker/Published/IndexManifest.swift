@@ -22,7 +22,7 @@ public struct IndexManifest: Codable, Sendable, Equatable {
 
 extension IndexManifest {
     /// The bytes of `index.json`: one crawl and one artist per line, so it reads and diffs well.
-    static func render(_ index: ArtistIndex, plan: IndexLayout.Plan) -> [UInt8] {
+    static func render(_ index: IndexContent, plan: IndexLayout.Plan) -> [UInt8] {
         var json = JSONText(reservingCapacity: 64 * index.artists.count + 4096)
         json.raw("{\"schema\":")
         json.string(IndexLayout.schemaName)
@@ -57,7 +57,7 @@ extension IndexManifest {
             json.raw(number == 0 ? "\n{\"name\":" : ",\n{\"name\":")
             json.string(artist.name)
             json.key("works")
-            json.int(artist.works.count)
+            json.int(artist.workCount)
             json.raw(",\"buckets\":[")
             for (slice, part) in plan.slices[number].enumerated() {
                 if slice > 0 { json.byte(UInt8(ascii: ",")) }

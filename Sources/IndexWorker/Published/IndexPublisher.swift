@@ -65,14 +65,14 @@ public final class IndexPublisher: Sendable {
             live = LiveArtistIndex(inputs)
         }
         if filesReplaced { buckets = nil }
-        let changes = try write(live.index, buckets: buckets)
+        let changes = try write(live.content, buckets: buckets)
         state.withLock { $0.live = live }
         return changes
     }
 
     /// Writes the shared files, and the given buckets' (all when nil); the manifest last; then
     /// removes the files no longer part of the index.
-    private func write(_ index: ArtistIndex, buckets: Set<Int>?) throws -> Int {
+    private func write(_ index: IndexContent, buckets: Set<Int>?) throws -> Int {
         let plan = IndexLayout.Plan(index)
         for folder in [IndexLayout.worksFolder, IndexLayout.galleryFolder] {
             try FileManager.default.createDirectory(

@@ -41,11 +41,11 @@ public enum WorkLines {
         return lines
     }
 
-    static func render(_ slices: [IndexLayout.Slice], of index: ArtistIndex) -> [UInt8] {
+    static func render(_ slices: [IndexLayout.Slice], of index: IndexContent) -> [UInt8] {
         var json = JSONText(reservingCapacity: 320 * slices.map(\.works.count).reduce(0, +))
         for slice in slices {
             let artist = index.artists[slice.artist]
-            for work in artist.works[slice.works] {
+            for work in index.works(of: slice.artist, slice.works) {
                 json.raw("{\"artist\":")
                 json.string(artist.name)
                 render(work, into: &json)
