@@ -88,13 +88,14 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         }
 
         // Items by page and object number, so each work's lookup is constant time.
-        let items = inputs.thumbnails.mapValues(items(of:))
+        let items = inputs.thumbnails.mapValues { $0.positions() }
         var groups: [String: [Work]] = [:]
         var statusCounts = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
         var groupNames: [String: String] = [:]
         for (page, artwork) in chosen.values {
             let (name, work) = work(
-                artwork, of: page, item: items[page.pageId]?[artwork.objectNumber], groupNames: &groupNames)
+                artwork, of: page, thumbnails: inputs.thumbnails[page.pageId],
+                item: items[page.pageId]?[artwork.objectNumber], groupNames: &groupNames)
             statusCounts[work.thumbnailStatus, default: 0] += 1
             groups[name, default: []].append(work)
         }
@@ -121,9 +122,10 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
     /// The work `artwork` of `page` is in the index, with its thumbnails' `item`; grouped under
     /// the returned artist name.
     static func work(
-        _ artwork: Artwork, of page: Page, item: PageThumbnails.Item?, groupNames: inout [String: String]
+        _ artwork: Artwork, of page: Page, thumbnails: IndexedThumbnails?, item: Int?,
+        groupNames: inout [String: String]
     ) -> (artist: String, work: Work) {
-        (groupName(artwork.artist, cache: &groupNames), Work(artwork, of: page, item: item))
+        (groupName(artwork.artist, cache: &groupNames), Work(artwork, of: page, thumbnails: thumbnails, item: item))
     }
 
     /// The name works of `artist` are grouped under: trimmed of spaces. Looked up in `cache`
@@ -133,11 +135,6 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         let name = artist.trimmingCharacters(in: .whitespacesAndNewlines)
         cache[artist] = name
         return name
-    }
-
-    /// Each object number's item of one page's thumbnails: the first, if one is listed twice.
-    static func items(of thumbnails: PageThumbnails) -> [String: PageThumbnails.Item] {
-        Dictionary(thumbnails.items.map { ($0.objectNumber, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// By collation key; the exact name breaks ties; the unknown maker last.
@@ -182,14 +179,17 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
 }
 
 extension ArtistIndex.Work {
-    /// The work `artwork` of `page` is in the index, with its thumbnails' `item`.
-    init(_ artwork: Artwork, of page: Page, item: PageThumbnails.Item?) {
+    /// The work `artwork` of `page` is in the index, with the item at `item` of its thumbnails.
+    init(_ artwork: Artwork, of page: Page, thumbnails: IndexedThumbnails?, item: Int?) {
+        let item = item.flatMap { item in thumbnails.map { (thumbnails: $0, item: item) } }
         self.init(
             objectNumber: artwork.objectNumber, title: artwork.title, pageId: page.pageId, page: page.page,
-            imageURL: artwork.imageURL, thumbnailStatus: item?.status.rawValue ?? "pending",
-            thumbnailReason: item?.reason,
+            imageURL: artwork.imageURL,
+            thumbnailStatus: item.map { $0.thumbnails.status($0.item).rawValue } ?? "pending",
+            thumbnailReason: item.flatMap { $0.thumbnails.reason($0.item) },
             thumbnails: Dictionary(
-                (item?.files ?? []).map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first }),
+                (item.map { $0.thumbnails.files($0.item) } ?? []).map { (String($0.size), $0.path) },
+                uniquingKeysWith: { first, _ in first }),
             recordId: artwork.recordId, datestamp: artwork.datestamp)
     }
 }

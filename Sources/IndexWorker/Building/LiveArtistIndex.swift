@@ -278,7 +278,7 @@ struct LiveArtistIndex: Sendable {
         var removed: [Int32: Set<String>] = [:]
         var added: [Int32: [Entry]] = [:]
         // The page last looked up, with where each object number's item is in its thumbnails.
-        var current: (slot: Int32, page: Page, items: [String: Int32], thumbnails: PageThumbnails?)?
+        var current: (slot: Int32, page: Page, items: [String: Int], thumbnails: IndexedThumbnails?)?
         for objectNumber in objects {
             let old =
                 artistOf.isEmpty ? nil : artistOf[objectNumber].flatMap { artist in entry(objectNumber, of: artist) }
@@ -286,16 +286,17 @@ struct LiveArtistIndex: Sendable {
             if let at = chosen(objectNumber) {
                 if current?.slot != at.slot, let page = inputs.pages[pageIdAt[Int(at.slot)]] {
                     let thumbnails = inputs.thumbnails[page.pageId]
-                    current = (at.slot, page, thumbnails.map(Self.itemPositions(of:)) ?? [:], thumbnails)
+                    current = (at.slot, page, thumbnails?.positions() ?? [:], thumbnails)
                 }
                 if let current, current.slot == at.slot, at.position < current.page.artworks.count {
                     let artwork = current.page.artworks[Int(at.position)]
                     let item = current.items[artwork.objectNumber]
-                    let status = item.flatMap { current.thumbnails?.items[Int($0)].status }.map(Status.init) ?? .pending
+                    let status = item.flatMap { current.thumbnails?.status($0) }.map(Status.init) ?? .pending
                     new = (
                         artistNumber(of: ArtistIndex.groupName(artwork.artist, cache: &groupNames)),
                         Entry(
-                            objectNumber: artwork.objectNumber, slot: at.slot, position: at.position, item: item ?? -1,
+                            objectNumber: artwork.objectNumber, slot: at.slot, position: at.position,
+                            item: item.map(Int32.init) ?? -1,
                             status: status)
                     )
                 }
@@ -382,20 +383,9 @@ struct LiveArtistIndex: Sendable {
         guard let page = inputs.pages[pageId], entry.position < page.artworks.count else {
             preconditionFailure("the live index refers to page \(pageId), which its inputs no longer hold")
         }
-        let items = entry.item < 0 ? [] : inputs.thumbnails[pageId]?.items ?? []
-        return ArtistIndex.Work(
-            page.artworks[Int(entry.position)], of: page,
-            item: items.indices.contains(Int(entry.item)) ? items[Int(entry.item)] : nil)
-    }
-
-    /// Where each object number's item is in `thumbnails`: the first, if one is listed twice.
-    private static func itemPositions(of thumbnails: PageThumbnails) -> [String: Int32] {
-        var positions: [String: Int32] = [:]
-        positions.reserveCapacity(thumbnails.items.count)
-        for (position, item) in thumbnails.items.enumerated() where positions[item.objectNumber] == nil {
-            positions[item.objectNumber] = Int32(position)
-        }
-        return positions
+        let thumbnails = inputs.thumbnails[pageId]
+        let item = thumbnails.map { 0..<$0.count }?.contains(Int(entry.item)) == true ? Int(entry.item) : nil
+        return ArtistIndex.Work(page.artworks[Int(entry.position)], of: page, thumbnails: thumbnails, item: item)
     }
 
     private static func precedes(_ a: String, _ b: String) -> Bool {

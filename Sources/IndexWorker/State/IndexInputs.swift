@@ -1,12 +1,13 @@
 import Foundation
 import PipelineContract
 
-/// What the index is made from: the latest `Page` and `PageThumbnails` of each page id, and
+/// What the index is made from: the latest `Page` and `PageThumbnails` of each page id (the
+/// thumbnails as ``IndexedThumbnails``, what the index uses of them), and
 /// the page requests that went to the dead letters. Adding a message twice, or out of
 /// order with another page's, changes nothing: the index is a function of this state only.
 public struct IndexInputs: Sendable, Equatable {
     public private(set) var pages: [String: Page] = [:]
-    public private(set) var thumbnails: [String: PageThumbnails] = [:]
+    public private(set) var thumbnails: [String: IndexedThumbnails] = [:]
     public private(set) var failedPages: [String: FailedPage] = [:]
     /// When each input was produced (the Kafka message's timestamp, milliseconds since the
     /// epoch), so that a page id found in two shards resolves to the newest input.
@@ -34,7 +35,7 @@ public struct IndexInputs: Sendable, Equatable {
     }
 
     public mutating func add(_ pageThumbnails: PageThumbnails, producedAt time: Int64? = nil) {
-        thumbnails[pageThumbnails.pageId] = pageThumbnails
+        thumbnails[pageThumbnails.pageId] = IndexedThumbnails(pageThumbnails)
         producedAt.thumbnails[pageThumbnails.pageId] = time
     }
 
@@ -135,7 +136,10 @@ extension IndexInputs: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         pages = try container.decode([String: Page].self, forKey: .pages)
-        thumbnails = try container.decode([String: PageThumbnails].self, forKey: .thumbnails)
+        if let interned = decoder.userInfo[InternedStrings.key] as? InternedStrings {
+            pages = pages.mapValues(interned.compact)
+        }
+        thumbnails = try container.decode([String: IndexedThumbnails].self, forKey: .thumbnails)
         failedPages = try container.decode([String: FailedPage].self, forKey: .failedPages)
         // Shards written before times were kept have none: their inputs lose every tie.
         producedAt = try container.decodeIfPresent(ProducedTimes.self, forKey: .producedAt) ?? ProducedTimes()

@@ -185,7 +185,9 @@ extension IndexStateStore {
         let url = directory.appendingPathComponent(name)
         guard let data = try? Data(contentsOf: url) else { return .gone }
         do {
-            return .read(try JSONDecoder().decode(IndexShard.self, from: data))
+            let decoder = JSONDecoder()
+            decoder.userInfo[InternedStrings.key] = internedStrings
+            return .read(try decoder.decode(IndexShard.self, from: data))
         } catch {
             quarantine(url)
             return .unreadable

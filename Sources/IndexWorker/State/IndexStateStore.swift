@@ -42,6 +42,8 @@ public final class IndexStateStore: Sendable {
     /// identity: loading a partition and reading for a publish both take them from here, so a
     /// file is decoded once and its inputs held once.
     let decodedFiles = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
+    /// Makers' names, held once for every file this instance decodes.
+    let internedStrings = InternedStrings()
     let logger: Logger
 
     public init(outputDirectory: URL, logger: Logger) throws {

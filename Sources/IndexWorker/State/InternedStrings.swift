@@ -1,0 +1,27 @@
+import PipelineContract
+import Synchronization
+
+/// Strings that repeat across pages, held once: a maker's name is on every one of their works,
+/// and decoding gives each occurrence storage of its own.
+final class InternedStrings: Sendable {
+    /// Where a decoder finds the table (`JSONDecoder.userInfo`).
+    static let key = CodingUserInfoKey(rawValue: "artpipe.internedStrings")!
+
+    private let strings = Mutex<Set<String>>([])
+
+    /// `page` with its makers' names taken from the table, and its artworks in
+    /// an array of their own count: a decoded array keeps the room it grew into.
+    func compact(_ page: Page) -> Page {
+        var page = page
+        var artworks: [Artwork] = []
+        artworks.reserveCapacity(page.artworks.count)
+        strings.withLock { strings in
+            for var artwork in page.artworks {
+                artwork.artist = strings.insert(artwork.artist).memberAfterInsert
+                artworks.append(artwork)
+            }
+        }
+        page.artworks = artworks
+        return page
+    }
+}
