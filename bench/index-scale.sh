@@ -4,7 +4,8 @@
 # times the phases of a full build in-process; then `artpipe index-worker` starts on that state
 # (embedded broker, 12 partitions): time to its first complete publish (the full build from its
 # state), then time from producing one new page to the manifest counting it, peak RSS, and the
-# largest published file.
+# largest published file. VERSIONED=1: the works carry record ids and datestamps, as the
+# museum's OAI-PMH harvest gives them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 works=${1:-1000000}
@@ -13,7 +14,7 @@ source bench/index-common.sh
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
-"$bin/artpipe-probe" index-state --out "$work/out" --works "$works" --artists "$artists" --measure
+"$bin/artpipe-probe" index-state --out "$work/out" --works "$works" --artists "$artists" ${VERSIONED:+--versioned} --measure
 # The measurement's own new page of 100 works is part of the state now.
 works=$((works + 100))
 rm -rf "$work/out/index.json" "$work/out/index.html" "$work/out/works" "$work/out/gallery"

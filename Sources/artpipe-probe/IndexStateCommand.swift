@@ -20,6 +20,8 @@ struct IndexStateCommand: AsyncParsableCommand {
     @Option var artists: Int = 30_000
     @Option(help: "artpipe.pages partitions the pages are spread over (one shard each).")
     var partitions: Int = 12
+    @Flag(help: "Works as a versioned source (OAI-PMH) gives them: each with a record id and a datestamp.")
+    var versioned = false
     @Flag(help: "Then time each phase of a full publish from the state.")
     var measure = false
     @Flag(help: "Time the phases on the state already in DIR, writing none.")
@@ -46,7 +48,8 @@ struct IndexStateCommand: AsyncParsableCommand {
         for first in stride(from: 0, to: works, by: pageSize) {
             let number = first / pageSize + 1
             let request = PageRequest(
-                crawlId: "scale", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: pageSize)
+                crawlId: "scale", source: versioned ? "rijksmuseum-oai" : "rijksmuseum", query: ["s": "artist"],
+                page: number, pageSize: pageSize)
             var artworks: [Artwork] = []
             var items: [PageThumbnails.Item] = []
             for serial in first..<min(first + pageSize, works) {
@@ -58,7 +61,10 @@ struct IndexStateCommand: AsyncParsableCommand {
                         objectNumber: objectNumber, title: "Work \(serial), study of a head",
                         artist: makers[min(Int(Double(makers.count) * share * share * share), makers.count - 1)],
                         imageURL: "https://lh3.googleusercontent.com/scale\(serial)=s512", width: 2000, height: 1500,
-                        position: serial - first))
+                        position: serial - first,
+                        recordId: versioned ? "https://id.rijksmuseum.nl/200\(serial)" : nil,
+                        // A harvest's records change in batches: a few hundred share each second.
+                        datestamp: versioned ? Self.datestamp(serial / 300) : nil))
                 items.append(
                     .init(
                         objectNumber: objectNumber, status: .ok,
@@ -95,6 +101,11 @@ struct IndexStateCommand: AsyncParsableCommand {
             "wrote the state of \(works) works by \(makers.count) artists in \(partitions * 2) partitions' part files under \(output.path)"
         )
         if measure { try measurePhases(output: output) }
+    }
+
+    /// Seconds after 2020-01-01 as an OAI-PMH datestamp.
+    static func datestamp(_ seconds: Int) -> String {
+        Date(timeIntervalSince1970: 1_577_836_800 + Double(seconds)).formatted(.iso8601)
     }
 
     private func measurePhases(output: URL) throws {

@@ -128,14 +128,17 @@ public struct ArtistIndex: Codable, Sendable, Equatable {
         (groupName(artwork.artist, cache: &groupNames), Work(artwork, of: page, thumbnails: thumbnails, item: item))
     }
 
-    /// The name works of `artist` are grouped under: trimmed of spaces. Looked up in `cache`
-    /// first, since trimming costs more than a lookup and a maker has many works.
+    /// ``groupName(_:)``, looked up in `cache` first, since trimming costs more than a lookup
+    /// and a maker has many works.
     static func groupName(_ artist: String, cache: inout [String: String]) -> String {
         if let name = cache[artist] { return name }
-        let name = artist.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = groupName(artist)
         cache[artist] = name
         return name
     }
+
+    /// The name works of `artist` are grouped under: trimmed of spaces.
+    static func groupName(_ artist: String) -> String { artist.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     /// By collation key; the exact name breaks ties; the unknown maker last.
     static func artistOrder(_ a: String, _ keyA: String, _ b: String, _ keyB: String) -> Bool {

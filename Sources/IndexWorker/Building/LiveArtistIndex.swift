@@ -8,62 +8,9 @@ import PipelineContract
 /// inputs were reached (the tests hold it to that).
 ///
 /// It holds where each work comes from (an ``Entry``), not the work: a bucket's works are made
-/// from the inputs while the bucket is rendered (``content``), so the index adds a few dozen
-/// bytes per work to the inputs it is built from.
+/// from the inputs while the bucket is rendered (``content``), so what it adds to the inputs
+/// per work is a few fixed-size records, not another copy of the work's strings.
 struct LiveArtistIndex: Sendable {
-    /// Where an unversioned work is listed: the lowest page (then page id) holds it.
-    struct Listing: Sendable {
-        var page: Int32
-        var slot: Int32
-        var position: Int32
-    }
-
-    /// Where a version of a record is: a position among the page's artworks, or past them, its deletions.
-    struct VersionAt: Sendable {
-        var slot: Int32
-        var position: Int32
-    }
-
-    /// A record whose newest version is a work: that work's object number and where it is.
-    struct LiveRecord: Sendable {
-        var objectNumber: String
-        var datestamp: String
-        var slot: Int32
-        var position: Int32
-    }
-
-    /// A work in the index: the artwork at `position` of the page in `slot`, with the item at
-    /// `item` of that page's thumbnails (-1: none yet).
-    struct Entry: Sendable, Equatable {
-        var objectNumber: String
-        var slot: Int32
-        var position: Int32
-        var item: Int32
-        var status: Status
-    }
-
-    enum Status: UInt8, Sendable, CaseIterable {
-        case ok, noImage, failed, pending
-
-        init(_ status: PageThumbnails.Item.Status) {
-            switch status {
-            case .ok: self = .ok
-            case .noImage: self = .noImage
-            case .failed: self = .failed
-            }
-        }
-
-        /// As ``ArtistIndex/Work/thumbnailStatus`` says it.
-        var name: String {
-            switch self {
-            case .ok: "ok"
-            case .noImage: "noImage"
-            case .failed: "failed"
-            case .pending: "pending"
-            }
-        }
-    }
-
     private(set) var inputs = IndexInputs()
     /// Each page id's slot: works refer to their page by a number, not by its id.
     private var slotOf: [String: Int32] = [:]
@@ -84,22 +31,45 @@ struct LiveArtistIndex: Sendable {
     /// The numbers of the artists with works, in index order.
     private var order: [Int32] = []
     private var statusCounts = [Int](repeating: 0, count: Status.allCases.count)
-    /// Makers' names as sources write them, and the names their works are grouped under.
-    private var groupNames: [String: String] = [:]
+    /// Makers' names as sources write them, and the artists their works are grouped under.
+    private var makerArtists: [String: Int32] = [:]
 
     /// The full build.
     init(_ inputs: IndexInputs) {
         self.inputs = inputs
-        let works = inputs.pages.values.map(\.artworks.count).reduce(0, +)
-        unversioned.reserveCapacity(works)
+        // Room for every work from the start: growing a table of a million rehashes it a dozen times.
+        var (works, versioned) = (0, 0)
+        for page in inputs.pages.values {
+            works += page.artworks.count
+            versioned +=
+                page.artworks.count { $0.recordId != nil && $0.datestamp != nil } + (page.deletions?.count ?? 0)
+        }
+        unversioned.reserveCapacity(max(0, works - versioned))
+        versions.reserveCapacity(versioned)
+        liveRecords.reserveCapacity(versioned)
+        recordsByObject.reserveCapacity(versioned)
         artistOf.reserveCapacity(works)
-        var objects: Set<String>?
-        var records: Set<String> = []
+        var (objects, records): (Set<String>?, Set<String>?) = (nil, nil)
         var inPageOrder: [String]? = []
-        inPageOrder?.reserveCapacity(works)
+        inPageOrder?.reserveCapacity(max(0, works - versioned))
         for page in inputs.pages.values { index(page, objects: &objects, records: &records, firstSeen: &inPageOrder) }
-        // Placed in page order, so consecutive works mostly share a page and its thumbnails.
-        _ = settle(records: records, objects: [], changedSlots: [], then: inPageOrder ?? [])
+        // Each record settled once, page by page, so its work joins in page order too.
+        var recordObjects: [String] = []
+        var settledOfSeveral: Set<String> = []
+        for page in inputs.pages.values {
+            let recordIds =
+                page.artworks.lazy.filter { $0.datestamp != nil }.compactMap(\.recordId)
+                + (page.deletions ?? []).lazy.map(\.recordId)
+            for recordId in recordIds {
+                // A record with one version is met once; one with several, settled when first met.
+                if case .many? = versions[recordId], !settledOfSeveral.insert(recordId).inserted { continue }
+                let settled = settle(record: recordId, fresh: true)
+                if let object = settled.after, settled.first { recordObjects.append(object) }
+            }
+        }
+        // Placed in page order, so consecutive works mostly share a page and its thumbnails. Every
+        // unversioned object is in `inPageOrder`; the records' objects not among them come first.
+        _ = place(recordObjects.filter { unversioned[$0] == nil } + (inPageOrder ?? []), changedSlots: [], fresh: true)
     }
 
     init() {}
@@ -133,7 +103,7 @@ struct LiveArtistIndex: Sendable {
         Int]
     {
         var objects: Set<String>? = []
-        var records: Set<String> = []
+        var records: Set<String>? = []
         var changedSlots: Set<Int32> = []
         var gone: [String] = []
         for pageId in pageIds {
@@ -150,7 +120,7 @@ struct LiveArtistIndex: Sendable {
             }
             if page != newPage || thumbnails != newThumbnails, let slot = slotOf[pageId] { changedSlots.insert(slot) }
         }
-        let touched = settle(records: records, objects: objects ?? [], changedSlots: changedSlots)
+        let touched = settle(records: records ?? [], objects: objects ?? [], changedSlots: changedSlots)
         // No work refers to a page that is gone any more: its slot is free for another.
         for pageId in gone {
             guard let slot = slotOf.removeValue(forKey: pageId) else { continue }
@@ -175,15 +145,16 @@ struct LiveArtistIndex: Sendable {
     }
 
     /// Adds `page`'s listings and versions; `objects` collects the object numbers, when given.
-    /// `firstSeen`, when given, collects each object number the first time any page lists it.
+    /// `records` likewise collects record ids. `firstSeen`, when given, collects each object
+    /// number the first time any page lists it.
     private mutating func index(
-        _ page: Page, objects: inout Set<String>?, records: inout Set<String>, firstSeen: inout [String]?
+        _ page: Page, objects: inout Set<String>?, records: inout Set<String>?, firstSeen: inout [String]?
     ) {
         let slot = slot(for: page.pageId)
         for (position, artwork) in page.artworks.enumerated() {
             if let recordId = artwork.recordId, artwork.datestamp != nil {
                 versions.add(VersionAt(slot: slot, position: Int32(position)), to: recordId)
-                records.insert(recordId)
+                records?.insert(recordId)
                 continue
             }
             objects?.insert(artwork.objectNumber)
@@ -199,18 +170,18 @@ struct LiveArtistIndex: Sendable {
         }
         for (number, deletion) in (page.deletions ?? []).enumerated() {
             versions.add(VersionAt(slot: slot, position: Int32(page.artworks.count + number)), to: deletion.recordId)
-            records.insert(deletion.recordId)
+            records?.insert(deletion.recordId)
         }
     }
 
-    private mutating func unindex(_ page: Page, objects: inout Set<String>?, records: inout Set<String>) {
+    private mutating func unindex(_ page: Page, objects: inout Set<String>?, records: inout Set<String>?) {
         guard let slot = slotOf[page.pageId] else { return }
         let recordIds =
             page.artworks.compactMap { $0.datestamp == nil ? nil : $0.recordId }
             + (page.deletions ?? []).map(\.recordId)
         for recordId in Set(recordIds) {
             versions[recordId] = versions[recordId]?.removing { $0.slot == slot }
-            records.insert(recordId)
+            records?.insert(recordId)
         }
         for artwork in page.artworks where artwork.recordId == nil || artwork.datestamp == nil {
             unversioned[artwork.objectNumber] = unversioned[artwork.objectNumber]?.removing { $0.slot == slot }
@@ -219,28 +190,34 @@ struct LiveArtistIndex: Sendable {
     }
 
     /// Decides each changed record's newest version, then each changed object's work.
-    private mutating func settle(
-        records: Set<String>, objects: Set<String>, changedSlots: Set<Int32>, then more: [String] = []
-    ) -> [String: Int] {
+    private mutating func settle(records: Set<String>, objects: Set<String>, changedSlots: Set<Int32>) -> [String: Int]
+    {
         var objects = objects
         for recordId in records {
-            if let before = liveRecords.removeValue(forKey: recordId) {
-                recordsByObject[before.objectNumber] = recordsByObject[before.objectNumber]?.removing { $0 == recordId }
-                objects.insert(before.objectNumber)
-            }
-            guard let newest = newestVersion(of: recordId), !newest.deletion, let artwork = newest.artwork,
-                let slot = slotOf[newest.pageId]
-            else { continue }
-            liveRecords[recordId] = LiveRecord(
-                objectNumber: artwork.objectNumber, datestamp: newest.datestamp, slot: slot,
-                position: Int32(newest.position))
-            recordsByObject.add(recordId, to: artwork.objectNumber)
-            objects.insert(artwork.objectNumber)
+            let settled = settle(record: recordId)
+            if let before = settled.before { objects.insert(before) }
+            if let after = settled.after { objects.insert(after) }
         }
-        // `more` holds every unversioned object once; the records' objects not among them come first.
-        return place(
-            more.isEmpty ? Array(objects) : objects.filter { unversioned[$0] == nil } + more, changedSlots: changedSlots
-        )
+        // In the order of their pages, so consecutive works mostly share a page and its thumbnails.
+        let ordered = objects.map { (objectNumber: $0, slot: chosen($0)?.slot ?? -1) }.sorted { $0.slot < $1.slot }
+        return place(ordered.map(\.objectNumber), changedSlots: changedSlots)
+    }
+
+    /// Sets a record's newest version from the versions the pages hold now. Returns the object
+    /// numbers it was, and is now, a work of, and whether it is the first record of the latter.
+    /// `fresh`: the record was never settled (a full build), so there is nothing to take back.
+    private mutating func settle(record recordId: String, fresh: Bool = false) -> (
+        before: String?, after: String?, first: Bool
+    ) {
+        let before = fresh ? nil : liveRecords.removeValue(forKey: recordId)?.objectNumber
+        if let before { recordsByObject[before] = recordsByObject[before]?.removing { $0 == recordId } }
+        guard let newest = newestVersion(of: recordId), !newest.deletion, let object = newest.artwork?.objectNumber,
+            let slot = slotOf[newest.pageId]
+        else { return (before, nil, false) }
+        liveRecords[recordId] = LiveRecord(objectNumber: object, slot: slot, position: Int32(newest.position))
+        let others = recordsByObject[object]
+        recordsByObject[object] = others?.adding(recordId) ?? .one(recordId)
+        return (before, object, others == nil)
     }
 
     private func newestVersion(of recordId: String) -> RecordVersions.Version? {
@@ -258,44 +235,62 @@ struct LiveArtistIndex: Sendable {
     /// Where the work an object number now is comes from, if anywhere: a record's newest
     /// version (the newer record wins, then the record id), else the lowest page's listing.
     private func chosen(_ objectNumber: String) -> (slot: Int32, position: Int32)? {
-        var best: (recordId: String, record: LiveRecord)?
-        for recordId in recordsByObject[objectNumber] ?? .many([]) {
-            guard let record = liveRecords[recordId] else { continue }
-            if let current = best, (current.record.datestamp, current.recordId) >= (record.datestamp, recordId) {
-                continue
+        switch recordsByObject[objectNumber] {
+        case .one(let recordId)?:
+            if let record = liveRecords[recordId] { return (record.slot, record.position) }
+        case .many(let recordIds)?:
+            var best: (datestamp: String, recordId: String, record: LiveRecord)?
+            for recordId in recordIds {
+                guard let record = liveRecords[recordId], let datestamp = datestamp(of: record) else { continue }
+                if let current = best, (current.datestamp, current.recordId) >= (datestamp, recordId) { continue }
+                best = (datestamp, recordId, record)
             }
-            best = (recordId, record)
+            if let best { return (best.record.slot, best.record.position) }
+        case nil: break
         }
-        if let best { return (best.record.slot, best.record.position) }
         return unversioned[objectNumber]?.min {
             ($0.page, pageIdAt[Int($0.slot)]) < ($1.page, pageIdAt[Int($1.slot)])
         }.map { ($0.slot, $0.position) }
     }
 
+    /// The datestamp of the version `record` is: read from its page, which is current once the
+    /// records are settled.
+    private func datestamp(of record: LiveRecord) -> String? {
+        guard let page = inputs.pages[pageIdAt[Int(record.slot)]], record.position < page.artworks.count else {
+            return nil
+        }
+        return page.artworks[Int(record.position)].datestamp
+    }
+
     /// Puts each object's work where it now belongs, and each touched artist's works in order.
-    /// A work whose page or thumbnails changed (`changedSlots`) counts as changed.
-    private mutating func place(_ objects: [String], changedSlots: Set<Int32>) -> [String: Int] {
+    /// A work whose page or thumbnails changed (`changedSlots`) counts as changed. `fresh`: no
+    /// object was placed before (a full build), so there is no earlier work to look up.
+    private mutating func place(_ objects: [String], changedSlots: Set<Int32>, fresh: Bool = false) -> [String: Int] {
         var removed: [Int32: Set<String>] = [:]
         var added: [Int32: [Entry]] = [:]
-        // The page last looked up, with where each object number's item is in its thumbnails.
-        var current: (slot: Int32, page: Page, items: [String: Int], thumbnails: IndexedThumbnails?)?
+        // The page last looked up, with where each object number's item is in its thumbnails; held
+        // apart, not as one tuple, so reading them copies no page.
+        var (currentSlot, currentArtworks): (Int32, [Artwork]) = (-1, [])
+        var (currentItems, currentThumbnails): ([String: Int], IndexedThumbnails?) = ([:], nil)
         for objectNumber in objects {
-            let old =
-                artistOf.isEmpty ? nil : artistOf[objectNumber].flatMap { artist in entry(objectNumber, of: artist) }
+            let old = fresh ? nil : artistOf[objectNumber].flatMap { artist in entry(objectNumber, of: artist) }
             var new: (artist: Int32, entry: Entry)?
             if let at = chosen(objectNumber) {
-                if current?.slot != at.slot, let page = inputs.pages[pageIdAt[Int(at.slot)]] {
-                    let thumbnails = inputs.thumbnails[page.pageId]
-                    current = (at.slot, page, thumbnails?.positions() ?? [:], thumbnails)
+                if currentSlot != at.slot {
+                    let pageId = pageIdAt[Int(at.slot)]
+                    currentSlot = at.slot
+                    currentArtworks = inputs.pages[pageId]?.artworks ?? []
+                    currentThumbnails = inputs.thumbnails[pageId]
+                    currentItems = currentThumbnails?.positions() ?? [:]
                 }
-                if let current, current.slot == at.slot, at.position < current.page.artworks.count {
-                    let artwork = current.page.artworks[Int(at.position)]
-                    let item = current.items[artwork.objectNumber]
-                    let status = item.flatMap { current.thumbnails?.status($0) }.map(Status.init) ?? .pending
+                if at.position < currentArtworks.count {
+                    let object = currentArtworks[Int(at.position)].objectNumber
+                    let item = currentItems[object]
+                    let status = item.flatMap { currentThumbnails?.status($0) }.map(Status.init) ?? .pending
                     new = (
-                        artistNumber(of: ArtistIndex.groupName(artwork.artist, cache: &groupNames)),
+                        artistNumber(ofMaker: currentArtworks[Int(at.position)].artist),
                         Entry(
-                            objectNumber: artwork.objectNumber, slot: at.slot, position: at.position,
+                            objectNumber: object, slot: at.slot, position: at.position,
                             item: item.map(Int32.init) ?? -1,
                             status: status)
                     )
@@ -339,6 +334,14 @@ struct LiveArtistIndex: Sendable {
             for artist in arrived { order.insert(artist, at: position(of: artist)) }
         }
         return Dictionary(uniqueKeysWithValues: touched.map { (artistNames[Int($0.key)], $0.value) })
+    }
+
+    /// The number of the artist the works of `maker` (as the source writes it) are grouped under.
+    private mutating func artistNumber(ofMaker maker: String) -> Int32 {
+        if let number = makerArtists[maker] { return number }
+        let number = artistNumber(of: ArtistIndex.groupName(maker))
+        makerArtists[maker] = number
+        return number
     }
 
     /// The number of the artist `name`, given one if it is new.
