@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Logging
 import NIOPosix
 import ServiceLifecycle
@@ -39,10 +40,18 @@ public struct IndexWriterService: Service {
 
     private func writeOnce(force: Bool) async throws {
         let (store, publisher) = (self.store, self.publisher)
-        let changed = try await threadPool.runIfActive {
+        let clock = ContinuousClock()
+        let (changed, flushing, publishing) = try await threadPool.runIfActive {
+            let start = clock.now
             let flushed = try store.flush()
-            return (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() > 0 : false
+            let flushedAt = clock.now
+            let changed = (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() > 0 : false
+            return (changed, flushedAt - start, clock.now - flushedAt)
         }
-        if changed { logger.debug("index written") }
+        if changed {
+            logger.debug(
+                "index written",
+                metadata: ["index.flush.seconds": "\(flushing.seconds)", "index.publish.seconds": "\(publishing.seconds)"])
+        }
     }
 }
