@@ -16,11 +16,11 @@ extension LiveArtistIndex {
         var position: Int32
     }
 
-    /// A record whose newest version is a work: that work's object number and where it is.
-    struct LiveRecord: Sendable {
-        var objectNumber: String
-        var slot: Int32
-        var position: Int32
+    /// A record: where its versions are, and which of them is its work when the newest is not a
+    /// deletion. The work's object number and datestamp are read from its page when needed.
+    struct RecordState: Sendable {
+        var versions: OneOrMore<VersionAt>?
+        var live: VersionAt?
     }
 
     /// A work in the index: the artwork at `position` of the page in `slot`, with the item at

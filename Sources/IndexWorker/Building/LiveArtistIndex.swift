@@ -17,8 +17,7 @@ struct LiveArtistIndex: Sendable {
     private var pageIdAt: [String] = []
     private var freeSlots: [Int32] = []
     private var unversioned: [String: OneOrMore<Listing>] = [:]
-    private var versions: [String: OneOrMore<VersionAt>] = [:]
-    private var liveRecords: [String: LiveRecord] = [:]
+    private var recordStates: [String: RecordState] = [:]
     /// The records whose newest version is a work with this object number.
     private var recordsByObject: [String: OneOrMore<String>] = [:]
     /// The artist each work in the index is grouped under, by object number.
@@ -45,8 +44,7 @@ struct LiveArtistIndex: Sendable {
                 page.artworks.count { $0.recordId != nil && $0.datestamp != nil } + (page.deletions?.count ?? 0)
         }
         unversioned.reserveCapacity(max(0, works - versioned))
-        versions.reserveCapacity(versioned)
-        liveRecords.reserveCapacity(versioned)
+        recordStates.reserveCapacity(versioned)
         recordsByObject.reserveCapacity(versioned)
         artistOf.reserveCapacity(works)
         var (objects, records): (Set<String>?, Set<String>?) = (nil, nil)
@@ -62,7 +60,9 @@ struct LiveArtistIndex: Sendable {
                 + (page.deletions ?? []).lazy.map(\.recordId)
             for recordId in recordIds {
                 // A record with one version is met once; one with several, settled when first met.
-                if case .many? = versions[recordId], !settledOfSeveral.insert(recordId).inserted { continue }
+                if case .many? = recordStates[recordId]?.versions, !settledOfSeveral.insert(recordId).inserted {
+                    continue
+                }
                 let settled = settle(record: recordId, fresh: true)
                 if let object = settled.after, settled.first { recordObjects.append(object) }
             }
@@ -153,7 +153,7 @@ struct LiveArtistIndex: Sendable {
         let slot = slot(for: page.pageId)
         for (position, artwork) in page.artworks.enumerated() {
             if let recordId = artwork.recordId, artwork.datestamp != nil {
-                versions.add(VersionAt(slot: slot, position: Int32(position)), to: recordId)
+                addVersion(VersionAt(slot: slot, position: Int32(position)), of: recordId)
                 records?.insert(recordId)
                 continue
             }
@@ -169,7 +169,7 @@ struct LiveArtistIndex: Sendable {
             }
         }
         for (number, deletion) in (page.deletions ?? []).enumerated() {
-            versions.add(VersionAt(slot: slot, position: Int32(page.artworks.count + number)), to: deletion.recordId)
+            addVersion(VersionAt(slot: slot, position: Int32(page.artworks.count + number)), of: deletion.recordId)
             records?.insert(deletion.recordId)
         }
     }
@@ -180,7 +180,16 @@ struct LiveArtistIndex: Sendable {
             page.artworks.compactMap { $0.datestamp == nil ? nil : $0.recordId }
             + (page.deletions ?? []).map(\.recordId)
         for recordId in Set(recordIds) {
-            versions[recordId] = versions[recordId]?.removing { $0.slot == slot }
+            guard var state = recordStates[recordId] else { continue }
+            state.versions = state.versions?.removing { $0.slot == slot }
+            // A work on this page is taken back now, while the page's old artworks say which it was.
+            if let live = state.live, live.slot == slot, live.position < page.artworks.count {
+                let object = page.artworks[Int(live.position)].objectNumber
+                recordsByObject[object] = recordsByObject[object]?.removing { $0 == recordId }
+                objects?.insert(object)
+                state.live = nil
+            }
+            recordStates[recordId] = state.versions == nil && state.live == nil ? nil : state
             records?.insert(recordId)
         }
         for artwork in page.artworks where artwork.recordId == nil || artwork.datestamp == nil {
@@ -209,12 +218,19 @@ struct LiveArtistIndex: Sendable {
     private mutating func settle(record recordId: String, fresh: Bool = false) -> (
         before: String?, after: String?, first: Bool
     ) {
-        let before = fresh ? nil : liveRecords.removeValue(forKey: recordId)?.objectNumber
-        if let before { recordsByObject[before] = recordsByObject[before]?.removing { $0 == recordId } }
+        // A work on a page that changed was taken back by `unindex`; this one's page is as it was.
+        let before = fresh ? nil : recordStates[recordId]?.live.flatMap(artwork(at:))?.objectNumber
+        if let before {
+            recordsByObject[before] = recordsByObject[before]?.removing { $0 == recordId }
+            recordStates[recordId]?.live = nil
+        }
         guard let newest = newestVersion(of: recordId), !newest.deletion, let object = newest.artwork?.objectNumber,
             let slot = slotOf[newest.pageId]
-        else { return (before, nil, false) }
-        liveRecords[recordId] = LiveRecord(objectNumber: object, slot: slot, position: Int32(newest.position))
+        else {
+            if recordStates[recordId]?.versions == nil { recordStates[recordId] = nil }
+            return (before, nil, false)
+        }
+        recordStates[recordId, default: RecordState()].live = VersionAt(slot: slot, position: Int32(newest.position))
         let others = recordsByObject[object]
         recordsByObject[object] = others?.adding(recordId) ?? .one(recordId)
         return (before, object, others == nil)
@@ -222,7 +238,7 @@ struct LiveArtistIndex: Sendable {
 
     private func newestVersion(of recordId: String) -> RecordVersions.Version? {
         var newest: RecordVersions.Version?
-        for at in versions[recordId] ?? .many([]) {
+        for at in recordStates[recordId]?.versions ?? .many([]) {
             guard let page = inputs.pages[pageIdAt[Int(at.slot)]],
                 let version = RecordVersions.Version(at: Int(at.position), of: page)
             else { continue }
@@ -237,15 +253,17 @@ struct LiveArtistIndex: Sendable {
     private func chosen(_ objectNumber: String) -> (slot: Int32, position: Int32)? {
         switch recordsByObject[objectNumber] {
         case .one(let recordId)?:
-            if let record = liveRecords[recordId] { return (record.slot, record.position) }
+            if let live = recordStates[recordId]?.live { return (live.slot, live.position) }
         case .many(let recordIds)?:
-            var best: (datestamp: String, recordId: String, record: LiveRecord)?
+            var best: (datestamp: String, recordId: String, live: VersionAt)?
             for recordId in recordIds {
-                guard let record = liveRecords[recordId], let datestamp = datestamp(of: record) else { continue }
+                guard let live = recordStates[recordId]?.live, let datestamp = artwork(at: live)?.datestamp else {
+                    continue
+                }
                 if let current = best, (current.datestamp, current.recordId) >= (datestamp, recordId) { continue }
-                best = (datestamp, recordId, record)
+                best = (datestamp, recordId, live)
             }
-            if let best { return (best.record.slot, best.record.position) }
+            if let best { return (best.live.slot, best.live.position) }
         case nil: break
         }
         return unversioned[objectNumber]?.min {
@@ -253,13 +271,17 @@ struct LiveArtistIndex: Sendable {
         }.map { ($0.slot, $0.position) }
     }
 
-    /// The datestamp of the version `record` is: read from its page, which is current once the
-    /// records are settled.
-    private func datestamp(of record: LiveRecord) -> String? {
-        guard let page = inputs.pages[pageIdAt[Int(record.slot)]], record.position < page.artworks.count else {
+    /// The artwork a record's live version is, read from its page as the inputs hold it now.
+    private func artwork(at version: VersionAt) -> Artwork? {
+        guard let page = inputs.pages[pageIdAt[Int(version.slot)]], version.position < page.artworks.count else {
             return nil
         }
-        return page.artworks[Int(record.position)].datestamp
+        return page.artworks[Int(version.position)]
+    }
+
+    private mutating func addVersion(_ version: VersionAt, of recordId: String) {
+        let versions = recordStates[recordId]?.versions
+        recordStates[recordId, default: RecordState()].versions = versions?.adding(version) ?? .one(version)
     }
 
     /// Puts each object's work where it now belongs, and each touched artist's works in order.

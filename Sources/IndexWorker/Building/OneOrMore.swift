@@ -37,10 +37,3 @@ enum OneOrMore<Element: Sendable>: Sequence, Sendable {
         }
     }
 }
-
-extension Dictionary {
-    /// Adds `element` to the values under `key`.
-    mutating func add<Element>(_ element: Element, to key: Key) where Value == OneOrMore<Element> {
-        self[key] = self[key]?.adding(element) ?? .one(element)
-    }
-}

@@ -51,7 +51,9 @@ public struct IndexWriterService: Service {
         if changed {
             logger.debug(
                 "index written",
-                metadata: ["index.flush.seconds": "\(flushing.seconds)", "index.publish.seconds": "\(publishing.seconds)"])
+                metadata: [
+                    "index.flush.seconds": "\(flushing.seconds)", "index.publish.seconds": "\(publishing.seconds)",
+                ])
         }
     }
 }
