@@ -142,6 +142,13 @@ struct IndexStateRereadTests {
         )
     }
 
+    /// Applies the page `message(offset:title:)` makes and writes the state; expects a write.
+    static func applyAndFlush(_ store: IndexStateStore, offset: Int64, title: String) throws {
+        let (message, page) = try message(offset: offset, title: title)
+        store.apply(message, pageId: page.pageId) { $0.add(page) }
+        #expect(try store.flush())
+    }
+
     /// A new output folder, and the partition the tests apply to.
     static func scratch(_ label: String) -> (output: URL, partition: KafkaTopicPartition) {
         (
@@ -272,14 +279,10 @@ struct StalePublishTests {
             try #require(PublishedFiles(in: output, paths: IndexLayout.publishedPaths(in: output)))
         }
 
-        let (first, firstPage) = try IndexStateRereadTests.message(offset: 1, title: "first")
-        store.apply(first, pageId: firstPage.pageId) { $0.add(firstPage) }
-        #expect(try store.flush())
+        try IndexStateRereadTests.applyAndFlush(store, offset: 1, title: "first")
         #expect(try publisher.publish() > 0)
         let older = try published()
-        let (second, secondPage) = try IndexStateRereadTests.message(offset: 2, title: "second")
-        store.apply(second, pageId: secondPage.pageId) { $0.add(secondPage) }
-        #expect(try store.flush())
+        try IndexStateRereadTests.applyAndFlush(store, offset: 2, title: "second")
         #expect(try publisher.publish() > 0)
         let newest = try published()
         let changed = newest.differences(from: older)
@@ -303,14 +306,10 @@ struct ReadingBesidePublisherTests {
         let store = try IndexStateStore(outputDirectory: output, logger: .test)
         _ = store.startOffset(for: partition)
         let publisher = IndexPublisher(outputDirectory: output, store: store)
-        let (first, firstPage) = try IndexStateRereadTests.message(offset: 1, title: "first")
-        store.apply(first, pageId: firstPage.pageId) { $0.add(firstPage) }
-        #expect(try store.flush())
+        try IndexStateRereadTests.applyAndFlush(store, offset: 1, title: "first")
         #expect(try publisher.publish() > 0)
 
-        let (second, secondPage) = try IndexStateRereadTests.message(offset: 2, title: "second")
-        store.apply(second, pageId: secondPage.pageId) { $0.add(secondPage) }
-        #expect(try store.flush())
+        try IndexStateRereadTests.applyAndFlush(store, offset: 2, title: "second")
         #expect(try store.inputsOnDisk().pages.values.first?.artworks.first?.title == "second")
         #expect(try publisher.publish() > 0)
         let line = try PublishedIndex.read(from: output).index.artists.first?.works.first

@@ -42,14 +42,15 @@ public final class IndexPublisher: Sendable {
     @discardableResult
     public func publish() throws -> Int {
         let filesReplaced = publishedFilesChanged()
-        let previous = state.withLock { $0.live.take() }
+        var previous = state.withLock { $0.live.take() }
         let reading = try store.readChanges()
         // Identities taken before reading: a shard written meanwhile shows as a change next time.
         state.withLock { $0.builtFrom = reading.listed }
         var live: LiveArtistIndex
         var buckets: Set<Int>?
         let pageIds = Set(reading.changes.flatMap { ($0.before?.pageIds ?? []).union($0.after?.pageIds ?? []) })
-        if var current = previous, pageIds.count <= max(64, current.inputs.pages.count / 4) {
+        // Moved out, not copied: a second reference would make the update copy every table.
+        if var current = previous.take(), pageIds.count <= max(64, current.inputs.pages.count / 4) {
             let shards = ShardsByPart(reading.shards)
             let touched = current.update(pageIds) { pageId, inputs in
                 inputs.resolve(pageId, from: shards.candidates(for: pageId))

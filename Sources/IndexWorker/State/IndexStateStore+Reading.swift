@@ -53,24 +53,17 @@ extension IndexStateStore {
     func filesOnDisk() throws -> (
         files: [String: (identity: FileIdentity, inputs: IndexInputs)], listed: [String: FileIdentity]
     ) {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         // Taken before reading: a file replaced meanwhile is decoded again next time.
-        let identities = names.map { FileIdentity(path: directory.appendingPathComponent($0).path) }
+        let listed = try listShardFiles()
         let known = decodedFiles.withLock { $0 }
         var files: [String: (identity: FileIdentity, inputs: IndexInputs)] = [:]
-        var unknown: [Int] = []
-        for (number, name) in names.enumerated() {
-            guard let identity = identities[number] else { continue }  // gone since the listing
-            if let entry = known[name], entry.identity == identity {
-                files[name] = entry
-            } else {
-                unknown.append(number)
-            }
+        for (name, identity) in listed {
+            if let entry = known[name], entry.identity == identity { files[name] = entry }
         }
+        let toDecode = listed.filter { files[$0.key] == nil }.map { (name: $0.key, identity: $0.value) }
         // Decoding is most of a full build's reading: files decode side by side, one per core.
         // This runs on the blocking pool already; the threads are Dispatch's, not Swift's pool.
         let decoded = Mutex<[String: (identity: FileIdentity, inputs: IndexInputs)]>([:])
-        let toDecode = unknown.map { (name: names[$0], identity: identities[$0]!) }
         DispatchQueue.concurrentPerform(iterations: toDecode.count) { position in
             let (name, identity) = toDecode[position]
             // Gone meanwhile: its owner replaced it, or another instance quarantined it.
@@ -79,10 +72,7 @@ extension IndexStateStore {
             decoded.withLock { $0[name] = (identity, inputs) }
         }
         files.merge(decoded.withLock { $0 }) { _, new in new }
-        let present = Set(names)
-        decodedFiles.withLock { $0 = $0.filter { present.contains($0.key) } }
-        var listed: [String: FileIdentity] = [:]
-        for (number, name) in names.enumerated() { listed[name] = identities[number] }
+        decodedFiles.withLock { $0 = $0.filter { listed[$0.key] != nil } }
         return (files, listed)
     }
 
@@ -95,13 +85,15 @@ extension IndexStateStore {
     }
 
     /// Every shard file's identity: what changes when any instance writes one.
-    func shardSignature() -> [String: FileIdentity] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        var signature: [String: FileIdentity] = [:]
-        for name in names where name.hasSuffix(".json") {
-            signature[name] = FileIdentity(path: directory.appendingPathComponent(name).path)
+    func shardSignature() -> [String: FileIdentity] { (try? listShardFiles()) ?? [:] }
+
+    /// The shard files and their identities; one gone between listing and `stat` is left out.
+    private func listShardFiles() throws -> [String: FileIdentity] {
+        var files: [String: FileIdentity] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".json") {
+            files[name] = FileIdentity(path: directory.appendingPathComponent(name).path)
         }
-        return signature
+        return files
     }
 
     /// Keeps what was decoded of a file for the next reader, unless another reader decoded the
