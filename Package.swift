@@ -11,6 +11,10 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 
+/// Where the modules the workers share live, and where what exists only for tests and the demo lives.
+func shared(_ module: String) -> String { "Sources/Shared/\(module)" }
+func testSupport(_ module: String) -> String { "Sources/TestSupport/\(module)" }
+
 let package = Package(
     name: "artpipe",
     platforms: [.macOS(.v15)],
@@ -34,24 +38,28 @@ let package = Package(
     targets: [
         // C libraries.
         .systemLibrary(name: "CKafka", pkgConfig: "rdkafka", providers: [.apt(["librdkafka-dev"])]),
-        .systemLibrary(name: "CLibVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVips", dependencies: ["CLibVips"]),
+        .systemLibrary(
+            name: "CLibVips", path: shared("CLibVips"), pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVips", dependencies: ["CLibVips"], path: shared("CVips")),
 
         // Foundations: no artpipe concept in these three.
-        .target(name: "ArtpipeSupport"),
-        .target(name: "KafkaClient", dependencies: ["CKafka", "ArtpipeSupport", logging, nioPosix]),
+        .target(name: "ArtpipeSupport", path: shared("ArtpipeSupport")),
+        .target(
+            name: "KafkaClient", dependencies: ["CKafka", "ArtpipeSupport", logging, nioPosix],
+            path: shared("KafkaClient")),
         .target(
             name: "HTTPFetching",
             dependencies: [
                 "ArtpipeSupport", logging, nioCore,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]),
+            ], path: shared("HTTPFetching")),
 
         // The pipeline: its contract, the runtime every worker runs in, the workers.
         .target(
             name: "PipelineContract",
-            dependencies: ["KafkaClient", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["KafkaClient", .product(name: "Crypto", package: "swift-crypto")],
+            path: shared("PipelineContract")),
         .target(
             name: "ArtpipeRuntime",
             dependencies: [
@@ -59,7 +67,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]),
+            ], path: shared("ArtpipeRuntime")),
         .target(
             name: "FetchWorker",
             dependencies: [
@@ -87,14 +95,16 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ], path: shared("WorkerEndpoints")),
         .target(
             name: "ArtpipeCommandLine",
-            dependencies: ["ArtpipeSupport", "KafkaClient", "ArtpipeRuntime", argumentParser, logging, nioPosix]),
-        .target(name: "SampleImages", dependencies: ["CVips"]),
+            dependencies: ["ArtpipeSupport", "KafkaClient", "ArtpipeRuntime", argumentParser, logging, nioPosix],
+            path: shared("ArtpipeCommandLine")),
+        .target(name: "SampleImages", dependencies: ["CVips"], path: testSupport("SampleImages")),
         .target(
             name: "SampleCollection",
-            dependencies: ["ArtpipeSupport", "SampleImages", hummingbird, httpTypes, nioCore, nioPosix, logging]),
+            dependencies: ["ArtpipeSupport", "SampleImages", hummingbird, httpTypes, nioCore, nioPosix, logging],
+            path: testSupport("SampleCollection")),
         .executableTarget(
             name: "artpipe",
             dependencies: [
@@ -111,7 +121,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection", logging,
                 hummingbird, httpTypes, nioCore,
-            ],
+            ], path: testSupport("ArtpipeTestKit"),
             resources: [.copy("Fixtures")]),
         .executableTarget(
             name: "artpipe-probe",
@@ -120,7 +130,7 @@ let package = Package(
                 "IndexWorker", "HTTPFetching", "FetchWorker", "ThumbWorker", "SampleImages", "ArtpipeTestKit",
                 "SampleCollection",
                 argumentParser, logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ], path: testSupport("artpipe-probe")),
 
         // Tests, one target per module they test.
         .testTarget(name: "ArtpipeSupportTests", dependencies: ["ArtpipeSupport", "ArtpipeTestKit"]),

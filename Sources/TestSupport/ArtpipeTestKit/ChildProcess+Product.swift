@@ -19,13 +19,26 @@ extension ChildProcess {
         candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent(name))
         candidates.append(
             testBinary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(name))
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
+        if let packageRoot = packageRoot() {
+            candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
+        }
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
             return found
         }
         throw DeadlineExceeded(description: "executable \(name) not built (looked in \(candidates.map(\.path)))")
+    }
+
+    /// The folder holding `Package.swift`, found by walking up from this file, so moving the
+    /// test kit does not break the lookup.
+    package static func packageRoot(from file: String = #filePath) -> URL? {
+        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
     }
 
     package var stdout: String { output }
