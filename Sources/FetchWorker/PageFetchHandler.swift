@@ -15,9 +15,14 @@ public struct PageFetchHandler: MessageHandler {
     /// On a retry copy: the next page's request went out with the attempt that failed.
     public static let nextPublishedHeader = "artpipe-next-published"
 
-    public init(sources: [any CollectionSource], redaction: SecretRedaction) {
+    /// Which next-page requests are already published; nil publishes every one it is handed
+    /// (a handler run outside a worker, in a benchmark).
+    let chains: CursorChains?
+
+    public init(sources: [any CollectionSource], redaction: SecretRedaction, chains: CursorChains?) {
         self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.redaction = redaction
+        self.chains = chains
     }
 
     public func decode(_ message: KafkaConsumerMessage) throws -> PageRequest {
@@ -30,6 +35,18 @@ public struct PageFetchHandler: MessageHandler {
                 "unknown source '\(request.source)' (this worker serves \(sources.keys.sorted().joined(separator: ", ")))"
             )
         }
+        let step = try chainStep(of: request, context.message)
+        // A retry copy keeps naming its chain, so the next page goes where the chain lives.
+        let chainHeaders = step.map { [KafkaHeader(ChainStep.header, $0.description)] } ?? []
+        if let chains, let lease = context.lease, context.message.topic == ArtpipeTopic.pageRequests {
+            do {
+                try await chains.load(for: context.message, lease: lease)
+            } catch {
+                throw HandlerFailure.transient(
+                    "cannot read \(ArtpipeTopic.pageRequests) to see what is published: \(error)",
+                    retryHeaders: chainHeaders)
+            }
+        }
         let fetched: SourcePage
         do {
             fetched = try await source.fetch(request)
@@ -37,16 +54,16 @@ public struct PageFetchHandler: MessageHandler {
             throw HandlerFailure.permanent(redaction.apply(error.description))
         } catch let error as HTTPFetchError {
             // The fetcher already retried in place; the page now waits on a retry topic.
-            throw HandlerFailure.transient(redaction.apply(error.description), retryAfter: error.retryAfter)
+            throw HandlerFailure.transient(
+                redaction.apply(error.description), retryAfter: error.retryAfter, retryHeaders: chainHeaders)
         } catch let error as any RetryableSourceError {
-            throw HandlerFailure.transient(redaction.apply(error.description))
+            throw HandlerFailure.transient(redaction.apply(error.description), retryHeaders: chainHeaders)
         } catch let error as SourceFormatError {
             throw HandlerFailure.permanent(redaction.apply(error.description))
         }
         // The next page goes out once, even while this page is tried again.
         let nextPublished = context.message.headers.value(of: Self.nextPublishedHeader) == "true"
-        let next =
-            nextPublished ? [] : try fetched.next.map { try MessageCodec.record($0, topic: ArtpipeTopic.pageRequests) }
+        let next = nextPublished ? [] : try successors(fetched.next, of: step, context: context)
         if fetched.repeatedCursor {
             context.logger.warning(
                 "the server's next cursor repeats one already followed: the crawl stops here",
@@ -55,7 +72,7 @@ public struct PageFetchHandler: MessageHandler {
         if let retry = fetched.retryLater {
             throw HandlerFailure.transient(
                 redaction.apply(retry.reason), retryAfter: retry.retryAfter, outputs: next,
-                retryHeaders: [KafkaHeader(Self.nextPublishedHeader, "true")])
+                retryHeaders: chainHeaders + [KafkaHeader(Self.nextPublishedHeader, "true")])
         }
         let page = Page(
             request: request, total: fetched.total, artworks: fetched.artworks,
@@ -83,5 +100,43 @@ public struct PageFetchHandler: MessageHandler {
                 metadata: ["page.id": "\(request.pageId)", "harvest.through": "\(mark.harvestedThrough)"])
         }
         return records
+    }
+
+    /// The request's place in its chain; a header that does not read as one is poison.
+    private func chainStep(of request: PageRequest, _ message: KafkaConsumerMessage) throws -> ChainStep? {
+        guard let text = message.headers.value(of: ChainStep.header) else {
+            return ChainStep.of(message, page: request.page)
+        }
+        guard let step = ChainStep(text: text), step.page == request.page else {
+            throw HandlerFailure.permanent(
+                "header \(ChainStep.header) '\(text)' is not <partition>@<offset>/<page> for page \(request.page)")
+        }
+        return step
+    }
+
+    /// The records of the next requests not yet published, each to its chain's partition with its step.
+    private func successors(_ requests: [PageRequest], of step: ChainStep?, context: MessageContext) throws
+        -> [KafkaProducerRecord]
+    {
+        guard let step else {
+            // A retry copy from before chains were named: no partition to keep it in.
+            return try requests.map { try MessageCodec.record($0, topic: ArtpipeTopic.pageRequests) }
+        }
+        var wanted = requests.map { step.at(page: $0.page) }
+        if let chains, context.lease != nil, context.message.topic == ArtpipeTopic.pageRequests {
+            let claimed = Set(chains.claim(wanted, in: step.partition))
+            if claimed.count < wanted.count {
+                context.logger.info(
+                    "the next page is already requested: the chain goes on from there",
+                    metadata: ["page.id": "\(context.message.keyString ?? "")", "chain.step": "\(step)"])
+            }
+            wanted = wanted.filter(claimed.contains)
+        }
+        return try requests.filter { wanted.contains(step.at(page: $0.page)) }.map { next in
+            var record = try MessageCodec.record(next, topic: ArtpipeTopic.pageRequests)
+            record.partition = step.partition
+            record.headers.append(KafkaHeader(ChainStep.header, step.at(page: next.page).description))
+            return record
+        }
     }
 }

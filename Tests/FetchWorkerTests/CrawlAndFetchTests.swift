@@ -153,7 +153,7 @@ struct CrawlAndFetchTests {
             baseURL: URL(string: server.baseURL)!, apiKey: secret, imageEdge: 512, http: http)
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("fetch"), topics: [ArtpipeTopic.pageRequests],
-            handler: PageFetchHandler(sources: [source], redaction: redaction))
+            handler: PageFetchHandler(sources: [source], redaction: redaction, chains: .reading(cluster)))
         let letters = try await readTopic(
             ArtpipeTopic.deadLetters, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
         try await worker.stop()

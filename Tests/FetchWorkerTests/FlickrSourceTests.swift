@@ -213,7 +213,7 @@ struct FlickrSourceTests {
         try await keylessHTTP.shutdown()
 
         let (source, http) = Self.source(server)
-        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [Self.key]))
+        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [Self.key]), chains: nil)
         let request = PageRequest(crawlId: "c", source: "flickr", query: ["text": "cat"], page: 1, pageSize: 10)
         let message = KafkaConsumerMessage(
             topic: ArtpipeTopic.pageRequests, partition: 0, offset: 0, key: nil,

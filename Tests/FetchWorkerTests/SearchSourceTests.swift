@@ -123,7 +123,8 @@ struct SearchSourceTests {
         )
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("fetch"), topics: [ArtpipeTopic.pageRequests],
-            handler: PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [])))
+            handler: PageFetchHandler(
+                sources: [source], redaction: SecretRedaction(secrets: []), chains: .reading(cluster)))
         let pageMessages = try await readTopic(
             ArtpipeTopic.pages, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
         try await worker.stop()
@@ -329,7 +330,8 @@ struct SearchSourceBehaviourTests {
         let (source, http) = Self.source(server, attempts: 1)
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("fetch"), topics: [ArtpipeTopic.pageRequests],
-            handler: PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: [])),
+            handler: PageFetchHandler(
+                sources: [source], redaction: SecretRedaction(secrets: []), chains: .reading(cluster)),
             retrySchedule: RetrySchedule(
                 topics: ArtpipeTopic.pageRequestRetries,
                 delays: [.milliseconds(200), .milliseconds(200), .milliseconds(200)]))

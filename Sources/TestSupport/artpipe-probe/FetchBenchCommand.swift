@@ -55,7 +55,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
                 let source = LegacyCollectionSource(
                     baseURL: URL(string: server.baseURL)!, apiKey: LegacyCollectionServer.apiKey, imageEdge: 512,
                     http: http)
-                let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: []))
+                let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: []), chains: nil)
                 let start = ContinuousClock.now
                 let produced = try await fetchAll(handler: handler, concurrency: level)
                 let seconds = start.duration(to: .now).seconds

@@ -35,7 +35,7 @@ struct HarvestBenchCommand: AsyncParsableCommand {
         let source = OAICollectionSource(
             endpoint: URL(string: sample.baseURL + "/oai")!, language: "en", imageEdge: 512, http: http,
             logger: logger)
-        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: []))
+        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: []), chains: nil)
         print("harvest-bench: \(sample.collection.works.count) records, 200 a page, sample server on 127.0.0.1")
         let start = ContinuousClock.now
         var request: PageRequest? = PageRequest(

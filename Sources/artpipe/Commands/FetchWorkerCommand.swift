@@ -26,11 +26,13 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         }
         // Only Kafka's one-shot calls block here: HTTP runs on the event loops.
         try await NIOThreadPool.withPool(threads: 1) { threadPool in
+            let settings = try worker.launchSettings(threadPool: threadPool)
+            let chains = CursorChains(client: settings.client, logger: logger)
             try await WorkerLauncher.run(
                 .init(
-                    stage: .fetch, handler: PageFetchHandler(sources: sources, redaction: redaction),
+                    stage: .fetch, handler: PageFetchHandler(sources: sources, redaction: redaction, chains: chains),
                     retryDelays: try retry.delays(), retryFor: try retry.giveUpAfter()),
-                settings: try worker.launchSettings(threadPool: threadPool), metricsFactory: metrics, logger: logger,
+                settings: settings, metricsFactory: metrics, logger: logger,
                 companions: worker.endpointServices(registry: registry, logger: logger),
                 onStop: { try? await http.shutdown() })
         }

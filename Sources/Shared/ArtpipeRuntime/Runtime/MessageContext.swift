@@ -6,11 +6,15 @@ public struct MessageContext: Sendable {
     public let message: KafkaConsumerMessage
     /// 1 for the first attempt, then counting retries.
     public let attempt: Int
+    /// The claim on the message's partition it is handled under; nil outside a worker. A new
+    /// lease means the partition was assigned again and reading may have restarted anywhere.
+    public let lease: KafkaPartitionLease?
     private let baseLogger: Logger
 
-    public init(message: KafkaConsumerMessage, attempt: Int, logger: Logger) {
+    public init(message: KafkaConsumerMessage, attempt: Int, lease: KafkaPartitionLease? = nil, logger: Logger) {
         self.message = message
         self.attempt = attempt
+        self.lease = lease
         self.baseLogger = logger
     }
 

@@ -2,12 +2,29 @@ import CKafka
 import Foundation
 import Logging
 
-/// Reads every message a topic holds right now, outside any consumer group: for
-/// status reports, which must not disturb the groups that consume the topic.
+/// Reads what a topic holds right now, outside any consumer group: for status reports and for
+/// workers that rebuild what they know of a partition, neither of which may disturb the groups
+/// that consume the topic.
 public enum KafkaTopicSnapshot {
+    /// Every message of every partition, collected.
     public static func read(
         _ topic: String, configuration: KafkaClientConfiguration, timeout: Duration, logger: Logger
     ) async throws -> [KafkaConsumerMessage] {
+        let messages = MessageList()
+        try await scan(topic, configuration: configuration, timeout: timeout, logger: logger) {
+            messages.items.append($0)
+        }
+        return messages.items
+    }
+
+    /// Hands `visit` each message from `starts` (partition → first offset; every partition from
+    /// its low watermark when nil) up to the high watermark each partition had when the scan
+    /// began, in offset order per partition. Nothing is kept: memory stays flat however long
+    /// the topic is. `visit` runs on a blocking thread.
+    public static func scan(
+        _ topic: String, from starts: [Int32: Int64]? = nil, configuration: KafkaClientConfiguration,
+        timeout: Duration, logger: Logger, visit: @escaping @Sendable (KafkaConsumerMessage) -> Void
+    ) async throws {
         let properties = configuration.clientProperties(
             clientIDSuffix: "snapshot", defaults: [("enable.partition.eof", "false"), ("enable.auto.commit", "false")],
             // librdkafka wants a group to assign partitions; it is never joined or committed to.
@@ -15,21 +32,28 @@ public enum KafkaTopicSnapshot {
         let client = try RDKafkaClient(
             type: RD_KAFKA_CONSUMER, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
         let milliseconds = Int32(timeout.milliseconds)
-        return try await configuration.runBlocking {
-            try read(topic, client: client, timeoutMilliseconds: milliseconds)
+        try await configuration.runBlocking {
+            try scan(topic, from: starts, client: client, timeoutMilliseconds: milliseconds, visit: visit)
         }
     }
 
-    private static func read(_ topic: String, client: RDKafkaClient, timeoutMilliseconds: Int32) throws
-        -> [KafkaConsumerMessage]
-    {
-        let metadata = try client.metadata(timeoutMilliseconds: timeoutMilliseconds)
-        guard let partitions = metadata.partitionsByTopic[topic] else {
-            throw KafkaError("topic \(topic) does not exist")
+    private static func scan(
+        _ topic: String, from starts: [Int32: Int64]?, client: RDKafkaClient, timeoutMilliseconds: Int32,
+        visit: (KafkaConsumerMessage) -> Void
+    ) throws {
+        let partitions: [Int32]
+        if let starts {
+            partitions = starts.keys.sorted()
+        } else {
+            let metadata = try client.metadata(timeoutMilliseconds: timeoutMilliseconds)
+            guard let count = metadata.partitionsByTopic[topic] else {
+                throw KafkaError("topic \(topic) does not exist")
+            }
+            partitions = Array(0..<Int32(count))
         }
         var remaining: [Int32: Int64] = [:]
-        var starts: [(KafkaTopicPartition, Int64?)] = []
-        for partition in 0..<Int32(partitions) {
+        var assignment: [(KafkaTopicPartition, Int64?)] = []
+        for partition in partitions {
             var low: Int64 = 0
             var high: Int64 = 0
             let error = rd_kafka_query_watermark_offsets(
@@ -37,18 +61,18 @@ public enum KafkaTopicSnapshot {
             guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
                 throw KafkaError("cannot read the offsets of \(topic)/\(partition)", rdError: error)
             }
-            if low < high {
+            let start = max(starts?[partition] ?? low, low)
+            if start < high {
                 remaining[partition] = high
-                starts.append((KafkaTopicPartition(topic: topic, partition: partition), low))
+                assignment.append((KafkaTopicPartition(topic: topic, partition: partition), start))
             }
         }
-        guard !starts.isEmpty else { return [] }
-        let assigned = RDKafkaTopicPartitionList.with(starts) { rd_kafka_assign(client.handle, $0) }
+        guard !assignment.isEmpty else { return }
+        let assigned = RDKafkaTopicPartitionList.with(assignment) { rd_kafka_assign(client.handle, $0) }
         guard assigned == RD_KAFKA_RESP_ERR_NO_ERROR else {
             throw KafkaError("cannot read \(topic)", rdError: assigned)
         }
         defer { _ = rd_kafka_assign(client.handle, nil) }
-        var messages: [KafkaConsumerMessage] = []
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutMilliseconds))
         while !remaining.isEmpty {
             guard ContinuousClock.now < deadline else {
@@ -58,11 +82,14 @@ public enum KafkaTopicSnapshot {
             defer { rd_kafka_message_destroy(raw) }
             guard raw.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR else { continue }
             let message = KafkaConsumer.convert(raw, topic: topic)
-            messages.append(message)
-            if let high = remaining[message.partition], message.offset + 1 >= high {
-                remaining[message.partition] = nil
-            }
+            guard let high = remaining[message.partition] else { continue }
+            if message.offset < high { visit(message) }
+            if message.offset + 1 >= high { remaining[message.partition] = nil }
         }
-        return messages
+    }
+
+    /// What `read` collects; only the blocking thread that scans touches it.
+    private final class MessageList: @unchecked Sendable {
+        var items: [KafkaConsumerMessage] = []
     }
 }
