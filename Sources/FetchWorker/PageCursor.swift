@@ -38,7 +38,7 @@ struct PageCursor: Equatable {
         if let reached { items.append(URLQueryItem(name: "reached", value: reached)) }
         if let started { items.append(URLQueryItem(name: "started", value: started)) }
         var components = URLComponents()
-        components.queryItems = items
+        components.setFormQuery(items)
         return components.percentEncodedQuery ?? ""
     }
 }

@@ -152,7 +152,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
             }
         }
         items.append(URLQueryItem(name: "extras", value: extras.filter { !$0.isEmpty }.sorted().joined(separator: ",")))
-        components.queryItems = items
+        components.setFormQuery(items)
         return components.url!
     }
 

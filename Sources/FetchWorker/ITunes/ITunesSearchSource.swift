@@ -76,7 +76,7 @@ public struct ITunesSearchSource: CollectionSource {
         var items = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         items.append(URLQueryItem(name: "limit", value: String(limit)))
         if offset > 0 { items.append(URLQueryItem(name: "offset", value: String(offset))) }
-        components.queryItems = items
+        components.setFormQuery(items)
         let response = try await http.get(components.url!)
         return try Self.parse(response.body)
     }

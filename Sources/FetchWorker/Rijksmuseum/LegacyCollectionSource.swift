@@ -64,7 +64,7 @@ public struct LegacyCollectionSource: CollectionSource {
         where !["culture", "key", "p", "ps", "format"].contains(name) {
             items.append(URLQueryItem(name: name, value: value))
         }
-        components.queryItems = items
+        components.setFormQuery(items)
         return components.url!
     }
 

@@ -90,7 +90,7 @@ public final class SearchCollectionSource: CollectionSource {
             url: searchBase.appendingPathComponent("search/collection"), resolvingAgainstBaseURL: false)!
         var items = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         if let pageToken { items.append(URLQueryItem(name: "pageToken", value: pageToken)) }
-        components.queryItems = items.isEmpty ? nil : items
+        components.setFormQuery(items)
         return try await decode(LinkedArt.SearchPage.self, from: components.url!, what: "search page")
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import SampleCollection
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 with an ephemeral port, answering every request with a
@@ -59,8 +60,7 @@ package final class TestHTTPServer: Sendable {
         let seen = RequestLog()
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            var query: [String: String] = [:]
-            for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
+            let query = FormQuery.dictionary(request.uri.query)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
             let seenRequest = Request(path: request.uri.path, query: query, headers: headers)

@@ -20,16 +20,22 @@ struct OAIAnswer {
         /// When the token was handed out (ms since the epoch), for expiry.
         var issued: Int64
 
+        /// Base64 with `+` and `/` in it, as oai-repo's tokens may have: a client that sends
+        /// them unencoded gets them back as a space.
         var token: String {
-            Data("\(offset)|\(from ?? "")|\(until ?? "")|\(issued)".utf8).base64EncodedString()
+            Self.marker + Data("\(offset)|\(from ?? "")|\(until ?? "")|\(issued)".utf8).base64EncodedString()
         }
+
+        static let marker = "+/"
 
         init(offset: Int, from: String?, until: String?, issued: Int64) {
             (self.offset, self.from, self.until, self.issued) = (offset, from, until, issued)
         }
 
         init?(token: String) {
-            guard let data = Data(base64Encoded: token) else { return nil }
+            guard token.hasPrefix(Self.marker),
+                let data = Data(base64Encoded: String(token.dropFirst(Self.marker.count)))
+            else { return nil }
             let parts = String(decoding: data, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == 4, let offset = Int(parts[0]), let issued = Int64(parts[3]) else { return nil }
             self.init(
@@ -111,7 +117,8 @@ struct OAIAnswer {
         }
         let cursor = "cursor=\"\(position.offset)\" completeListSize=\"\(completeListSize)\""
         if let next {
-            text += "<resumptionToken \(cursor)>\(next.token)</resumptionToken>\n"
+            // Padded with white space, as some servers write it (the recorded Europeana answer).
+            text += "<resumptionToken \(cursor)>\n    \(next.token)\n  </resumptionToken>\n"
         } else if position.offset > 0 {
             text += "<resumptionToken \(cursor)/>\n"
         }

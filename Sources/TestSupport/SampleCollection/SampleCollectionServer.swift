@@ -180,8 +180,8 @@ public final class SampleCollectionServer: Sendable {
     private func collectionPage(_ request: Request, context: some RequestContext) async throws -> Response {
         let served = requestCount.wrappingAdd(1, ordering: .relaxed).oldValue
         if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
-        let query = request.uri.queryParameters
-        guard let page = Int(query.get("p") ?? "1"), let size = Int(query.get("ps") ?? "10"), page >= 1,
+        let query = FormQuery.dictionary(request.uri.query)
+        guard let page = Int(query["p"] ?? "1"), let size = Int(query["ps"] ?? "10"), page >= 1,
             (1...100).contains(size)
         else {
             return Self.text(.badRequest, "p must be at least 1 and ps 1–100")
@@ -283,17 +283,17 @@ public final class SampleCollectionServer: Sendable {
     private func flickrPage(_ request: Request) async throws -> Response {
         requestCount.wrappingAdd(1, ordering: .relaxed)
         if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
-        let query = request.uri.queryParameters
-        let method = query.get("method").map { String($0) } ?? ""
+        let query = FormQuery.dictionary(request.uri.query)
+        let method = query["method"].map { String($0) } ?? ""
         guard method == "flickr.photos.search" else {
             return try json(FlickrAnswer.failure(code: 112, message: "Method \"\(method)\" not found"))
         }
-        guard let key = query.get("api_key"), !key.isEmpty, key != "invalid" else {
+        guard let key = query["api_key"], !key.isEmpty, key != "invalid" else {
             return try json(FlickrAnswer.failure(code: 100, message: "Invalid API Key (Key has invalid format)"))
         }
         // Flickr clamps what it is asked for rather than refusing it.
-        let perPage = min(max(Int(query.get("per_page") ?? "100") ?? 100, 1), 500)
-        let page = max(Int(query.get("page") ?? "1") ?? 1, 1)
+        let perPage = min(max(Int(query["per_page"] ?? "100") ?? 100, 1), 500)
+        let page = max(Int(query["page"] ?? "1") ?? 1, 1)
         let attempt = attempts.withLock { counts in
             counts["flickr?page=\(page)&per_page=\(perPage)", default: 0] += 1
             return counts["flickr?page=\(page)&per_page=\(perPage)"]!
@@ -302,12 +302,12 @@ public final class SampleCollectionServer: Sendable {
             return try json(FlickrAnswer.failure(code: 105, message: "Service currently unavailable"))
         }
         // Uploaded in id order, a minute apart; both ends of the window inclusive, as Flickr reads them.
-        let minimum = query.get("min_upload_date").flatMap { Int($0) } ?? Int.min
-        let maximum = query.get("max_upload_date").flatMap { Int($0) } ?? Int.max
+        let minimum = query["min_upload_date"].flatMap { Int($0) } ?? Int.min
+        let maximum = query["max_upload_date"].flatMap { Int($0) } ?? Int.max
         let matching = collection.pages.joined().filter { (minimum...maximum).contains(FlickrAnswer.uploaded($0)) }
         let listing =
             page * perPage <= Self.flickrReach ? Array(matching.dropFirst((page - 1) * perPage).prefix(perPage)) : []
-        let extras = Set((query.get("extras") ?? "").split(separator: ",").map(String.init))
+        let extras = Set((query["extras"] ?? "").split(separator: ",").map(String.init))
         return try json(
             FlickrAnswer.page(
                 listing, page: page, perPage: perPage, total: matching.count, extras: extras,
@@ -319,14 +319,14 @@ public final class SampleCollectionServer: Sendable {
     private func itunesSearch(_ request: Request) async throws -> Response {
         requestCount.wrappingAdd(1, ordering: .relaxed)
         if faults.latency > .zero { try await Task.sleep(for: faults.latency) }
-        let query = request.uri.queryParameters
-        guard let term = query.get("term"), !term.isEmpty else {
+        let query = FormQuery.dictionary(request.uri.query)
+        guard let term = query["term"], !term.isEmpty else {
             var parameters: [String: String] = [:]
             for (name, value) in query { parameters[String(name)] = String(value) }
             return try json(ITunesAnswer.missingTerm(parameters), status: .badRequest)
         }
-        let limit = min(max(Int(query.get("limit") ?? "50") ?? 50, 1), 200)
-        let offset = max(Int(query.get("offset") ?? "0") ?? 0, 0)
+        let limit = min(max(Int(query["limit"] ?? "50") ?? 50, 1), 200)
+        let offset = max(Int(query["offset"] ?? "0") ?? 0, 0)
         let body = try JSONSerialization.data(
             withJSONObject: ITunesAnswer.results(
                 collection.works.dropFirst(offset).prefix(limit),
@@ -370,7 +370,7 @@ public final class SampleCollectionServer: Sendable {
     /// `ListRecords` of the works (revision 0), in id order, which is datestamp order.
     private func oaiPage(_ request: Request) -> Response {
         requestCount.add(1, ordering: .relaxed)
-        let query = request.uri.queryParameters
+        let query = FormQuery.dictionary(request.uri.query)
         let base = "http://\(request.head.authority ?? "127.0.0.1")"
         let now = Date()
         func answer(_ body: String) -> Response {
@@ -380,11 +380,11 @@ public final class SampleCollectionServer: Sendable {
                     byteBuffer: ByteBuffer(
                         string: OAIAnswer.document(body, responseDate: now, request: "\(base)/oai"))))
         }
-        guard query.get("verb") == "ListRecords" else {
+        guard query["verb"] == "ListRecords" else {
             return answer(OAIAnswer.error("badVerb", "this stand-in answers ListRecords only"))
         }
         let position: OAIAnswer.Position
-        if let token = query.get("resumptionToken").map({ String($0) }) {
+        if let token = query["resumptionToken"].map({ String($0) }) {
             guard let decoded = OAIAnswer.Position(token: token),
                 Int64(now.timeIntervalSince1970 * 1_000) - decoded.issued <= faults.oaiTokenLifetime.milliseconds
             else {
@@ -392,11 +392,11 @@ public final class SampleCollectionServer: Sendable {
             }
             position = decoded
         } else {
-            guard query.get("metadataPrefix") == "edm" else {
+            guard query["metadataPrefix"] == "edm" else {
                 return answer(OAIAnswer.error("cannotDisseminateFormat", "edm is the only metadataPrefix"))
             }
             position = OAIAnswer.Position(
-                offset: 0, from: query.get("from").map { String($0) }, until: query.get("until").map { String($0) },
+                offset: 0, from: query["from"].map { String($0) }, until: query["until"].map { String($0) },
                 issued: 0)
         }
         let matching = currentEntries().filter { entry in

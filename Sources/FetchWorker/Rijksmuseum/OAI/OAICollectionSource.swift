@@ -116,13 +116,13 @@ public final class OAICollectionSource: CollectionSource {
     private func listOnce(query: [String: String], token: String?) async throws -> OAIListRecords {
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         if let token {
-            components.queryItems = [
+            components.setFormQuery([
                 URLQueryItem(name: "verb", value: "ListRecords"), URLQueryItem(name: "resumptionToken", value: token),
-            ]
+            ])
         } else {
-            components.queryItems =
+            components.setFormQuery(
                 [URLQueryItem(name: "verb", value: "ListRecords"), URLQueryItem(name: "metadataPrefix", value: "edm")]
-                + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+                    + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
         }
         guard let url = components.url else { throw SourceFormatError("cannot make an OAI-PMH URL of \(query)") }
         let response = try await http.get(url, accept: "text/xml, application/xml")
