@@ -33,6 +33,9 @@ public protocol CollectionSource: Sendable {
 
     /// What the source lacks to run at all (an API key), said so a person can fix it; nil when ready.
     var missingConfiguration: String? { get }
+
+    /// The cursor of a cursor-paged crawl's first request, from what `count` found.
+    func firstCursor(count: SourceCount, lastPage: Int?) -> String?
 }
 
 extension CollectionSource {
@@ -43,6 +46,11 @@ extension CollectionSource {
     public var maxPageSize: Int { fixedPageSize ?? 100 }
     public var reachableObjects: Int? { nil }
     public var missingConfiguration: String? { nil }
+
+    public func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
+        let text = PageCursor(token: nil, lastPage: lastPage ?? Int.max).text
+        return text.isEmpty ? nil : text
+    }
 
     /// Refuses a query with a parameter the source does not take, naming the ones it does.
     public func check(query: [String: String]) throws {
@@ -98,6 +106,14 @@ public struct SourceCount: Sendable {
     public var total: Int
     /// Facets the source offers for splitting the query: name → value → count.
     public var facets: [String: [String: Int]]
+    /// Where a versioned harvest's slices after the first start (datestamps, ascending), each
+    /// small enough to list again when the server refuses a token.
+    public var cuts: [String] = []
+    /// The server's clock when it counted, where it says.
+    public var serverTime: String?
+    /// False when the source could only say that at least `total` match (an OAI-PMH list
+    /// without `completeListSize`).
+    public var isExact = true
 
     public init(total: Int, facets: [String: [String: Int]] = [:]) {
         self.total = total

@@ -8,6 +8,8 @@ public enum CrawlPlanner {
         public var requests: [PageRequest]
         /// Objects the query matches.
         public var total: Int
+        /// False when at least `total` match, as far as the source could say.
+        public var totalIsExact = true
         /// Pages the query has within the API's reach.
         public var lastPage: Int
     }
@@ -21,7 +23,7 @@ public enum CrawlPlanner {
         let count = try await count(source: source, query: query)
         if source.isCursorPaged {
             return try planCursor(
-                source: source, query: query, pages: pages, pageSize: pageSize, crawlId: crawlId, total: count.total)
+                source: source, query: query, pages: pages, pageSize: pageSize, crawlId: crawlId, count: count)
         }
         // The API refuses p × ps over its reach: with a page size that does not divide it, the
         // last reachable page ends below it.
@@ -58,7 +60,7 @@ public enum CrawlPlanner {
     ) async throws -> Plan {
         var requests: [PageRequest] = []
         var total = 0
-        for range in try await source.ranges(of: query) where range.total > 0 {
+        for range in try await source.ranges(of: query, pageSize: pageSize) where range.total > 0 {
             let firstPage = requests.count + 1
             for offset in 0..<(range.total + pageSize - 1) / pageSize {
                 requests.append(
@@ -89,7 +91,7 @@ public enum CrawlPlanner {
     /// A cursor-paged crawl starts at page 1; FetchWorker follows the cursor up to the last wanted page.
     private static func planCursor(
         source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String,
-        total: Int
+        count: SourceCount
     ) throws -> Plan {
         let lastPage: Int?
         switch pages {
@@ -98,11 +100,13 @@ public enum CrawlPlanner {
             guard range.lowerBound == 1 else { throw CrawlPlanningError.cursorStartsAtOne(source: source.name) }
             lastPage = range.upperBound
         }
-        let cursor = PageCursor(token: nil, lastPage: lastPage ?? Int.max).text
+        let cursor = source.firstCursor(count: count, lastPage: lastPage)
         let first = PageRequest(
             crawlId: crawlId, source: source.name, query: query, page: 1, pageSize: pageSize,
-            cursor: cursor.isEmpty ? nil : cursor)
-        return Plan(requests: [first], total: total, lastPage: lastPage ?? 1)
+            cursor: cursor?.isEmpty == false ? cursor : nil)
+        var plan = Plan(requests: [first], total: count.total, lastPage: lastPage ?? 1)
+        plan.totalIsExact = count.isExact
+        return plan
     }
 
     /// The default crawl id: the same query always makes the same crawl.

@@ -1,23 +1,18 @@
 import Foundation
 
 /// Where a cursor-paged crawl stands, carried in `PageRequest.cursor`: the source's token for
-/// the next page, the last page the crawl wants, and for harvests the newest datestamp
-/// reached so far (where to resume when a token expires). Opaque to everyone but the source.
+/// the next page and the last page the crawl wants (OAI-PMH harvests carry an
+/// ``OAIHarvestCursor`` instead). Opaque to everyone but the source.
 struct PageCursor: Equatable {
     var token: String?
     var lastPage: Int
     /// The token of the page before, to notice a server that sends a crawl round in a loop.
     var previous: String?
-    var reached: String?
-    /// The server's clock at the harvest's first answer: what a completed harvest has covered.
-    var started: String?
 
-    init(token: String?, lastPage: Int, previous: String? = nil, reached: String? = nil, started: String? = nil) {
+    init(token: String?, lastPage: Int, previous: String? = nil) {
         self.token = token
         self.previous = previous
         self.lastPage = lastPage
-        self.reached = reached
-        self.started = started
     }
 
     init(_ text: String?) {
@@ -26,8 +21,6 @@ struct PageCursor: Equatable {
         token = value("pageToken")
         previous = value("previous")
         lastPage = value("last").flatMap(Int.init) ?? Int.max
-        reached = value("reached")
-        started = value("started")
     }
 
     var text: String {
@@ -35,8 +28,6 @@ struct PageCursor: Equatable {
         if lastPage != Int.max { items.append(URLQueryItem(name: "last", value: String(lastPage))) }
         if let token { items.append(URLQueryItem(name: "pageToken", value: token)) }
         if let previous { items.append(URLQueryItem(name: "previous", value: previous)) }
-        if let reached { items.append(URLQueryItem(name: "reached", value: reached)) }
-        if let started { items.append(URLQueryItem(name: "started", value: started)) }
         var components = URLComponents()
         components.setFormQuery(items)
         return components.percentEncodedQuery ?? ""

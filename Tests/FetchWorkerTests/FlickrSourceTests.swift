@@ -160,10 +160,33 @@ struct FlickrSourceTests {
         #expect(small.requests.count == 10)
         #expect(small.total == 950)
         await #expect(throws: SourceFormatError.self) {
-            _ = try await source.ranges(of: ["text": "many", "min_upload_date": "2020-01-01"])
+            _ = try await source.ranges(of: ["text": "many", "min_upload_date": "2020-01-01"], pageSize: 500)
         }
         try await http.shutdown()
         await server.stop()
+    }
+
+    @Test("a page size that does not divide 4,000: every range fits the reach at that size, so no page is past it")
+    func rangesFitThePageSize() async throws {
+        // 3,950 photos, one a second from 1000 on: one range at page size 500, more at 300 (13 × 300 = 3,900).
+        let server = try await TestHTTPServer.start { request in
+            let low = max(Int(request.query["min_upload_date"] ?? "") ?? 0, 1_000)
+            let high = min(Int(request.query["max_upload_date"] ?? "") ?? Int.max, 4_949)
+            return .json(
+                #"{"stat":"ok","photos":{"page":1,"pages":1,"perpage":1,"total":"\#(max(high - low + 1, 0))","photo":[]}}"#
+            )
+        }
+        let (source, http) = Self.source(server)
+        let plan = try await CrawlPlanner.plan(
+            source: source, query: ["text": "x", "min_upload_date": "0", "max_upload_date": "9999"], pages: .all,
+            pageSize: 300, crawlId: "c")
+        try await http.shutdown()
+        await server.stop()
+        #expect(plan.total == 3_950)
+        var pagesOfRange: [String: Int] = [:]
+        for request in plan.requests { pagesOfRange[request.query["min_upload_date"]!, default: 0] += 1 }
+        #expect(pagesOfRange.count > 1, "cut, since 3,950 is past 3,900")
+        #expect(pagesOfRange.values.allSatisfy { $0 * 300 <= 4_000 }, "\(pagesOfRange)")
     }
 
     @Test(

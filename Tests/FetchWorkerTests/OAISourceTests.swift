@@ -14,13 +14,16 @@ struct OAISourceTests {
     static func configuration() -> SampleCollection.Configuration {
         var configuration = SampleCollection.Configuration()
         configuration.seed = 11
-        configuration.pages = 5
+        // About 1,000 works: five OAI-PMH pages of 200.
+        configuration.pages = 10
         return configuration
     }
 
-    /// Follows the cursor from page 1 to the end, as FetchWorker does; returns every page.
+    /// Plans the crawl as `crawl` does, then follows the cursor from page 1 to the end, as
+    /// FetchWorker does; returns every page.
     static func harvest(_ source: OAICollectionSource, query: [String: String] = [:]) async throws -> [SourcePage] {
-        var request = PageRequest(crawlId: "t", source: source.name, query: query, page: 1, pageSize: 100)
+        let plan = try await CrawlPlanner.plan(source: source, query: query, pages: .all, pageSize: 200, crawlId: "t")
+        var request = try #require(plan.requests.first)
         var pages: [SourcePage] = []
         while true {
             let page = try await source.fetch(request)
@@ -30,14 +33,23 @@ struct OAISourceTests {
         }
     }
 
-    static func source(_ server: SampleServerHandle, language: String = "en") -> (OAICollectionSource, HTTPFetcher) {
+    static func source(_ server: SampleServerHandle, language: String = "en", sliceRecords: Int = 10_000)
+        -> (OAICollectionSource, HTTPFetcher)
+    {
         var configuration = HTTPFetcherConfiguration()
         configuration.maxAttempts = 1
         let http = HTTPFetcher(configuration: configuration, redaction: SecretRedaction(secrets: []), logger: .test)
         let source = OAICollectionSource(
-            endpoint: URL(string: server.baseURL + "/oai")!, language: language, imageEdge: 512, http: http,
-            logger: .test)
+            endpoint: URL(string: server.baseURL + "/oai")!, language: language, imageEdge: 512,
+            sliceRecords: sliceRecords, http: http, logger: .test)
         return (source, http)
+    }
+
+    /// Object numbers listed, each once: what a harvest must hold whatever order the server lists in.
+    static func expectEveryWorkOnce(_ pages: [SourcePage], _ server: SampleServerHandle) {
+        let listed = pages.flatMap(\.artworks).map(\.objectNumber)
+        let works = server.collection.works.map(\.objectNumber)
+        #expect(Set(listed) == Set(works), "\(Set(works).subtracting(listed).count) works never listed")
     }
 
     @Test("a full harvest pages through resumption tokens and lists every work once, as versioned records")
@@ -49,28 +61,101 @@ struct OAISourceTests {
         await server.stop()
         let works = server.collection.works
         #expect(pages.count == (works.count + 199) / 200)
-        let artworks = pages.flatMap(\.artworks)
-        #expect(artworks.map(\.objectNumber) == works.map(\.objectNumber))
-        #expect(artworks.map(\.title) == works.map(\.title))
-        #expect(artworks.map(\.artist) == works.map(\.maker))
+        // In identifier order, as the museum lists: not the works' order, nor by datestamp.
+        let artworks = pages.flatMap(\.artworks).sorted { $0.recordId! < $1.recordId! }
+        let byIdentifier = works.sorted {
+            "https://id.rijksmuseum.nl/sample/\($0.id)" < "https://id.rijksmuseum.nl/sample/\($1.id)"
+        }
+        #expect(pages.flatMap(\.artworks).map(\.recordId) == artworks.map(\.recordId))
+        #expect(artworks.map(\.objectNumber) == byIdentifier.map(\.objectNumber))
+        #expect(artworks.map(\.title) == byIdentifier.map(\.title))
+        #expect(artworks.map(\.artist) == byIdentifier.map(\.maker))
         #expect(artworks.allSatisfy { $0.recordId != nil && $0.datestamp != nil })
         #expect(artworks.filter { $0.imageURL != nil }.count == works.filter { $0.image != nil }.count)
         #expect(artworks.compactMap(\.imageURL).allSatisfy { $0.contains("/full/!512,512/0/default.jpg") })
         #expect(pages.allSatisfy { $0.total == works.count && $0.unreadable.isEmpty })
     }
 
-    @Test("an expired resumption token resumes from the last datestamp reached and still lists every work")
-    func expiredTokens() async throws {
+    @Test(
+        "a refused token lists its slice again from the start: no record is lost, though the server lists by identifier"
+    )
+    func refusedTokenLosesNothing() async throws {
         var faults = SampleServerFaults()
-        faults.oaiTokenLifetime = .zero
+        faults.oaiRefusedTokenRequests = [3]
         let server = try await SampleServerHandle.start(Self.configuration(), faults: faults)
         let (source, http) = Self.source(server)
         let pages = try await Self.harvest(source)
         try await http.shutdown()
         await server.stop()
-        let listed = Set(pages.flatMap(\.artworks).map(\.objectNumber))
-        #expect(listed == Set(server.collection.works.map(\.objectNumber)))
-        #expect(pages.count > 1)
+        Self.expectEveryWorkOnce(pages, server)
+        let full = (server.collection.works.count + 199) / 200
+        // Pages 1–3 listed, the 4th request's token refused: the list from its start again.
+        #expect(pages.count == full + 3)
+        #expect(pages.last?.completedHarvest != nil, "the harvest completes")
+    }
+
+    @Test("a harvest planned in slices: a refusal lists one slice again, not the harvest; every slice is listed once")
+    func slicedHarvest() async throws {
+        var faults = SampleServerFaults()
+        // 1,000 works in slices of at most 250: 4 or more slices of 1–2 pages, the 2nd page of
+        // the harvest refused once.
+        faults.oaiRefusedTokenRequests = [2]
+        let server = try await SampleServerHandle.start(Self.configuration(), faults: faults)
+        let (source, http) = Self.source(server, sliceRecords: 250)
+        let counted = server.server.requestsServed
+        let count = try await source.count(query: [:])
+        let planning = server.server.requestsServed - counted
+        #expect(count.cuts.count >= 3, "\(count.cuts)")
+        let before = server.server.requestsServed
+        let pages = try await Self.harvest(source)
+        let harvestRequests = server.server.requestsServed - before
+        try await http.shutdown()
+        await server.stop()
+        Self.expectEveryWorkOnce(pages, server)
+        #expect(pages.allSatisfy { $0.total == server.collection.works.count })
+        // Slices of at most 250 records are a page or two each; the refusal lists one slice's first page again.
+        #expect(pages.count <= 2 * (count.cuts.count + 1) + 1)
+        let listedAgain = pages.flatMap(\.artworks).count - server.collection.works.count
+        #expect(listedAgain > 0 && listedAgain <= 250, "only the refused slice is listed again")
+        // The plan as `count` made it, then one request a page and one for the refused token.
+        #expect(harvestRequests == planning + pages.count + 1, "\(planning) requests to plan, \(pages.count) pages")
+    }
+
+    @Test("a server whose tokens expire at once: the page fails for the moment after ten refusals, it never loops")
+    func tokensThatAlwaysExpire() async throws {
+        var faults = SampleServerFaults()
+        faults.oaiTokenLifetime = .zero
+        let server = try await SampleServerHandle.start(Self.configuration(), faults: faults)
+        let (source, http) = Self.source(server)
+        let error = await #expect(throws: OAITokensRefusedError.self) { _ = try await Self.harvest(source) }
+        #expect(error?.refusals == 11)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("the harvest mark is never past the server's clock, whatever until asked for")
+    func markNeverInTheFuture() async throws {
+        let server = try await SampleServerHandle.start(Self.configuration())
+        let (source, http) = Self.source(server)
+        let before = OAIDatestamp.text(Date().addingTimeInterval(-1))
+        let pages = try await Self.harvest(source, query: ["until": "2999-12-31T23:59:59Z"])
+        try await http.shutdown()
+        await server.stop()
+        let mark = try #require(pages.last?.completedHarvest)
+        #expect(mark.harvestedThrough >= before && mark.harvestedThrough <= OAIDatestamp.text(Date()))
+    }
+
+    @Test("without completeListSize the total is the count the harvest reached, not the first page's")
+    func totalWithoutListSize() async throws {
+        var faults = SampleServerFaults()
+        faults.oaiListSizeHidden = true
+        let server = try await SampleServerHandle.start(Self.configuration(), faults: faults)
+        let (source, http) = Self.source(server)
+        let pages = try await Self.harvest(source)
+        try await http.shutdown()
+        await server.stop()
+        let works = server.collection.works.count
+        #expect(pages.map(\.total) == Array(stride(from: 200, to: works, by: 200)) + [works])
     }
 
     @Test("from and until select by datestamp; no records is an empty harvest, not a failure")
@@ -78,9 +163,11 @@ struct OAISourceTests {
         let server = try await SampleServerHandle.start(Self.configuration())
         let (source, http) = Self.source(server)
         let all = try await Self.harvest(source).flatMap(\.artworks)
-        let cut = try #require(all.dropFirst(250).first?.datestamp)
+        let datestamps = all.compactMap(\.datestamp).sorted()
+        let cut = datestamps[250]
         let later = try await Self.harvest(source, query: ["from": cut]).flatMap(\.artworks)
-        #expect(later.map(\.objectNumber) == all.dropFirst(250).map(\.objectNumber))
+        #expect(Set(later.map(\.objectNumber)) == Set(all.filter { $0.datestamp! >= cut }.map(\.objectNumber)))
+        #expect(later.count == all.count - 250)
         let none = try await Self.harvest(source, query: ["from": "2099-01-01T00:00:00Z"])
         #expect(none.count == 1 && none[0].artworks.isEmpty && none[0].next.isEmpty)
         await #expect(throws: SourceFormatError.self) {

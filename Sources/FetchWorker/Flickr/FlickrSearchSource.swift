@@ -8,7 +8,7 @@ import PipelineContract
 /// the source sets the method, key, format, paging and the `extras` it needs (owner names,
 /// upload dates, sized image URLs), adding any `extras` the query asks for. Flickr serves at
 /// most the first 4,000 results of a query, in pages of up to 500; a crawl of a larger query
-/// is cut into upload-date ranges that each fit (``ranges(of:)``).
+/// is cut into upload-date ranges that each fit (``ranges(of:pageSize:)``).
 public struct FlickrSearchSource: RangeSplittingSource {
     public static let sourceName = "flickr"
     /// "Flickr will return at most the first 4,000 results for any given search query"
@@ -76,9 +76,12 @@ public struct FlickrSearchSource: RangeSplittingSource {
     static let dateParameters = ("min_upload_date", "max_upload_date")
 
     /// Cuts the query's upload-date range (given as Unix seconds, else from 2004 to now) in
-    /// halves until every part matches at most 4,000 photos. Both ends of a range are
-    /// inclusive, as Flickr reads them. Each cut costs two counts, at Flickr's rate.
-    public func ranges(of query: [String: String]) async throws -> [(query: [String: String], total: Int)] {
+    /// halves until every part fits the pages of `pageSize` within Flickr's first 4,000 results
+    /// (3,900 at 300 a page). Both ends of a range are inclusive, as Flickr reads them. Each cut
+    /// costs two counts, at Flickr's rate.
+    public func ranges(of query: [String: String], pageSize: Int) async throws -> [(
+        query: [String: String], total: Int
+    )] {
         let (minimum, maximum) = Self.dateParameters
         func seconds(_ name: String, default value: Int) throws -> Int {
             guard let text = query[name] else { return value }
@@ -91,30 +94,35 @@ public struct FlickrSearchSource: RangeSplittingSource {
         }
         let lower = try seconds(minimum, default: Self.firstUpload)
         let upper = try seconds(maximum, default: Int(Date().timeIntervalSince1970))
+        guard (1...Self.reachableLimit).contains(pageSize), lower <= upper else {
+            throw SourceFormatError(
+                "cannot cut \(minimum)=\(lower)…\(maximum)=\(upper) at \(pageSize) a page for Flickr's \(Self.reachableLimit) results"
+            )
+        }
         var ranges: [(query: [String: String], total: Int)] = []
-        try await cut(query, lower, upper, into: &ranges)
+        try await cut(query, lower, upper, reach: Self.reachableLimit / pageSize * pageSize, into: &ranges)
         return ranges
     }
 
     private func cut(
-        _ query: [String: String], _ lower: Int, _ upper: Int,
+        _ query: [String: String], _ lower: Int, _ upper: Int, reach: Int,
         into ranges: inout [(query: [String: String], total: Int)]
     ) async throws {
         var ranged = query
         ranged[Self.dateParameters.0] = String(lower)
         ranged[Self.dateParameters.1] = String(upper)
         let total = try await count(query: ranged).total
-        if total <= Self.reachableLimit {
+        if total <= reach {
             if total > 0 { ranges.append((ranged, total)) }
             return
         }
         guard upper > lower else {
             throw CrawlPlanningError.unsplittable(
-                range: "the upload second \(lower) (Unix time)", total: total, limit: Self.reachableLimit)
+                range: "the upload second \(lower) (Unix time)", total: total, limit: reach)
         }
         let middle = lower + (upper - lower) / 2
-        try await cut(query, lower, middle, into: &ranges)
-        try await cut(query, middle + 1, upper, into: &ranges)
+        try await cut(query, lower, middle, reach: reach, into: &ranges)
+        try await cut(query, middle + 1, upper, reach: reach, into: &ranges)
     }
 
     public func request(crawlId: String, query: [String: String], page: Int, firstPage: Int, pageSize: Int)

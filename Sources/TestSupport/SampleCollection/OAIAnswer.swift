@@ -19,17 +19,19 @@ struct OAIAnswer {
         var until: String?
         /// When the token was handed out (ms since the epoch), for expiry.
         var issued: Int64
+        /// The list's size when the token was handed out: a smaller list refuses it, as oai-repo does.
+        var size = 0
 
         /// Base64 with `+` and `/` in it, as oai-repo's tokens may have: a client that sends
         /// them unencoded gets them back as a space.
         var token: String {
-            Self.marker + Data("\(offset)|\(from ?? "")|\(until ?? "")|\(issued)".utf8).base64EncodedString()
+            Self.marker + Data("\(offset)|\(from ?? "")|\(until ?? "")|\(issued)|\(size)".utf8).base64EncodedString()
         }
 
         static let marker = "+/"
 
-        init(offset: Int, from: String?, until: String?, issued: Int64) {
-            (self.offset, self.from, self.until, self.issued) = (offset, from, until, issued)
+        init(offset: Int, from: String?, until: String?, issued: Int64, size: Int = 0) {
+            (self.offset, self.from, self.until, self.issued, self.size) = (offset, from, until, issued, size)
         }
 
         init?(token: String) {
@@ -37,10 +39,11 @@ struct OAIAnswer {
                 let data = Data(base64Encoded: String(token.dropFirst(Self.marker.count)))
             else { return nil }
             let parts = String(decoding: data, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
-            guard parts.count == 4, let offset = Int(parts[0]), let issued = Int64(parts[3]) else { return nil }
+            guard parts.count == 5, let offset = Int(parts[0]), let issued = Int64(parts[3]), let size = Int(parts[4])
+            else { return nil }
             self.init(
                 offset: offset, from: parts[1].isEmpty ? nil : String(parts[1]),
-                until: parts[2].isEmpty ? nil : String(parts[2]), issued: issued)
+                until: parts[2].isEmpty ? nil : String(parts[2]), issued: issued, size: size)
         }
     }
 
@@ -54,8 +57,9 @@ struct OAIAnswer {
     }
 
     /// The list at the last of `revisionTimes` (revision N happened at `revisionTimes[N - 1]`), in
-    /// datestamp order (then id), so a harvest that resumes from the newest datestamp it reached
-    /// misses nothing. Revision 0's works are a second apart from ``firstDatestamp``.
+    /// identifier (string) order as the museum's server lists it, not datestamp order: a harvest
+    /// that resumes from the newest datestamp it reached would skip records. Revision 0's works
+    /// are a second apart from ``firstDatestamp``.
     static func entries(_ collection: SampleCollection, revisionTimes: [Date]) -> [Entry] {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
@@ -66,7 +70,7 @@ struct OAIAnswer {
             return Entry(
                 id: original.id, datestamp: formatter.string(from: changed), work: state.work,
                 imageVersion: state.imageVersion)
-        }.sorted { ($0.datestamp, $0.id) < ($1.datestamp, $1.id) }
+        }.sorted { identifier(of: $0.id) < identifier(of: $1.id) }
     }
 
     /// UTC, second granularity: `YYYY-MM-DDThh:mm:ssZ`.
@@ -81,15 +85,16 @@ struct OAIAnswer {
         text.utf8.reduce(2_166_136_261) { ($0 ^ UInt32($1)) &* 16_777_619 }
     }
 
-    static func identifier(of work: SampleWork) -> String { "https://id.rijksmuseum.nl/sample/\(work.id)" }
+    static func identifier(of work: SampleWork) -> String { identifier(of: work.id) }
+    static func identifier(of id: Int) -> String { "https://id.rijksmuseum.nl/sample/\(id)" }
 
     /// The envelope around `body`.
-    static func document(_ body: String, responseDate: Date, request: String) -> String {
+    static func document(_ body: String, responseDate: Date, verb: String, request: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
         <responseDate>\(format(responseDate))</responseDate>
-        <request verb="ListRecords">\(MarkupText.escaped(request))</request>
+        <request verb="\(MarkupText.escaped(verb))">\(MarkupText.escaped(request))</request>
         \(body)
         </OAI-PMH>
         """
@@ -99,13 +104,29 @@ struct OAIAnswer {
         "<error code=\"\(code)\">\(MarkupText.escaped(message))</error>"
     }
 
-    /// One page of records from `position`, with the token of the next page if any.
-    static func listRecords(
-        _ entries: [Entry], position: Position, completeListSize: Int, imageBase: String, next: Position?
+    /// `Identify`: what a harvester needs to plan (the earliest datestamp, the granularity).
+    static func identify(baseURL: String, earliest: String) -> String {
+        """
+        <Identify><repositoryName>artpipe sample collection</repositoryName>\
+        <baseURL>\(MarkupText.escaped(baseURL))</baseURL><protocolVersion>2.0</protocolVersion>\
+        <earliestDatestamp>\(earliest)</earliestDatestamp><deletedRecord>persistent</deletedRecord>\
+        <granularity>YYYY-MM-DDThh:mm:ssZ</granularity></Identify>
+        """
+    }
+
+    /// One page of `ListRecords` (or of `ListIdentifiers`: the headers alone) from `position`,
+    /// with the token of the next page if any.
+    static func list(
+        _ entries: [Entry], verb: String, position: Position, completeListSize: Int?, imageBase: String,
+        next: Position?
     ) -> String {
-        var text = "<ListRecords>\n"
+        var text = "<\(verb)>\n"
         for entry in entries {
-            if let work = entry.work {
+            if verb == "ListIdentifiers" {
+                let status = entry.work == nil ? " status=\"deleted\"" : ""
+                text += "<header\(status)><identifier>\(identifier(of: entry.id))</identifier>"
+                text += "<datestamp>\(entry.datestamp)</datestamp></header>\n"
+            } else if let work = entry.work {
                 text += record(work, datestamp: entry.datestamp, imageVersion: entry.imageVersion, imageBase: imageBase)
             } else {
                 text += """
@@ -115,14 +136,15 @@ struct OAIAnswer {
                     """
             }
         }
-        let cursor = "cursor=\"\(position.offset)\" completeListSize=\"\(completeListSize)\""
+        let cursor =
+            "cursor=\"\(position.offset)\"" + (completeListSize.map { " completeListSize=\"\($0)\"" } ?? "")
         if let next {
             // Padded with white space, as some servers write it (the recorded Europeana answer).
             text += "<resumptionToken \(cursor)>\n    \(next.token)\n  </resumptionToken>\n"
         } else if position.offset > 0 {
             text += "<resumptionToken \(cursor)/>\n"
         }
-        return text + "</ListRecords>"
+        return text + "</\(verb)>"
     }
 
     static func record(_ work: SampleWork, datestamp: String, imageVersion: Int?, imageBase: String) -> String {

@@ -28,6 +28,8 @@ public final class SampleCollectionServer: Sendable {
     /// JPEGs by (width, height, tint): each is made once.
     private let madeImages = Mutex<[[Int]: [UInt8]]>([:])
     private let requestCount = Atomic<Int>(0)
+    /// OAI-PMH requests that carried a resumption token, for ``SampleServerFaults/oaiRefusedTokenRequests``.
+    private let oaiTokenRequests = Atomic<Int>(0)
     /// When each revision after 0 happened: revision N's changes carry `revisionTimes[N - 1]`.
     private let revisionTimes: Mutex<[Date]>
     /// The OAI-PMH list of the current revision, made once per revision.
@@ -367,26 +369,39 @@ public final class SampleCollectionServer: Sendable {
         return bytes
     }
 
-    /// `ListRecords` of the works (revision 0), in id order, which is datestamp order.
+    /// OAI-PMH as the museum's server (very likely oai-repo) answers it: `Identify`,
+    /// `ListIdentifiers` and `ListRecords` in identifier order, not datestamp order. A token is
+    /// refused when the list it was handed out for is smaller now (a record left the window),
+    /// when it is older than ``SampleServerFaults/oaiTokenLifetime``, and for the resumption
+    /// requests ``SampleServerFaults/oaiRefusedTokenRequests`` names.
     private func oaiPage(_ request: Request) -> Response {
         requestCount.add(1, ordering: .relaxed)
         let query = FormQuery.dictionary(request.uri.query)
         let base = "http://\(request.head.authority ?? "127.0.0.1")"
         let now = Date()
+        let verb = query["verb"] ?? ""
         func answer(_ body: String) -> Response {
             Response(
                 status: .ok, headers: [.contentType: "text/xml; charset=utf-8"],
                 body: .init(
                     byteBuffer: ByteBuffer(
-                        string: OAIAnswer.document(body, responseDate: now, request: "\(base)/oai"))))
+                        string: OAIAnswer.document(body, responseDate: now, verb: verb, request: "\(base)/oai"))))
         }
-        guard query["verb"] == "ListRecords" else {
-            return answer(OAIAnswer.error("badVerb", "this stand-in answers ListRecords only"))
+        let entries = currentEntries()
+        if verb == "Identify" {
+            return answer(
+                OAIAnswer.identify(
+                    baseURL: "\(base)/oai", earliest: entries.map(\.datestamp).min() ?? OAIAnswer.format(now)))
+        }
+        guard verb == "ListRecords" || verb == "ListIdentifiers" else {
+            return answer(OAIAnswer.error("badVerb", "this stand-in answers Identify, ListIdentifiers and ListRecords"))
         }
         let position: OAIAnswer.Position
-        if let token = query["resumptionToken"].map({ String($0) }) {
+        if let token = query["resumptionToken"] {
+            let number = oaiTokenRequests.wrappingAdd(1, ordering: .relaxed).oldValue + 1
             guard let decoded = OAIAnswer.Position(token: token),
-                Int64(now.timeIntervalSince1970 * 1_000) - decoded.issued <= faults.oaiTokenLifetime.milliseconds
+                Int64(now.timeIntervalSince1970 * 1_000) - decoded.issued <= faults.oaiTokenLifetime.milliseconds,
+                !faults.oaiRefusedTokenRequests.contains(number)
             else {
                 return answer(OAIAnswer.error("badResumptionToken", "the resumptionToken is invalid or expired"))
             }
@@ -395,13 +410,14 @@ public final class SampleCollectionServer: Sendable {
             guard query["metadataPrefix"] == "edm" else {
                 return answer(OAIAnswer.error("cannotDisseminateFormat", "edm is the only metadataPrefix"))
             }
-            position = OAIAnswer.Position(
-                offset: 0, from: query["from"].map { String($0) }, until: query["until"].map { String($0) },
-                issued: 0)
+            position = OAIAnswer.Position(offset: 0, from: query["from"], until: query["until"], issued: 0)
         }
-        let matching = currentEntries().filter { entry in
+        let matching = entries.filter { entry in
             (position.from.map { entry.datestamp >= $0 } ?? true)
                 && (position.until.map { entry.datestamp <= $0 } ?? true)
+        }
+        if position.offset > 0, matching.count < position.size {
+            return answer(OAIAnswer.error("badResumptionToken", "Token is no longer valid as data has changed."))
         }
         guard !matching.isEmpty else {
             return answer(OAIAnswer.error("noRecordsMatch", "no records match the request"))
@@ -412,10 +428,11 @@ public final class SampleCollectionServer: Sendable {
             end < matching.count
             ? OAIAnswer.Position(
                 offset: end, from: position.from, until: position.until,
-                issued: Int64(now.timeIntervalSince1970 * 1_000)) : nil
+                issued: Int64(now.timeIntervalSince1970 * 1_000), size: matching.count) : nil
         return answer(
-            OAIAnswer.listRecords(
-                page, position: position, completeListSize: matching.count, imageBase: base, next: next))
+            OAIAnswer.list(
+                page, verb: verb, position: position,
+                completeListSize: faults.oaiListSizeHidden ? nil : matching.count, imageBase: base, next: next))
     }
 
     private func currentEntries() -> [OAIAnswer.Entry] {

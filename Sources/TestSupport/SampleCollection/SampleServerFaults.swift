@@ -11,6 +11,11 @@ public struct SampleServerFaults: Sendable, Equatable {
     public var imageFailFirst: Int = 0
     /// How long an OAI-PMH resumption token stays good; an older one gets `badResumptionToken`.
     public var oaiTokenLifetime: Duration = .seconds(600)
+    /// OAI-PMH requests with a resumption token (1-based, in arrival order) answered
+    /// `badResumptionToken`, as a server does when the list changed under the token.
+    public var oaiRefusedTokenRequests: Set<Int> = []
+    /// OAI-PMH lists without `completeListSize`, as some servers write them.
+    public var oaiListSizeHidden = false
 
     /// After this many API requests (images are another host and go on), the API is down
     /// until ``SampleCollectionServer/setOutage(_:)`` ends it.

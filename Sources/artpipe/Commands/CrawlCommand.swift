@@ -192,6 +192,7 @@ struct CrawlCommand: AsyncParsableCommand {
         let range = plan.requests.isEmpty ? "none" : "\(plan.requests.first!.page)–\(plan.requests.last!.page)"
         print(
             "published \(plan.requests.count) page requests (pages \(range) of \(plan.lastPage); "
-                + "\(plan.total) objects match; crawl \(plan.requests.first?.crawlId ?? "-"))")
+                + "\(plan.totalIsExact ? "" : "at least ")\(plan.total) objects match; crawl \(plan.requests.first?.crawlId ?? "-"))"
+        )
     }
 }

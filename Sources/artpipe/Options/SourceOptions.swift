@@ -42,6 +42,17 @@ struct SourceOptions: ParsableArguments {
 
     @Option(
         help:
+            "The most records an OAI-PMH harvest slice holds (crawl cuts a larger harvest by datestamp; a refused resumption token lists its slice again).",
+        transform: { text in
+            guard let records = Int(text), records >= 1 else {
+                throw ValidationError("--oai-slice-records must be a whole number of at least 1, not '\(text)'")
+            }
+            return records
+        })
+    var oaiSliceRecords: Int = OAICollectionSource.defaultSliceRecords
+
+    @Option(
+        help:
             "How the museum can reach whoever runs this harvest (mailto:… or a URL), sent in the User-Agent (env: ARTPIPE_CONTACT)."
     )
     var contact: String?
@@ -152,7 +163,7 @@ struct SourceOptions: ParsableArguments {
         let oai = OAICollectionSource(
             endpoint: standIn.map { $0.appendingPathComponent("oai") } ?? URL(
                 string: "https://data.rijksmuseum.nl/oai")!,
-            language: language, imageEdge: imageSize, http: http, logger: logger)
+            language: language, imageEdge: imageSize, sliceRecords: oaiSliceRecords, http: http, logger: logger)
         let flickr = FlickrSearchSource(
             endpoint: standIn.map { $0.appendingPathComponent("services/rest/") } ?? URL(
                 string: "https://\(Self.flickrHost)/services/rest/")!,

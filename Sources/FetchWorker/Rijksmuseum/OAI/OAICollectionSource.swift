@@ -4,13 +4,15 @@ import Logging
 import PipelineContract
 
 /// The museum's OAI-PMH endpoint (`https://data.rijksmuseum.nl/oai`): `ListRecords` of EDM
-/// records, about 200 a page as the server chooses, then `resumptionToken` pages. The only way
-/// to hold the whole collection and stay current: `from`/`until` harvest what changed, and
-/// deletions come as records with `status="deleted"`.
+/// records, a page as the server chooses, then `resumptionToken` pages. The only way to hold
+/// the whole collection and stay current: `from`/`until` harvest what changed, and deletions
+/// come as records with `status="deleted"`.
 ///
 /// Cursor-paged like the Search API: a crawl plans page 1 and FetchWorker publishes each next
-/// page's request. An expired or unknown token does not end the harvest: it starts again
-/// from the newest datestamp it had reached, as the OAI-PMH guidelines advise.
+/// page's request. The server lists in its own order (identifier order at the museum), so a
+/// refused token is answered by listing the whole slice again from its start: a long harvest
+/// is cut by datestamp into slices of at most `sliceRecords` records when it is planned, so a
+/// refusal near the end of a full harvest redoes one slice, not hours of pages.
 public final class OAICollectionSource: CollectionSource {
     public static let sourceName = "rijksmuseum-oai"
     /// The query parameters a harvest takes; `from` and `until` are UTC, second granularity.
@@ -21,9 +23,15 @@ public final class OAICollectionSource: CollectionSource {
     public var name: String { Self.sourceName }
     public var isCursorPaged: Bool { true }
     public var isVersioned: Bool { true }
+    /// Records per slice a harvest is cut into when planned (`--oai-slice-records`).
+    public static let defaultSliceRecords = 10_000
+    /// Refused tokens in a row after which a page waits on the retry topics instead of
+    /// listing its slice again at once (a server whose tokens expire before they are used).
+    static let maxRefusalsInARow = 10
 
     let endpoint: URL
     let imageEdge: Int
+    let sliceRecords: Int
     let parser: OAIResponseParser
     let http: HTTPFetcher
     let logger: Logger
@@ -31,58 +39,95 @@ public final class OAICollectionSource: CollectionSource {
     /// - Parameters:
     ///   - endpoint: the OAI-PMH base URL (`https://data.rijksmuseum.nl/oai`, or a stand-in's).
     ///   - language: the language titles and names are taken in, when the record has it.
-    public init(endpoint: URL, language: String, imageEdge: Int, http: HTTPFetcher, logger: Logger) {
+    ///   - sliceRecords: the most records a slice of a planned harvest holds, where the server counts.
+    public init(
+        endpoint: URL, language: String, imageEdge: Int, sliceRecords: Int = defaultSliceRecords, http: HTTPFetcher,
+        logger: Logger
+    ) {
         self.endpoint = endpoint
         self.imageEdge = imageEdge
+        self.sliceRecords = max(sliceRecords, 1)
         self.parser = OAIResponseParser(language: language)
         self.http = http
         self.logger = logger
     }
 
+    /// Counts the harvest with `ListIdentifiers` and, when it holds more than a slice, cuts its
+    /// window by datestamp until every slice holds at most `sliceRecords` (by the server's counts).
     public func count(query: [String: String]) async throws -> SourceCount {
         try check(query: query)
-        let page = try await list(query: query, token: nil)
-        return SourceCount(total: page.completeListSize ?? page.records.count)
+        let size = try await listSize(query)
+        var count = SourceCount(total: size.count ?? size.listed)
+        count.serverTime = size.responseDate
+        count.isExact = size.count != nil
+        guard let total = size.count, total > sliceRecords else { return count }
+        count.cuts = try await cuts(of: query, total: total, serverTime: size.responseDate)
+        return count
+    }
+
+    public func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
+        var cursor = OAIHarvestCursor(
+            lastPage: lastPage ?? .max, cuts: count.cuts,
+            started: count.serverTime.flatMap {
+                OAIDatestamp.date($0) == nil ? nil : $0
+            })
+        cursor.total = count.isExact ? count.total : nil
+        return cursor.text
     }
 
     public func fetch(_ request: PageRequest) async throws -> SourcePage {
         try check(query: request.query)
-        let cursor = PageCursor(request.cursor)
-        var query = request.query
-        var token = cursor.token
+        let cursor = try OAIHarvestCursor(request.cursor)
+        let window = cursor.sliceQuery(request.query)
         let page: OAIListRecords
+        var refused = false
         do {
-            page = try await list(query: query, token: token)
-        } catch let error as OAIError where error.code == "badResumptionToken" && token != nil {
-            // The token expired or the server forgot it: list again from where this harvest got to.
-            // Records at that second come again; applying them twice changes nothing.
-            if let reached = cursor.reached { query["from"] = reached }
-            token = nil
+            page = try await list(query: window, token: cursor.token)
+        } catch let error as OAIError where error.code == "badResumptionToken" && cursor.token != nil {
+            guard cursor.refusals < Self.maxRefusalsInARow else {
+                throw OAITokensRefusedError(refusals: cursor.refusals + 1, slice: window)
+            }
+            refused = true
+            // The list changed under the token. Records come in the server's order, not by
+            // datestamp, so only the whole slice again is sure to miss none; a record listed
+            // twice changes nothing.
             logger.warning(
-                "resumption token refused; resuming the harvest from the last datestamp reached",
-                metadata: ["page.id": "\(request.pageId)", "oai.from": "\(query["from"] ?? "the start")"])
-            page = try await list(query: query, token: nil)
+                "resumption token refused; listing the slice again from its start",
+                metadata: [
+                    "page.id": "\(request.pageId)", "oai.from": "\(window["from"] ?? "the start")",
+                    "oai.until": "\(window["until"] ?? "now")",
+                    "oai.slice": "\(cursor.slice + 1) of \(cursor.cuts.count + 1)",
+                ])
+            page = try await list(query: window, token: nil)
         }
-        let reached = ([cursor.reached].compactMap { $0 } + page.records.map(\.datestamp)).max()
-        let started = cursor.started ?? page.responseDate
+        var following = cursor
+        following.started = cursor.started ?? page.responseDate.flatMap { OAIDatestamp.date($0) == nil ? nil : $0 }
+        following.listed = cursor.listed + page.records.count + page.unreadable.count
+        following.refusals = refused ? cursor.refusals + 1 : 0
         var next: [PageRequest] = []
         var completed: HarvestMark?
-        if let nextToken = page.resumptionToken {
-            if request.page < cursor.lastPage {
-                next.append(
-                    PageRequest(
-                        crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
-                        pageSize: request.pageSize,
-                        cursor: PageCursor(
-                            token: nextToken, lastPage: cursor.lastPage, reached: reached, started: started
-                        )
-                        .text))
+        if let token = page.resumptionToken {
+            following.token = token
+        } else if cursor.slice < cursor.cuts.count {
+            following.slice += 1
+            following.token = nil
+        } else {
+            following.token = nil
+            // The end of the list: everything changed up to the harvest's `until`, but never
+            // past the server's clock at its start, is harvested.
+            if let through = [request.query["until"], following.started].compactMap({ $0 }).min() {
+                completed = HarvestMark(
+                    source: name, query: request.query, crawlId: request.crawlId, harvestedThrough: through,
+                    lastPageId: request.pageId)
             }
-        } else if let through = request.query["until"] ?? started {
-            // The end of the list: every change up to the first answer (or `until`) is harvested.
-            completed = HarvestMark(
-                source: name, query: request.query, crawlId: request.crawlId, harvestedThrough: through,
-                lastPageId: request.pageId)
+        }
+        if completed == nil, page.resumptionToken != nil || following.slice != cursor.slice,
+            request.page < cursor.lastPage
+        {
+            next.append(
+                PageRequest(
+                    crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
+                    pageSize: request.pageSize, cursor: following.text))
         }
         let live = page.records.filter { !$0.deleted }
         let artworks = live.enumerated().map { position, record in
@@ -94,12 +139,74 @@ public final class OAICollectionSource: CollectionSource {
         let deletions = page.records.filter(\.deleted).map {
             RecordDeletion(recordId: $0.identifier, datestamp: $0.datestamp)
         }
+        // The harvest's size as planned, else the server's for an unsliced list, else as far as it got.
+        let total = cursor.total ?? (cursor.cuts.isEmpty ? page.completeListSize : nil) ?? following.listed
         var result = SourcePage(
-            total: page.completeListSize ?? page.records.count, artworks: artworks, next: next,
-            deletions: deletions,
+            total: total, artworks: artworks, next: next, deletions: deletions,
             unreadable: page.unreadable.map { UnreadableRecord(recordId: $0.identifier, reason: $0.reason) })
         result.completedHarvest = completed
         return result
+    }
+
+    /// Where each slice after the first starts: the window halved by time until each part
+    /// holds at most `sliceRecords`, by one `ListIdentifiers` count per left half (the right
+    /// half's count is what is left). A second that alone holds more stays one slice.
+    private func cuts(of query: [String: String], total: Int, serverTime: String?) async throws -> [String] {
+        var lower = query["from"]
+        if lower == nil { lower = try await earliestDatestamp() }
+        guard let lower, let low = OAIDatestamp.date(lower),
+            let upper = query["until"] ?? serverTime, let high = OAIDatestamp.date(upper), low < high
+        else {
+            logger.warning(
+                "cannot cut the harvest into slices (no second-granularity window): a refused token lists it all again")
+            return []
+        }
+        var starts: [Date] = []
+        try await split(from: low, through: high, count: total, query: query, into: &starts)
+        return starts.filter { $0 > low }.map(OAIDatestamp.text)
+    }
+
+    private func split(
+        from low: Date, through high: Date, count: Int, query: [String: String], into starts: inout [Date]
+    ) async throws {
+        guard count > 0 else { return }
+        let seconds = high.timeIntervalSince(low).rounded(.down)
+        guard count > sliceRecords, seconds >= 1 else {
+            starts.append(low)
+            return
+        }
+        let middle = low.addingTimeInterval((seconds / 2).rounded(.down))
+        var left = query
+        left["from"] = OAIDatestamp.text(low)
+        left["until"] = OAIDatestamp.text(middle)
+        let leftCount = try await listSize(left).count ?? count / 2
+        try await split(from: low, through: middle, count: leftCount, query: query, into: &starts)
+        try await split(
+            from: middle.addingTimeInterval(1), through: high, count: max(count - leftCount, 0), query: query,
+            into: &starts)
+    }
+
+    /// The repository's earliest datestamp (`Identify`); nil when it does not say in seconds.
+    private func earliestDatestamp() async throws -> String? {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        components.setFormQuery([URLQueryItem(name: "verb", value: "Identify")])
+        let response = try await http.get(components.url!, accept: "text/xml, application/xml")
+        let earliest = try OAIResponseParser.repository(response.body).earliestDatestamp
+        return earliest.flatMap { OAIDatestamp.date($0) == nil ? nil : $0 }
+    }
+
+    /// The first page of `ListIdentifiers` for `query`: how many records it matches.
+    private func listSize(_ query: [String: String]) async throws -> OAIResponseParser.ListSize {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        components.setFormQuery(
+            [URLQueryItem(name: "verb", value: "ListIdentifiers"), URLQueryItem(name: "metadataPrefix", value: "edm")]
+                + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+        let response = try await http.get(components.url!, accept: "text/xml, application/xml")
+        do {
+            return try OAIResponseParser.listSize(response.body)
+        } catch let error as OAIError {
+            throw SourceFormatError(error.description)
+        }
     }
 
     /// One `ListRecords` page; `noRecordsMatch` is an empty list, not a failure. Other OAI

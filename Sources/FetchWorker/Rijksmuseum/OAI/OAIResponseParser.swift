@@ -6,20 +6,7 @@ struct OAIResponseParser: Sendable {
 
     /// The page, or the OAI error the server answered with.
     func parse(_ bytes: [UInt8]) throws -> OAIListRecords {
-        let root: XMLTree
-        do {
-            root = try XMLTree.parse(bytes)
-        } catch let error as XMLTreeError {
-            // Cut short or not XML at all: the server's trouble, worth asking again.
-            throw UnrecognisedAnswerError("the OAI-PMH answer is \(error.description)", body: bytes)
-        }
-        if root.name.lowercased() == "html" {
-            throw UnrecognisedAnswerError("the OAI-PMH endpoint answered with a web page", body: bytes)
-        }
-        guard root.namespace == OAINamespace.oai, root.name == "OAI-PMH" else {
-            throw SourceFormatError("not an OAI-PMH answer (root element \(root.name))")
-        }
-        let responseDate = root.child(OAINamespace.oai, "responseDate")?.text
+        let (root, responseDate) = try Self.envelope(bytes)
         if let error = root.child(OAINamespace.oai, "error") {
             let code = error.attribute("code") ?? "unknown"
             // Nothing changed in the window: an empty list, not a failure.
@@ -43,6 +30,25 @@ struct OAIResponseParser: Sendable {
             page.completeListSize = token.attribute("completeListSize").flatMap { Int($0) }
         }
         return page
+    }
+
+    /// The `OAI-PMH` root of an answer and its `responseDate`; a body that is not one is the
+    /// server's trouble for the moment (an HTML page, a cut) or poison (other XML).
+    static func envelope(_ bytes: [UInt8]) throws -> (root: XMLTree, responseDate: String?) {
+        let root: XMLTree
+        do {
+            root = try XMLTree.parse(bytes)
+        } catch let error as XMLTreeError {
+            // Cut short or not XML at all: the server's trouble, worth asking again.
+            throw UnrecognisedAnswerError("the OAI-PMH answer is \(error.description)", body: bytes)
+        }
+        if root.name.lowercased() == "html" {
+            throw UnrecognisedAnswerError("the OAI-PMH endpoint answered with a web page", body: bytes)
+        }
+        guard root.namespace == OAINamespace.oai, root.name == "OAI-PMH" else {
+            throw SourceFormatError("not an OAI-PMH answer (root element \(root.name))")
+        }
+        return (root, root.child(OAINamespace.oai, "responseDate")?.text)
     }
 
     private func record(_ element: XMLTree) -> Result<OAIRecord, OAIListRecords.Unreadable> {

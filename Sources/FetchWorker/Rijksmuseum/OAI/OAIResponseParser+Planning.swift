@@ -1,0 +1,51 @@
+extension OAIResponseParser {
+    /// How long a list is, from the first page of `ListIdentifiers`: what a harvest is planned by.
+    struct ListSize: Equatable {
+        /// The server's `completeListSize`, or the headers on the page when it is the only one;
+        /// nil when the list goes on and the server does not say how far.
+        var count: Int?
+        /// Headers on this page.
+        var listed: Int
+        var responseDate: String?
+        /// The next page's token, white space around it trimmed; nil on the last page.
+        var resumptionToken: String? = nil
+    }
+
+    /// What `Identify` says of the repository.
+    struct Repository: Equatable {
+        var earliestDatestamp: String?
+        var granularity: String?
+    }
+
+    static func listSize(_ bytes: [UInt8]) throws -> ListSize {
+        let (root, responseDate) = try envelope(bytes)
+        if let error = root.child(OAINamespace.oai, "error") {
+            let code = error.attribute("code") ?? "unknown"
+            if code == "noRecordsMatch" { return ListSize(count: 0, listed: 0, responseDate: responseDate) }
+            throw OAIError(code: code, message: error.text)
+        }
+        guard let list = root.child(OAINamespace.oai, "ListIdentifiers") else {
+            throw SourceFormatError("the OAI-PMH answer has no ListIdentifiers")
+        }
+        let listed = list.children(OAINamespace.oai, "header").count
+        let token = list.child(OAINamespace.oai, "resumptionToken")
+        let complete = token?.attribute("completeListSize").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        let more = !(token?.text.isEmpty ?? true)
+        return ListSize(
+            count: complete ?? (more ? nil : listed), listed: listed, responseDate: responseDate,
+            resumptionToken: more ? token?.text : nil)
+    }
+
+    static func repository(_ bytes: [UInt8]) throws -> Repository {
+        let (root, _) = try envelope(bytes)
+        if let error = root.child(OAINamespace.oai, "error") {
+            throw OAIError(code: error.attribute("code") ?? "unknown", message: error.text)
+        }
+        guard let identify = root.child(OAINamespace.oai, "Identify") else {
+            throw SourceFormatError("the OAI-PMH answer has no Identify")
+        }
+        return Repository(
+            earliestDatestamp: identify.child(OAINamespace.oai, "earliestDatestamp")?.text,
+            granularity: identify.child(OAINamespace.oai, "granularity")?.text)
+    }
+}
