@@ -1,4 +1,5 @@
 import Foundation
+import PipelineContract
 
 /// Where a cursor-paged crawl stands, carried in `PageRequest.cursor`: the source's token for
 /// the next page and the last page the crawl wants (OAI-PMH harvests carry an
@@ -15,12 +16,31 @@ struct PageCursor: Equatable {
         self.lastPage = lastPage
     }
 
-    init(_ text: String?) {
+    /// Reads a cursor; a last page that is not a page number is poison.
+    init(_ text: String?) throws {
         let items = URLComponents(string: "?" + (text ?? ""))?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         token = value("pageToken")
         previous = value("previous")
-        lastPage = value("last").flatMap(Int.init) ?? Int.max
+        if let last = value("last") {
+            guard let page = Int(last), (1...PageRequest.maxPage).contains(page) else {
+                throw SourceFormatError("cursor: last=\(last) is not a page in 1…\(PageRequest.maxPage)")
+            }
+            lastPage = page
+        } else {
+            lastPage = Int.max
+        }
+    }
+
+    /// The token as a number (an offset, a range's first page), checked like page numbers:
+    /// nil without a token, poison when it is not a number in `range`.
+    func tokenNumber(in range: ClosedRange<Int>, what: String) throws -> Int? {
+        guard let token else { return nil }
+        guard let number = Int(token), range.contains(number) else {
+            throw SourceFormatError(
+                "cursor: \(what) '\(token.prefix(40))' is not a number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return number
     }
 
     var text: String {

@@ -111,6 +111,7 @@ public struct PageThumbnailHandler: MessageHandler {
         case .refused(_, let reason): "refused: \(reason)"
         case .tooManyRedirects(let limit, _): "more than \(limit) redirects"
         case .throttled(_, _, let reason): "\(reason), asked to wait"
+        case .waitTooLong(_, let retryAfter, _): "asked to wait \(retryAfter.wholeUnitsDescription)"
         }
     }
 }

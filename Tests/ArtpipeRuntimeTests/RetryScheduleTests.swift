@@ -88,6 +88,50 @@ struct RetryScheduleTests {
     }
 }
 
+extension RetryScheduleTests {
+    @Test("retry headers out of range, or due a thousand years ahead, are dead-lettered at once; the partition goes on")
+    func poisonRetryHeaders() async throws {
+        let cluster = try TestCluster()
+        let input = try cluster.makeTopic("poison-in", partitions: 1)
+        let output = try cluster.makeTopic("poison-out", partitions: 1)
+        let deadLetters = try cluster.makeTopic("poison-dead", partitions: 1)
+        let tiers = try (1...3).map { try cluster.makeTopic("poison-tier-\($0)", partitions: 1) }
+        let now = RetryState.text(Date())
+        let poison: [[KafkaHeader]] = [
+            [
+                KafkaHeader(RetryState.attemptsHeader, String(Int.max)),
+                KafkaHeader(RetryState.firstFailureHeader, now),
+                KafkaHeader(RetryState.dueHeader, now),
+            ],
+            [
+                KafkaHeader(RetryState.attemptsHeader, "2"), KafkaHeader(RetryState.firstFailureHeader, now),
+                KafkaHeader(RetryState.dueHeader, "99999999999999999999"),
+            ],
+            [
+                KafkaHeader(RetryState.attemptsHeader, "2"), KafkaHeader(RetryState.firstFailureHeader, now),
+                KafkaHeader(RetryState.dueHeader, RetryState.text(Date().addingTimeInterval(1_000 * 365 * 86_400))),
+            ],
+        ]
+        // Three poison copies on the first retry topic, then a good one behind them.
+        try await cluster.produce(to: tiers[0], 0..<4, value: { "ok-\($0)" }, headers: { $0 < 3 ? poison[$0] : [] })
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
+            handler: RecoveringHandlerSelector(outputTopic: output),
+            retrySchedule: RetrySchedule(
+                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)], giveUpAfter: .seconds(3)),
+            deadLetterTopic: deadLetters)
+        let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 3, timeout: .seconds(60))
+        let outputs = try await readTopic(output, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        try await worker.stop()
+        await cluster.shutdown()
+        #expect(letters.compactMap(\.keyString) == ["k0", "k1", "k2"])
+        let reasons = letters.compactMap { $0.headers.value(of: DeadLetter.errorHeader) }
+        #expect(reasons[0].contains("unreadable retry headers") && reasons[1].contains("unreadable retry headers"))
+        #expect(reasons[2].contains("further ahead than any retry waits"), "\(reasons[2])")
+        #expect(outputs.compactMap(\.keyString) == ["k3"])
+    }
+}
+
 /// Flaky messages recover after two failures; `never` ones do not; the rest pass at once.
 private struct RecoveringHandlerSelector: MessageHandler {
     let outputTopic: String

@@ -63,6 +63,29 @@ struct HTTPFetcherTests {
         await server.stop()
     }
 
+    @Test(
+        "a Retry-After past maxRetryAfter fails for good, traps on no number or date, and holds the host no longer",
+        arguments: ["90000", "99999999999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"])
+    func hostileRetryAfter(_ value: String) async throws {
+        let server = try await TestHTTPServer.start { _ in
+            TestHTTPServer.Response(status: 429, headers: [("Retry-After", value)])
+        }
+        let http = fetcher { $0.maxRetryAfter = .seconds(86_400) }
+        let error = await #expect(throws: HTTPFetchError.self) {
+            try await http.get(URL(string: "\(server.baseURL)/x")!)
+        }
+        #expect(error?.isPermanent == true, "\(String(describing: error))")
+        #expect(error?.description.contains("--retry-for") == true, "\(String(describing: error))")
+        let held = await #expect(throws: HTTPFetchError.self) {
+            try await http.get(URL(string: "\(server.baseURL)/y")!)
+        }
+        let left = try #require(held?.retryAfter)
+        #expect(left > .seconds(86_000) && left <= .seconds(86_400), "the host is held a day at most, not \(left)")
+        #expect(server.requests.count == 1)
+        try await http.shutdown()
+        await server.stop()
+    }
+
     @Test("Retry-After is scaled by retryAfterScale (for tests) and a short one is waited out in place")
     func scaledRetryAfter() async throws {
         let script = Script([TestHTTPServer.Response(status: 503, headers: [("Retry-After", "100")]), .json("{}")])
@@ -208,10 +231,14 @@ struct HTTPFetcherTests {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         let inTenSeconds = formatter.string(from: Date().addingTimeInterval(10))
-        let parsed = HTTPFetcher.parseRetryAfter(inTenSeconds)
+        let parsed = RetryAfter.parse(inTenSeconds)
         #expect(parsed.map { $0 > .seconds(8) && $0 <= .seconds(10) } == true)
-        #expect(HTTPFetcher.parseRetryAfter("7") == .seconds(7))
-        #expect(HTTPFetcher.parseRetryAfter("soon") == nil)
+        #expect(RetryAfter.parse("7") == .seconds(7))
+        #expect(RetryAfter.parse("soon") == nil)
+        #expect(RetryAfter.parse("-5") == nil)
+        #expect(RetryAfter.parse(String(repeating: "9", count: 400)) == RetryAfter.longest)
+        #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT") == RetryAfter.longest)
+        #expect(RetryAfter.parse("Thu, 01 Jan 1970 00:00:00 GMT") == .zero)
     }
 }
 

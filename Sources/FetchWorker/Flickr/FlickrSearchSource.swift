@@ -57,7 +57,8 @@ public struct FlickrSearchSource: RangeSplittingSource {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
         // A page of an upload-date range: numbered on through the crawl, counted from the range's first.
-        let page = request.page - (PageCursor(request.cursor).token.flatMap(Int.init) ?? 1) + 1
+        let firstPage = try PageCursor(request.cursor).tokenNumber(in: 1...request.page, what: "range start") ?? 1
+        let page = request.page - firstPage + 1
         guard page >= 1, page * request.pageSize <= Self.reachableLimit else {
             throw SourceFormatError(
                 "page \(page) of size \(request.pageSize) is past Flickr's first \(Self.reachableLimit) results")

@@ -35,6 +35,9 @@ public struct ITunesSearchSource: CollectionSource {
         self.http = http
     }
 
+    /// The furthest offset a cursor may carry: past any result the service pages to.
+    static let maxOffset = PageRequest.maxPage * PageRequest.maxPageSize
+
     public func count(query: [String: String]) async throws -> SourceCount {
         let answer = try await search(query: query, limit: Self.pageSizeLimit, offset: 0)
         return SourceCount(total: answer.resultCount)
@@ -44,8 +47,8 @@ public struct ITunesSearchSource: CollectionSource {
         guard (1...Self.pageSizeLimit).contains(request.pageSize) else {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
-        let cursor = PageCursor(request.cursor)
-        let offset = cursor.token.flatMap(Int.init) ?? 0
+        let cursor = try PageCursor(request.cursor)
+        let offset = try cursor.tokenNumber(in: 0...Self.maxOffset, what: "offset") ?? 0
         let answer = try await search(query: request.query, limit: request.pageSize, offset: offset)
         let artworks = Self.artworks(of: answer.results, imageEdge: imageEdge)
         var page = SourcePage(total: offset + answer.results.count, artworks: artworks)

@@ -57,7 +57,7 @@ public final class SearchCollectionSource: CollectionSource {
     /// for the moment has the page tried again later.
     public func fetch(_ request: PageRequest) async throws -> SourcePage {
         try check(query: request.query)
-        let cursor = PageCursor(request.cursor)
+        let cursor = try PageCursor(request.cursor)
         let page = try await searchPage(query: request.query, pageToken: cursor.token)
         var next: [PageRequest] = []
         let nextToken = page.next?.id.flatMap(Self.pageToken)

@@ -19,11 +19,13 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
     /// The host asked us to wait (429 or 503 with `Retry-After`) longer than a request waits
     /// in place: try again after `retryAfter`.
     case throttled(url: String, retryAfter: Duration, reason: String)
+    /// The host asked us to wait longer than anything here waits for (`--retry-for`).
+    case waitTooLong(url: String, retryAfter: Duration, limit: Duration)
 
     /// True when retrying later cannot succeed.
     public var isPermanent: Bool {
         switch self {
-        case .rejected, .tooLarge, .invalidURL, .refused, .tooManyRedirects: true
+        case .rejected, .tooLarge, .invalidURL, .refused, .tooManyRedirects, .waitTooLong: true
         case .exhausted, .throttled: false
         }
     }
@@ -50,6 +52,9 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
             "more than \(limit) redirects from \(url)"
         case .throttled(let url, let retryAfter, let reason):
             "\(url): \(reason); the host asks to wait \(retryAfter.wholeUnitsDescription)"
+        case .waitTooLong(let url, let retryAfter, let limit):
+            "\(url) asks to wait \(retryAfter >= RetryAfter.longest ? "a year or more" : retryAfter.wholeUnitsDescription), "
+                + "longer than the \(limit.wholeUnitsDescription) a page is retried for (--retry-for)"
         }
     }
 }

@@ -122,12 +122,14 @@ public final class HTTPFetcher: Sendable {
                     continue
                 case 429, 408, 500..<600:
                     failure = "HTTP \(response.status)"
-                    retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter).map {
+                    retryAfter = response.header("Retry-After").flatMap { RetryAfter.parse($0) }.map {
                         $0 * configuration.retryAfterScale
                     }
                     if let retryAfter, response.status == 429 || response.status == 503 {
-                        // The whole host is asking for a pause, not just this URL.
-                        limits.hold(host: host, until: .now + retryAfter, reason: failure)
+                        // The whole host is asking for a pause, not just this URL; never longer
+                        // than anything here would wait.
+                        limits.hold(
+                            host: host, until: .now + min(retryAfter, configuration.maxRetryAfter), reason: failure)
                     }
                 default:
                     let prefix = String(decoding: response.body.prefix(300), as: UTF8.self)
@@ -140,6 +142,10 @@ public final class HTTPFetcher: Sendable {
                 throw CancellationError()
             } catch {
                 failure = Self.describe(error, redaction: redaction)
+            }
+            if let retryAfter, retryAfter > configuration.maxRetryAfter {
+                throw HTTPFetchError.waitTooLong(
+                    url: shownURL, retryAfter: retryAfter, limit: configuration.maxRetryAfter)
             }
             if let retryAfter, retryAfter > configuration.maxWaitInPlace {
                 throw HTTPFetchError.throttled(url: shownURL, retryAfter: retryAfter, reason: failure)
@@ -227,15 +233,4 @@ public final class HTTPFetcher: Sendable {
         return policy.delay(afterAttempt: attempt)
     }
 
-    /// `Retry-After` as delta-seconds or an HTTP date.
-    public static func parseRetryAfter(_ value: String) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed) { return .seconds(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1_000))
-    }
 }

@@ -15,6 +15,10 @@ public struct HTTPFetcherConfiguration: Sendable {
     /// as ``HTTPFetchError/throttled(url:retryAfter:reason:)``, and every request to that host
     /// fails the same way, without being sent, until the wait is over.
     public var maxWaitInPlace: Duration = .seconds(30)
+    /// The longest `Retry-After` worth waiting for (FetchWorker's `--retry-for`): a longer one
+    /// fails the request for good, ``HTTPFetchError/waitTooLong(url:retryAfter:limit:)``, and
+    /// holds the host no longer than this.
+    public var maxRetryAfter: Duration = .seconds(86_400)
     /// Multiplies every `Retry-After` the servers send: below 1 only for tests, which cannot wait an hour.
     public var retryAfterScale: Double = 1
     /// Requests started per second per host; nil for no limit.

@@ -45,9 +45,14 @@ public struct RetryState: Sendable, Equatable {
     /// The reason of the latest failure.
     public var lastReason: String { history.last?.reason ?? "" }
 
-    /// The state a message carries; nil when it never failed (or its headers are not ours).
+    /// The most attempts a copy may claim: far more than any schedule makes in `--retry-for`.
+    public static let maxAttempts = 1_000_000
+
+    /// The state a message carries; nil when it never failed, or when its headers do not read
+    /// as a state (``problem(in:)`` says why).
     public init?(headers: [KafkaHeader]) {
-        guard let attempts = headers.value(of: Self.attemptsHeader).flatMap(Int.init), attempts > 0,
+        guard let attempts = headers.value(of: Self.attemptsHeader).flatMap(Int.init),
+            (1...Self.maxAttempts).contains(attempts),
             let first = headers.value(of: Self.firstFailureHeader).flatMap(Self.date),
             let due = headers.value(of: Self.dueHeader).flatMap(Self.date)
         else { return nil }
@@ -59,6 +64,23 @@ public struct RetryState: Sendable, Equatable {
             guard parts.count == 2, let at = Self.date(String(parts[0])) else { return nil }
             return Attempt(at: at, reason: String(parts[1]))
         }
+    }
+
+    /// Why a message's retry headers are poison: present but out of range, or due further
+    /// ahead than `longestWait` from now (a copy that would hold its partition for ever).
+    /// Nil for a message that never failed and for a readable state.
+    public static func problem(in headers: [KafkaHeader], longestWait: Duration, now: Date = Date()) -> String? {
+        let names = [attemptsHeader, firstFailureHeader, dueHeader]
+        guard names.contains(where: { headers.value(of: $0) != nil }) else { return nil }
+        guard let state = RetryState(headers: headers) else {
+            let values = names.map { "\($0)=\(headers.value(of: $0).map { String($0.prefix(40)) } ?? "none")" }
+            return "unreadable retry headers (\(values.joined(separator: ", ")))"
+        }
+        if state.due.timeIntervalSince(now) > Double(longestWait.components.seconds) {
+            return
+                "\(dueHeader) is \(Self.text(state.due)), further ahead than any retry waits (\(longestWait.components.seconds) s)"
+        }
+        return nil
     }
 
     /// The state after one more failure at `now`, due again at `due`.
@@ -94,11 +116,13 @@ public struct RetryState: Sendable, Equatable {
     }
 
     /// Milliseconds since the epoch, so the headers sort and parse without a date format.
-    static func text(_ date: Date) -> String {
+    package static func text(_ date: Date) -> String {
         String(Int64((date.timeIntervalSince1970 * 1_000).rounded()))
     }
 
+    /// A time between 1970 and the year 10000, else nil.
     static func date(_ text: String) -> Date? {
-        Int64(text).map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+        guard let milliseconds = Int64(text), (0...253_402_300_800_000).contains(milliseconds) else { return nil }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
     }
 }

@@ -20,7 +20,7 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         ArtpipeLogging.bootstrap(level: worker.level)
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.fetch")
-        let (sources, http, redaction) = try source.makeSources(logger: logger)
+        let (sources, http, redaction) = try source.makeSources(logger: logger, maxRetryAfter: try retry.giveUpAfter())
         if try source.apiKey().isEmpty {
             logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
         }

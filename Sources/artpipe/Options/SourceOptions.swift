@@ -145,14 +145,17 @@ struct SourceOptions: ParsableArguments {
         return product + " (+\(contact.filter { !$0.isNewline && $0 != ")" }))"
     }
 
-    /// The sources this process serves, with their fetcher.
-    func makeSources(logger: Logger) throws -> (
+    /// The sources this process serves, with their fetcher. A `Retry-After` longer than
+    /// `maxRetryAfter` (FetchWorker's `--retry-for`) fails its page for good.
+    func makeSources(logger: Logger, maxRetryAfter: Duration = .seconds(86_400)) throws -> (
         sources: [any CollectionSource], http: HTTPFetcher, redaction: SecretRedaction
     ) {
         let key = try apiKey()
         let flickrKey = try flickrKey()
         let redaction = SecretRedaction(secrets: [key, flickrKey].filter { !$0.isEmpty })
-        let http = HTTPFetcher(configuration: fetcherConfiguration, redaction: redaction, logger: logger)
+        var configuration = fetcherConfiguration
+        configuration.maxRetryAfter = maxRetryAfter
+        let http = HTTPFetcher(configuration: configuration, redaction: redaction, logger: logger)
         let legacyBase = URL(string: baseURL ?? "https://www.rijksmuseum.nl")!
         let legacy = LegacyCollectionSource(baseURL: legacyBase, apiKey: key, imageEdge: imageSize, http: http)
         let standIn = baseURL.flatMap(URL.init(string:))

@@ -37,6 +37,10 @@ public struct RetrySchedule: Sendable, Equatable {
         return (topics[tier], now.addingTimeInterval(wait.seconds))
     }
 
+    /// The furthest ahead a copy this schedule made can be due: a copy due later carries
+    /// headers this schedule did not write, and would hold its partition for nothing.
+    public var longestWait: Duration { giveUpAfter + (delays.max() ?? .zero) }
+
     /// True when a message that first failed at `firstFailure` has been retried long enough.
     public func isExhausted(firstFailure: Date, now: Date) -> Bool {
         now.timeIntervalSince(firstFailure) >= giveUpAfter.seconds

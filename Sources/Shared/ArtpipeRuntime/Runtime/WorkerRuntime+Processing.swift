@@ -39,7 +39,9 @@ extension WorkerRuntime {
     /// Waits for the time a retry copy is due, in short steps so a revoke or shutdown is not
     /// held up. False when the lease ended meanwhile.
     private func waitUntilDue(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Bool {
-        guard configuration.retrySchedule != nil, let state = RetryState(headers: message.headers) else {
+        guard let schedule = configuration.retrySchedule, let state = RetryState(headers: message.headers),
+            RetryState.problem(in: message.headers, longestWait: schedule.longestWait) == nil
+        else {
             return true
         }
         lease.setWaitingOnPurpose(true)
@@ -53,6 +55,11 @@ extension WorkerRuntime {
     }
 
     private func handle(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Outcome {
+        if let schedule = configuration.retrySchedule,
+            let problem = RetryState.problem(in: message.headers, longestWait: schedule.longestWait)
+        {
+            return await deadLetter(message, reason: problem, lease: lease)
+        }
         let input: Handler.Input
         do {
             input = try handler.decode(message)
@@ -107,6 +114,12 @@ extension WorkerRuntime {
             retryHeaders = headers
         }
         let reason = "\(error)"
+        if let retryAfter, retryAfter > schedule.giveUpAfter {
+            return await deadLetter(
+                message,
+                reason: "asked to wait \(retryAfter.wholeUnitsDescription), longer than it is retried for "
+                    + "(\(schedule.giveUpAfter.wholeUnitsDescription)): \(reason)", outputs: outputs, lease: lease)
+        }
         let now = Date()
         let previous = RetryState(headers: message.headers)
         let attempts = (previous?.attempts ?? 0) + 1
