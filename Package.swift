@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "HTTPFetching",
             dependencies: [
-                "ArtpipeSupport", logging, nioCore,
+                "ArtpipeSupport", logging, nioCore, nioPosix,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ], path: shared("HTTPFetching")),

@@ -16,13 +16,13 @@ public struct PageThumbnailHandler: MessageHandler {
     let thumbnailer: Thumbnailer
     let store: ThumbnailStore
     let downloader: HTTPFetcher
-    let policy: ImageHostPolicy
+    let policy: HostPolicy
     let imageConcurrency: Int
     /// File reads and writes, which block.
     let files: NIOThreadPool
 
     public init(
-        thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: ImageHostPolicy,
+        thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: HostPolicy,
         imageConcurrency: Int, threadPool: NIOThreadPool
     ) {
         self.thumbnailer = thumbnailer

@@ -2,12 +2,12 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Crypto
 import Foundation
-import HTTPFetching
 import PipelineContract
 import SampleImages
 import Synchronization
 import Testing
 
+@testable import HTTPFetching
 @testable import ThumbWorker
 
 @Suite("ThumbWorker over loopback HTTP and the embedded broker", .serialized, .timeLimit(.minutes(3)))
@@ -53,7 +53,7 @@ struct ThumbWorkerPipelineTests {
             ("OVER-CAP", url("/over-cap.jpg"), .failed, "too large: over 8 MiB"),
             ("NEVER", url("/never.jpg"), .failed, "timeout"),
             ("LOOP", url("/loop.jpg"), .failed, "more than 3 redirects"),
-            ("ELSEWHERE", url("/elsewhere.jpg"), .failed, "not an allowed image host"),
+            ("ELSEWHERE", url("/elsewhere.jpg"), .failed, "not an allowed host"),
             ("GONE", url("/gone.jpg"), .failed, "HTTP 404"),
         ]
         let artworks = works.enumerated().map { index, work in
@@ -80,7 +80,7 @@ struct ThumbWorkerPipelineTests {
         let handler = PageThumbnailHandler(
             thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
             store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
-            policy: ImageHostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 4,
+            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 4,
             threadPool: .singleton)
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("thumb"), topics: [ArtpipeTopic.pages], handler: handler)
@@ -155,8 +155,8 @@ struct ThumbWorkerPipelineTests {
 
     @Test("the default allow-list takes the image hosts of every source: the museum's, Flickr's, Apple's artwork")
     func sourcesImageHosts() async throws {
-        var policy = ImageHostPolicy()
-        policy.resolver = { _ in .addresses([ImageHostPolicy.Address(bytes: [93, 184, 216, 34])]) }
+        var policy = HostPolicy()
+        policy.resolver = { _ in .addresses([HostPolicy.Address(bytes: [93, 184, 216, 34])]) }
         for url in [
             "https://live.staticflickr.com/2082/2448337677_592a1a3238_b.jpg",
             "https://farm5.staticflickr.com/4614/28033364809_f5a3538047_z.jpg",
@@ -165,16 +165,16 @@ struct ThumbWorkerPipelineTests {
         ] {
             #expect(try await policy.check(URL(string: url)!) == ["93.184.216.34"], "\(url)")
         }
-        await #expect(throws: ImageHostPolicy.Refusal.self) {
+        await #expect(throws: HostPolicy.Refusal.self) {
             try await policy.check(URL(string: "https://staticflickr.com.example.org/a.jpg")!)
         }
     }
 
     @Test("a name look-up that fails for now is retried, never recorded as the image's lasting failure")
     func transientLookup() async throws {
-        var policy = ImageHostPolicy(allowedHosts: ["images.example"])
+        var policy = HostPolicy(allowedHosts: ["images.example"])
         policy.resolver = { _ in .unavailable("Temporary failure in name resolution") }
-        await #expect(throws: ImageHostPolicy.LookupUnavailable.self) {
+        await #expect(throws: HostPolicy.LookupUnavailable.self) {
             try await policy.check(URL(string: "https://images.example/a.jpg")!)
         }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("dns-out"))
@@ -187,7 +187,7 @@ struct ThumbWorkerPipelineTests {
         let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
         defer { Task { try? await downloader.shutdown() } }
         let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
-        func handler(_ policy: ImageHostPolicy) throws -> PageThumbnailHandler {
+        func handler(_ policy: HostPolicy) throws -> PageThumbnailHandler {
             PageThumbnailHandler(
                 thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton), store: store,
                 downloader: downloader, policy: policy, imageConcurrency: 1, threadPool: .singleton)
@@ -216,7 +216,7 @@ struct ThumbWorkerPipelineTests {
         defer { Task { await server.stop() } }
         let port = try #require(URL(string: server.baseURL)?.port)
         // `.invalid` never resolves (RFC 6761): only the checked address can reach the server.
-        var policy = ImageHostPolicy(allowedHosts: ["rebind.invalid"])
+        var policy = HostPolicy(allowedHosts: ["rebind.invalid"])
         let lookups = Mutex(0)
         policy.resolver = { _ in
             lookups.withLock { $0 += 1 }
@@ -246,30 +246,30 @@ struct ThumbWorkerPipelineTests {
 
     @Test("private addresses are refused unless allowed, and only allowed hosts are fetched")
     func hostPolicy() async {
-        let strict = ImageHostPolicy(allowedHosts: ["127.0.0.1", "localhost", "googleusercontent.com"])
+        let strict = HostPolicy(allowedHosts: ["127.0.0.1", "localhost", "googleusercontent.com"])
         for url in [
             "http://127.0.0.1/x.jpg", "http://localhost/x.jpg", "http://evil.example/x.jpg",
             "ftp://lh3.googleusercontent.com/x", "file:///etc/passwd",
         ] {
-            await #expect(throws: ImageHostPolicy.Refusal.self, "\(url)") { try await strict.check(URL(string: url)!) }
+            await #expect(throws: HostPolicy.Refusal.self, "\(url)") { try await strict.check(URL(string: url)!) }
         }
-        let relaxed = ImageHostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true)
+        let relaxed = HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true)
         await #expect(throws: Never.self) { try await relaxed.check(URL(string: "http://127.0.0.1:8080/x.jpg")!) }
         for private_ in [[10, 1, 2, 3], [192, 168, 0, 1], [172, 20, 0, 1], [169, 254, 1, 1], [127, 0, 0, 1]] {
-            #expect(ImageHostPolicy.isPrivate(.init(bytes: private_.map(UInt8.init))))
+            #expect(HostPolicy.isPrivate(.init(bytes: private_.map(UInt8.init))))
         }
-        #expect(!ImageHostPolicy.isPrivate(.init(bytes: [142, 250, 1, 1])))
-        #expect(ImageHostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 15) + [1])), "::1")
-        #expect(ImageHostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 10, 0, 0, 1])))
+        #expect(!HostPolicy.isPrivate(.init(bytes: [142, 250, 1, 1])))
+        #expect(HostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 15) + [1])), "::1")
+        #expect(HostPolicy.isPrivate(.init(bytes: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 10, 0, 0, 1])))
         // The rest of IANA's special-purpose ranges, and the IPv6 forms that reach an IPv4 address.
         for special in [
             [198, 18, 0, 1], [198, 19, 255, 254], [192, 0, 2, 7], [203, 0, 113, 9], [224, 0, 0, 1],
             [255, 255, 255, 255], [100, 127, 0, 1],
         ] {
-            #expect(ImageHostPolicy.isPrivate(.init(bytes: special.map(UInt8.init))), "\(special)")
+            #expect(HostPolicy.isPrivate(.init(bytes: special.map(UInt8.init))), "\(special)")
         }
-        #expect(!ImageHostPolicy.isPrivate(.init(bytes: [198, 20, 0, 1])))
-        func v6(_ head: [UInt8], tail: [UInt8] = []) -> ImageHostPolicy.Address {
+        #expect(!HostPolicy.isPrivate(.init(bytes: [198, 20, 0, 1])))
+        func v6(_ head: [UInt8], tail: [UInt8] = []) -> HostPolicy.Address {
             .init(bytes: head + [UInt8](repeating: 0, count: 16 - head.count - tail.count) + tail)
         }
         for special in [
@@ -278,9 +278,9 @@ struct ThumbWorkerPipelineTests {
             v6([0x20, 0x01, 0, 0]),  // Teredo
             v6([0x20, 0x01, 0x0D, 0xB8]), v6([0xFD, 0x12]), v6([0xFE, 0x80]), v6([0xFF, 0x02]),
         ] {
-            #expect(ImageHostPolicy.isPrivate(special), "\(special.bytes)")
+            #expect(HostPolicy.isPrivate(special), "\(special.bytes)")
         }
-        #expect(!ImageHostPolicy.isPrivate(v6([0x2A, 0x00, 0x14, 0x50])), "a public IPv6 address")
+        #expect(!HostPolicy.isPrivate(v6([0x2A, 0x00, 0x14, 0x50])), "a public IPv6 address")
     }
 }
 

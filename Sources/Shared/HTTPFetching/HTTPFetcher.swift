@@ -18,14 +18,19 @@ public final class HTTPFetcher: Sendable {
     private let logger: Logger
     /// Bytes of bodies held at once, when bounded.
     private let bodyBudget: ByteBudget?
+    /// Checked before every request and every redirect hop, besides a request's own check.
+    private let policy: HostPolicy?
 
     /// - Parameter bodyBudget: when set, bodies in flight and held by callers take at most
     ///   this many bytes together; each successful response's ``HTTPFetchResponse/reservedBytes``
     ///   must be given back with ``release(_:)``.
+    ///   - policy: the hosts every request and every redirect may reach; nil for any.
     public init(
-        configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger, bodyBudget: Int? = nil
+        configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger, bodyBudget: Int? = nil,
+        policy: HostPolicy? = nil
     ) {
         self.bodyBudget = bodyBudget.map { ByteBudget(capacity: $0) }
+        self.policy = policy
         var clientConfiguration = HTTPClient.Configuration(
             // Redirects are followed here, not by the client, so every hop passes the URL check.
             redirectConfiguration: .disallow,
@@ -84,9 +89,14 @@ public final class HTTPFetcher: Sendable {
             var retryAfter: Duration?
             do {
                 var addresses: [String] = []
-                if let check {
+                let policyCheck: (@Sendable (URL) async throws -> [String])? = policy.map { policy in
+                    { @Sendable url in try await policy.check(url) }
+                }
+                let checks = [policyCheck, check].compactMap { $0 }
+                for check in checks {
                     do {
-                        addresses = try await check(current)
+                        let approved = try await check(current)
+                        if !approved.isEmpty { addresses = approved }
                     } catch let error as any TransientFailure {
                         throw error
                     } catch {

@@ -139,10 +139,7 @@ struct SourceOptions: ParsableArguments {
 
     /// `artpipe/<version>`, with the operator's contact when given: the museum asks harvesters to say who they are.
     func userAgent(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let contact = (contact ?? environment["ARTPIPE_CONTACT"])?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let product = "artpipe/\(ArtpipeVersion.current)"
-        guard let contact, !contact.isEmpty else { return product }
-        return product + " (+\(contact.filter { !$0.isNewline && $0 != ")" }))"
+        ArtpipeVersion.userAgent(contact: contact, environment: environment)
     }
 
     /// The sources this process serves, with their fetcher. A `Retry-After` longer than
@@ -155,7 +152,9 @@ struct SourceOptions: ParsableArguments {
         let redaction = SecretRedaction(secrets: [key, flickrKey].filter { !$0.isEmpty })
         var configuration = fetcherConfiguration
         configuration.maxRetryAfter = maxRetryAfter
-        let http = HTTPFetcher(configuration: configuration, redaction: redaction, logger: logger)
+        let http = HTTPFetcher(
+            configuration: configuration, redaction: redaction, logger: logger,
+            policy: .sources(baseURL: baseURL.flatMap(URL.init(string:))))
         let legacyBase = URL(string: baseURL ?? "https://www.rijksmuseum.nl")!
         let legacy = LegacyCollectionSource(baseURL: legacyBase, apiKey: key, imageEdge: imageSize, http: http)
         let standIn = baseURL.flatMap(URL.init(string:))

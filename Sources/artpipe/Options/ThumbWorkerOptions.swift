@@ -20,6 +20,12 @@ struct ThumbWorkerOptions: ParsableArguments {
     @Flag(help: "Write WebP instead of JPEG.")
     var webp = false
 
+    @Option(
+        help:
+            "How the image hosts can reach whoever runs this worker (mailto:… or a URL), sent in the User-Agent (env: ARTPIPE_CONTACT)."
+    )
+    var contact: String?
+
     @Option(help: "Images processed at once (default: the number of cores).")
     var imageConcurrency: Int?
 
@@ -97,11 +103,13 @@ struct ThumbWorkerOptions: ParsableArguments {
         download.readTimeout = .seconds(fromFlag: min(downloadTimeout, 10))
         download.maxAttempts = 3
         download.concurrencyPerHost = 8
+        download.userAgent = ArtpipeVersion.userAgent(
+            contact: contact, environment: ProcessInfo.processInfo.environment)
         let downloader = HTTPFetcher(
             configuration: download, redaction: SecretRedaction(secrets: []), logger: logger,
             bodyBudget: downloadBudgetMib << 20)
-        let policy = ImageHostPolicy(
-            allowedHosts: ImageHostPolicy.defaultHosts + allowHost, allowPrivateAddresses: allowPrivateHosts,
+        let policy = HostPolicy(
+            allowedHosts: HostPolicy.imageHosts + allowHost, allowPrivateAddresses: allowPrivateHosts,
             threadPool: threadPool)
         let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
         if case let swept = store.removeStaleTemporaries(), swept > 0 {

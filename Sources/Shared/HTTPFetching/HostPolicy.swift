@@ -2,31 +2,35 @@ import Foundation
 import HTTPFetching
 import NIOPosix
 
-/// Which image URLs may be downloaded: http(s) only, hosts on the allow-list (a listed
-/// name or any subdomain of it), and, unless allowed, no loopback, private or link-local
-/// address, whatever name points there.
-public struct ImageHostPolicy: Sendable {
+/// Which URLs may be fetched, checked before a request and before following each redirect:
+/// http(s) only, hosts on the allow-list (a listed name or any subdomain of it), and, unless
+/// allowed, no loopback, private or link-local address, whatever name points there. The
+/// thumbnailer checks image URLs with it, the sources every request they send.
+public struct HostPolicy: Sendable {
     /// The image hosts of the sources: the museum's, Flickr's (`live.staticflickr.com`,
     /// `farmN.staticflickr.com`) and Apple's artwork host (`isN-ssl.mzstatic.com`).
-    public static let defaultHosts = [
+    public static let imageHosts = [
         "googleusercontent.com", "ggpht.com", "iiif.micr.io", "rijksmuseum.nl", "staticflickr.com", "mzstatic.com",
     ]
 
     public var allowedHosts: [String]
     public var allowPrivateAddresses: Bool
+    /// Hosts the operator named themselves (`--base-url`'s): allowed at whatever address.
+    public var trustedHosts: [String]
     /// Where the blocking name look-ups run.
     public var threadPool: NIOThreadPool
     /// The name look-up; blocking (`getaddrinfo`).
-    var resolver: @Sendable (String) -> Resolution = ImageHostPolicy.resolve
+    var resolver: @Sendable (String) -> Resolution = HostPolicy.resolve
     /// Which looked-up addresses are refused; tests let loopback through to reach their server.
-    var isRefusedAddress: @Sendable (Address) -> Bool = ImageHostPolicy.isPrivate
+    var isRefusedAddress: @Sendable (Address) -> Bool = HostPolicy.isPrivate
 
     public init(
-        allowedHosts: [String] = Self.defaultHosts, allowPrivateAddresses: Bool = false,
+        allowedHosts: [String] = Self.imageHosts, allowPrivateAddresses: Bool = false, trustedHosts: [String] = [],
         threadPool: NIOThreadPool = .singleton
     ) {
         self.allowedHosts = allowedHosts.map { $0.lowercased() }
         self.allowPrivateAddresses = allowPrivateAddresses
+        self.trustedHosts = trustedHosts.map { $0.lowercased() }
         self.threadPool = threadPool
     }
 
@@ -60,8 +64,9 @@ public struct ImageHostPolicy: Sendable {
         guard let host = url.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else {
             throw Refusal(description: "no host")
         }
+        if trustedHosts.contains(host) { return [] }
         guard allowedHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
-            throw Refusal(description: "host \(host) is not an allowed image host")
+            throw Refusal(description: "host \(host) is not an allowed host")
         }
         guard !allowPrivateAddresses else { return [] }
         // The resolver blocks: it runs on the pool, off the cooperative threads.

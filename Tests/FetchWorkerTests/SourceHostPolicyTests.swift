@@ -1,0 +1,71 @@
+import ArtpipeTestKit
+import Foundation
+import HTTPFetching
+import PipelineContract
+import Testing
+
+@testable import FetchWorker
+
+/// Source requests obey the host policy at every hop, as image downloads do.
+@Suite("Source requests and the host policy", .timeLimit(.minutes(1)))
+struct SourceHostPolicyTests {
+    static func fetcher(baseURL: String?) -> HTTPFetcher {
+        var configuration = HTTPFetcherConfiguration()
+        configuration.maxAttempts = 1
+        return HTTPFetcher(
+            configuration: configuration, redaction: SecretRedaction(secrets: []), logger: .test,
+            policy: .sources(baseURL: baseURL.flatMap(URL.init(string:))))
+    }
+
+    @Test("each source follows a redirect within --base-url's host, and refuses one to another host, loopback included")
+    func redirects() async throws {
+        let server = try await TestHTTPServer.start { request in
+            switch request.path {
+            case "/elsewhere": TestHTTPServer.Response(status: 500)
+            case "/same": TestHTTPServer.Response(status: 404)
+            default:
+                TestHTTPServer.Response(
+                    status: 302,
+                    headers: [("Location", request.query["to"] == "same" ? "/same" : "http://localhost:1/elsewhere")])
+            }
+        }
+        let http = Self.fetcher(baseURL: server.baseURL)
+        let base = URL(string: server.baseURL)!
+        let sources: [(any CollectionSource, [String: String])] = [
+            (
+                OAICollectionSource(
+                    endpoint: base.appendingPathComponent("oai"), language: "en", imageEdge: 512, http: http,
+                    logger: .test), [:]
+            ),
+            (LegacyCollectionSource(baseURL: base, apiKey: "k", imageEdge: 512, http: http), [:]),
+            (FlickrSearchSource(endpoint: base, apiKey: "k", imageEdge: 512, http: http), ["text": "x"]),
+            (ITunesSearchSource(endpoint: base, imageEdge: 512, http: http), ["term": "x"]),
+        ]
+        for (source, query) in sources {
+            let away = PageRequest(crawlId: "c", source: source.name, query: query, page: 1, pageSize: 10)
+            let refused = await #expect(throws: HTTPFetchError.self, "\(source.name)") { try await source.fetch(away) }
+            #expect(refused?.isPermanent == true, "\(source.name): \(String(describing: refused))")
+            #expect(refused?.description.contains("localhost is not an allowed host") == true, "\(source.name)")
+        }
+        // Within the stand-in's own host the redirect is followed (and its 404 is what comes back).
+        let within = try await #require(
+            await #expect(throws: HTTPFetchError.self) {
+                try await http.get(URL(string: server.baseURL + "/x?to=same")!)
+            })
+        #expect(within.description.contains("HTTP 404"), "\(within)")
+        #expect(!server.requests.contains { $0.path == "/elsewhere" })
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test("without --base-url only the sources' own hosts are reached, never an address or a look-alike")
+    func ownHostsOnly() async throws {
+        let policy = HostPolicy.sources(baseURL: nil)
+        for url in [
+            "http://127.0.0.1/oai", "http://10.0.0.1/oai", "http://169.254.169.254/latest/meta-data",
+            "https://data.rijksmuseum.nl.evil.example/oai", "https://evilrijksmuseum.nl/", "ftp://data.rijksmuseum.nl/",
+        ] {
+            await #expect(throws: HostPolicy.Refusal.self, "\(url)") { try await policy.check(URL(string: url)!) }
+        }
+    }
+}
