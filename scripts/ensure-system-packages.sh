@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages artpipe builds and runs with, when any is missing.
+# Installs the Debian/Ubuntu packages artpipe builds and runs with, and the Python server the
+# tests harvest from, when any is missing.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(pkg-config librdkafka-dev libvips-dev kcat)
 missing=()
@@ -8,14 +10,32 @@ pkg-config --exists rdkafka 2>/dev/null || missing+=(librdkafka-dev)
 pkg-config --exists vips 2>/dev/null || missing+=(libvips-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-echo "installing system packages: ${missing[*]}"
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null 2>&1 || { echo "error: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
-  sudo=(sudo)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing system packages: ${missing[*]}"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "error: need root (or sudo) to install ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
 fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+
+# The independent OAI-PMH server the tests harvest from (oai-repo, PyPI), in a virtual
+# environment inside the checkout: Debian's own Python refuses system-wide pip installs.
+venv=.build-python
+if ! "$venv/bin/python3" -c 'import oai_repo' >/dev/null 2>&1; then
+  if ! python3 -m venv --help >/dev/null 2>&1; then
+    echo "installing system packages: python3 python3-venv"
+    sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
+  fi
+  echo "installing oai-repo into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check oai-repo==0.5.2
+fi

@@ -16,7 +16,7 @@ toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 # What `swift build` and the tests need besides the toolchain: the libraries' -dev packages
 # and what the toolchain's own programs load.
 packages=(librdkafka-dev libvips-dev pkg-config kcat binutils gcc g++ libc6-dev libstdc++-14-dev git
-  ca-certificates libcurl4t64 libxml2 zlib1g-dev libuuid1 libsqlite3-0 libedit2 libncurses6)
+  ca-certificates libcurl4t64 libxml2 zlib1g-dev libuuid1 libsqlite3-0 libedit2 libncurses6 python3 python3-venv)
 
 prepare_root() {
   chroot "$1" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
@@ -42,8 +42,12 @@ fi
 chroot "$root" sh -c 'echo "librdkafka $(pkg-config --modversion rdkafka), libvips $(pkg-config --modversion vips)"'
 in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/swift-toolchain/bin:/usr/bin:/bin VIPS_WARNING=0 \
-    bash -c "cd /src && $*"
+    ARTPIPE_TEST_PYTHON=/opt/oai-repo/bin/python3 bash -c "cd /src && $*"
 }
+# The OAI-PMH server some tests harvest from (oai-repo, PyPI), in the root's own Python.
+in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo' 2>/dev/null || { rm -rf /opt/oai-repo && \
+  python3 -m venv /opt/oai-repo && /opt/oai-repo/bin/python3 -m pip install --quiet oai-repo==0.5.2; }" \
+  || fail "cannot install oai-repo in the root"
 log=$work/test-runtime-libraries.log
 # SwiftPM can trip over two spellings of one package URL fetched at once into an empty
 # cache; a second resolve finds them fetched.

@@ -34,6 +34,8 @@ public final class SampleCollectionServer: Sendable {
     private let revisionTimes: Mutex<[Date]>
     /// The OAI-PMH list of the current revision, made once per revision.
     private let oaiEntries = Mutex<(revision: Int, entries: [OAIAnswer.Entry])?>(nil)
+    /// The last window's entries, by revision, `from` and `until`.
+    private let lastWindow = Mutex<(key: String, entries: [OAIAnswer.Entry])?>(nil)
 
     /// The revision OAI-PMH serves (0: the collection as made).
     public var revision: Int { revisionTimes.withLock { $0.count } }
@@ -412,10 +414,7 @@ public final class SampleCollectionServer: Sendable {
             }
             position = OAIAnswer.Position(offset: 0, from: query["from"], until: query["until"], issued: 0)
         }
-        let matching = entries.filter { entry in
-            (position.from.map { entry.datestamp >= $0 } ?? true)
-                && (position.until.map { entry.datestamp <= $0 } ?? true)
-        }
+        let matching = matchingEntries(entries, from: position.from, until: position.until)
         if position.offset > 0, matching.count < position.size {
             return answer(OAIAnswer.error("badResumptionToken", "Token is no longer valid as data has changed."))
         }
@@ -433,6 +432,18 @@ public final class SampleCollectionServer: Sendable {
             OAIAnswer.list(
                 page, verb: verb, position: position,
                 completeListSize: faults.oaiListSizeHidden ? nil : matching.count, imageBase: base, next: next))
+    }
+
+    /// The entries of a window; the last window's are kept, since a harvest asks for one
+    /// window page after page (a collection of a million works would be filtered per page).
+    private func matchingEntries(_ entries: [OAIAnswer.Entry], from: String?, until: String?) -> [OAIAnswer.Entry] {
+        let key = "\(revision)|\(from ?? "")|\(until ?? "")"
+        if let kept = lastWindow.withLock({ $0 }), kept.key == key { return kept.entries }
+        let matching = entries.filter { entry in
+            (from.map { entry.datestamp >= $0 } ?? true) && (until.map { entry.datestamp <= $0 } ?? true)
+        }
+        lastWindow.withLock { $0 = (key, matching) }
+        return matching
     }
 
     private func currentEntries() -> [OAIAnswer.Entry] {

@@ -1,0 +1,135 @@
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import HTTPFetching
+import PipelineContract
+import Testing
+
+@testable import FetchWorker
+
+/// Harvests from an independent OAI-PMH server: oai-repo (PyPI), the library the museum's
+/// endpoint is very likely built on, run by `Tests/Servers/oai_repo_server.py`. It lists in
+/// identifier order, 50 records a page, and refuses a token once its list shrank.
+@Suite("Harvests against oai-repo", .serialized, .timeLimit(.minutes(2)))
+struct OAIRepoTests {
+    final class Server: Sendable {
+        let process: ChildProcess
+        let baseURL: String
+
+        init(records: Int) async throws {
+            let script = try #require(ChildProcess.packageRoot()).appendingPathComponent(
+                "Tests/Servers/oai_repo_server.py")
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("oai-repo"))
+            let child = try ChildProcess(
+                executableURL: URL(fileURLWithPath: "/usr/bin/env"),
+                arguments: [Self.python(), script.path, "--records", String(records)], outputURL: output)
+            process = child
+            var port = ""
+            try await waitUntil("oai-repo to listen (make setup installs it)", timeout: .seconds(30)) {
+                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                port =
+                    text.split(separator: "\n").first { $0.hasPrefix("port: ") }.map { String($0.dropFirst(6)) } ?? ""
+                return !port.isEmpty || !child.isRunning
+            }
+            let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            try #require(!port.isEmpty, "oai-repo did not start: \(said)")
+            baseURL = "http://127.0.0.1:\(port)"
+        }
+
+        /// The Python with oai-repo: `ARTPIPE_TEST_PYTHON`, else the checkout's `.build-python`
+        /// (`make setup` makes it), else `python3` on the PATH.
+        static func python() -> String {
+            let environment = ProcessInfo.processInfo.environment["ARTPIPE_TEST_PYTHON"]
+            let checkout = ChildProcess.packageRoot()?.appendingPathComponent(".build-python/bin/python3").path
+            return [environment, checkout].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+                ?? "python3"
+        }
+
+        /// Asks the server to change its records; returns the identifiers it changed.
+        func control(_ path: String, http: HTTPFetcher) async throws -> [String] {
+            let response = try await http.get(URL(string: baseURL + path)!)
+            return String(decoding: response.body, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+
+        func stop() {
+            process.stop()
+        }
+    }
+
+    static func fetcher(_ server: Server) -> HTTPFetcher {
+        var configuration = HTTPFetcherConfiguration()
+        configuration.maxAttempts = 1
+        return HTTPFetcher(
+            configuration: configuration, redaction: SecretRedaction(secrets: []), logger: .test,
+            policy: .sources(baseURL: URL(string: server.baseURL)))
+    }
+
+    /// Plans as `crawl` does and follows the cursor as FetchWorker does; `between` runs after each page.
+    static func harvest(
+        _ source: OAICollectionSource, between: (Int, SourcePage) async throws -> Void = { _, _ in }
+    ) async throws -> [SourcePage] {
+        let plan = try await CrawlPlanner.plan(source: source, query: [:], pages: .all, pageSize: 50, crawlId: "t")
+        var request = try #require(plan.requests.first)
+        var pages: [SourcePage] = []
+        while true {
+            let page = try await source.fetch(request)
+            pages.append(page)
+            try await between(pages.count, page)
+            guard let next = page.next.first, pages.count < 200 else { return pages }
+            request = next
+        }
+    }
+
+    @Test("records deleted mid-harvest: oai-repo refuses the token, and every record left is listed")
+    func deletedMidHarvest() async throws {
+        let server = try await OAIRepoTests.Server(records: 600)
+        defer { server.stop() }
+        let http = Self.fetcher(server)
+        let source = OAICollectionSource(
+            endpoint: URL(string: server.baseURL + "/oai")!, language: "en", imageEdge: 512, http: http, logger: .test)
+        var deleted: [String] = []
+        let pages = try await Self.harvest(source) { count, _ in
+            if count == 4 { deleted = try await server.control("/control/delete?count=5", http: http) }
+        }
+        try await http.shutdown()
+        #expect(deleted.count == 5)
+        let listed = Set(pages.flatMap(\.artworks).compactMap(\.recordId))
+        let all = (0..<600).map { "https://id.rijksmuseum.nl/\(200_000_000 + $0)" }
+        #expect(
+            listed == Set(all).subtracting(deleted),
+            "\(Set(all).subtracting(deleted).subtracting(listed).count) never listed")
+        // Four pages, the refused fifth listed from the start again: 4 + 12 pages.
+        #expect(pages.count == 4 + 12, "\(pages.count) pages")
+        #expect(pages.last?.completedHarvest != nil)
+    }
+
+    @Test(
+        "a harvest in slices: a record edited in the slice being listed refuses its token; only that slice is listed again"
+    )
+    func editedMidSlice() async throws {
+        let server = try await OAIRepoTests.Server(records: 600)
+        defer { server.stop() }
+        let http = Self.fetcher(server)
+        let source = OAICollectionSource(
+            endpoint: URL(string: server.baseURL + "/oai")!, language: "en", imageEdge: 512, sliceRecords: 100,
+            http: http, logger: .test)
+        var edited: [String] = []
+        let pages = try await Self.harvest(source) { count, page in
+            // The first page of the third slice or later that goes on to a second page.
+            guard edited.isEmpty, count >= 5, let first = page.artworks.first?.recordId, !page.next.isEmpty,
+                page.next[0].cursor?.contains("token=") == true
+            else { return }
+            edited = try await server.control("/control/restamp?ids=\(first)", http: http)
+        }
+        try await http.shutdown()
+        #expect(edited.count == 1)
+        let listed = pages.flatMap(\.artworks).compactMap(\.recordId)
+        let all = (0..<600).map { "https://id.rijksmuseum.nl/\(200_000_000 + $0)" }
+        #expect(Set(listed) == Set(all), "\(Set(all).subtracting(listed).count) never listed")
+        // Slices of at most 100 records are two pages of 50; the refusal lists one page again:
+        // the edited record once more in the last slice, and the slice's first page again.
+        #expect(listed.count - 600 > 1 && listed.count - 600 <= 100, "\(listed.count - 600) records listed twice")
+        let mark = try #require(pages.last?.completedHarvest)
+        #expect(mark.harvestedThrough <= OAIDatestamp.text(Date()))
+    }
+}

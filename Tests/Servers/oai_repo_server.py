@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""An OAI-PMH endpoint served by oai-repo (PyPI), the library the museum's server is very
+likely a fork of, for the fetch worker's tests: EDM records listed in identifier (string)
+order, 50 a page as the museum's, base64 resumption tokens refused once the list shrank.
+
+    python3 oai_repo_server.py --records 600
+
+prints `port: N` once it listens on 127.0.0.1. GET /control/delete?count=K removes K records
+not yet listed in identifier order (the last ones); GET /control/restamp?ids=A,B stamps those
+records with the current second, as an edit at the museum does. Each answers the
+identifiers it changed, one a line.
+"""
+import argparse
+import random
+import threading
+from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+from lxml import etree
+import oai_repo
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+DC = "http://purl.org/dc/elements/1.1/"
+EDM = "http://www.europeana.eu/schemas/edm/"
+ORE = "http://www.openarchives.org/ore/terms/"
+FIRST = datetime(2026, 1, 27, tzinfo=timezone.utc)
+
+
+class Collection:
+    """The records: identifier -> (object number, datestamp). Datestamps are a second apart in
+    an order unrelated to the identifiers', as after the museum's bulk re-stamp."""
+
+    def __init__(self, count, seed):
+        self.lock = threading.Lock()
+        order = list(range(count))
+        random.Random(seed).shuffle(order)
+        self.records = {
+            f"https://id.rijksmuseum.nl/{200000000 + n}": (f"SK-A-{n}", FIRST + timedelta(seconds=order[n]))
+            for n in range(count)
+        }
+
+    def identifiers(self):
+        with self.lock:
+            return sorted(self.records)
+
+    def get(self, identifier):
+        with self.lock:
+            return self.records.get(identifier)
+
+    def delete_last(self, count):
+        with self.lock:
+            gone = sorted(self.records)[-count:]
+            for identifier in gone:
+                del self.records[identifier]
+            return gone
+
+    def restamp(self, identifiers):
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        with self.lock:
+            changed = [identifier for identifier in identifiers if identifier in self.records]
+            for identifier in changed:
+                self.records[identifier] = (self.records[identifier][0], now)
+            return changed
+
+
+class Data(oai_repo.DataInterface):
+    limit = 50
+
+    def __init__(self, collection, base_url):
+        self.collection = collection
+        self.base_url = base_url
+
+    def get_identify(self):
+        identify = oai_repo.Identify()
+        identify.repository_name = "oai-repo test endpoint"
+        identify.base_url = self.base_url
+        identify.admin_email = ["ops@example.org"]
+        identify.earliest_datestamp = FIRST.strftime("%Y-%m-%dT%H:%M:%SZ")
+        identify.deleted_record = "no"
+        identify.granularity = "YYYY-MM-DDThh:mm:ssZ"
+        return identify
+
+    def is_valid_identifier(self, identifier):
+        return self.collection.get(identifier) is not None
+
+    def get_metadata_formats(self, identifier=None):
+        return [oai_repo.MetadataFormat("edm", "http://www.europeana.eu/schemas/edm/EDM.xsd", EDM)]
+
+    def get_record_header(self, identifier):
+        _, datestamp = self.collection.get(identifier)
+        return oai_repo.RecordHeader(identifier=identifier, datestamp=datestamp, setspecs=["all"])
+
+    def get_record_metadata(self, identifier, metadataprefix):
+        number, _ = self.collection.get(identifier)
+        root = etree.Element(f"{{{RDF}}}RDF", nsmap={"rdf": RDF, "dc": DC, "edm": EDM, "ore": ORE})
+        aggregation = etree.SubElement(root, f"{{{ORE}}}Aggregation", {f"{{{RDF}}}about": identifier + "/aggregation"})
+        etree.SubElement(aggregation, f"{{{EDM}}}aggregatedCHO", {f"{{{RDF}}}resource": identifier})
+        etree.SubElement(
+            aggregation, f"{{{EDM}}}isShownBy",
+            {f"{{{RDF}}}resource": f"https://iiif.micr.io/{number}/full/max/0/default.jpg"})
+        cho = etree.SubElement(root, f"{{{EDM}}}ProvidedCHO", {f"{{{RDF}}}about": identifier})
+        etree.SubElement(cho, f"{{{DC}}}identifier").text = number
+        title = etree.SubElement(cho, f"{{{DC}}}title", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
+        title.text = f"Work {number}"
+        etree.SubElement(cho, f"{{{DC}}}creator").text = "Maker " + number[-1]
+        return root
+
+    def get_record_abouts(self, identifier):
+        return []
+
+    def list_set_specs(self, identifier=None, cursor=0):
+        return ["all"], 1, None
+
+    def get_set(self, setspec):
+        return oai_repo.Set(spec="all", name="all") if setspec == "all" else None
+
+    def list_identifiers(self, metadataprefix, filter_from=None, filter_until=None, filter_set=None, cursor=0):
+        matching = []
+        for identifier in self.collection.identifiers():
+            record = self.collection.get(identifier)
+            if record is None:
+                continue
+            datestamp = record[1]
+            if filter_from and datestamp < filter_from:
+                continue
+            if filter_until and datestamp > filter_until:
+                continue
+            matching.append(identifier)
+        return matching[cursor:cursor + self.limit], len(matching), None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--records", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=26)
+    options = parser.parse_args()
+    collection = Collection(options.records, options.seed)
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            url = urlsplit(self.path)
+            # As a form: `+` is a space, as the museum's server reads it.
+            query = {name: values[-1] for name, values in parse_qs(url.query, keep_blank_values=True).items()}
+            if url.path.startswith("/control/"):
+                if url.path == "/control/delete":
+                    changed = collection.delete_last(int(query.get("count", "1")))
+                else:
+                    changed = collection.restamp(query.get("ids", "").split(","))
+                self.answer(200, "text/plain", "\n".join(changed).encode())
+                return
+            base = f"http://127.0.0.1:{self.server.server_port}/oai"
+            response = oai_repo.OAIRepository(Data(collection, base)).process(query)
+            self.answer(200, "text/xml; charset=utf-8", bytes(response))
+
+        def answer(self, status, content_type, body):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(f"port: {server.server_port}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
