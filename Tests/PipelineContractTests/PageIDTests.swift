@@ -33,6 +33,13 @@ struct PageIDTests {
         #expect(PipelineStage.index.inputTopics.contains(ArtpipeTopic.deadLetters))
         #expect(PipelineStage.fetch.workerName == "fetch")
     }
+
+    @Test(
+        "topics create asks for compaction where the latest message per key is the state: pages, thumbnails, harvests")
+    func compactedTopics() {
+        let compacted = Set(ArtpipeTopic.all.filter { ArtpipeTopic.settings[$0]?["cleanup.policy"] == "compact" })
+        #expect(compacted == [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.harvests])
+    }
 }
 
 @Suite("Numbers from messages are range-checked")

@@ -286,7 +286,9 @@ struct ThumbWorkerPipelineTests {
 
 @Suite("artpipe thumb-worker as a process", .timeLimit(.minutes(2)))
 struct ThumbWorkerProcessTests {
-    @Test("thumb-worker thumbnails a page, publishes its PageThumbnails and exits 0 on SIGTERM")
+    @Test(
+        "thumb-worker thumbnails a page, publishes its PageThumbnails and exits 0 on SIGTERM; downloads name artpipe's version and --contact"
+    )
     func process() async throws {
         let image = try SampleImage.noisy(width: 1600, height: 900, seed: 5)
         let server = try await TestHTTPServer.start { _ in .init(headers: [("Content-Type", "image/jpeg")], body: image)
@@ -299,7 +301,7 @@ struct ThumbWorkerProcessTests {
             "artpipe",
             [
                 "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--sizes", "120,240",
-                "--allow-host", "127.0.0.1", "--allow-private-hosts",
+                "--allow-host", "127.0.0.1", "--allow-private-hosts", "--contact", "mailto:ops@example.org",
             ] + EmbeddedBrokerSettings.flags)
         defer { worker.stop() }
         let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: 1, pageSize: 1)
@@ -319,6 +321,9 @@ struct ThumbWorkerProcessTests {
         let folder = ThumbnailFileName.folder("SK-C-5")
         #expect(item.files.map(\.path) == ["thumbs/120/\(folder)/SK-C-5.jpg", "thumbs/240/\(folder)/SK-C-5.jpg"])
         #expect(item.files.map(\.width) == [120, 240])
+        // The image host is told who asks, as the API is (it was `artpipe/1`).
+        let agent = server.requests.first?.headers["user-agent"] ?? ""
+        #expect(agent.hasPrefix("artpipe/0.") && agent.hasSuffix(" (+mailto:ops@example.org)"), "\(agent)")
         await cluster.shutdown()
     }
 

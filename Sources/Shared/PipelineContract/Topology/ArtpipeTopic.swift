@@ -15,5 +15,12 @@ public enum ArtpipeTopic {
     public static let all = [pageRequests] + pageRequestRetries + [pages, thumbnails, deadLetters, harvests]
 
     /// Topic settings beyond the cluster's defaults, for `artpipe topics create`.
-    public static let settings: [String: [String: String]] = [harvests: ["cleanup.policy": "compact"]]
+    ///
+    /// Pages and thumbnails are keyed by page id and the index wants the latest message of each
+    /// page id: compacted, a rebuild from Kafka sees every page however old, where the broker's
+    /// default retention (7 days on Apache Kafka) would drop pages silently.
+    public static let settings: [String: [String: String]] = [
+        pages: ["cleanup.policy": "compact"], thumbnails: ["cleanup.policy": "compact"],
+        harvests: ["cleanup.policy": "compact"],
+    ]
 }
