@@ -10,9 +10,9 @@ import Synchronization
 ///
 /// Every step of a chain lives in the partition its first request landed in, and a partition
 /// is handled by one worker at a time, in offset order. When a worker gets a partition (a new
-/// lease) it reads the partition from the first message it is given to the end and notes every
-/// step there: a request it will handle has its successor, if one was published, after it, so
-/// in that range or among the steps it publishes itself. Nothing is kept from one lease to the
+/// lease), its first cursor-paged request makes it read the partition from there to the end
+/// and note every step: a request it handles from then on has its successor, if one was
+/// published, after it, so in that range or among the steps it publishes itself. Nothing is kept from one lease to the
 /// next, so a replay, a rebalance or another instance's work never leaves it a stale view.
 public final class CursorChains: Sendable {
     /// Reads the steps published in a partition, from an offset to its end.
@@ -48,8 +48,9 @@ public final class CursorChains: Sendable {
         }
     }
 
-    /// Makes sure the steps of the message's partition are known for this lease: the first
-    /// message a lease hands over is where the worker starts reading, so the scan starts there.
+    /// Makes sure the steps of the message's partition are known for this lease, read from
+    /// the first cursor-paged message handled under it: every message handled after it, and
+    /// so every successor one of them has, lies at or after it.
     func load(for message: KafkaConsumerMessage, lease: KafkaPartitionLease) async throws {
         guard known.withLock({ $0[message.partition]?.lease !== lease }) else { return }
         let steps = try await scan(message.partition, message.offset)

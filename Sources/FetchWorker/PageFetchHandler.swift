@@ -38,7 +38,9 @@ public struct PageFetchHandler: MessageHandler {
         let step = try chainStep(of: request, context.message)
         // A retry copy keeps naming its chain, so the next page goes where the chain lives.
         let chainHeaders = step.map { [KafkaHeader(ChainStep.header, $0.description)] } ?? []
-        if let chains, let lease = context.lease, context.message.topic == ArtpipeTopic.pageRequests {
+        if source.isCursorPaged, let chains, let lease = context.lease,
+            context.message.topic == ArtpipeTopic.pageRequests
+        {
             do {
                 try await chains.load(for: context.message, lease: lease)
             } catch {
