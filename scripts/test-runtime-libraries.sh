@@ -44,10 +44,21 @@ in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/swift-toolchain/bin:/usr/bin:/bin VIPS_WARNING=0 \
     ARTPIPE_TEST_PYTHON=/opt/oai-repo/bin/python3 bash -c "cd /src && $*"
 }
-# The OAI-PMH server some tests harvest from (oai-repo, PyPI), in the root's own Python.
-in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo' 2>/dev/null || { rm -rf /opt/oai-repo && \
-  python3 -m venv /opt/oai-repo && /opt/oai-repo/bin/python3 -m pip install --quiet oai-repo==0.5.2; }" \
-  || fail "cannot install oai-repo in the root"
+# The OAI-PMH server some tests harvest from (oai-repo, PyPI), in the root's own Python. Its
+# wheels are fetched out here, where pip trusts this machine's certificates, for the root's
+# Python, and installed in the root from a folder the root sees through /src.
+if ! in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo'" >/dev/null 2>&1; then
+  python_version=$(in_root "python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'")
+  wheels=.build-image/oai-repo-wheels
+  rm -rf "$wheels"
+  python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+    --python-version "$python_version" --implementation cp --platform "manylinux_2_28_$(uname -m)" \
+    --platform "manylinux_2_17_$(uname -m)" --platform "manylinux2014_$(uname -m)" -d "$wheels" oai-repo==0.5.2 \
+    || fail "cannot download oai-repo for the root's Python $python_version"
+  in_root "rm -rf /opt/oai-repo && python3 -m venv /opt/oai-repo && /opt/oai-repo/bin/python3 -m pip install \
+    --quiet --disable-pip-version-check --no-index --find-links $wheels oai-repo==0.5.2" \
+    || fail "cannot install oai-repo in the root"
+fi
 log=$work/test-runtime-libraries.log
 # SwiftPM can trip over two spellings of one package URL fetched at once into an empty
 # cache; a second resolve finds them fetched.
