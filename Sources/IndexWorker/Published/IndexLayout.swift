@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where an index is published: schema `artpipe-index/2` (documented in the README, "The index").
+/// Where an index is published: schema `artpipe-index/2` (documented in `docs/index-format.md`).
 ///
 /// - `index.json`: the manifest — totals, crawls, and every artist with its count and the
 ///   buckets holding its works (``IndexManifest``). Written last.
