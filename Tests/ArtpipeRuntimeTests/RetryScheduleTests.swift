@@ -49,22 +49,15 @@ struct RetryScheduleTests {
 
     @Test("a message failing for the moment moves to the retry topics and comes back; later messages go on meanwhile")
     func retriedThroughTopics() async throws {
-        let cluster = try TestCluster()
-        let input = try cluster.makeTopic("retry-in", partitions: 1)
-        let output = try cluster.makeTopic("retry-out", partitions: 1)
-        let deadLetters = try cluster.makeTopic("retry-dead", partitions: 1)
-        let tiers = try (1...3).map { try cluster.makeTopic("retry-tier-\($0)", partitions: 1) }
+        let rig = try RetryRig("retry")
+        let (cluster, input, output, deadLetters, tiers) = (
+            rig.cluster, rig.input, rig.output, rig.deadLetters, rig.tiers
+        )
         try await cluster.produce(
             to: input, 0..<6, value: { $0 == 1 ? "flaky-\($0)" : $0 == 4 ? "never-\($0)" : "ok-\($0)" })
 
         // Only the flaky message fails, twice; the rest pass at once.
-        let handler = RecoveringHandlerSelector(outputTopic: output)
-        let worker = try InProcessWorker(
-            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input], handler: handler,
-            retrySchedule: RetrySchedule(
-                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)],
-                giveUpAfter: .seconds(3)),
-            deadLetterTopic: deadLetters)
+        let worker = try rig.worker()
         let outputs = try await readTopic(output, brokers: cluster.brokers, count: 5, timeout: .seconds(60))
         let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
         let firstTier = try await readTopic(tiers[0], brokers: cluster.brokers, count: 2, timeout: .seconds(30))
@@ -91,11 +84,8 @@ struct RetryScheduleTests {
 extension RetryScheduleTests {
     @Test("retry headers out of range, or due a thousand years ahead, are dead-lettered at once; the partition goes on")
     func poisonRetryHeaders() async throws {
-        let cluster = try TestCluster()
-        let input = try cluster.makeTopic("poison-in", partitions: 1)
-        let output = try cluster.makeTopic("poison-out", partitions: 1)
-        let deadLetters = try cluster.makeTopic("poison-dead", partitions: 1)
-        let tiers = try (1...3).map { try cluster.makeTopic("poison-tier-\($0)", partitions: 1) }
+        let rig = try RetryRig("poison")
+        let (cluster, output, deadLetters, tiers) = (rig.cluster, rig.output, rig.deadLetters, rig.tiers)
         let now = RetryState.text(Date())
         let poison: [[KafkaHeader]] = [
             [
@@ -114,12 +104,7 @@ extension RetryScheduleTests {
         ]
         // Three poison copies on the first retry topic, then a good one behind them.
         try await cluster.produce(to: tiers[0], 0..<4, value: { "ok-\($0)" }, headers: { $0 < 3 ? poison[$0] : [] })
-        let worker = try InProcessWorker(
-            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
-            handler: RecoveringHandlerSelector(outputTopic: output),
-            retrySchedule: RetrySchedule(
-                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)], giveUpAfter: .seconds(3)),
-            deadLetterTopic: deadLetters)
+        let worker = try rig.worker()
         let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 3, timeout: .seconds(60))
         let outputs = try await readTopic(output, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
         try await worker.stop()
@@ -129,6 +114,34 @@ extension RetryScheduleTests {
         #expect(reasons[0].contains("unreadable retry headers") && reasons[1].contains("unreadable retry headers"))
         #expect(reasons[2].contains("further ahead than any retry waits"), "\(reasons[2])")
         #expect(outputs.compactMap(\.keyString) == ["k3"])
+    }
+}
+
+/// One-partition input, output, dead-letter and three retry topics on a cluster of their own,
+/// and a worker on them whose retries wait 0.3, 0.6 and 1 s and give up after 3 s.
+private struct RetryRig {
+    let cluster: TestCluster
+    let input: String
+    let output: String
+    let deadLetters: String
+    let tiers: [String]
+
+    init(_ prefix: String) throws {
+        let cluster = try TestCluster()
+        self.cluster = cluster
+        input = try cluster.makeTopic("\(prefix)-in", partitions: 1)
+        output = try cluster.makeTopic("\(prefix)-out", partitions: 1)
+        deadLetters = try cluster.makeTopic("\(prefix)-dead", partitions: 1)
+        tiers = try (1...3).map { try cluster.makeTopic("\(prefix)-tier-\($0)", partitions: 1) }
+    }
+
+    func worker() throws -> InProcessWorker<RecoveringHandlerSelector> {
+        try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
+            handler: RecoveringHandlerSelector(outputTopic: output),
+            retrySchedule: RetrySchedule(
+                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)], giveUpAfter: .seconds(3)),
+            deadLetterTopic: deadLetters)
     }
 }
 
