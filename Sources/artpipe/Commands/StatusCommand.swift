@@ -7,6 +7,7 @@ import IndexWorker
 import KafkaClient
 import Logging
 import PipelineContract
+import Synchronization
 
 /// `artpipe status`: where every page stands, and each group's lag.
 struct StatusCommand: AsyncParsableCommand {
@@ -33,36 +34,48 @@ struct StatusCommand: AsyncParsableCommand {
         let logger = Logger(label: "artpipe.status")
         let client = try kafka.clientConfiguration()
         let timeout = Duration.seconds(fromFlag: readTimeout)
-        var status = PipelineStatus()
+        // Each topic is streamed through, one message at a time: only the pages' states are
+        // kept, never a topic's values (gigabytes of pages at the museum's scale).
+        let collected = Mutex(PipelineStatus())
         do {
-            let read = { (topic: String) in
-                try await KafkaTopicSnapshot.read(topic, configuration: client, timeout: timeout, logger: logger)
+            let scan = {
+                (
+                    topic: String, starts: [Int32: Int64]?,
+                    visit: @escaping @Sendable (inout PipelineStatus, KafkaConsumerMessage) -> Void
+                ) in
+                try await KafkaTopicSnapshot.scan(
+                    topic, from: starts, configuration: client, timeout: timeout, logger: logger
+                ) { message in collected.withLock { visit(&$0, message) } }
             }
-            status.add(requests: try await read(ArtpipeTopic.pageRequests))
-            status.advance(try await read(ArtpipeTopic.pages).compactMap(\.keyString), to: .fetched)
-            status.advance(try await read(ArtpipeTopic.thumbnails).compactMap(\.keyString), to: .thumbnailed)
-            status.add(deadLetters: try await read(ArtpipeTopic.deadLetters))
+            try await scan(ArtpipeTopic.pageRequests, nil) { $0.add(request: $1) }
+            try await scan(ArtpipeTopic.pages, nil) { status, message in
+                if let pageId = message.keyString { status.advance(pageId, to: .fetched) }
+            }
+            try await scan(ArtpipeTopic.thumbnails, nil) { status, message in
+                if let pageId = message.keyString { status.advance(pageId, to: .thumbnailed) }
+            }
+            try await scan(ArtpipeTopic.deadLetters, nil) { $0.add(deadLetter: $1) }
             let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
             // A retry copy still waits when the fetch group has not committed past it.
             for topic in PipelineStage.fetch.retryTopics {
                 let rows = try await offsets.positions(group: PipelineStage.fetch.groupID, topics: [topic])
                 let committed = Dictionary(
                     rows.map { ($0.topicPartition.partition, $0.committed ?? $0.low) }, uniquingKeysWith: max)
-                let messages = try await read(topic)
-                status.add(retries: messages.filter { $0.offset >= committed[$0.partition] ?? 0 })
+                try await scan(topic, committed) { $0.add(retry: $1) }
             }
             for stage in PipelineStage.allCases {
                 for topic in stage.inputTopics {
                     let rows = try await offsets.positions(group: stage.groupID, topics: [topic])
-                    status.lags.append(
-                        .init(
-                            group: stage.groupID, topic: topic,
-                            partitions: rows.map { row in row.committed.map { row.high - $0 } }))
+                    let lag = PipelineStatus.Lag(
+                        group: stage.groupID, topic: topic,
+                        partitions: rows.map { row in row.committed.map { row.high - $0 } })
+                    collected.withLock { $0.lags.append(lag) }
                 }
             }
         } catch let error as KafkaError {
             throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")
         }
+        var status = collected.withLock { $0 }
         if let out {
             do {
                 status.add(index: try PublishedIndex.manifest(in: URL(fileURLWithPath: out)))

@@ -44,49 +44,44 @@ struct PipelineStatus {
     var deadLetters = 0
     var indexRead = false
 
-    mutating func add(requests: [KafkaConsumerMessage]) {
-        for message in requests {
-            guard let request = try? MessageCodec.decode(PageRequest.self, from: message) else { continue }
-            var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
-            state.crawlId = request.crawlId
-            state.page = request.page
-            pages[request.pageId] = state
-        }
+    /// A page request: the page is requested, by its crawl.
+    mutating func add(request message: KafkaConsumerMessage) {
+        guard let request = try? MessageCodec.decode(PageRequest.self, from: message) else { return }
+        var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
+        state.crawlId = request.crawlId
+        state.page = request.page
+        pages[request.pageId] = state
     }
 
     mutating func advance(_ pageIds: [String], to stage: Stage) {
-        for pageId in pageIds {
-            var state = pages[pageId] ?? PageState(pageId: pageId, stage: stage)
-            state.stage = max(state.stage, stage)
-            pages[pageId] = state
-        }
+        for pageId in pageIds { advance(pageId, to: stage) }
     }
 
-    mutating func add(deadLetters messages: [KafkaConsumerMessage]) {
-        deadLetters = messages.count
-        for message in messages {
-            guard let pageId = message.keyString else { continue }
-            let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
-            var state = pages[pageId] ?? PageState(pageId: pageId, stage: .requested)
-            state.failure = (
-                header(DeadLetter.workerHeader) ?? "?", header(DeadLetter.errorHeader) ?? "no reason given"
-            )
-            pages[pageId] = state
-        }
+    mutating func advance(_ pageId: String, to stage: Stage) {
+        var state = pages[pageId] ?? PageState(pageId: pageId, stage: stage)
+        state.stage = max(state.stage, stage)
+        pages[pageId] = state
     }
 
-    /// Request copies waiting on the retry topics; the latest state of a page wins.
-    mutating func add(retries messages: [KafkaConsumerMessage]) {
-        for message in messages {
-            guard let request = try? MessageCodec.decode(PageRequest.self, from: message),
-                let retry = RetryState(headers: message.headers)
-            else { continue }
-            var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
-            state.crawlId = request.crawlId
-            state.page = request.page
-            if retry.attempts > state.retry?.attempts ?? 0 { state.retry = retry }
-            pages[request.pageId] = state
-        }
+    mutating func add(deadLetter message: KafkaConsumerMessage) {
+        deadLetters += 1
+        guard let pageId = message.keyString else { return }
+        let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
+        var state = pages[pageId] ?? PageState(pageId: pageId, stage: .requested)
+        state.failure = (header(DeadLetter.workerHeader) ?? "?", header(DeadLetter.errorHeader) ?? "no reason given")
+        pages[pageId] = state
+    }
+
+    /// A request copy waiting on a retry topic; the latest state of a page wins.
+    mutating func add(retry message: KafkaConsumerMessage) {
+        guard let request = try? MessageCodec.decode(PageRequest.self, from: message),
+            let retry = RetryState(headers: message.headers)
+        else { return }
+        var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
+        state.crawlId = request.crawlId
+        state.page = request.page
+        if retry.attempts > state.retry?.attempts ?? 0 { state.retry = retry }
+        pages[request.pageId] = state
     }
 
     /// Pages present in index.json, found from each crawl's source, query and page numbers.
