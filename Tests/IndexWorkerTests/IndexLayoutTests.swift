@@ -43,6 +43,29 @@ struct IndexLayoutTests {
         #expect(lines.contains { $0.work.title == "Title \"7\"\n\u{1}" }, "escaped and decoded back")
     }
 
+    @Test(
+        "the publisher's files are the index's own: a user's file or a folder beside them is never listed, so never removed"
+    )
+    func onlyOwnFiles() throws {
+        let index = ArtistIndex.build(from: Self.inputs(works: 3_000, artists: 40))
+        let files = IndexLayout.files(for: index)
+        #expect(files.keys.allSatisfy(IndexLayout.isIndexFile), "\(files.keys.filter { !IndexLayout.isIndexFile($0) })")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("layout-own"))
+        for (path, bytes) in files {
+            let url = output.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        try Data("body { color: red }".utf8).write(to: output.appendingPathComponent("gallery/custom.css"))
+        try Data("notes".utf8).write(to: output.appendingPathComponent("works/README.txt"))
+        try FileManager.default.createDirectory(
+            at: output.appendingPathComponent("gallery/fff.html"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: output.appendingPathComponent("works/archive"), withIntermediateDirectories: true)
+        #expect(IndexLayout.publishedPaths(in: output) == Set(files.keys))
+    }
+
     @Test("a changed title rewrites its bucket's two files; a new work adds only the files that count it")
     func changesStayLocal() throws {
         var inputs = Self.inputs(works: 3_000, artists: 200)

@@ -112,20 +112,52 @@ public enum IndexLayout {
         return "a" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(slice)"
     }
 
-    /// The layout's files now in `directory` (relative paths), whoever wrote them: what a
-    /// publish compares with, and removes when no longer part of the index.
+    /// The index's files now in `directory` (relative paths): what a publish compares with,
+    /// and removes when no longer part of the index. Only regular files named as the index
+    /// names its own count: a user's `gallery/custom.css`, or a folder, is never touched.
     public static func publishedPaths(in directory: URL) -> Set<String> {
-        var paths: Set<String> = []
-        for path in [manifestPath, GallerySite.frontPagePath]
-        where FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path) {
-            paths.insert(path)
-        }
+        var candidates = [manifestPath, GallerySite.frontPagePath]
         for folder in [worksFolder, galleryFolder] {
             let names =
                 (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path))
                 ?? []
-            for name in names where !name.hasPrefix(".") { paths.insert("\(folder)/\(name)") }
+            candidates += names.map { "\(folder)/\($0)" }
         }
-        return paths
+        return Set(
+            candidates.filter { path in
+                var isDirectory: ObjCBool = false
+                return isIndexFile(path)
+                    && FileManager.default.fileExists(
+                        atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            })
+    }
+
+    /// Whether `path` is one the index writes: the manifest, the front page, a bucket's
+    /// `works/<bucket>.jsonl` and `gallery/<bucket>.html`, a letter's pages, the style sheet
+    /// and the artist list.
+    static func isIndexFile(_ path: String) -> Bool {
+        if [manifestPath, GallerySite.frontPagePath, GallerySite.stylePath, GallerySite.artistListPath].contains(path) {
+            return true
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let name = parts[1]
+        func isBucket(_ stem: Substring) -> Bool {
+            stem.count == 3 && stem.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        }
+        switch parts[0] {
+        case Substring(worksFolder):
+            return name.hasSuffix(".jsonl") && isBucket(name.dropLast(6))
+        case Substring(galleryFolder):
+            guard name.hasSuffix(".html") else { return false }
+            let stem = name.dropLast(5)
+            let letter = stem.dropFirst("letter-".count)
+            return isBucket(stem)
+                || (stem.hasPrefix("letter-") && !letter.isEmpty
+                    && letter.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 })
+        default:
+            return false
+        }
     }
 }
