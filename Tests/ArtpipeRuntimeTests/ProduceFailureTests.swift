@@ -74,6 +74,45 @@ struct ProduceFailureTests {
         #expect(letters[1].headers.value(of: "trace") == "t2")
     }
 
+    @Test(
+        "a poison message whose headers alone are too large: a bare dead letter names where it is, and the partition moves on"
+    )
+    func headersTooLarge() async throws {
+        let cluster = try TestCluster()
+        let input = try cluster.makeTopic("headers-in", partitions: 1)
+        let output = try cluster.makeTopic("headers-out", partitions: 1)
+        let deadLetters = try cluster.makeTopic("headers-dead", partitions: 1)
+        let large = try KafkaProducer(
+            configuration: KafkaClientConfiguration(
+                brokers: cluster.brokers, properties: ["message.max.bytes": "4000000"]),
+            logger: .test)
+        let huge = String(repeating: "h", count: 1_500_000)
+        try await large.send(
+            [
+                KafkaProducerRecord(
+                    topic: input, key: "k0", value: Array("poison-0".utf8),
+                    headers: [KafkaHeader("trace", "t0"), KafkaHeader("blob", huge)]),
+                KafkaProducerRecord(topic: input, key: "k1", value: Array("ok-1".utf8)),
+            ])
+        await large.shutdown(timeout: .seconds(5))
+
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
+            handler: SizedOutputHandler(outputTopic: output), deadLetterTopic: deadLetters)
+        let outputs = try await readTopic(output, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        try await worker.stop()
+        await cluster.shutdown()
+
+        #expect(outputs.compactMap(\.keyString) == ["k1"], "the partition went on past the poison message")
+        let letter = try #require(letters.first)
+        #expect(letter.keyString == "k0" && letter.value.isEmpty)
+        #expect(letter.headers.value(of: DeadLetter.headersCutHeader) == "2")
+        #expect(letter.headers.value(of: DeadLetter.sourceOffsetHeader) == "0")
+        #expect(letter.headers.value(of: DeadLetter.errorHeader)?.contains("undecodable") == true)
+        #expect(letter.headers.value(of: "blob") == nil)
+    }
+
     @Test("a fatal producer error stops the worker with that error, so its process exits non-zero")
     func fatalError() async throws {
         let cluster = try TestCluster()

@@ -10,6 +10,9 @@ public enum DeadLetter {
     public static let workerHeader = "artpipe-worker"
     /// Set when the dead letter was too large to produce: the original value's size; the value is left out.
     public static let valueCutHeader = "artpipe-value-cut"
+    /// Set when even the dead letter without its value was too large: how many of the
+    /// original headers were left out (the key too, when it is over 1 KiB).
+    public static let headersCutHeader = "artpipe-headers-cut"
     /// Longer reasons are cut, so one bad body cannot make a huge record.
     public static let maxReasonLength = 1_000
 
@@ -26,5 +29,31 @@ public enum DeadLetter {
                 KafkaHeader(workerHeader, worker),
             ]
         return KafkaProducerRecord(topic: topic, key: message.key, value: message.value, headers: headers)
+    }
+
+    /// The dead letter without the original value, for when it is too large to produce.
+    public static func withoutValue(_ record: KafkaProducerRecord) -> KafkaProducerRecord {
+        var smaller = record
+        smaller.headers.append(KafkaHeader(valueCutHeader, String(record.value.count)))
+        smaller.value = []
+        return smaller
+    }
+
+    /// The dead letter with only what says why and where the original is (artpipe's own
+    /// headers, the key unless it is huge), for when even ``withoutValue(_:)`` is too large:
+    /// the original stays in its topic at the offset it names.
+    public static func bare(_ record: KafkaProducerRecord) -> KafkaProducerRecord {
+        let own: Set<String> = [
+            errorHeader, sourceTopicHeader, sourcePartitionHeader, sourceOffsetHeader, workerHeader,
+        ]
+        let kept = record.headers.filter { own.contains($0.name) }
+        var bare = withoutValue(record)
+        bare.headers =
+            kept + [
+                KafkaHeader(valueCutHeader, String(record.value.count)),
+                KafkaHeader(headersCutHeader, String(record.headers.count - kept.count)),
+            ]
+        if let key = record.key, key.count > 1_024 { bare.key = nil }
+        return bare
     }
 }

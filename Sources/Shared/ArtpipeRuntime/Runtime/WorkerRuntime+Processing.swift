@@ -160,13 +160,31 @@ extension WorkerRuntime {
         case .acknowledged: break
         case .abandoned: return .abandoned
         case .refused(let error):
-            // Too large itself: the dead letter keeps its headers and reason, not the value.
-            record.headers.append(KafkaHeader(DeadLetter.valueCutHeader, String(record.value.count)))
-            record.value = []
+            // Too large itself: without the value, then with only why and where the original is,
+            // so the partition always moves on and the dead letter still leads to the original.
             logger.describing(message).error(
                 "dead letter refused; sending it without its value", metadata: ["reason": "\(error)"])
-            guard case .acknowledged = await produce([record], for: message, lease: lease) else {
+            var smaller = DeadLetter.withoutValue(record)
+            var result = await produce([smaller], for: message, lease: lease)
+            if case .refused(let error) = result {
+                logger.describing(message).error(
+                    "dead letter refused without its value too; sending only why and where the message is",
+                    metadata: ["reason": "\(error)"])
+                smaller = DeadLetter.bare(record)
+                result = await produce([smaller], for: message, lease: lease)
+            }
+            switch result {
+            case .acknowledged:
+                record = smaller
+            case .abandoned:
                 return .abandoned
+            case .refused(let error):
+                // Nothing smaller can be sent. Holding the partition for ever would lose
+                // everything behind it: it moves on, and this line says where the message is.
+                logger.describing(message).critical(
+                    "message skipped: not even a bare dead letter could be produced; it stays at its offset",
+                    metadata: ["reason": "\(reason)", "kafka.error": "\(error)"])
+                return .finished
             }
         }
         metrics.deadLettered.increment()
