@@ -17,6 +17,6 @@ struct Artpipe: ParsableCommand {
         subcommands: [
             BrokerCommand.self, TopicsCommand.self, CrawlCommand.self, FetchWorkerCommand.self, ThumbWorkerCommand.self,
             IndexWorkerCommand.self, SampleServerCommand.self, DemoCommand.self, StatusCommand.self, ReplayCommand.self,
-            PruneCommand.self,
+            PruneCommand.self, HealthcheckCommand.self,
         ])
 }

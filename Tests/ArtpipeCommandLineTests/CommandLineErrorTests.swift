@@ -90,3 +90,27 @@ struct CommandLineErrorTests {
         #expect(command.stderr.contains(expected), "stderr: \(command.stderr)")
     }
 }
+
+@Suite("artpipe healthcheck", .timeLimit(.minutes(1)))
+struct HealthcheckCommandTests {
+    @Test("exit 0 for a 2xx answer, 1 for a 503 or no answer (one line saying which), 2 for a bad URL")
+    func exitCodes() async throws {
+        let server = try await TestHTTPServer.start { request in
+            TestHTTPServer.Response(status: request.path == "/healthz" ? 200 : 503)
+        }
+        func run(_ arguments: [String]) async throws -> ChildProcess {
+            let command = try ChildProcess("artpipe", ["healthcheck"] + arguments)
+            _ = try await command.waitForExit(timeout: .seconds(30))
+            return command
+        }
+        #expect(try await run(["--url", server.baseURL + "/healthz"]).exitStatus == 0)
+        let sick = try await run(["--url", server.baseURL + "/sick"])
+        #expect(sick.exitStatus == 1)
+        #expect(sick.stderr.split(separator: "\n").count == 1 && sick.stderr.contains("answered 503"), "\(sick.stderr)")
+        let closed = try await run(["--url", "http://127.0.0.1:1/healthz", "--timeout", "2"])
+        #expect(closed.exitStatus == 1 && closed.stderr.contains("did not answer"), "\(closed.stderr)")
+        let bad = try await run(["--url", "ftp://x/"])
+        #expect(bad.exitStatus == 2 && bad.stderr.contains("--url"), "\(bad.stderr)")
+        await server.stop()
+    }
+}
