@@ -10,7 +10,7 @@ private struct PoisonValue: Error, CustomStringConvertible {
 }
 
 /// Outputs as large as the value says (`big` → 2 MB, over the producer's 1 MB limit).
-private struct SizedOutputHandler: MessageHandler {
+struct SizedOutputHandler: MessageHandler {
     let outputTopic: String
 
     func decode(_ message: KafkaConsumerMessage) throws -> KafkaConsumerMessage {
@@ -30,32 +30,41 @@ private struct SizedOutputHandler: MessageHandler {
 
 @Suite("Produce errors that never succeed", .serialized, .timeLimit(.minutes(1)))
 struct ProduceFailureTests {
-    @Test(
-        "an output too large for the producer dead-letters its input; a dead letter too large itself goes without its value; the partition moves on"
-    )
-    func tooLarge() async throws {
+    /// Input, output and dead-letter topics on a cluster of their own; `records` produced to the
+    /// input by a producer allowed larger messages than the worker's (for oversized poison);
+    /// then a worker with `SizedOutputHandler` on them.
+    static func run(_ prefix: String, records: (String) -> [KafkaProducerRecord]) async throws -> (
+        cluster: TestCluster, output: String, deadLetters: String, worker: InProcessWorker<SizedOutputHandler>
+    ) {
         let cluster = try TestCluster()
-        let input = try cluster.makeTopic("sized-in", partitions: 1)
-        let output = try cluster.makeTopic("sized-out", partitions: 1)
-        let deadLetters = try cluster.makeTopic("sized-dead", partitions: 1)
-        // A producer allowed larger messages than the worker's, for the oversized poison input.
+        let input = try cluster.makeTopic("\(prefix)-in", partitions: 1)
+        let output = try cluster.makeTopic("\(prefix)-out", partitions: 1)
+        let deadLetters = try cluster.makeTopic("\(prefix)-dead", partitions: 1)
         let large = try KafkaProducer(
             configuration: KafkaClientConfiguration(
                 brokers: cluster.brokers, properties: ["message.max.bytes": "4000000"]),
             logger: .test)
+        try await large.send(records(input))
+        await large.shutdown(timeout: .seconds(5))
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
+            handler: SizedOutputHandler(outputTopic: output), deadLetterTopic: deadLetters)
+        return (cluster, output, deadLetters, worker)
+    }
+
+    @Test(
+        "an output too large for the producer dead-letters its input; a dead letter too large itself goes without its value; the partition moves on"
+    )
+    func tooLarge() async throws {
         let poison = Array("poison".utf8) + [UInt8](repeating: 0x62, count: 1_500_000)
-        try await large.send(
+        let (cluster, output, deadLetters, worker) = try await Self.run("sized") { input in
             [
                 KafkaProducerRecord(topic: input, key: "k0", value: Array("ok-0".utf8)),
                 KafkaProducerRecord(topic: input, key: "k1", value: Array("big-1".utf8)),
                 KafkaProducerRecord(topic: input, key: "k2", value: poison, headers: [KafkaHeader("trace", "t2")]),
                 KafkaProducerRecord(topic: input, key: "k3", value: Array("ok-3".utf8)),
-            ])
-        await large.shutdown(timeout: .seconds(5))
-
-        let worker = try InProcessWorker(
-            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
-            handler: SizedOutputHandler(outputTopic: output), deadLetterTopic: deadLetters)
+            ]
+        }
         let outputs = try await readTopic(output, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
         let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
         try await worker.stop()
@@ -78,27 +87,15 @@ struct ProduceFailureTests {
         "a poison message whose headers alone are too large: a bare dead letter names where it is, and the partition moves on"
     )
     func headersTooLarge() async throws {
-        let cluster = try TestCluster()
-        let input = try cluster.makeTopic("headers-in", partitions: 1)
-        let output = try cluster.makeTopic("headers-out", partitions: 1)
-        let deadLetters = try cluster.makeTopic("headers-dead", partitions: 1)
-        let large = try KafkaProducer(
-            configuration: KafkaClientConfiguration(
-                brokers: cluster.brokers, properties: ["message.max.bytes": "4000000"]),
-            logger: .test)
         let huge = String(repeating: "h", count: 1_500_000)
-        try await large.send(
+        let (cluster, output, deadLetters, worker) = try await Self.run("headers") { input in
             [
                 KafkaProducerRecord(
                     topic: input, key: "k0", value: Array("poison-0".utf8),
                     headers: [KafkaHeader("trace", "t0"), KafkaHeader("blob", huge)]),
                 KafkaProducerRecord(topic: input, key: "k1", value: Array("ok-1".utf8)),
-            ])
-        await large.shutdown(timeout: .seconds(5))
-
-        let worker = try InProcessWorker(
-            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
-            handler: SizedOutputHandler(outputTopic: output), deadLetterTopic: deadLetters)
+            ]
+        }
         let outputs = try await readTopic(output, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
         let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
         try await worker.stop()
