@@ -121,6 +121,17 @@ struct OAISourceTests {
         #expect(harvestRequests == planning + pages.count + 1, "\(planning) requests to plan, \(pages.count) pages")
     }
 
+    @Test("a window that starts long before its first record: no slice of nothing, so no empty page")
+    func noEmptyFirstSlice() async throws {
+        let server = try await SampleServerHandle.start(Self.configuration())
+        let (source, http) = Self.source(server, sliceRecords: 250)
+        let pages = try await Self.harvest(source, query: ["from": "2020-01-01T00:00:00Z"])
+        try await http.shutdown()
+        await server.stop()
+        Self.expectEveryWorkOnce(pages, server)
+        #expect(pages.allSatisfy { !$0.artworks.isEmpty }, "\(pages.map(\.artworks.count))")
+    }
+
     @Test("a server whose tokens expire at once: the page fails for the moment after ten refusals, it never loops")
     func tokensThatAlwaysExpire() async throws {
         var faults = SampleServerFaults()

@@ -389,7 +389,7 @@ public final class SampleCollectionServer: Sendable {
                     byteBuffer: ByteBuffer(
                         string: OAIAnswer.document(body, responseDate: now, verb: verb, request: "\(base)/oai"))))
         }
-        let entries = currentEntries()
+        let (revision, entries) = currentEntries()
         if verb == "Identify" {
             return answer(
                 OAIAnswer.identify(
@@ -414,7 +414,7 @@ public final class SampleCollectionServer: Sendable {
             }
             position = OAIAnswer.Position(offset: 0, from: query["from"], until: query["until"], issued: 0)
         }
-        let matching = matchingEntries(entries, from: position.from, until: position.until)
+        let matching = matchingEntries(entries, revision: revision, from: position.from, until: position.until)
         if position.offset > 0, matching.count < position.size {
             return answer(OAIAnswer.error("badResumptionToken", "Token is no longer valid as data has changed."))
         }
@@ -436,7 +436,10 @@ public final class SampleCollectionServer: Sendable {
 
     /// The entries of a window; the last window's are kept, since a harvest asks for one
     /// window page after page (a collection of a million works would be filtered per page).
-    private func matchingEntries(_ entries: [OAIAnswer.Entry], from: String?, until: String?) -> [OAIAnswer.Entry] {
+    private func matchingEntries(_ entries: [OAIAnswer.Entry], revision: Int, from: String?, until: String?)
+        -> [OAIAnswer.Entry]
+    {
+        // The revision the entries are of, not the server's now: it may move on meanwhile.
         let key = "\(revision)|\(from ?? "")|\(until ?? "")"
         if let kept = lastWindow.withLock({ $0 }), kept.key == key { return kept.entries }
         let matching = entries.filter { entry in
@@ -446,12 +449,13 @@ public final class SampleCollectionServer: Sendable {
         return matching
     }
 
-    private func currentEntries() -> [OAIAnswer.Entry] {
+    /// The list at the current revision, with that revision.
+    private func currentEntries() -> (revision: Int, entries: [OAIAnswer.Entry]) {
         let times = revisionTimes.withLock { $0 }
-        if let cached = oaiEntries.withLock({ $0 }), cached.revision == times.count { return cached.entries }
+        if let cached = oaiEntries.withLock({ $0 }), cached.revision == times.count { return cached }
         let entries = OAIAnswer.entries(collection, revisionTimes: times)
         oaiEntries.withLock { $0 = (times.count, entries) }
-        return entries
+        return (times.count, entries)
     }
 
     private static func html(_ status: HTTPResponse.Status, _ page: String) -> Response {

@@ -24,8 +24,10 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         if try source.apiKey().isEmpty {
             logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
         }
-        // Only Kafka's one-shot calls block here: HTTP runs on the event loops.
-        try await NIOThreadPool.withPool(threads: 1) { threadPool in
+        // Only Kafka's calls block here (HTTP runs on the event loops): the one-shot calls, and
+        // reading a partition's chain steps when it is assigned, which may take a while after a
+        // replay, so it gets a thread of its own beside them.
+        try await NIOThreadPool.withPool(threads: 2) { threadPool in
             let settings = try worker.launchSettings(threadPool: threadPool)
             let chains = CursorChains(client: settings.client, logger: logger)
             try await WorkerLauncher.run(

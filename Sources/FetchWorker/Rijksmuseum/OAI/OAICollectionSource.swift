@@ -68,9 +68,7 @@ public final class OAICollectionSource: CollectionSource {
     public func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
         var cursor = OAIHarvestCursor(
             lastPage: lastPage ?? .max, cuts: count.cuts,
-            started: count.serverTime.flatMap {
-                OAIDatestamp.date($0) == nil ? nil : $0
-            })
+            started: OAIDatestamp.checked(count.serverTime))
         cursor.total = count.isExact ? count.total : nil
         return cursor.text
     }
@@ -101,7 +99,7 @@ public final class OAICollectionSource: CollectionSource {
             page = try await list(query: window, token: nil)
         }
         var following = cursor
-        following.started = cursor.started ?? page.responseDate.flatMap { OAIDatestamp.date($0) == nil ? nil : $0 }
+        following.started = cursor.started ?? OAIDatestamp.checked(page.responseDate)
         following.listed = cursor.listed + page.records.count + page.unreadable.count
         following.refusals = refused ? cursor.refusals + 1 : 0
         var next: [PageRequest] = []
@@ -163,7 +161,9 @@ public final class OAICollectionSource: CollectionSource {
         }
         var starts: [Date] = []
         try await split(from: low, through: high, count: total, query: query, into: &starts)
-        return starts.filter { $0 > low }.map(OAIDatestamp.text)
+        // The first slice starts at the window's own start: what lies before the first part
+        // with records is empty, and a slice of its own would cost a request for nothing.
+        return starts.dropFirst().map(OAIDatestamp.text)
     }
 
     private func split(
@@ -188,22 +188,15 @@ public final class OAICollectionSource: CollectionSource {
 
     /// The repository's earliest datestamp (`Identify`); nil when it does not say in seconds.
     private func earliestDatestamp() async throws -> String? {
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
-        components.setFormQuery([URLQueryItem(name: "verb", value: "Identify")])
-        let response = try await http.get(components.url!, accept: "text/xml, application/xml")
-        let earliest = try OAIResponseParser.repository(response.body).earliestDatestamp
-        return earliest.flatMap { OAIDatestamp.date($0) == nil ? nil : $0 }
+        let body = try await ask("Identify")
+        return OAIDatestamp.checked(try OAIResponseParser.repository(body).earliestDatestamp)
     }
 
     /// The first page of `ListIdentifiers` for `query`: how many records it matches.
     private func listSize(_ query: [String: String]) async throws -> OAIResponseParser.ListSize {
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
-        components.setFormQuery(
-            [URLQueryItem(name: "verb", value: "ListIdentifiers"), URLQueryItem(name: "metadataPrefix", value: "edm")]
-                + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
-        let response = try await http.get(components.url!, accept: "text/xml, application/xml")
+        let body = try await ask("ListIdentifiers", query: query)
         do {
-            return try OAIResponseParser.listSize(response.body)
+            return try OAIResponseParser.listSize(body)
         } catch let error as OAIError {
             throw SourceFormatError(error.description)
         }
@@ -214,25 +207,25 @@ public final class OAICollectionSource: CollectionSource {
     /// asking again cannot help, so they are permanent, except an expired token, which `fetch` handles.
     private func list(query: [String: String], token: String?) async throws -> OAIListRecords {
         do {
-            return try await listOnce(query: query, token: token)
+            return try parser.parse(try await ask("ListRecords", query: query, token: token))
         } catch let error as OAIError where error.code != "badResumptionToken" {
             throw SourceFormatError(error.description)
         }
     }
 
-    private func listOnce(query: [String: String], token: String?) async throws -> OAIListRecords {
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+    /// The body of one request to the endpoint: `verb` with a token (which replaces every other
+    /// argument), or with `metadataPrefix=edm` and `query` for the list verbs.
+    private func ask(_ verb: String, query: [String: String] = [:], token: String? = nil) async throws -> [UInt8] {
+        var items = [URLQueryItem(name: "verb", value: verb)]
         if let token {
-            components.setFormQuery([
-                URLQueryItem(name: "verb", value: "ListRecords"), URLQueryItem(name: "resumptionToken", value: token),
-            ])
-        } else {
-            components.setFormQuery(
-                [URLQueryItem(name: "verb", value: "ListRecords"), URLQueryItem(name: "metadataPrefix", value: "edm")]
-                    + query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+            items.append(URLQueryItem(name: "resumptionToken", value: token))
+        } else if verb != "Identify" {
+            items.append(URLQueryItem(name: "metadataPrefix", value: "edm"))
+            items += query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         }
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        components.setFormQuery(items)
         guard let url = components.url else { throw SourceFormatError("cannot make an OAI-PMH URL of \(query)") }
-        let response = try await http.get(url, accept: "text/xml, application/xml")
-        return try parser.parse(response.body)
+        return try await http.get(url, accept: "text/xml, application/xml").body
     }
 }

@@ -8,6 +8,11 @@ enum OAIDatestamp {
         return try? Date(text, strategy: .iso8601)
     }
 
+    /// `text` when it is a second-granularity datestamp, else nil.
+    static func checked(_ text: String?) -> String? {
+        text.flatMap { date($0) == nil ? nil : $0 }
+    }
+
     static func text(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
