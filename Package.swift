@@ -176,8 +176,8 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: [
-                "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "ThumbWorker", "SampleCollection",
-                "ArtpipeTestKit", logging,
+                "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "ThumbWorker", "HTTPFetching",
+                "SampleCollection", "SampleImages", "ArtpipeTestKit", logging,
             ]),
     ]
 )

@@ -1,28 +1,63 @@
 import Crypto
 import PipelineContract
 
-/// File names for thumbnails, from object numbers.
+/// File names for thumbnails, from object numbers and the version of the image they show.
 ///
 /// Letters, digits, `-` and `_` stay; every other byte of the UTF-8 becomes `%XX`. So no name
-/// holds `/` or starts with `.`, none can leave its folder, and different object numbers give
+/// holds `/`, `.` or starts with `.`, none can leave its folder, and different object numbers give
 /// different names. Names longer than 150 bytes keep their first 100 bytes, then `~` and the
 /// SHA-256 of the whole object number (`~` never appears otherwise); the empty object number
 /// is `~empty`.
+///
+/// A file is `<name>.<version>.<ext>`: the version is a digest of the image URL and the
+/// thumbnail settings, so two versions of a work (a full harvest's and an incremental one's,
+/// thumbnailed in either order) never share a file, and the file an index entry names always
+/// holds the bytes that entry describes. Files of releases before versions, `<name>.<ext>`,
+/// are still read.
 public enum ThumbnailFileName {
+    /// Sixteen hex digits of the SHA-256 of the image URL and settings.
+    public static func version(imageURL: String, settings: String) -> String {
+        String(SHA256.hexDigest(of: Array("\(imageURL)\n\(settings)".utf8)).prefix(16))
+    }
+
     /// The folder a work's files go in: two hex digits of the SHA-256 of its object number,
     /// so 256 folders share the files and none holds more than about 10,000 at two million works.
     public static func folder(_ objectNumber: String) -> String {
         String(SHA256.hexDigest(of: Array(objectNumber.utf8)).prefix(2))
     }
 
-    /// `thumbs/<size>/<folder>/<name>.<ext>`, relative to the output directory.
-    public static func thumbnailPath(_ objectNumber: String, size: Int, fileExtension: String) -> String {
-        "thumbs/\(size)/\(folder(objectNumber))/\(make(objectNumber)).\(fileExtension)"
+    /// `thumbs/<size>/<folder>/<name>.<version>.<ext>`, relative to the output directory.
+    public static func thumbnailPath(_ objectNumber: String, version: String, size: Int, fileExtension: String)
+        -> String
+    {
+        "thumbs/\(size)/\(folder(objectNumber))/\(make(objectNumber)).\(version).\(fileExtension)"
     }
 
-    /// `thumbs/.manifests/<folder>/<name>.json`, relative to the output directory.
-    public static func manifestPath(_ objectNumber: String) -> String {
+    /// `thumbs/.manifests/<folder>/<name>.<version>.json`, relative to the output directory.
+    public static func manifestPath(_ objectNumber: String, version: String) -> String {
+        "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).\(version).json"
+    }
+
+    /// `thumbs/.manifests/<folder>/<name>.json`: the one manifest a work had before versions.
+    public static func unversionedManifestPath(_ objectNumber: String) -> String {
         "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).json"
+    }
+
+    /// What a thumbnail or manifest file belongs to: its folder and name without the
+    /// extension (`<folder>/<name>.<version>`), the same for a version's thumbnails and its
+    /// manifest; `work` leaves the version out.
+    public static func owner(ofPath path: some StringProtocol) -> (version: String, work: String) {
+        let parts = path.split(separator: "/")
+        let folder = parts.count >= 2 ? parts[parts.count - 2] : ""
+        let file = parts.last ?? ""
+        let stem = file.lastIndex(of: ".").map { file[..<$0] } ?? file
+        let work = stem.firstIndex(of: ".").map { stem[..<$0] } ?? stem
+        return ("\(folder)/\(stem)", "\(folder)/\(work)")
+    }
+
+    /// The ``owner(ofPath:)`` work of `objectNumber`'s files.
+    public static func workOwner(_ objectNumber: String) -> String {
+        "\(folder(objectNumber))/\(make(objectNumber))"
     }
 
     public static func make(_ objectNumber: String) -> String {

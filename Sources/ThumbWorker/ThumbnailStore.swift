@@ -3,9 +3,10 @@ import Crypto
 import Foundation
 import PipelineContract
 
-/// Thumbnail files under `DIR/thumbs/<size>/<folder>/`, and a manifest per artwork under
-/// `DIR/thumbs/.manifests/<folder>/` saying which image URL and settings they were made from,
-/// or why that image can never give thumbnails (``ThumbnailFileName`` names both).
+/// Thumbnail files under `DIR/thumbs/<size>/<folder>/`, and a manifest per version of an
+/// artwork's image under `DIR/thumbs/.manifests/<folder>/` saying which image URL and settings
+/// they were made from, or why that image can never give thumbnails (``ThumbnailFileName``
+/// names both: each version its own files).
 /// Every file is written whole or not at all; the manifest last, so it never names a file
 /// that is not there.
 public struct ThumbnailStore: Sendable {
@@ -31,24 +32,45 @@ public struct ThumbnailStore: Sendable {
 
     private var thumbs: URL { outputDirectory.appendingPathComponent("thumbs") }
 
-    private func manifestURL(_ objectNumber: String) -> URL {
-        outputDirectory.appendingPathComponent(ThumbnailFileName.manifestPath(objectNumber))
+    /// The version of `imageURL`'s thumbnails under these settings (``ThumbnailFileName``).
+    public func version(of imageURL: String) -> String {
+        ThumbnailFileName.version(imageURL: imageURL, settings: settingsKey)
+    }
+
+    private func manifestURL(_ objectNumber: String, imageURL: String) -> URL {
+        outputDirectory.appendingPathComponent(
+            ThumbnailFileName.manifestPath(objectNumber, version: version(of: imageURL)))
     }
 
     /// The outcome of an earlier run for the same image and settings: its files, when they
     /// are all still there, or its lasting failure.
+    ///
+    /// Reusing files marks them as just used (their modification time becomes now), which is
+    /// what tells a `prune` running meanwhile to keep them; a file that is gone by then, or
+    /// taken by that prune, makes the thumbnails again.
     public func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
-        guard let data = try? Data(contentsOf: manifestURL(objectNumber)),
-            let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
-            manifest.imageURL == imageURL, manifest.settings == settingsKey
-        else { return nil }
-        if let failure = manifest.failure {
-            return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: failure)
+        let versioned = manifestURL(objectNumber, imageURL: imageURL)
+        let unversioned = outputDirectory.appendingPathComponent(
+            ThumbnailFileName.unversionedManifestPath(objectNumber))
+        for url in [versioned, unversioned] {
+            guard let data = try? Data(contentsOf: url),
+                let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+                manifest.imageURL == imageURL, manifest.settings == settingsKey
+            else { continue }
+            if let failure = manifest.failure {
+                _ = markUsed(url)
+                return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: failure)
+            }
+            let used = manifest.files.allSatisfy { markUsed(outputDirectory.appendingPathComponent($0.path)) }
+            guard used, markUsed(url) else { return nil }
+            return PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files)
         }
-        let present = manifest.files.allSatisfy {
-            FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent($0.path).path)
-        }
-        return present ? PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files) : nil
+        return nil
+    }
+
+    /// Sets the file's modification time to now; false when it is not there.
+    private func markUsed(_ url: URL) -> Bool {
+        utimensat(AT_FDCWD, url.path, nil, 0) == 0
     }
 
     /// Removes what writes killed mid-way left in the thumbnail and manifest folders. Returns the count.
@@ -76,9 +98,10 @@ public struct ThumbnailStore: Sendable {
         -> [PageThumbnails.File]
     {
         var files: [PageThumbnails.File] = []
+        let version = version(of: imageURL)
         for thumbnail in thumbnails.sorted(by: { $0.size < $1.size }) {
             let relative = ThumbnailFileName.thumbnailPath(
-                objectNumber, size: thumbnail.size, fileExtension: fileExtension)
+                objectNumber, version: version, size: thumbnail.size, fileExtension: fileExtension)
             let url = outputDirectory.appendingPathComponent(relative)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -94,7 +117,7 @@ public struct ThumbnailStore: Sendable {
     }
 
     private func writeManifest(_ manifest: Manifest, for objectNumber: String) throws {
-        let url = manifestURL(objectNumber)
+        let url = manifestURL(objectNumber, imageURL: manifest.imageURL)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -401,16 +401,20 @@ struct IncrementalHarvestTests {
         try await run.expectCleanStop()
 
         // The deleted works' thumbnails are left behind; prune lists them, then removes them.
-        let orphans = deleted.filter { $0.original.hasGoodImage }.map {
-            ThumbnailFileName.thumbnailPath($0.original.objectNumber, size: 200, fileExtension: "jpg")
-        }
-        try #require(!orphans.isEmpty, "a deleted work had thumbnails")
-        let dryRun = try ChildProcess("artpipe", ["prune", "--out", run.output.path])
+        let deletedOwners = Set(deleted.map { ThumbnailFileName.workOwner($0.original.objectNumber) })
+        let sized = run.output.appendingPathComponent("thumbs/200")
+        let orphans = (FileManager.default.enumerator(atPath: sized.path)?.allObjects as? [String] ?? [])
+            .filter { deletedOwners.contains(ThumbnailFileName.owner(ofPath: $0).work) }.map { "thumbs/200/\($0)" }
+        try #require(
+            orphans.count == deleted.filter(\.original.hasGoodImage).count, "each deleted work with an image had one")
+        // The whole pipeline ran moments ago: only a prune keeping nothing recent takes these.
+        let dryRun = try ChildProcess("artpipe", ["prune", "--out", run.output.path, "--keep-recent", "0s"])
         #expect(try await dryRun.waitForExit(timeout: .seconds(30)) == 0, "\(dryRun.stderr)")
         for orphan in orphans {
             #expect(dryRun.stdout.contains("would remove \(orphan)\n"), "\(dryRun.stdout)")
         }
-        let execute = try ChildProcess("artpipe", ["prune", "--out", run.output.path, "--execute"])
+        let execute = try ChildProcess(
+            "artpipe", ["prune", "--out", run.output.path, "--execute", "--keep-recent", "0s"])
         #expect(try await execute.waitForExit(timeout: .seconds(30)) == 0, "\(execute.stderr)")
         for orphan in orphans {
             #expect(!FileManager.default.fileExists(atPath: run.output.appendingPathComponent(orphan).path))

@@ -244,6 +244,56 @@ struct ThumbWorkerPipelineTests {
         #expect(lookups.withLock { $0 } == 2, "every download is checked")
     }
 
+    @Test(
+        "two versions of a work, thumbnailed in either order, each keep the bytes their item describes; a replay of either downloads nothing"
+    )
+    func versionsKeepTheirFiles() async throws {
+        let images = [
+            "/full.jpg": try SampleImage.noisy(width: 900, height: 600, seed: 11),
+            "/incremental.jpg": try SampleImage.noisy(width: 600, height: 900, seed: 12),
+        ]
+        let server = try await TestHTTPServer.start { request in
+            images[request.path].map { .init(headers: [("Content-Type", "image/jpeg")], body: $0) }
+                ?? .init(status: 404)
+        }
+        defer { Task { await server.stop() } }
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [100, 200]
+        let downloader = HTTPFetcher(
+            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
+        defer { Task { try? await downloader.shutdown() } }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("versions"))
+        let handler = PageThumbnailHandler(
+            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
+            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
+            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 1,
+            threadPool: .singleton)
+        func version(_ path: String) -> Artwork {
+            Artwork(
+                objectNumber: "SK-A-1", title: "t", artist: "a", imageURL: "\(server.baseURL)\(path)", width: nil,
+                height: nil, position: 0)
+        }
+        func expectFilesHold(_ item: PageThumbnails.Item) throws {
+            #expect(item.status == .ok && item.files.count == 2, "\(item.reason ?? "-")")
+            for file in item.files {
+                let bytes = Array(try Data(contentsOf: output.appendingPathComponent(file.path)))
+                #expect(SHA256.hexDigest(of: bytes) == file.sha256, "\(file.path) holds another version's bytes")
+            }
+        }
+        // The incremental harvest's page is thumbnailed first, the full harvest's after it.
+        let incremental = try await handler.item(for: version("/incremental.jpg"))
+        let full = try await handler.item(for: version("/full.jpg"))
+        try expectFilesHold(incremental)
+        try expectFilesHold(full)
+        #expect(Set(incremental.files.map(\.path)).isDisjoint(with: full.files.map(\.path)))
+
+        let downloads = server.requests.count
+        #expect(try await handler.item(for: version("/incremental.jpg")) == incremental)
+        #expect(try await handler.item(for: version("/full.jpg")) == full)
+        #expect(server.requests.count == downloads, "a replay of either version reuses its files")
+        try expectFilesHold(incremental)
+    }
+
     @Test("private addresses are refused unless allowed, and only allowed hosts are fetched")
     func hostPolicy() async {
         let strict = HostPolicy(allowedHosts: ["127.0.0.1", "localhost", "googleusercontent.com"])
@@ -319,7 +369,14 @@ struct ThumbWorkerProcessTests {
         let item = try #require(try MessageCodec.decode(PageThumbnails.self, from: message).items.first)
         #expect(item.status == .ok)
         let folder = ThumbnailFileName.folder("SK-C-5")
-        #expect(item.files.map(\.path) == ["thumbs/120/\(folder)/SK-C-5.jpg", "thumbs/240/\(folder)/SK-C-5.jpg"])
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [120, 240]
+        let version = ThumbnailStore(outputDirectory: output, configuration: configuration).version(
+            of: artwork.imageURL!)
+        #expect(
+            item.files.map(\.path) == [
+                "thumbs/120/\(folder)/SK-C-5.\(version).jpg", "thumbs/240/\(folder)/SK-C-5.\(version).jpg",
+            ])
         #expect(item.files.map(\.width) == [120, 240])
         // The image host is told who asks, as the API is (it was `artpipe/1`).
         let agent = server.requests.first?.headers["user-agent"] ?? ""

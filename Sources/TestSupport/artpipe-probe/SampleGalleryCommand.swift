@@ -37,7 +37,8 @@ struct SampleGalleryCommand: AsyncParsableCommand {
         for number in 0..<distinct {
             let (width, height) = number % 3 == 0 ? (200, 140) : (150, 200)
             let image = try SampleImage.noisy(width: width, height: height, seed: number, quality: 80)
-            let path = ThumbnailFileName.thumbnailPath("sample-\(number)", size: 200, fileExtension: "jpg")
+            let path = ThumbnailFileName.thumbnailPath(
+                "sample-\(number)", version: "0000000000000000", size: 200, fileExtension: "jpg")
             let url = output.appendingPathComponent(path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -9,9 +9,11 @@ struct PruneCommand: ParsableCommand {
         commandName: "prune",
         abstract: "Remove thumbnails (and their manifests) that index.json no longer references. Dry run by default.",
         discussion: """
-            Deleted works leave their thumbnails behind: the index stops referencing them, nothing removes them.
-            Without --execute this lists what would go. Files newer than index.json are left alone, so a prune
-            while the workers run never takes a thumbnail whose work has not reached the index yet.
+            Deleted works and replaced images leave thumbnails behind: the index stops referencing them, nothing
+            removes them. Without --execute this lists what would go. A prune while the workers run takes nothing
+            a live work can point to: files of works waiting for thumbnails stay, and so do files a thumb worker
+            wrote or reused after index.json was written or less than --keep-recent before; a file reused while
+            the prune runs is put back.
             """)
 
     @Option(help: "The output directory the thumb and index workers share.")
@@ -19,6 +21,13 @@ struct PruneCommand: ParsableCommand {
 
     @Flag(help: "Remove the files instead of listing them.")
     var execute = false
+
+    @Option(
+        help: """
+            Keep files written or reused this long before index.json was written (30s, 10m, 2h, 1d): \
+            longer than a page can take from the thumb worker into a published index.
+            """)
+    var keepRecent: String = "1d"
 
     func run() throws {
         let output = URL(fileURLWithPath: out, isDirectory: true)
@@ -35,15 +44,28 @@ struct PruneCommand: ParsableCommand {
         } catch let error as PublishedIndex.ReadError {
             throw ConfigurationError("--out: \(error.description)")
         }
-        let plan = try PrunePlan(output: output, index: index, indexWritten: written)
-        for candidate in plan.candidates { print((execute ? "removed " : "would remove ") + candidate.path) }
-        if execute {
-            for candidate in plan.candidates {
-                try FileManager.default.removeItem(at: output.appendingPathComponent(candidate.path))
+        guard let keepRecent = Duration(text: keepRecent) else {
+            throw ConfigurationError("--keep-recent: '\(self.keepRecent)' is not a duration (write 30s, 10m, 2h or 1d)")
+        }
+        let plan = try PrunePlan(output: output, index: index, indexWritten: written, keepRecent: keepRecent)
+        guard execute else {
+            for candidate in plan.candidates { print("would remove " + candidate.path) }
+            print(
+                "\(plan.candidates.count) unreferenced files, \(plan.bytes) bytes; run again with --execute to remove them"
+            )
+            return
+        }
+        var removed = 0
+        var bytes = 0
+        for candidate in plan.candidates {
+            if try plan.remove(candidate, from: output) {
+                print("removed " + candidate.path)
+                removed += 1
+                bytes += candidate.bytes
+            } else {
+                print("kept " + candidate.path + " (used while pruning)")
             }
         }
-        print(
-            "\(plan.candidates.count) unreferenced files, \(plan.bytes) bytes"
-                + (execute ? " removed" : "; run again with --execute to remove them"))
+        print("\(removed) unreferenced files, \(bytes) bytes removed")
     }
 }

@@ -1,0 +1,79 @@
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import HTTPFetching
+import IndexWorker
+import PipelineContract
+import SampleImages
+import Testing
+
+@testable import ThumbWorker
+
+@Suite("artpipe prune while the workers run", .timeLimit(.minutes(2)))
+struct PruneTests {
+    @Test("a thumbnail reused after index.json was written stays, whatever its age; an unused one goes")
+    func reusedFileStays() async throws {
+        let images = [
+            "/reused.jpg": try SampleImage.noisy(width: 500, height: 400, seed: 21),
+            "/orphan.jpg": try SampleImage.noisy(width: 400, height: 500, seed: 22),
+        ]
+        let server = try await TestHTTPServer.start { request in
+            images[request.path].map { .init(headers: [("Content-Type", "image/jpeg")], body: $0) }
+                ?? .init(status: 404)
+        }
+        defer { Task { await server.stop() } }
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [100]
+        let downloader = HTTPFetcher(
+            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
+        defer { Task { try? await downloader.shutdown() } }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("prune"))
+        let handler = PageThumbnailHandler(
+            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
+            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
+            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 1,
+            threadPool: .singleton)
+        func artwork(_ number: String, _ path: String) -> Artwork {
+            Artwork(
+                objectNumber: number, title: "t", artist: "a", imageURL: "\(server.baseURL)\(path)", width: nil,
+                height: nil, position: 0)
+        }
+        // Both were thumbnailed two days ago, for works the index has since dropped.
+        let reused = try await handler.item(for: artwork("SK-A-1", "/reused.jpg"))
+        let orphan = try await handler.item(for: artwork("SK-A-2", "/orphan.jpg"))
+        let thumbs = output.appendingPathComponent("thumbs")
+        var twoDaysAgo = [timespec](repeating: timespec(tv_sec: time(nil) - 2 * 86_400, tv_nsec: 0), count: 2)
+        for path in FileManager.default.enumerator(atPath: thumbs.path)?.allObjects as? [String] ?? [] {
+            #expect(utimensat(AT_FDCWD, thumbs.appendingPathComponent(path).path, &twoDaysAgo, 0) == 0)
+        }
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        try IndexPublisher(outputDirectory: output, store: store).publish()
+
+        // A re-harvest brings SK-A-1 back with the same image: its page is thumbnailed (reusing
+        // the files) but has not reached the index when the prune runs.
+        let downloads = server.requests.count
+        #expect(try await handler.item(for: artwork("SK-A-1", "/reused.jpg")) == reused)
+        #expect(server.requests.count == downloads)
+
+        let prune = try ChildProcess("artpipe", ["prune", "--out", output.path, "--execute", "--keep-recent", "1h"])
+        #expect(try await prune.waitForExit(timeout: .seconds(30)) == 0, "\(prune.stderr)")
+        for file in reused.files {
+            let kept = FileManager.default.fileExists(atPath: output.appendingPathComponent(file.path).path)
+            #expect(kept, "\(file.path)")
+        }
+        for file in orphan.files {
+            #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(file.path).path))
+            #expect(prune.stdout.contains("removed \(file.path)\n"), "\(prune.stdout)")
+        }
+    }
+
+    @Test("bad prune flags: one line, exit 2")
+    func badKeepRecent() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("prune-flags"))
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        try IndexPublisher(outputDirectory: output, store: store).publish()
+        let prune = try ChildProcess("artpipe", ["prune", "--out", output.path, "--keep-recent", "soon"])
+        #expect(try await prune.waitForExit(timeout: .seconds(30)) == 2)
+        #expect(prune.stderr.contains("--keep-recent: 'soon' is not a duration"), "\(prune.stderr)")
+    }
+}
