@@ -9,7 +9,10 @@ import PipelineContract
 
 /// ThumbWorker's handler: a `Page` in, one `PageThumbnails` out.
 ///
-/// One artwork failing never fails its page: it gets `failed` and a short reason. Thumbnails
+/// One artwork failing never fails its page: it gets `failed` and a short reason. An image
+/// that failed for the moment (its host throttles, times out, answers 5xx or cannot be looked
+/// up now) sends the whole page to the retry topics instead, while they still take it; only
+/// then does it become `failed`. Thumbnails
 /// already made from the same image URL and settings are reused: nothing is downloaded or
 /// decoded again, so a replayed page costs a few file checks.
 public struct PageThumbnailHandler: MessageHandler {
@@ -38,9 +41,22 @@ public struct PageThumbnailHandler: MessageHandler {
     }
 
     public func handle(_ page: Page, context: MessageContext) async throws -> [KafkaProducerRecord] {
-        let items = try await page.artworks.concurrentMap(limit: imageConcurrency) { artwork in
-            try await self.item(for: artwork)
+        let attempts = try await page.artworks.concurrentMap(limit: imageConcurrency) { artwork in
+            try await self.attempt(artwork)
         }
+        let forNow = attempts.compactMap(\.failedForNow)
+        if let first = forNow.first {
+            let retryAfter = forNow.compactMap(\.retryAfter).max()
+            // Nothing of the page goes out yet: the next attempt reuses what this one made and
+            // tries only these images again.
+            if context.retriesFailure(waiting: retryAfter) {
+                throw HandlerFailure.transient(
+                    "\(forNow.count) of \(attempts.count) images failed for the moment, such as "
+                        + "\(first.item.objectNumber): \(first.item.reason ?? "-")",
+                    retryAfter: retryAfter)
+            }
+        }
+        let items = attempts.map(\.item)
         let failed = items.filter { $0.status == .failed }
         if !failed.isEmpty {
             context.logger.info(
@@ -55,24 +71,38 @@ public struct PageThumbnailHandler: MessageHandler {
     /// The thumbnails of one artwork. Throws only when files cannot be written (the page is
     /// then retried); every problem with the image itself becomes a `failed` item.
     func item(for artwork: Artwork) async throws -> PageThumbnails.Item {
+        try await attempt(artwork).item
+    }
+
+    /// One artwork's outcome, saying whether its failure may pass (a throttled or unreachable
+    /// host, a timeout) so the page is worth trying again.
+    func attempt(_ artwork: Artwork) async throws -> ThumbnailAttempt {
         let objectNumber = artwork.objectNumber
         guard let imageURL = artwork.imageURL else {
-            return PageThumbnails.Item(objectNumber: objectNumber, status: .noImage)
+            return .settled(PageThumbnails.Item(objectNumber: objectNumber, status: .noImage))
         }
         let store = self.store
         if let earlier = try await files.runIfActive({ store.existing(objectNumber: objectNumber, imageURL: imageURL) })
         {
-            return earlier
+            return .settled(earlier)
         }
         guard let url = URL(string: imageURL) else {
-            return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: "invalid image URL")
+            return .settled(
+                PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: "invalid image URL"))
         }
         let download: HTTPFetchResponse
         do {
             let policy = self.policy
             download = try await downloader.get(url, accept: "image/*", check: { try await policy.check($0) })
         } catch let error as HTTPFetchError {
-            return try await failed(objectNumber, imageURL, reason: Self.reason(error), lasting: error.isPermanent)
+            let item = PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: Self.reason(error))
+            switch error {
+            case .exhausted, .throttled: return .failedForNow(item, retryAfter: error.retryAfter)
+            case .waitTooLong: return .settled(item)
+            default:
+                try await recordFailure(item, imageURL)
+                return .settled(item)
+            }
         }
         let thumbnails: [Thumbnailer.Thumbnail]
         do {
@@ -81,24 +111,22 @@ public struct PageThumbnailHandler: MessageHandler {
             thumbnails = try await thumbnailer.thumbnails(of: download.body)
         } catch {
             // The same bytes fail the same way.
-            return try await failed(objectNumber, imageURL, reason: error.description, lasting: true)
+            let item = PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: error.description)
+            try await recordFailure(item, imageURL)
+            return .settled(item)
         }
         let written = try await files.runIfActive {
             try store.write(objectNumber: objectNumber, imageURL: imageURL, thumbnails: thumbnails)
         }
-        return PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: written)
+        return .settled(PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: written))
     }
 
-    private func failed(_ objectNumber: String, _ imageURL: String, reason: String, lasting: Bool) async throws
-        -> PageThumbnails.Item
-    {
-        if lasting {
-            let store = self.store
-            try await files.runIfActive {
-                try store.recordFailure(objectNumber: objectNumber, imageURL: imageURL, reason: reason)
-            }
+    /// Remembers a failure that another try cannot change, so a replay does not download again.
+    private func recordFailure(_ item: PageThumbnails.Item, _ imageURL: String) async throws {
+        let store = self.store
+        try await files.runIfActive {
+            try store.recordFailure(objectNumber: item.objectNumber, imageURL: imageURL, reason: item.reason ?? "")
         }
-        return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: reason)
     }
 
     /// A short reason, without the URL (the item already names the work).

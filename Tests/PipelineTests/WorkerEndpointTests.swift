@@ -29,9 +29,10 @@ struct WorkerEndpointTests {
         settings.brokenImageRate = 0
         let sample = try await SampleServerHandle.start(settings, faults: faults)
         let cluster = try TestCluster()
-        try cluster.broker.createTopic(ArtpipeTopic.pages, partitions: 1)
-        try cluster.broker.createTopic(ArtpipeTopic.thumbnails, partitions: 1)
-        try cluster.broker.createTopic(ArtpipeTopic.deadLetters, partitions: 1)
+        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.pageRetries
+        {
+            try cluster.broker.createTopic(topic, partitions: 1)
+        }
         // One page per work, so the partition's lag counts works still to do.
         let pages = sample.collection.works.prefix(12).enumerated().map { index, work in
             let request = PageRequest(
@@ -105,7 +106,8 @@ struct WorkerEndpointTests {
         settings.noImageRate = 0
         let sample = try await SampleServerHandle.start(settings, faults: faults)
         let cluster = try TestCluster()
-        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] {
+        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.pageRetries
+        {
             try cluster.broker.createTopic(topic, partitions: 1)
         }
         let work = try #require(sample.collection.works.first)

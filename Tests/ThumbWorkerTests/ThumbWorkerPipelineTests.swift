@@ -1,3 +1,4 @@
+import ArtpipeRuntime
 import ArtpipeSupport
 import ArtpipeTestKit
 import Crypto
@@ -128,6 +129,87 @@ struct ThumbWorkerPipelineTests {
         let replayed = try MessageCodec.decode(PageThumbnails.self, from: try #require(both.last))
         #expect(replayed == thumbnails)
         #expect(server.requests.filter { $0.path != "/never.jpg" }.count == seen, "the replay downloaded again")
+        await cluster.shutdown()
+    }
+
+    @Test(
+        "an image host that throttles for an hour sends the page to the retry topics, and the image is made when it is due; one that never stops fails the image once the page has been retried for long enough"
+    )
+    func throttledHostRetriesThePage() async throws {
+        let jpeg = try SampleImage.noisy(width: 800, height: 600, seed: 7)
+        let throttledRequests = Mutex(0)
+        let server = try await TestHTTPServer.start { request in
+            switch request.path {
+            case "/ok.jpg": return .init(headers: [("Content-Type", "image/jpeg")], body: jpeg)
+            case "/throttled.jpg":
+                // Throttled at first, as the museum's image host may be for an hour.
+                let count = throttledRequests.withLock {
+                    $0 += 1
+                    return $0
+                }
+                return count == 1
+                    ? .init(status: 429, headers: [("Retry-After", "3600")])
+                    : .init(headers: [("Content-Type", "image/jpeg")], body: jpeg)
+            case "/always-throttled.jpg": return .init(status: 429, headers: [("Retry-After", "3600")])
+            default: return .init(status: 404)
+            }
+        }
+        defer { Task { await server.stop() } }
+        let cluster = try TestCluster()
+        for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 1) }
+        var configuration = Thumbnailer.Configuration()
+        configuration.sizes = [100]
+        var download = HTTPFetcherConfiguration()
+        // An hour becomes 1.8 s: the test cannot wait an hour.
+        download.retryAfterScale = 0.0005
+        download.maxWaitInPlace = .milliseconds(100)
+        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("throttled"))
+        let handler = PageThumbnailHandler(
+            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
+            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
+            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 2,
+            threadPool: .singleton)
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("thumb"), topics: [ArtpipeTopic.pages], handler: handler,
+            retrySchedule: RetrySchedule(
+                topics: ArtpipeTopic.pageRetries, delays: [.milliseconds(200), .milliseconds(400), .milliseconds(800)],
+                giveUpAfter: .seconds(8)))
+        func page(_ number: Int, _ images: [(String, String)]) -> Page {
+            let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: number, pageSize: 2)
+            return Page(
+                request: request, total: 4,
+                artworks: images.enumerated().map { position, image in
+                    Artwork(
+                        objectNumber: image.0, title: "t", artist: "a", imageURL: "\(server.baseURL)\(image.1)",
+                        width: nil, height: nil, position: position)
+                })
+        }
+        let first = page(1, [("SK-1", "/ok.jpg"), ("SK-2", "/throttled.jpg"), ("SK-GONE", "/gone.jpg")])
+        try await cluster.producer.send(MessageCodec.record(first, topic: ArtpipeTopic.pages))
+        let made = try await readTopic(
+            ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        let thumbnails = try MessageCodec.decode(PageThumbnails.self, from: try #require(made.first))
+        #expect(thumbnails.items.map(\.status) == [.ok, .ok, .failed], "\(thumbnails.items.map(\.reason))")
+        #expect(throttledRequests.withLock { $0 } == 2, "asked once, throttled; asked again when due")
+        let retried = try await readTopic(
+            ArtpipeTopic.pageRetries[2], brokers: cluster.brokers, count: 1, timeout: .seconds(10))
+        #expect(RetryState(headers: try #require(retried.first).headers)?.lastReason.contains("SK-2") == true)
+
+        // A host that throttles past --retry-for: the page completes, that image failed, nothing dead-lettered.
+        let second = page(2, [("SK-3", "/ok.jpg"), ("SK-4", "/always-throttled.jpg")])
+        try await cluster.producer.send(MessageCodec.record(second, topic: ArtpipeTopic.pages))
+        let both = try await readTopic(
+            ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
+        try await worker.stop()
+        try await downloader.shutdown()
+        let given = try MessageCodec.decode(PageThumbnails.self, from: try #require(both.last))
+        #expect(given.pageId == second.pageId)
+        #expect(given.items.map(\.status) == [.ok, .failed])
+        #expect(given.items.last?.reason?.contains("asked to wait") == true, "\(given.items.last?.reason ?? "-")")
+        let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
+        let imageURL = "\(server.baseURL)/always-throttled.jpg"
+        #expect(store.existing(objectNumber: "SK-4", imageURL: imageURL) == nil, "not the image's lasting failure")
         await cluster.shutdown()
     }
 

@@ -56,12 +56,14 @@ struct StatusCommand: AsyncParsableCommand {
             }
             try await scan(ArtpipeTopic.deadLetters, nil) { $0.add(deadLetter: $1) }
             let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
-            // A retry copy still waits when the fetch group has not committed past it.
-            for topic in PipelineStage.fetch.retryTopics {
-                let rows = try await offsets.positions(group: PipelineStage.fetch.groupID, topics: [topic])
-                let committed = Dictionary(
-                    rows.map { ($0.topicPartition.partition, $0.committed ?? $0.low) }, uniquingKeysWith: max)
-                try await scan(topic, committed) { $0.add(retry: $1) }
+            // A retry copy still waits when its group has not committed past it.
+            for (stage, input) in [(PipelineStage.fetch, PipelineStatus.Stage.requested), (.thumb, .fetched)] {
+                for topic in stage.retryTopics {
+                    let rows = try await offsets.positions(group: stage.groupID, topics: [topic])
+                    let committed = Dictionary(
+                        rows.map { ($0.topicPartition.partition, $0.committed ?? $0.low) }, uniquingKeysWith: max)
+                    try await scan(topic, committed) { $0.add(retry: $1, from: input) }
+                }
             }
             for stage in PipelineStage.allCases {
                 for topic in stage.inputTopics {

@@ -14,6 +14,7 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var worker: WorkerOptions
     @OptionGroup var thumbs: ThumbWorkerOptions
+    @OptionGroup var retry: RetryOptions
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
@@ -21,9 +22,12 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
         let logger = Logger(label: "artpipe.thumb")
         try await NIOThreadPool.withPool(threads: thumbs.blockingThreads) { threadPool in
             let settings = try worker.launchSettings(threadPool: threadPool)
-            let (handler, downloader) = try thumbs.makeHandler(threadPool: threadPool, logger: logger)
+            let (handler, downloader) = try thumbs.makeHandler(
+                threadPool: threadPool, maxRetryAfter: try retry.giveUpAfter(), logger: logger)
             try await WorkerLauncher.run(
-                .init(stage: .thumb, handler: handler), settings: settings, metricsFactory: metrics, logger: logger,
+                .init(
+                    stage: .thumb, handler: handler, retryDelays: try retry.delays(), retryFor: try retry.giveUpAfter()),
+                settings: settings, metricsFactory: metrics, logger: logger,
                 companions: worker.endpointServices(registry: registry, logger: logger),
                 onStop: { try? await downloader.shutdown() })
         }

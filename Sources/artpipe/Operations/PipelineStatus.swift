@@ -27,8 +27,10 @@ struct PipelineStatus {
         var stage: Stage
         /// Set when a worker dead-lettered a message of this page.
         var failure: (worker: String, reason: String)?
-        /// Set while a copy of its request waits on a retry topic.
+        /// Set while a copy of its request (or of the fetched page) waits on a retry topic.
         var retry: RetryState?
+        /// The stage the retried copy is the input of: `requested` for FetchWorker, `fetched` for ThumbWorker.
+        var retryFrom: Stage = .requested
     }
 
     struct Lag {
@@ -72,16 +74,20 @@ struct PipelineStatus {
         pages[pageId] = state
     }
 
-    /// A request copy waiting on a retry topic; the latest state of a page wins.
-    mutating func add(retry message: KafkaConsumerMessage) {
-        guard let request = try? MessageCodec.decode(PageRequest.self, from: message),
-            let retry = RetryState(headers: message.headers)
-        else { return }
-        var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
-        state.crawlId = request.crawlId
-        state.page = request.page
-        if retry.attempts > state.retry?.attempts ?? 0 { state.retry = retry }
-        pages[request.pageId] = state
+    /// A copy of a page request (`from: .requested`) or of a fetched page (`from: .fetched`)
+    /// waiting on a retry topic; the latest state of a page wins.
+    mutating func add(retry message: KafkaConsumerMessage, from stage: Stage) {
+        guard let retry = RetryState(headers: message.headers), let pageId = message.keyString else { return }
+        var state = pages[pageId] ?? PageState(pageId: pageId, stage: stage)
+        if let request = try? MessageCodec.decode(PageRequest.self, from: message) {
+            state.crawlId = request.crawlId
+            state.page = request.page
+        }
+        if retry.attempts > state.retry?.attempts ?? 0 {
+            state.retry = retry
+            state.retryFrom = stage
+        }
+        pages[pageId] = state
     }
 
     /// Pages present in index.json, found from each crawl's source, query and page numbers.
@@ -93,9 +99,9 @@ struct PipelineStatus {
         advance(indexed, to: .indexed)
     }
 
-    /// Pages whose request waits on a retry topic and that got no further meanwhile.
+    /// Pages whose request or page waits on a retry topic and that got no further meanwhile.
     private func retrying(_ all: [PageState]) -> [PageState] {
-        all.filter { $0.retry != nil && $0.failure == nil && $0.stage == .requested }
+        all.filter { $0.retry != nil && $0.failure == nil && $0.stage == $0.retryFrom }
     }
 
     var text: String {

@@ -3,11 +3,12 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import PipelineContract
 
-/// How long FetchWorker keeps trying a page that fails for the moment.
+/// How long a worker with retry topics (FetchWorker, ThumbWorker) keeps trying a page that
+/// fails for the moment.
 struct RetryOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Waits before each retry, one per retry topic (\(ArtpipeTopic.pageRequestRetries.joined(separator: ", "))): the first failure waits the first, the second the second, every later one the last.",
+            "Waits before each retry, one per retry topic (the worker's input topic with .retry-1, -2, -3): the first failure waits the first, the second the second, every later one the last.",
             valueName: "durations"))
     var retryDelays: String = "1m,10m,1h"
 

@@ -77,7 +77,11 @@ struct ThumbWorkerOptions: ParsableArguments {
     var blockingThreads: Int { (imageConcurrency ?? ProcessInfo.processInfo.activeProcessorCount) + 2 }
 
     /// The handler these flags describe.
-    func makeHandler(threadPool: NIOThreadPool, logger: Logger) throws -> (PageThumbnailHandler, HTTPFetcher) {
+    /// - Parameter maxRetryAfter: the longest wait a throttled image host may ask for before its
+    ///   images fail at once: `--retry-for`, past which the page's retries would give up anyway.
+    func makeHandler(threadPool: NIOThreadPool, maxRetryAfter: Duration, logger: Logger) throws -> (
+        PageThumbnailHandler, HTTPFetcher
+    ) {
         let output = URL(fileURLWithPath: out, isDirectory: true)
         do {
             try FileManager.default.createDirectory(
@@ -102,6 +106,7 @@ struct ThumbWorkerOptions: ParsableArguments {
         download.requestTimeout = .seconds(fromFlag: downloadTimeout)
         download.readTimeout = .seconds(fromFlag: min(downloadTimeout, 10))
         download.maxAttempts = 3
+        download.maxRetryAfter = maxRetryAfter
         download.concurrencyPerHost = 8
         download.userAgent = ArtpipeVersion.userAgent(
             contact: contact, environment: ProcessInfo.processInfo.environment)

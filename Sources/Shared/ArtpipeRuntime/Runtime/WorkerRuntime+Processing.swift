@@ -73,7 +73,10 @@ extension WorkerRuntime {
             let outputs: [KafkaProducerRecord]
             do {
                 outputs = try await handler.handle(
-                    input, context: MessageContext(message: message, attempt: attempt, lease: lease, logger: logger))
+                    input,
+                    context: MessageContext(
+                        message: message, attempt: attempt, lease: lease,
+                        retrySchedule: configuration.retrySchedule, logger: logger))
             } catch HandlerFailure.permanent(let reason) {
                 return await deadLetter(message, reason: reason, lease: lease)
             } catch let error where configuration.retrySchedule != nil {

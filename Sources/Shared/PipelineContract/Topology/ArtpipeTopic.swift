@@ -11,8 +11,13 @@ public enum ArtpipeTopic {
     /// again when they are due (see ``RetryState``).
     public static let pageRequestRetries = (1...3).map { "\(pageRequests).retry-\($0)" }
 
+    /// Pages with images that failed for the moment (a throttled or unreachable image host),
+    /// by growing delay: ThumbWorker reads them again when they are due.
+    public static let pageRetries = (1...3).map { "\(pages).retry-\($0)" }
+
     /// Every topic the pipeline uses, in pipeline order.
-    public static let all = [pageRequests] + pageRequestRetries + [pages, thumbnails, deadLetters, harvests]
+    public static let all =
+        [pageRequests] + pageRequestRetries + [pages] + pageRetries + [thumbnails, deadLetters, harvests]
 
     /// Topic settings beyond the cluster's defaults, for `artpipe topics create`.
     ///

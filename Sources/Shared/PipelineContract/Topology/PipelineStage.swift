@@ -15,7 +15,7 @@ public enum PipelineStage: String, CaseIterable, Sendable {
     public var inputTopics: [String] {
         switch self {
         case .fetch: [ArtpipeTopic.pageRequests] + ArtpipeTopic.pageRequestRetries
-        case .thumb: [ArtpipeTopic.pages]
+        case .thumb: [ArtpipeTopic.pages] + ArtpipeTopic.pageRetries
         case .index: [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters]
         }
     }
@@ -25,7 +25,8 @@ public enum PipelineStage: String, CaseIterable, Sendable {
     public var retryTopics: [String] {
         switch self {
         case .fetch: ArtpipeTopic.pageRequestRetries
-        case .thumb, .index: []
+        case .thumb: ArtpipeTopic.pageRetries
+        case .index: []
         }
     }
 
