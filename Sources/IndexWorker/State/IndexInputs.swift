@@ -30,7 +30,7 @@ public struct IndexInputs: Sendable, Equatable {
 
     /// Within one partition the later message is the newer input, so adding replaces.
     public mutating func add(_ page: Page, producedAt time: Int64? = nil) {
-        pages[page.pageId] = page
+        pages[page.pageId] = page.canonicalized()
         producedAt.pages[page.pageId] = time
     }
 
@@ -135,7 +135,8 @@ extension IndexInputs: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        pages = try container.decode([String: Page].self, forKey: .pages)
+        // Shards written before names were made canonical hold them as the source spelt them.
+        pages = try container.decode([String: Page].self, forKey: .pages).mapValues { $0.canonicalized() }
         if let interned = decoder.userInfo[InternedStrings.key] as? InternedStrings {
             pages = pages.mapValues(interned.compact)
         }

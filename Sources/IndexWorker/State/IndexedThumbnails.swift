@@ -55,7 +55,7 @@ public struct IndexedThumbnails: Sendable, Equatable {
         pathBytes.reserveCapacity(items.map { $0.files.map(\.path.utf8.count).reduce(0, +) }.reduce(0, +))
         for item in items {
             if let reason = item.reason { reasons[objectNumbers.count] = reason }
-            objectNumbers.append(item.objectNumber)
+            objectNumbers.append(CanonicalText.of(item.objectNumber))
             statuses.append(item.status)
             for file in item.files {
                 sizes.append(file.size)
