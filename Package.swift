@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging, nioPosix,
                 serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
 
         // Around the workers: HTTP endpoints, the command line, the sample collection.

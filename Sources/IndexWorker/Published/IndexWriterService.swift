@@ -1,5 +1,6 @@
 import ArtpipeSupport
 import Logging
+import Metrics
 import NIOPosix
 import ServiceLifecycle
 
@@ -12,6 +13,8 @@ public struct IndexWriterService: Service {
     /// File writes and fsync block: they run here.
     let threadPool: NIOThreadPool
     let logger: Logger
+    /// Partitions whose history is missing (``MissingHistory``): above zero, nothing is published.
+    let historyMissing = Gauge(label: "index_history_missing_partitions", dimensions: [("worker", "index")])
 
     public init(
         store: IndexStateStore, publisher: IndexPublisher, interval: Duration, threadPool: NIOThreadPool,
@@ -41,10 +44,14 @@ public struct IndexWriterService: Service {
     private func writeOnce(force: Bool) async throws {
         let (store, publisher) = (self.store, self.publisher)
         let clock = ContinuousClock()
+        let missing = store.missingHistory
+        historyMissing.record(missing.count)
         let (changed, flushing, publishing) = try await threadPool.runIfActive {
             let start = clock.now
             let flushed = try store.flush()
             let flushedAt = clock.now
+            // An index without the pages Kafka lost would look complete and be smaller.
+            guard missing.isEmpty else { return (false, flushedAt - start, Duration.zero) }
             let changed = (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() > 0 : false
             return (changed, flushedAt - start, clock.now - flushedAt)
         }

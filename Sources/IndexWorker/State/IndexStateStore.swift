@@ -20,6 +20,8 @@ public final class IndexStateStore: Sendable {
         var offsetDirty = false
         /// A whole-partition file of the earlier form is on disk: removed once the parts are.
         var wholeFile = false
+        /// Messages the state needs that the partition no longer holds: nothing of it is written.
+        var missingHistory: MissingHistory?
     }
 
     /// What one flush writes of a partition, copied under the lock.
@@ -46,9 +48,15 @@ public final class IndexStateStore: Sendable {
     let internedStrings = InternedStrings()
     let logger: Logger
 
-    public init(outputDirectory: URL, logger: Logger) throws {
-        directory = outputDirectory.appendingPathComponent(".index-state")
+    /// Go on when a partition no longer holds messages the state needs (`--accept-missing-history`).
+    let acceptsMissingHistory: Bool
+
+    static let folderName = ".index-state"
+
+    public init(outputDirectory: URL, acceptsMissingHistory: Bool = false, logger: Logger) throws {
+        directory = outputDirectory.appendingPathComponent(Self.folderName)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.acceptsMissingHistory = acceptsMissingHistory
         self.logger = logger
     }
 
@@ -71,12 +79,17 @@ public final class IndexStateStore: Sendable {
     ///
     /// A committed offset below ours is a replay (or a commit lost in a crash): reading from
     /// there applies messages again, which changes nothing but lets a replay take effect.
-    public func startOffset(for topicPartition: KafkaTopicPartition, committed: Int64? = nil) -> Int64 {
-        let (state, complete) = load(topicPartition)
-        owned.withLock { $0[topicPartition] = state }
-        guard complete, let next = state.offset.map({ $0 + 1 }) else {
-            return KafkaConsumerConfiguration.beginningOffset
-        }
+    ///
+    /// `earliest`, the oldest offset the partition still holds, past what the state needs means
+    /// messages were deleted before the index applied them: see ``MissingHistory``.
+    public func startOffset(for topicPartition: KafkaTopicPartition, committed: Int64? = nil, earliest: Int64? = nil)
+        -> Int64
+    {
+        var (state, complete) = load(topicPartition)
+        let next = complete ? state.offset.map { $0 + 1 } : nil
+        state.missingHistory = checkHistory(topicPartition, needed: next ?? 0, earliest: earliest)
+        owned.withLock { [state] in $0[topicPartition] = state }
+        guard let next else { return KafkaConsumerConfiguration.beginningOffset }
         return min(next, committed ?? next)
     }
 
@@ -113,6 +126,8 @@ public final class IndexStateStore: Sendable {
             let writes = owned.withLock { owned in
                 topicPartitions.compactMap { key -> Write? in
                     guard var state = owned.removeValue(forKey: key) else { return nil }
+                    // The next owner finds the gap again, and records it again.
+                    if state.missingHistory != nil { forgetMissingHistory(key) }
                     return Self.takeWrite(key, &state, present: present)
                 }
             }
@@ -172,6 +187,8 @@ public final class IndexStateStore: Sendable {
         let parts = state.dirtyParts.union(missing).sorted()
         let offsetMissing =
             state.offset != nil && !present.contains(IndexShard.Offset.fileName(key.topic, key.partition))
+        // Written, its offset would claim the lost messages were applied, and the loss be forgotten.
+        guard state.missingHistory == nil else { return nil }
         guard !parts.isEmpty || state.offsetDirty || offsetMissing || state.wholeFile else { return nil }
         let write = Write(
             key: key,

@@ -20,13 +20,16 @@ public struct WorkerEndpointServer: Service {
     let port: Int
     let consumer: KafkaConsumer
     let registry: PrometheusCollectorRegistry
+    /// What makes this worker unhealthy that only it knows (the index's missing history); nil when nothing.
+    let problem: @Sendable () -> String?
     let logger: Logger
     private let started = ContinuousClock.now
 
     public init(
         host: String, port: Int, consumer: KafkaConsumer, registry: PrometheusCollectorRegistry, stallLimit: Duration,
-        progressLimit: Duration = .seconds(900), logger: Logger
+        progressLimit: Duration = .seconds(900), problem: @escaping @Sendable () -> String? = { nil }, logger: Logger
     ) {
+        self.problem = problem
         self.progressLimit = progressLimit
         self.host = host
         self.port = port
@@ -39,7 +42,9 @@ public struct WorkerEndpointServer: Service {
     public func run() async throws {
         let lagGauges = PartitionLagGauges(registry: registry)
         let router = Router()
+        let problem = self.problem
         router.get("/healthz") { _, _ in
+            if let problem = problem() { return Self.text(.serviceUnavailable, problem) }
             let health = consumer.health
             // Before the first poll the worker is still starting: alive, not yet ready.
             let alive =

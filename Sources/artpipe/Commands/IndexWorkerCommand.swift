@@ -24,6 +24,14 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds between writes of the index (at most one write per interval).")
     var writeInterval: Double = 1
 
+    @Flag(
+        help: """
+            Go on when an input partition no longer holds messages the index needs (deleted by the broker's \
+            retention): the index then lacks their pages. Without it, the worker logs the gap, fails /healthz \
+            and publishes nothing until it is resolved.
+            """)
+    var acceptMissingHistory = false
+
     func validate() throws {
         guard writeInterval > 0 else { throw ValidationError("--write-interval must be positive") }
     }
@@ -35,7 +43,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let store: IndexStateStore
         do {
-            store = try IndexStateStore(outputDirectory: output, logger: logger)
+            store = try IndexStateStore(
+                outputDirectory: output, acceptsMissingHistory: acceptMissingHistory, logger: logger)
         } catch {
             throw ConfigurationError("--out: cannot use \(output.path): \(error.localizedDescription)")
         }
@@ -51,11 +60,13 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                 .init(
                     stage: .index, handler: IndexMessageHandler(store: store), services: [writer],
                     configureConsumer: { consumer in
-                        consumer.startOffset = { store.startOffset(for: $0, committed: $1) }
+                        consumer.startOffset = { store.startOffset(for: $0, committed: $1, earliest: $2) }
                         consumer.onRevoke = { store.revoke($0, lost: $1) }
                     }),
                 settings: try worker.launchSettings(threadPool: threadPool), metricsFactory: metrics, logger: logger,
-                companions: worker.endpointServices(registry: registry, logger: logger))
+                companions: worker.endpointServices(
+                    registry: registry,
+                    problem: { store.missingHistory.first.map { "history missing: \($0)" } }, logger: logger))
         }
     }
 }

@@ -79,10 +79,13 @@ struct StatusCommand: AsyncParsableCommand {
         }
         var status = collected.withLock { $0 }
         if let out {
+            let output = URL(fileURLWithPath: out)
+            status.missingHistory = MissingHistory.recorded(in: output)
             do {
-                status.add(index: try PublishedIndex.manifest(in: URL(fileURLWithPath: out)))
+                status.add(index: try PublishedIndex.manifest(in: output))
             } catch let error as PublishedIndex.ReadError {
-                throw ConfigurationError("--out: \(error.description)")
+                // Never published because history is missing: that is the news.
+                guard !status.missingHistory.isEmpty else { throw ConfigurationError("--out: \(error.description)") }
             }
         }
         print(status.text)

@@ -45,6 +45,8 @@ struct PipelineStatus {
     var lags: [Lag] = []
     var deadLetters = 0
     var indexRead = false
+    /// Gaps an index worker found in its inputs (``MissingHistory``): it publishes nothing meanwhile.
+    var missingHistory: [MissingHistory] = []
 
     /// A page request: the page is requested, by its crawl.
     mutating func add(request message: KafkaConsumerMessage) {
@@ -115,6 +117,9 @@ struct PipelineStatus {
                 + ", \(all.filter { $0.failure != nil }.count) failed"
                 + ", \(retrying(all).count) waiting for a retry"
         ]
+        for gap in missingHistory {
+            lines.append("  INDEX NOT PUBLISHED: \(gap); see docs/operations.md, \"History missing\"")
+        }
         for state in all where state.failure != nil {
             lines.append(
                 "  failed  \(state.pageId) (page \(state.page.map(String.init) ?? "?")) in \(state.failure!.worker): "

@@ -7,9 +7,10 @@ import WorkerEndpoints
 
 extension WorkerOptions {
     /// The HTTP endpoint service when `--http-port` is given, for ``WorkerLauncher`` companions.
-    func endpointServices(registry: PrometheusCollectorRegistry, logger: Logger)
-        -> @Sendable (KafkaConsumer) -> [any Service]
-    {
+    /// `problem` fails `/healthz` with its reason while it returns one.
+    func endpointServices(
+        registry: PrometheusCollectorRegistry, problem: @escaping @Sendable () -> String? = { nil }, logger: Logger
+    ) -> @Sendable (KafkaConsumer) -> [any Service] {
         let (host, port, drain, progress) = (httpHost, httpPort, drainTimeout, progressTimeout)
         return { consumer in
             guard let port else { return [] }
@@ -17,7 +18,7 @@ extension WorkerOptions {
                 WorkerEndpointServer(
                     host: host, port: port, consumer: consumer, registry: registry,
                     stallLimit: .milliseconds(Int64((drain + 30) * 1_000)),
-                    progressLimit: .seconds(fromFlag: progress), logger: logger)
+                    progressLimit: .seconds(fromFlag: progress), problem: problem, logger: logger)
             ]
         }
     }

@@ -14,7 +14,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     let joined = Atomic<Bool>(false)
     let assignedCount = Atomic<Int>(0)
     private let drainTimeout: Duration
-    private let startOffset: (@Sendable (KafkaTopicPartition, Int64?) -> Int64?)?
+    private let startOffset: (@Sendable (KafkaTopicPartition, Int64?, Int64?) -> Int64?)?
     private let onRevoke: (@Sendable ([KafkaTopicPartition], Bool) -> Void)?
     /// A second handle in the same group, never subscribed, for reading committed offsets:
     /// asking the member's own handle from inside its rebalance callback left later
@@ -53,7 +53,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             if let startOffset {
                 let committed = committedOffsets(topicPartitions)
                 for index in 0..<Int(partitions.pointee.cnt) {
-                    if let offset = startOffset(topicPartitions[index], committed[topicPartitions[index]]) {
+                    let topicPartition = topicPartitions[index]
+                    if let offset = startOffset(
+                        topicPartition, committed[topicPartition], earliestOffset(topicPartition))
+                    {
                         partitions.pointee.elems[index].offset = offset
                     }
                 }
@@ -190,6 +193,25 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
 
     /// The group's committed offsets of `topicPartitions` (absent where none, or when the
     /// coordinator does not answer).
+    /// The oldest offset `topicPartition` still holds: a broker round trip, made only for
+    /// consumers that choose their start offsets. Nil when the broker did not answer in time.
+    private func earliestOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
+        guard let offsetReader else { return nil }
+        var (low, high): (Int64, Int64) = (0, 0)
+        let error = rd_kafka_query_watermark_offsets(
+            offsetReader.handle, topicPartition.topic, topicPartition.partition, &low, &high, 5_000)
+        guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            logger.warning(
+                "cannot read the oldest offset a partition holds",
+                metadata: [
+                    "kafka.partition": "\(topicPartition)",
+                    "kafka.error": "\(KafkaError("watermarks", rdError: error))",
+                ])
+            return nil
+        }
+        return low
+    }
+
     private func committedOffsets(_ topicPartitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
         guard let offsetReader else { return [:] }
         return RDKafkaTopicPartitionList.with(topicPartitions.map { ($0, nil) }) { list in

@@ -13,9 +13,10 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// How often librdkafka reports statistics (consumer lag).
     public var statisticsInterval: Duration = .seconds(5)
     /// For applications that keep their own offsets: where to start reading a partition when
-    /// it is assigned, given the group's committed offset if any (return nil: the committed
-    /// offset; ``beginningOffset``: the oldest message). Called on the poll thread.
-    public var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?) -> Int64?)?
+    /// it is assigned, given the group's committed offset if any and the oldest offset the
+    /// partition still holds, when the broker said (return nil: the committed offset;
+    /// ``beginningOffset``: the oldest message). Called on the poll thread.
+    public var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?, _ earliest: Int64?) -> Int64?)?
     /// Called on the poll thread when partitions are taken away, after their messages in
     /// flight finished and before the next owner can read them. `lost` is true when they were
     /// lost rather than handed over (a session that timed out): another member may own them
