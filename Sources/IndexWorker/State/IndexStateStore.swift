@@ -22,11 +22,17 @@ public final class IndexStateStore: Sendable {
         var wholeFile = false
         /// Messages the state needs that the partition no longer holds: nothing of it is written.
         var missingHistory: MissingHistory?
+        /// This instance's claim on the partition (``PartitionClaim``); its state is written only
+        /// while the claim is the latest.
+        var claim: PartitionClaim?
+        /// Another instance claimed it since: nothing more of it is written here.
+        var superseded = false
     }
 
     /// What one flush writes of a partition, copied under the lock.
     struct Write: Sendable {
         var key: KafkaTopicPartition
+        var claim: PartitionClaim?
         var parts: [(number: Int, inputs: IndexInputs)]
         var offset: Int64?
         var removeWholeFile: Bool
@@ -50,6 +56,8 @@ public final class IndexStateStore: Sendable {
 
     /// Go on when a partition no longer holds messages the state needs (`--accept-missing-history`).
     let acceptsMissingHistory: Bool
+    /// Names this instance's ``PartitionClaim``s.
+    let instance = UUID().uuidString
 
     static let folderName = ".index-state"
 
@@ -85,7 +93,16 @@ public final class IndexStateStore: Sendable {
     public func startOffset(for topicPartition: KafkaTopicPartition, committed: Int64? = nil, earliest: Int64? = nil)
         -> Int64
     {
-        var (state, complete) = load(topicPartition)
+        // Claimed before loading: an old owner's last write lands before the claim, and is loaded.
+        var claim: PartitionClaim?
+        var (state, complete) =
+            (try? PartitionClaim.locked(topicPartition, in: directory) { current, replace in
+                let mine = PartitionClaim(instance: instance, number: (current?.number ?? 0) + 1)
+                try replace(mine)
+                claim = mine
+                return load(topicPartition)
+            }) ?? load(topicPartition)
+        state.claim = claim
         let next = complete ? state.offset.map { $0 + 1 } : nil
         state.missingHistory = checkHistory(topicPartition, needed: next ?? 0, earliest: earliest)
         owned.withLock { [state] in $0[topicPartition] = state }
@@ -140,7 +157,7 @@ public final class IndexStateStore: Sendable {
                 return
             }
             for write in writes {
-                do { try perform(write) } catch {
+                do { _ = try performClaimed(write) } catch {
                     logger.error("cannot write index state", metadata: ["error": "\(error)"])
                 }
             }
@@ -158,9 +175,10 @@ public final class IndexStateStore: Sendable {
             let writes = owned.withLock { owned in
                 owned.keys.compactMap { key in Self.takeWrite(key, &owned[key]!, present: present) }
             }
+            var written = false
             for (number, write) in writes.enumerated() {
                 do {
-                    try perform(write)
+                    written = try performClaimed(write) || written
                 } catch {
                     owned.withLock { owned in
                         for write in writes[number...] where owned[write.key] != nil {
@@ -171,7 +189,7 @@ public final class IndexStateStore: Sendable {
                     throw error
                 }
             }
-            return !writes.isEmpty
+            return written
         }
     }
 
@@ -188,16 +206,39 @@ public final class IndexStateStore: Sendable {
         let offsetMissing =
             state.offset != nil && !present.contains(IndexShard.Offset.fileName(key.topic, key.partition))
         // Written, its offset would claim the lost messages were applied, and the loss be forgotten.
-        guard state.missingHistory == nil else { return nil }
+        guard state.missingHistory == nil, !state.superseded else { return nil }
         guard !parts.isEmpty || state.offsetDirty || offsetMissing || state.wholeFile else { return nil }
         let write = Write(
-            key: key,
+            key: key, claim: state.claim,
             parts: parts.map { ($0, state.parts[$0] ?? IndexInputs()) }, offset: state.offset,
             removeWholeFile: state.wholeFile)
         state.dirtyParts = []
         state.offsetDirty = false
         state.wholeFile = false
         return write
+    }
+
+    /// Writes `write` while its claim is the latest, under the claim's lock. Returns false, and
+    /// marks the partition superseded, when another instance has claimed it since.
+    private func performClaimed(_ write: Write) throws -> Bool {
+        guard let claim = write.claim else {
+            try perform(write)
+            return true
+        }
+        let latest = try PartitionClaim.locked(write.key, in: directory) { current, _ in
+            guard current == claim else { return false }
+            try perform(write)
+            return true
+        }
+        if !latest {
+            owned.withLock { owned in
+                if owned[write.key]?.claim == claim { owned[write.key]?.superseded = true }
+            }
+            logger.warning(
+                "partition claimed by another index instance: its state is left to it",
+                metadata: ["kafka.partition": "\(write.key)"])
+        }
+        return latest
     }
 
     /// Parts first, then the offset that claims them, then the earlier form's file they replace.
