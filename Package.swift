@@ -92,7 +92,8 @@ let package = Package(
         .target(
             name: "WorkerEndpoints",
             dependencies: [
-                "KafkaClient", "ArtpipeRuntime", hummingbird, httpTypes, nioCore, logging, serviceLifecycle,
+                "KafkaClient", "ArtpipeRuntime", "ArtpipeSupport", hummingbird, httpTypes, nioCore, logging,
+                serviceLifecycle,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

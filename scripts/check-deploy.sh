@@ -41,7 +41,59 @@ if ! describe=$(swift package describe --package-path "$context" 2>&1 >/dev/null
   echo "deploy/Dockerfile's build stage copies a package SwiftPM refuses: $describe" >&2
   exit 1
 fi
-# keda-scaledobject.yaml is a KEDA custom resource: kubernetes-validate has no schema for it
-# and says so in a warning; every other manifest is checked against Kubernetes' schemas.
-"$tools/bin/kubernetes-validate" --strict --quiet deploy/k8s/*.yaml
-echo "deploy files valid: deploy/compose.yaml, deploy/Dockerfile, deploy/k8s/*.yaml"
+# Every Kubernetes manifest against Kubernetes' schemas. The kustomizations, and the KEDA and
+# Prometheus Operator resources (custom resources whose schemas neither PyPI nor Debian
+# carries), are checked below instead: YAML, kinds, and what they refer to.
+manifests=()
+while IFS= read -r file; do manifests+=("$file"); done < <(find deploy/k8s -name '*.yaml' ! -name kustomization.yaml \
+  ! -path 'deploy/k8s/keda/*' ! -path 'deploy/k8s/monitoring/*' | sort)
+"$tools/bin/kubernetes-validate" --strict --quiet "${manifests[@]}"
+"$tools/bin/python" - <<'PYTHON'
+import os, sys, yaml
+def load(path):
+    with open(path) as f:
+        return [d for d in yaml.safe_load_all(f) if d]
+failures = []
+for folder, _, files in os.walk("deploy/k8s"):
+    if "kustomization.yaml" not in files:
+        continue
+    (k,) = load(os.path.join(folder, "kustomization.yaml"))
+    for entry in k.get("resources", []) + k.get("components", []):
+        if not os.path.exists(os.path.join(folder, entry)):
+            failures.append(f"{folder}/kustomization.yaml lists {entry}, which is not there")
+    listed = set(k.get("resources", []))
+    for name in files:
+        if name.endswith(".yaml") and name != "kustomization.yaml" and not name.startswith("rules") and name not in listed:
+            failures.append(f"{folder}/{name} is in no kustomization")
+kinds = {"keda/scaledobject.yaml": {"ScaledObject"}, "keda/triggerauthentication.yaml": {"TriggerAuthentication"},
+         "monitoring/podmonitor.yaml": {"PodMonitor"}, "monitoring/prometheusrule.yaml": {"PrometheusRule"}}
+for path, wanted in kinds.items():
+    found = {d.get("kind") for d in load("deploy/k8s/" + path)}
+    if found != wanted:
+        failures.append(f"deploy/k8s/{path}: kinds {found}, expected {wanted}")
+rules = load("deploy/k8s/monitoring/rules.yaml")[0]["groups"]
+operator = load("deploy/k8s/monitoring/prometheusrule.yaml")[0]["spec"]["groups"]
+if rules != operator:
+    failures.append("deploy/k8s/monitoring/prometheusrule.yaml and rules.yaml hold different rules")
+for name in [d["metadata"]["name"] for d in load("deploy/k8s/keda/scaledobject.yaml")]:
+    if not os.path.exists(f"deploy/k8s/{name.removeprefix('artpipe-')}.yaml"):
+        failures.append(f"the ScaledObject {name} scales no Deployment of deploy/k8s/")
+for failure in failures:
+    print(failure, file=sys.stderr)
+sys.exit(1 if failures else 0)
+PYTHON
+# The alerting rules: promtool from Debian's prometheus package, unpacked, not installed.
+promtool=$tools/prometheus/usr/bin/promtool
+if [ ! -x "$promtool" ]; then
+  download=$(mktemp -d)
+  (cd "$download" && apt-get download prometheus >/dev/null 2>&1) \
+    || { apt-get update -qq && (cd "$download" && apt-get download prometheus >/dev/null); }
+  dpkg-deb -x "$download"/prometheus_*.deb "$tools/prometheus"
+  rm -rf "$download"
+fi
+"$promtool" check rules deploy/k8s/monitoring/rules.yaml >/dev/null
+(cd deploy/k8s/monitoring && "../../../$promtool" test rules rules-test.yaml >/dev/null) \
+  || { (cd deploy/k8s/monitoring && "../../../$promtool" test rules rules-test.yaml) >&2; exit 1; }
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' deploy/k8s/monitoring/grafana-dashboard.json
+echo "deploy files valid: deploy/compose.yaml, deploy/Dockerfile, deploy/k8s (manifests, kustomizations, KEDA," \
+  "monitoring; promtool's rule tests passed)"

@@ -67,6 +67,17 @@ struct CommandLineErrorTests {
         #expect(status == 2)
         #expect(command.stderr.split(separator: "\n").count == 1, "stderr: \(command.stderr)")
         #expect(command.stderr.contains("topics create on \(broker.bootstrapServers)"))
+
+        let unsafe = try ChildProcess(
+            "artpipe",
+            [
+                "topics", "create", "--brokers", broker.bootstrapServers, "--replication", "3", "--min-insync-replicas",
+                "4",
+            ])
+        #expect(try await unsafe.waitForExit(timeout: .seconds(30)) == 2)
+        #expect(
+            unsafe.stderr.contains("--min-insync-replicas must be between 1 and --replication (3), got 4"),
+            "\(unsafe.stderr)")
     }
 
     @Test(

@@ -74,8 +74,13 @@ struct WorkerEndpointTests {
             return lags.last == 0 && lags.contains { $0 > 0 }
         }
         let metrics = try await Self.get("\(base)/metrics").body
-        #expect(metrics.contains("artpipe_consumed{worker=\"thumb\"} 12"), "\(metrics)")
-        #expect(metrics.contains("# TYPE artpipe_handler_latency histogram"), "\(metrics)")
+        // Named as Prometheus expects: counters end in _total, durations are _seconds histograms.
+        #expect(metrics.contains("artpipe_consumed_total{worker=\"thumb\"} 12"), "\(metrics)")
+        #expect(metrics.contains("# TYPE artpipe_consumed_total counter"), "\(metrics)")
+        #expect(metrics.contains("# TYPE artpipe_handler_latency_seconds histogram"), "\(metrics)")
+        #expect(
+            metrics.contains("artpipe_handler_latency_seconds_bucket{worker=\"thumb\",le=\"600.0\"} 12"), "\(metrics)")
+        #expect(metrics.contains("\nartpipe_partition_stalled 0"), "\(metrics)")
         #expect(try await Self.get("\(base)/nowhere").status == 404)
 
         // The same lag, and every documented field, in the logged metrics lines.
@@ -95,7 +100,9 @@ struct WorkerEndpointTests {
         #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
     }
 
-    @Test("/healthz fails when a partition with work waiting finishes nothing for --progress-timeout")
+    @Test(
+        "a partition with work waiting that finishes nothing for --progress-timeout shows on /metrics; /healthz stays up, so no restart loop follows"
+    )
     func stalledPartition() async throws {
         var faults = SampleServerFaults()
         // An image host that takes far longer than the progress timeout to answer.
@@ -135,12 +142,14 @@ struct WorkerEndpointTests {
             }
         }
         let port = try await Self.httpPort(of: worker)
-        var answer = (status: 0, body: "")
-        try await waitUntil("/healthz to fail on the stuck partition", timeout: .seconds(30)) {
-            answer = try await Self.get("http://127.0.0.1:\(port)/healthz")
-            return answer.status == 503
+        var metrics = ""
+        try await waitUntil("/metrics to show the stuck partition", timeout: .seconds(30)) {
+            metrics = try await Self.get("http://127.0.0.1:\(port)/metrics").body
+            return metrics.contains("\nartpipe_partition_stalled 1")
         }
-        #expect(answer.body.contains("finished nothing"), "\(answer.body)")
+        let stall = metrics.split(separator: "\n").first { $0.hasPrefix("artpipe_partition_stall_seconds ") }
+        #expect(stall.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 >= 2 } == true, "\(metrics)")
+        #expect(try await Self.get("http://127.0.0.1:\(port)/healthz").status == 200, "alive, though slow")
     }
 
     /// The port a worker started with `--http-port 0` logged.

@@ -1,4 +1,5 @@
 import ArtpipeSupport
+import Foundation
 import Logging
 import Metrics
 import NIOPosix
@@ -15,6 +16,9 @@ public struct IndexWriterService: Service {
     let logger: Logger
     /// Partitions whose history is missing (``MissingHistory``): above zero, nothing is published.
     let historyMissing = Gauge(label: "index_history_missing_partitions", dimensions: [("worker", "index")])
+    /// When the published index was last known current (written, or found unchanged), in Unix
+    /// seconds: for an alert when it stops moving.
+    let currentAt = Gauge(label: "index_current_timestamp_seconds", dimensions: [("worker", "index")])
 
     public init(
         store: IndexStateStore, publisher: IndexPublisher, interval: Duration, threadPool: NIOThreadPool,
@@ -55,6 +59,7 @@ public struct IndexWriterService: Service {
             let changed = (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() > 0 : false
             return (changed, flushedAt - start, clock.now - flushedAt)
         }
+        if missing.isEmpty { currentAt.record(Date().timeIntervalSince1970) }
         if changed {
             logger.debug(
                 "index written",

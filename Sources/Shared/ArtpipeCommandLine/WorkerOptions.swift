@@ -35,8 +35,9 @@ package struct WorkerOptions: ParsableArguments {
 
     @Option(
         help: """
-            Seconds a partition with work waiting may go without finishing a message before /healthz fails \
-            (a stuck handler or a frozen partition: the supervisor restarts the worker).
+            Seconds a partition with work waiting may go without finishing a message before it counts as \
+            stalled (artpipe_partition_stalled on /metrics, for an alert; /healthz stays up: a restart would \
+            not make a slow host faster).
             """)
     package var progressTimeout: Double = 900
 

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,14 +8,18 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// A worker's HTTP port: `/healthz` (the poll loop goes round, and every partition with work
-/// waiting makes progress), `/readyz` (joined its group, brokers connected), `/metrics`
-/// (Prometheus text).
+/// A worker's HTTP port: `/healthz` (the poll loop goes round), `/readyz` (joined its group,
+/// brokers connected), `/metrics` (Prometheus text).
+///
+/// A partition with work waiting that finishes nothing is not a liveness failure: a restart
+/// would not make a slow image host faster, and a kill loop would follow. It shows in
+/// `artpipe_partition_stalled` and `artpipe_partition_stall_seconds`, for an alert.
 public struct WorkerEndpointServer: Service {
     /// How long the poll loop may stand still before `/healthz` fails. It polls every 100 ms;
     /// a rebalance callback draining in-flight work can hold it for the drain timeout.
     let stallLimit: Duration
-    /// How long a partition with work waiting may go without finishing a message.
+    /// How long a partition with work waiting may go without finishing a message before it
+    /// counts as stalled.
     let progressLimit: Duration
     let host: String
     let port: Int
@@ -50,10 +55,6 @@ public struct WorkerEndpointServer: Service {
             let alive =
                 health.isPolling(within: stallLimit) || (health.lastPoll == nil && .now - started < .seconds(120))
             guard alive else { return Self.text(.serviceUnavailable, "the poll loop has stalled") }
-            guard health.isProgressing(within: progressLimit) else {
-                return Self.text(
-                    .serviceUnavailable, "a partition with work waiting has finished nothing for \(progressLimit)")
-            }
             return Self.text(.ok, "ok")
         }
         router.get("/readyz") { _, _ in
@@ -64,8 +65,18 @@ public struct WorkerEndpointServer: Service {
                 + "brokers_up=\(health.brokersUp.map(String.init) ?? "unknown")"
             return Self.text(ready ? .ok : .serviceUnavailable, (ready ? "ready " : "not ready ") + detail)
         }
+        let stallSeconds = registry.makeGauge(
+            name: "artpipe_partition_stall_seconds",
+            help: "How long the longest-stuck partition with work waiting has finished nothing; 0 when none")
+        let stalled = registry.makeGauge(
+            name: "artpipe_partition_stalled",
+            help: "1 when a partition with work waiting has finished nothing for --progress-timeout")
+        let progressLimit = self.progressLimit
         router.get("/metrics") { _, _ in
             lagGauges.update(consumer.lag)
+            let health = consumer.health
+            stallSeconds.set(health.stalledSince.map { (ContinuousClock.now - $0).seconds } ?? 0)
+            stalled.set(Double(health.isProgressing(within: progressLimit) ? 0 : 1))
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)
             return Response(

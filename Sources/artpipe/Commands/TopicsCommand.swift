@@ -25,9 +25,33 @@ struct TopicsCommand: ParsableCommand {
         @Option(help: "Replication factor.")
         var replication: Int = 1
 
+        @Option(
+            help: """
+                min.insync.replicas of every topic: the replicas that must have a message before it counts as \
+                written (the producers ask all of them). With --replication 3, 2 survives a broker. Default: the \
+                broker's.
+                """)
+        var minInsyncReplicas: Int?
+
         func validate() throws {
             guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
             guard replication >= 1 else { throw ValidationError("--replication must be at least 1") }
+            if let minInsyncReplicas, !(1...replication).contains(minInsyncReplicas) {
+                throw ValidationError(
+                    "--min-insync-replicas must be between 1 and --replication (\(replication)), got \(minInsyncReplicas)"
+                )
+            }
+        }
+
+        /// ``ArtpipeTopic/settings`` for every topic, with `--min-insync-replicas`.
+        var settings: [String: [String: String]] {
+            var settings = ArtpipeTopic.settings
+            if let minInsyncReplicas {
+                for topic in ArtpipeTopic.all {
+                    settings[topic, default: [:]]["min.insync.replicas"] = "\(minInsyncReplicas)"
+                }
+            }
+            return settings
         }
 
         func run() async throws {
@@ -37,7 +61,7 @@ struct TopicsCommand: ParsableCommand {
             do {
                 let created = try await KafkaTopicAdmin.createTopics(
                     ArtpipeTopic.all, partitions: partitions, replicationFactor: replication,
-                    settings: ArtpipeTopic.settings, configuration: client,
+                    settings: settings, configuration: client,
                     timeout: kafka.connectTimeoutDuration, logger: logger)
                 for topic in ArtpipeTopic.all {
                     print("\(topic): \(created.contains(topic) ? "created" : "exists")")
