@@ -20,10 +20,10 @@ require_commands() {
     || { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
-# debootstraps $suite into ROOT unless ROOT was made from STAMP; then runs the caller's
-# `prepare_root ROOT` and records the stamp.
+# debootstraps SUITE (default: the runtime stage's $suite) into ROOT unless ROOT was made from
+# STAMP; then runs the caller's `prepare_root ROOT` and records the stamp.
 make_root() {
-  local root=$1 stamp=$2 log
+  local root=$1 stamp=$2 suite=${3:-$suite} log
   [ "$(cat "$root/.artpipe-stamp" 2>/dev/null)" = "$stamp" ] && return
   unmount_all
   rm -rf "$root"
