@@ -121,8 +121,8 @@ let package = Package(
         .target(
             name: "ArtpipeTestKit",
             dependencies: [
-                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection", logging,
-                hummingbird, httpTypes, nioCore,
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection",
+                "ThumbWorker", "HTTPFetching", logging, hummingbird, httpTypes, nioCore,
             ], path: testSupport("ArtpipeTestKit"),
             resources: [.copy("Fixtures")]),
         .executableTarget(

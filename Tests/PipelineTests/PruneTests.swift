@@ -13,31 +13,14 @@ import Testing
 struct PruneTests {
     @Test("a thumbnail reused after index.json was written stays, whatever its age; an unused one goes")
     func reusedFileStays() async throws {
-        let images = [
-            "/reused.jpg": try SampleImage.noisy(width: 500, height: 400, seed: 21),
-            "/orphan.jpg": try SampleImage.noisy(width: 400, height: 500, seed: 22),
-        ]
-        let server = try await TestHTTPServer.start { request in
-            images[request.path].map { .init(headers: [("Content-Type", "image/jpeg")], body: $0) }
-                ?? .init(status: 404)
-        }
-        defer { Task { await server.stop() } }
-        var configuration = Thumbnailer.Configuration()
-        configuration.sizes = [100]
-        let downloader = HTTPFetcher(
-            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
-        defer { Task { try? await downloader.shutdown() } }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("prune"))
-        let handler = PageThumbnailHandler(
-            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
-            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
-            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 1,
-            threadPool: .singleton)
-        func artwork(_ number: String, _ path: String) -> Artwork {
-            Artwork(
-                objectNumber: number, title: "t", artist: "a", imageURL: "\(server.baseURL)\(path)", width: nil,
-                height: nil, position: 0)
-        }
+        let images = try await LoopbackImages.start(
+            [
+                "/reused.jpg": try SampleImage.noisy(width: 500, height: 400, seed: 21),
+                "/orphan.jpg": try SampleImage.noisy(width: 400, height: 500, seed: 22),
+            ], sizes: [100], label: "prune")
+        defer { Task { await images.stop() } }
+        let (handler, server, output) = (images.handler, images.server, images.output)
+        func artwork(_ number: String, _ path: String) -> Artwork { images.artwork(number, path) }
         // Both were thumbnailed two days ago, for works the index has since dropped.
         let reused = try await handler.item(for: artwork("SK-A-1", "/reused.jpg"))
         let orphan = try await handler.item(for: artwork("SK-A-2", "/orphan.jpg"))

@@ -138,7 +138,13 @@ struct ThumbWorkerPipelineTests {
     func throttledHostRetriesThePage() async throws {
         let jpeg = try SampleImage.noisy(width: 800, height: 600, seed: 7)
         let throttledRequests = Mutex(0)
-        let server = try await TestHTTPServer.start { request in
+        var download = HTTPFetcherConfiguration()
+        // An hour becomes 1.8 s: the test cannot wait an hour.
+        download.retryAfterScale = 0.0005
+        download.maxWaitInPlace = .milliseconds(100)
+        let images = try await LoopbackImages.start(
+            sizes: [100], label: "throttled", download: download, imageConcurrency: 2
+        ) { request in
             switch request.path {
             case "/ok.jpg": return .init(headers: [("Content-Type", "image/jpeg")], body: jpeg)
             case "/throttled.jpg":
@@ -154,35 +160,20 @@ struct ThumbWorkerPipelineTests {
             default: return .init(status: 404)
             }
         }
-        defer { Task { await server.stop() } }
+        defer { Task { await images.stop() } }
         let cluster = try TestCluster()
         for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 1) }
-        var configuration = Thumbnailer.Configuration()
-        configuration.sizes = [100]
-        var download = HTTPFetcherConfiguration()
-        // An hour becomes 1.8 s: the test cannot wait an hour.
-        download.retryAfterScale = 0.0005
-        download.maxWaitInPlace = .milliseconds(100)
-        let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("throttled"))
-        let handler = PageThumbnailHandler(
-            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
-            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
-            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 2,
-            threadPool: .singleton)
+        let handler = images.handler
         let worker = try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("thumb"), topics: [ArtpipeTopic.pages], handler: handler,
             retrySchedule: RetrySchedule(
                 topics: ArtpipeTopic.pageRetries, delays: [.milliseconds(200), .milliseconds(400), .milliseconds(800)],
                 giveUpAfter: .seconds(8)))
-        func page(_ number: Int, _ images: [(String, String)]) -> Page {
+        func page(_ number: Int, _ works: [(String, String)]) -> Page {
             let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: number, pageSize: 2)
             return Page(
                 request: request, total: 4,
-                artworks: images.enumerated().map { position, image in
-                    Artwork(
-                        objectNumber: image.0, title: "t", artist: "a", imageURL: "\(server.baseURL)\(image.1)",
-                        width: nil, height: nil, position: position)
+                artworks: works.enumerated().map { position, work in images.artwork(work.0, work.1, position: position)
                 })
         }
         let first = page(1, [("SK-1", "/ok.jpg"), ("SK-2", "/throttled.jpg"), ("SK-GONE", "/gone.jpg")])
@@ -202,14 +193,13 @@ struct ThumbWorkerPipelineTests {
         let both = try await readTopic(
             ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
         try await worker.stop()
-        try await downloader.shutdown()
         let given = try MessageCodec.decode(PageThumbnails.self, from: try #require(both.last))
         #expect(given.pageId == second.pageId)
         #expect(given.items.map(\.status) == [.ok, .failed])
         #expect(given.items.last?.reason?.contains("asked to wait") == true, "\(given.items.last?.reason ?? "-")")
-        let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
-        let imageURL = "\(server.baseURL)/always-throttled.jpg"
-        #expect(store.existing(objectNumber: "SK-4", imageURL: imageURL) == nil, "not the image's lasting failure")
+        let imageURL = "\(images.server.baseURL)/always-throttled.jpg"
+        #expect(
+            images.store.existing(objectNumber: "SK-4", imageURL: imageURL) == nil, "not the image's lasting failure")
         await cluster.shutdown()
     }
 
@@ -330,31 +320,14 @@ struct ThumbWorkerPipelineTests {
         "two versions of a work, thumbnailed in either order, each keep the bytes their item describes; a replay of either downloads nothing"
     )
     func versionsKeepTheirFiles() async throws {
-        let images = [
-            "/full.jpg": try SampleImage.noisy(width: 900, height: 600, seed: 11),
-            "/incremental.jpg": try SampleImage.noisy(width: 600, height: 900, seed: 12),
-        ]
-        let server = try await TestHTTPServer.start { request in
-            images[request.path].map { .init(headers: [("Content-Type", "image/jpeg")], body: $0) }
-                ?? .init(status: 404)
-        }
-        defer { Task { await server.stop() } }
-        var configuration = Thumbnailer.Configuration()
-        configuration.sizes = [100, 200]
-        let downloader = HTTPFetcher(
-            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test)
-        defer { Task { try? await downloader.shutdown() } }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("versions"))
-        let handler = PageThumbnailHandler(
-            thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
-            store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
-            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true), imageConcurrency: 1,
-            threadPool: .singleton)
-        func version(_ path: String) -> Artwork {
-            Artwork(
-                objectNumber: "SK-A-1", title: "t", artist: "a", imageURL: "\(server.baseURL)\(path)", width: nil,
-                height: nil, position: 0)
-        }
+        let images = try await LoopbackImages.start(
+            [
+                "/full.jpg": try SampleImage.noisy(width: 900, height: 600, seed: 11),
+                "/incremental.jpg": try SampleImage.noisy(width: 600, height: 900, seed: 12),
+            ], sizes: [100, 200], label: "versions")
+        defer { Task { await images.stop() } }
+        let (handler, server, output) = (images.handler, images.server, images.output)
+        func version(_ path: String) -> Artwork { images.artwork("SK-A-1", path) }
         func expectFilesHold(_ item: PageThumbnails.Item) throws {
             #expect(item.status == .ok && item.files.count == 2, "\(item.reason ?? "-")")
             for file in item.files {
