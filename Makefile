@@ -44,8 +44,8 @@ bench: setup
 gallery-check: setup
 	scripts/gallery-check.sh
 
-# The container image's root filesystem (Debian trixie, deploy/runtime-packages.txt) built with
-# debootstrap and run in a chroot: the demo as user 10001, then an OCI image via umoci. Root.
+# deploy/Dockerfile built as it is with buildah (its base images made locally), then the demo
+# as user 10001 in a container of the image it made. Root.
 image-check: setup
 	scripts/image-check.sh
 
