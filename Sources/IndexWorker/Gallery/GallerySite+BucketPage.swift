@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 extension GallerySite {
     /// `gallery/<bucket>.html`: each of the bucket's artist slices with its works.
     static func bucketPage(_ bucket: Int, _ slices: [IndexLayout.Slice], of index: IndexContent, plan: IndexLayout.Plan)

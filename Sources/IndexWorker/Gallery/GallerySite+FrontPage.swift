@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 extension GallerySite {
     static func frontPage(_ index: IndexContent, letters: [Letter]) -> [UInt8] {
         var html = HTMLText(reservingCapacity: 8192)

@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 extension GallerySite {
     /// The artists whose names start with one letter, in index order.
     struct Letter {

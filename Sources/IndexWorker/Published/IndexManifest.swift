@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 /// `index.json` of schema `artpipe-index/2`: what a program reads first. Totals, crawls, and
 /// every artist with its count and where its works are; the works themselves are in
 /// `works/<bucket>.jsonl`, one bucket per entry of ``Artist/buckets``.

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 
 /// `works/<bucket>.jsonl`: one JSON object per work, its artist's name included, so a tool can

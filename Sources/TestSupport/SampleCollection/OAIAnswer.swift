@@ -94,21 +94,21 @@ struct OAIAnswer {
         <?xml version="1.0" encoding="UTF-8"?>
         <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
         <responseDate>\(format(responseDate))</responseDate>
-        <request verb="\(MarkupText.escaped(verb))">\(MarkupText.escaped(request))</request>
+        <request verb="\(HTMLText.escaped(verb))">\(HTMLText.escaped(request))</request>
         \(body)
         </OAI-PMH>
         """
     }
 
     static func error(_ code: String, _ message: String) -> String {
-        "<error code=\"\(code)\">\(MarkupText.escaped(message))</error>"
+        "<error code=\"\(code)\">\(HTMLText.escaped(message))</error>"
     }
 
     /// `Identify`: what a harvester needs to plan (the earliest datestamp, the granularity).
     static func identify(baseURL: String, earliest: String) -> String {
         """
         <Identify><repositoryName>artpipe sample collection</repositoryName>\
-        <baseURL>\(MarkupText.escaped(baseURL))</baseURL><protocolVersion>2.0</protocolVersion>\
+        <baseURL>\(HTMLText.escaped(baseURL))</baseURL><protocolVersion>2.0</protocolVersion>\
         <earliestDatestamp>\(earliest)</earliestDatestamp><deletedRecord>persistent</deletedRecord>\
         <granularity>YYYY-MM-DDThh:mm:ssZ</granularity></Identify>
         """
@@ -152,22 +152,22 @@ struct OAIAnswer {
         var object = """
             <edm:ProvidedCHO rdf:about="\(about)">
             <dc:identifier>http://hdl.handle.net/10934/RM0001.SAMPLE.\(work.id)</dc:identifier>
-            <dc:identifier>\(MarkupText.escaped(work.objectNumber))</dc:identifier>
-            <dc:title xml:lang="nl">\(MarkupText.escaped("NL: " + work.title))</dc:title>
-            <dc:title xml:lang="en">\(MarkupText.escaped(work.title))</dc:title>
+            <dc:identifier>\(HTMLText.escaped(work.objectNumber))</dc:identifier>
+            <dc:title xml:lang="nl">\(HTMLText.escaped("NL: " + work.title))</dc:title>
+            <dc:title xml:lang="en">\(HTMLText.escaped(work.title))</dc:title>
 
             """
         var agents = ""
         if !work.maker.isEmpty {
             if work.id % 3 == 0 {
-                object += "<dc:creator>\(MarkupText.escaped(work.maker))</dc:creator>\n"
+                object += "<dc:creator>\(HTMLText.escaped(work.maker))</dc:creator>\n"
             } else {
                 let agent = "https://id.rijksmuseum.nl/sample/agent/\(stableID(work.maker))"
                 object += "<dc:creator rdf:resource=\"\(agent)\"/>\n"
                 agents += """
                     <edm:Agent rdf:about="\(agent)">
-                    <skos:prefLabel xml:lang="nl">\(MarkupText.escaped(work.maker))</skos:prefLabel>
-                    <skos:prefLabel xml:lang="en">\(MarkupText.escaped(work.maker))</skos:prefLabel>
+                    <skos:prefLabel xml:lang="nl">\(HTMLText.escaped(work.maker))</skos:prefLabel>
+                    <skos:prefLabel xml:lang="en">\(HTMLText.escaped(work.maker))</skos:prefLabel>
                     </edm:Agent>
 
                     """

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import Logging
 
@@ -25,18 +26,23 @@ public struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
         if let error = event.error { merged["error"] = "\(error)" }
-        var text = "{\"ts\":\"\(Self.timestamp())\",\"level\":\"\(event.level.rawValue)\",\"logger\":"
-        JSONText.appendString(label, to: &text)
-        text += ",\"msg\":"
-        JSONText.appendString(event.message.description, to: &text)
+        var json = JSONText(reservingCapacity: 256)
+        json.raw("{\"ts\":\"")
+        json.verbatim(Self.timestamp())
+        json.raw("\",\"level\":\"")
+        json.verbatim(event.level.rawValue)
+        json.raw("\",\"logger\":")
+        json.string(label)
+        json.raw(",\"msg\":")
+        json.string(event.message.description)
         for key in merged.keys.sorted() where !["ts", "level", "logger", "msg"].contains(key) {
-            text += ","
-            JSONText.appendString(key, to: &text)
-            text += ":"
-            JSONText.append(merged[key]!, to: &text)
+            json.byte(UInt8(ascii: ","))
+            json.string(key)
+            json.byte(UInt8(ascii: ":"))
+            LogMetadataJSON.append(merged[key]!, to: &json)
         }
-        text += "}\n"
-        output.write(text)
+        json.raw("}\n")
+        output.write(json.text)
     }
 
     static func timestamp() -> String {

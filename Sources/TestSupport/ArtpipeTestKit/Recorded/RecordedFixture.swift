@@ -11,9 +11,3 @@ package enum RecordedFixture {
         return Array(try Data(contentsOf: url))
     }
 }
-
-/// A fixture the test asked for is not among the recorded ones.
-package struct MissingFixture: Error, CustomStringConvertible {
-    package let name: String
-    package var description: String { "no recorded fixture \(name)" }
-}

@@ -43,22 +43,3 @@ package final class InProcessWorker<Handler: MessageHandler>: Sendable {
         try await task.value
     }
 }
-
-/// Consumer settings that make the embedded broker's group protocol quick enough for tests.
-package enum EmbeddedBrokerSettings {
-    package static let consumer = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
-
-    /// The same as `--kafka` flags.
-    package static var flags: [String] {
-        consumer.sorted { $0.key < $1.key }.flatMap { ["--kafka", "\($0.key)=\($0.value)"] }
-    }
-}
-
-extension Logger {
-    /// Warnings and errors only, so test output stays readable.
-    package static var test: Logger {
-        var logger = Logger(label: "test")
-        logger.logLevel = .warning
-        return logger
-    }
-}

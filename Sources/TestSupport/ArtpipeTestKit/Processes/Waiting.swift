@@ -1,12 +1,3 @@
-/// Thrown when a condition did not hold before its deadline.
-package struct DeadlineExceeded: Error, CustomStringConvertible {
-    package let description: String
-
-    package init(description: String) {
-        self.description = description
-    }
-}
-
 /// Polls `condition` until it holds or `timeout` passes. The wait between polls is not
 /// synchronisation: the condition is what the caller waits for.
 package func waitUntil(
@@ -20,12 +11,5 @@ package func waitUntil(
             throw DeadlineExceeded(description: "timed out after \(timeout) waiting for \(what())")
         }
         try await Task.sleep(for: interval)
-    }
-}
-
-/// Names that no other test uses, for topics and groups.
-package enum UniqueName {
-    package static func make(_ prefix: String) -> String {
-        "\(prefix)-\(UInt32.random(in: 0...UInt32.max))"
     }
 }

@@ -1,24 +1,30 @@
-/// JSON text built byte by byte, in a fixed key order: the published files are written this way
-/// because it is several times faster than `JSONEncoder` and its bytes depend on nothing else.
-struct JSONText {
-    private(set) var bytes: [UInt8] = []
+/// JSON text built byte by byte, in a fixed key order: the published index and the log lines
+/// are written this way, because it is several times faster than `JSONEncoder` and its bytes
+/// depend on nothing else. The one place artpipe escapes JSON.
+package struct JSONText {
+    package private(set) var bytes: [UInt8] = []
 
-    init(reservingCapacity capacity: Int = 0) {
+    package init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+    /// Text made at run time that needs no escaping (a timestamp, a number's digits).
+    package mutating func verbatim(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
 
-    mutating func int(_ value: Int) {
+    package mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+
+    package mutating func int(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A string literal: quotes, backslashes and control characters escaped, everything else as UTF-8.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -39,8 +45,11 @@ struct JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// The text as a `String`.
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
+
     /// `"key":` with a leading comma unless it is the first member.
-    mutating func key(_ key: StaticString, first: Bool = false) {
+    package mutating func key(_ key: StaticString, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         raw(key)

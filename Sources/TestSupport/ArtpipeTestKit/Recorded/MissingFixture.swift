@@ -1,0 +1,5 @@
+/// A fixture the test asked for is not among the recorded ones.
+package struct MissingFixture: Error, CustomStringConvertible {
+    package let name: String
+    package var description: String { "no recorded fixture \(name)" }
+}
