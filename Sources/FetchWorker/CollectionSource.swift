@@ -1,7 +1,7 @@
 import PipelineContract
 
 /// A museum API that serves pages of a query.
-public protocol CollectionSource: Sendable {
+package protocol CollectionSource: Sendable {
     /// The `source` name in messages (`rijksmuseum`, `rijksmuseum-search`).
     var name: String { get }
 
@@ -39,21 +39,21 @@ public protocol CollectionSource: Sendable {
 }
 
 extension CollectionSource {
-    public var isCursorPaged: Bool { false }
-    public var isVersioned: Bool { false }
-    public var queryParameters: Set<String>? { nil }
-    public var fixedPageSize: Int? { nil }
-    public var maxPageSize: Int { fixedPageSize ?? 100 }
-    public var reachableObjects: Int? { nil }
-    public var missingConfiguration: String? { nil }
+    package var isCursorPaged: Bool { false }
+    package var isVersioned: Bool { false }
+    package var queryParameters: Set<String>? { nil }
+    package var fixedPageSize: Int? { nil }
+    package var maxPageSize: Int { fixedPageSize ?? 100 }
+    package var reachableObjects: Int? { nil }
+    package var missingConfiguration: String? { nil }
 
-    public func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
+    package func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
         let text = PageCursor(token: nil, lastPage: lastPage ?? Int.max).text
         return text.isEmpty ? nil : text
     }
 
     /// Refuses a query with a parameter the source does not take, naming the ones it does.
-    public func check(query: [String: String]) throws {
+    package func check(query: [String: String]) throws {
         guard let known = queryParameters else { return }
         let unknown = Set(query.keys).subtracting(known)
         guard unknown.isEmpty else {
@@ -65,31 +65,31 @@ extension CollectionSource {
 }
 
 /// One fetched page.
-public struct SourcePage: Sendable {
-    public var total: Int
-    public var artworks: [Artwork]
+package struct SourcePage: Sendable {
+    package var total: Int
+    package var artworks: [Artwork]
     /// Pages to request next (cursor-paged sources).
-    public var next: [PageRequest]
+    package var next: [PageRequest]
     /// Records the source deleted (versioned sources).
-    public var deletions: [RecordDeletion]
+    package var deletions: [RecordDeletion]
     /// Records that could not be read; the rest of the page went on.
-    public var unreadable: [UnreadableRecord]
+    package var unreadable: [UnreadableRecord]
     /// Set on the last page of a harvest that reached the end of its list.
-    public var completedHarvest: HarvestMark?
+    package var completedHarvest: HarvestMark?
     /// Set when part of the page failed for the moment: the page is tried again later, but
     /// `next` is already known and goes out now.
-    public var retryLater: RetryLater?
+    package var retryLater: RetryLater?
     /// Set when the server's next cursor is one already followed: the crawl stops there.
-    public var repeatedCursor = false
+    package var repeatedCursor = false
 
     /// Why a page is tried again later.
-    public struct RetryLater: Sendable {
-        public var reason: String
+    package struct RetryLater: Sendable {
+        package var reason: String
         /// How long the server asked to wait, when it did.
-        public var retryAfter: Duration?
+        package var retryAfter: Duration?
     }
 
-    public init(
+    package init(
         total: Int, artworks: [Artwork], next: [PageRequest] = [], deletions: [RecordDeletion] = [],
         unreadable: [UnreadableRecord] = []
     ) {
@@ -102,44 +102,44 @@ public struct SourcePage: Sendable {
 }
 
 /// What a crawl needs to know before it starts.
-public struct SourceCount: Sendable {
-    public var total: Int
+package struct SourceCount: Sendable {
+    package var total: Int
     /// Facets the source offers for splitting the query: name → value → count.
-    public var facets: [String: [String: Int]]
+    package var facets: [String: [String: Int]]
     /// Where a versioned harvest's slices after the first start (datestamps, ascending), each
     /// small enough to list again when the server refuses a token.
-    public var cuts: [String] = []
+    package var cuts: [String] = []
     /// The server's clock when it counted, where it says.
-    public var serverTime: String?
+    package var serverTime: String?
     /// False when the source could only say that at least `total` match (an OAI-PMH list
     /// without `completeListSize`).
-    public var isExact = true
+    package var isExact = true
 
-    public init(total: Int, facets: [String: [String: Int]] = [:]) {
+    package init(total: Int, facets: [String: [String: Int]] = [:]) {
         self.total = total
         self.facets = facets
     }
 }
 
 /// A source's answer that is not what its API promises: poison, not worth retrying.
-public struct SourceFormatError: Error, CustomStringConvertible {
-    public let description: String
+package struct SourceFormatError: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }
 
 /// A service that could not answer for the moment, whatever it sent: the page is tried again
 /// later (FetchWorker's retry topics; `crawl` retries a count), unlike a ``SourceFormatError``.
-public protocol RetryableSourceError: Error, CustomStringConvertible {}
+package protocol RetryableSourceError: Error, CustomStringConvertible {}
 
 /// An answer that is not in the API's format at all: an HTML error page, a body cut short. The
 /// service is having a moment (a maintenance page comes with status 200 too).
-public struct UnrecognisedAnswerError: RetryableSourceError {
-    public let description: String
+package struct UnrecognisedAnswerError: RetryableSourceError {
+    package let description: String
 
-    public init(_ what: String, body: [UInt8]) {
+    package init(_ what: String, body: [UInt8]) {
         let start = String(decoding: body.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
         self.description = "\(what); body starts: \(start)"
     }

@@ -1,9 +1,9 @@
 /// Which pages a crawl asks for: `all`, one page `7`, or a range `1-20`.
-public enum CrawlPages: Sendable, Equatable {
+package enum CrawlPages: Sendable, Equatable {
     case all
     case range(ClosedRange<Int>)
 
-    public init?(argument: String) {
+    package init?(argument: String) {
         let text = argument.trimmingCharacters(in: .whitespaces)
         if text == "all" {
             self = .all

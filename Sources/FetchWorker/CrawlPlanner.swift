@@ -2,22 +2,22 @@ import Foundation
 import PipelineContract
 
 /// Turns a query into the page requests of a crawl.
-public enum CrawlPlanner {
+package enum CrawlPlanner {
     /// What a crawl will publish.
-    public struct Plan: Sendable {
-        public var requests: [PageRequest]
+    package struct Plan: Sendable {
+        package var requests: [PageRequest]
         /// Objects the query matches.
-        public var total: Int
+        package var total: Int
         /// False when at least `total` match, as far as the source could say.
-        public var totalIsExact = true
+        package var totalIsExact = true
         /// Pages the query has within the API's reach.
-        public var lastPage: Int
+        package var lastPage: Int
     }
 
     /// Plans numbered pages: those that hold objects and lie within the API's reach
     /// (`page × pageSize ≤ 10,000` for the legacy API, 4,000 for Flickr). A query beyond that
     /// reach fails with `--pages all` rather than silently missing objects, and says how to split it.
-    public static func plan(
+    package static func plan(
         source: any CollectionSource, query: [String: String], pages: CrawlPages, pageSize: Int, crawlId: String
     ) async throws -> Plan {
         let count = try await count(source: source, query: query)
@@ -75,7 +75,7 @@ public enum CrawlPlanner {
 
     /// Delays between attempts at a count the service could not answer for the moment (an
     /// HTML maintenance page, Flickr's `stat: fail`); HTTP errors are retried by the fetcher.
-    public static let countRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
+    package static let countRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
 
     private static func count(source: any CollectionSource, query: [String: String]) async throws -> SourceCount {
         for delay in countRetryDelays {
@@ -110,19 +110,19 @@ public enum CrawlPlanner {
     }
 
     /// The default crawl id: the same query always makes the same crawl.
-    public static func defaultCrawlId(source: String, query: [String: String]) -> String {
+    package static func defaultCrawlId(source: String, query: [String: String]) -> String {
         "\(source):\(PageID.queryHash(query))"
     }
 }
 
 /// Why a crawl cannot start.
-public enum CrawlPlanningError: Error, CustomStringConvertible {
+package enum CrawlPlanningError: Error, CustomStringConvertible {
     case beyondReach(total: Int, reachable: Int, limit: Int, facets: [String: [String: Int]])
     case cursorStartsAtOne(source: String)
     /// A range that cannot be cut further (one second of uploads) still matches more than the reach.
     case unsplittable(range: String, total: Int, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsplittable(let range, let total, let limit):
             return

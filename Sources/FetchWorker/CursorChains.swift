@@ -14,9 +14,9 @@ import Synchronization
 /// and note every step: a request it handles from then on has its successor, if one was
 /// published, after it, so in that range or among the steps it publishes itself. Nothing is kept from one lease to the
 /// next, so a replay, a rebalance or another instance's work never leaves it a stale view.
-public final class CursorChains: Sendable {
+package final class CursorChains: Sendable {
     /// Reads the steps published in a partition, from an offset to its end.
-    public typealias Scan = @Sendable (_ partition: Int32, _ fromOffset: Int64) async throws -> Set<ChainStep>
+    package typealias Scan = @Sendable (_ partition: Int32, _ fromOffset: Int64) async throws -> Set<ChainStep>
 
     private struct Known {
         /// Held, not just identified: a freed lease's address may be reused by the next one.
@@ -27,12 +27,12 @@ public final class CursorChains: Sendable {
     private let scan: Scan
     private let known = Mutex<[Int32: Known]>([:])
 
-    public init(scan: @escaping Scan) {
+    package init(scan: @escaping Scan) {
         self.scan = scan
     }
 
     /// Reads the steps from `artpipe.page-requests` itself, outside any group.
-    public convenience init(client: KafkaClientConfiguration, timeout: Duration = .seconds(120), logger: Logger) {
+    package convenience init(client: KafkaClientConfiguration, timeout: Duration = .seconds(120), logger: Logger) {
         self.init { partition, offset in
             let steps = Mutex<Set<ChainStep>>([])
             try await KafkaTopicSnapshot.scan(

@@ -4,12 +4,12 @@ import HTTPFetching
 extension HostPolicy {
     /// The hosts the sources send requests to: the museum's (`www.`, `data.` and
     /// `id.rijksmuseum.nl`), Flickr's API and iTunes Search.
-    public static let sourceHosts = ["rijksmuseum.nl", "api.flickr.com", "itunes.apple.com"]
+    package static let sourceHosts = ["rijksmuseum.nl", "api.flickr.com", "itunes.apple.com"]
 
     /// What every source request, and every redirect it follows, may reach: the sources' hosts
     /// at public addresses, and `--base-url`'s host at whatever address it names (a stand-in on
     /// loopback). A redirect anywhere else, or to a private address, is refused.
-    public static func sources(baseURL: URL?) -> HostPolicy {
+    package static func sources(baseURL: URL?) -> HostPolicy {
         let named = baseURL?.host.map { [$0] } ?? []
         return HostPolicy(allowedHosts: sourceHosts + named, trustedHosts: named)
     }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Asks image hosts for a size just above the largest thumbnail, so downloads stay small.
-public enum ImageURLSizing {
+package enum ImageURLSizing {
     /// - googleusercontent / ggpht: the `=s0` (or any `=…`) suffix becomes `=sN`; appended when missing.
     /// - IIIF: `/full/<size>/<rotation>/<quality>.<format>` becomes `/full/!N,N/0/default.jpg`.
     /// - Anything else is left as it is.
     /// Plain-http links to those hosts are upgraded to https.
-    public static func sized(_ url: String, longestEdge: Int) -> String {
+    package static func sized(_ url: String, longestEdge: Int) -> String {
         guard var components = URLComponents(string: url), let host = components.host?.lowercased() else { return url }
         if host.hasSuffix("googleusercontent.com") || host.hasSuffix("ggpht.com") {
             components.scheme = "https"

@@ -7,29 +7,29 @@ import Metrics
 import PipelineContract
 
 /// FetchWorker's handler: a `PageRequest` in, a `Page` (and any next page requests) out.
-public struct PageFetchHandler: MessageHandler {
+package struct PageFetchHandler: MessageHandler {
     let sources: [String: any CollectionSource]
     let redaction: SecretRedaction
     /// Records left out of their pages because they could not be read.
     let unreadableRecords = Counter(label: "records_unreadable")
     /// On a retry copy: the next page's request went out with the attempt that failed.
-    public static let nextPublishedHeader = "artpipe-next-published"
+    package static let nextPublishedHeader = "artpipe-next-published"
 
     /// Which next-page requests are already published; nil publishes every one it is handed
     /// (a handler run outside a worker, in a benchmark).
     let chains: CursorChains?
 
-    public init(sources: [any CollectionSource], redaction: SecretRedaction, chains: CursorChains?) {
+    package init(sources: [any CollectionSource], redaction: SecretRedaction, chains: CursorChains?) {
         self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.redaction = redaction
         self.chains = chains
     }
 
-    public func decode(_ message: KafkaConsumerMessage) throws -> PageRequest {
+    package func decode(_ message: KafkaConsumerMessage) throws -> PageRequest {
         try MessageCodec.decode(PageRequest.self, from: message)
     }
 
-    public func handle(_ request: PageRequest, context: MessageContext) async throws -> [KafkaProducerRecord] {
+    package func handle(_ request: PageRequest, context: MessageContext) async throws -> [KafkaProducerRecord] {
         guard let source = sources[request.source] else {
             throw HandlerFailure.permanent(
                 "unknown source '\(request.source)' (this worker serves \(sources.keys.sorted().joined(separator: ", ")))"

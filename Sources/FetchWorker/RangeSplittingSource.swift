@@ -2,7 +2,7 @@ import PipelineContract
 
 /// A source whose queries can be cut into ranges (Flickr's upload dates), so that a query
 /// past the API's reach is crawled whole, range by range.
-public protocol RangeSplittingSource: CollectionSource {
+package protocol RangeSplittingSource: CollectionSource {
     /// Sub-queries that together match what `query` matches, each within the reach at
     /// `pageSize` (the whole pages of that size that fit ``CollectionSource/reachableObjects``),
     /// in a fixed order, with their counts. Throws ``CrawlPlanningError/unsplittable(range:total:limit:)``

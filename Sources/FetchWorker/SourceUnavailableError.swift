@@ -1,10 +1,10 @@
 /// The service answered, in its own format, that it cannot serve the request for the moment
 /// (Flickr's `stat: fail` with a code other than a bad key or method): tried again later,
 /// like a 503.
-public struct SourceUnavailableError: RetryableSourceError {
-    public let description: String
+package struct SourceUnavailableError: RetryableSourceError {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

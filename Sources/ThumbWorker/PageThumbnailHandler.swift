@@ -15,7 +15,7 @@ import PipelineContract
 /// then does it become `failed`. Thumbnails
 /// already made from the same image URL and settings are reused: nothing is downloaded or
 /// decoded again, so a replayed page costs a few file checks.
-public struct PageThumbnailHandler: MessageHandler {
+package struct PageThumbnailHandler: MessageHandler {
     let thumbnailer: Thumbnailer
     let store: ThumbnailStore
     let downloader: HTTPFetcher
@@ -24,7 +24,7 @@ public struct PageThumbnailHandler: MessageHandler {
     /// File reads and writes, which block.
     let files: NIOThreadPool
 
-    public init(
+    package init(
         thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: HostPolicy,
         imageConcurrency: Int, threadPool: NIOThreadPool
     ) {
@@ -36,11 +36,11 @@ public struct PageThumbnailHandler: MessageHandler {
         self.files = threadPool
     }
 
-    public func decode(_ message: KafkaConsumerMessage) throws -> Page {
+    package func decode(_ message: KafkaConsumerMessage) throws -> Page {
         try MessageCodec.decode(Page.self, from: message)
     }
 
-    public func handle(_ page: Page, context: MessageContext) async throws -> [KafkaProducerRecord] {
+    package func handle(_ page: Page, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let attempts = try await page.artworks.concurrentMap(limit: imageConcurrency) { artwork in
             try await self.attempt(artwork)
         }

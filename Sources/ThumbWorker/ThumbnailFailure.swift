@@ -1,12 +1,12 @@
 /// Why an image gave no thumbnail; `description` is the short reason put in `PageThumbnails`.
-public enum ThumbnailFailure: Error, CustomStringConvertible, Equatable {
+package enum ThumbnailFailure: Error, CustomStringConvertible, Equatable {
     case empty
     case notAnImage
     case formatNotAllowed(String)
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case undecodable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "empty body"
         case .notAnImage: "not an image"

@@ -14,39 +14,39 @@ import PipelineContract
 /// thumbnailed in either order) never share a file, and the file an index entry names always
 /// holds the bytes that entry describes. Files of releases before versions, `<name>.<ext>`,
 /// are still read.
-public enum ThumbnailFileName {
+package enum ThumbnailFileName {
     /// Sixteen hex digits of the SHA-256 of the image URL and settings.
-    public static func version(imageURL: String, settings: String) -> String {
+    package static func version(imageURL: String, settings: String) -> String {
         String(SHA256.hexDigest(of: Array("\(imageURL)\n\(settings)".utf8)).prefix(16))
     }
 
     /// The folder a work's files go in: two hex digits of the SHA-256 of its object number,
     /// so 256 folders share the files and none holds more than about 10,000 at two million works.
-    public static func folder(_ objectNumber: String) -> String {
+    package static func folder(_ objectNumber: String) -> String {
         String(SHA256.hexDigest(of: Array(objectNumber.utf8)).prefix(2))
     }
 
     /// `thumbs/<size>/<folder>/<name>.<version>.<ext>`, relative to the output directory.
-    public static func thumbnailPath(_ objectNumber: String, version: String, size: Int, fileExtension: String)
+    package static func thumbnailPath(_ objectNumber: String, version: String, size: Int, fileExtension: String)
         -> String
     {
         "thumbs/\(size)/\(folder(objectNumber))/\(make(objectNumber)).\(version).\(fileExtension)"
     }
 
     /// `thumbs/.manifests/<folder>/<name>.<version>.json`, relative to the output directory.
-    public static func manifestPath(_ objectNumber: String, version: String) -> String {
+    package static func manifestPath(_ objectNumber: String, version: String) -> String {
         "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).\(version).json"
     }
 
     /// `thumbs/.manifests/<folder>/<name>.json`: the one manifest a work had before versions.
-    public static func unversionedManifestPath(_ objectNumber: String) -> String {
+    package static func unversionedManifestPath(_ objectNumber: String) -> String {
         "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).json"
     }
 
     /// What a thumbnail or manifest file belongs to: its folder and name without the
     /// extension (`<folder>/<name>.<version>`), the same for a version's thumbnails and its
     /// manifest; `work` leaves the version out.
-    public static func owner(ofPath path: some StringProtocol) -> (version: String, work: String) {
+    package static func owner(ofPath path: some StringProtocol) -> (version: String, work: String) {
         let parts = path.split(separator: "/")
         let folder = parts.count >= 2 ? parts[parts.count - 2] : ""
         let file = parts.last ?? ""
@@ -56,11 +56,11 @@ public enum ThumbnailFileName {
     }
 
     /// The ``owner(ofPath:)`` work of `objectNumber`'s files.
-    public static func workOwner(_ objectNumber: String) -> String {
+    package static func workOwner(_ objectNumber: String) -> String {
         "\(folder(objectNumber))/\(make(objectNumber))"
     }
 
-    public static func make(_ objectNumber: String) -> String {
+    package static func make(_ objectNumber: String) -> String {
         guard !objectNumber.isEmpty else { return "~empty" }
         var escaped = ""
         for byte in objectNumber.utf8 {

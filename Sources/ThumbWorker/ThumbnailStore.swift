@@ -9,13 +9,13 @@ import PipelineContract
 /// names both: each version its own files).
 /// Every file is written whole or not at all; the manifest last, so it never names a file
 /// that is not there.
-public struct ThumbnailStore: Sendable {
-    public let outputDirectory: URL
+package struct ThumbnailStore: Sendable {
+    package let outputDirectory: URL
     /// Identifies the settings (sizes, quality, format); a change makes thumbnails again.
-    public let settingsKey: String
+    package let settingsKey: String
     let fileExtension: String
 
-    public init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
+    package init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
         self.outputDirectory = outputDirectory
         self.fileExtension = configuration.webp ? "webp" : "jpg"
         self.settingsKey =
@@ -33,7 +33,7 @@ public struct ThumbnailStore: Sendable {
     private var thumbs: URL { outputDirectory.appendingPathComponent("thumbs") }
 
     /// The version of `imageURL`'s thumbnails under these settings (``ThumbnailFileName``).
-    public func version(of imageURL: String) -> String {
+    package func version(of imageURL: String) -> String {
         ThumbnailFileName.version(imageURL: imageURL, settings: settingsKey)
     }
 
@@ -48,7 +48,7 @@ public struct ThumbnailStore: Sendable {
     /// Reusing files marks them as just used (their modification time becomes now), which is
     /// what tells a `prune` running meanwhile to keep them; a file that is gone by then, or
     /// taken by that prune, makes the thumbnails again.
-    public func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
+    package func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
         let versioned = manifestURL(objectNumber, imageURL: imageURL)
         let unversioned = outputDirectory.appendingPathComponent(
             ThumbnailFileName.unversionedManifestPath(objectNumber))
@@ -75,7 +75,7 @@ public struct ThumbnailStore: Sendable {
 
     /// Removes what writes killed mid-way left in the thumbnail and manifest folders. Returns the count.
     @discardableResult
-    public func removeStaleTemporaries() -> Int {
+    package func removeStaleTemporaries() -> Int {
         let fileManager = FileManager.default
         var removed = 0
         for folder in (try? fileManager.contentsOfDirectory(atPath: thumbs.path)) ?? [] {
@@ -88,13 +88,13 @@ public struct ThumbnailStore: Sendable {
     }
 
     /// Remembers that this image can never give thumbnails, so it is not fetched again.
-    public func recordFailure(objectNumber: String, imageURL: String, reason: String) throws {
+    package func recordFailure(objectNumber: String, imageURL: String, reason: String) throws {
         try writeManifest(
             Manifest(imageURL: imageURL, settings: settingsKey, files: [], failure: reason), for: objectNumber)
     }
 
     /// Writes the thumbnails, then the manifest. Paths in the result are relative to the output directory.
-    public func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
+    package func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
         -> [PageThumbnails.File]
     {
         var files: [PageThumbnails.File] = []

@@ -8,46 +8,46 @@ import NIOPosix
 /// Before anything is decoded, the header is read: only allowed formats and images up to
 /// `maxPixels` get further. Decoding uses shrink-on-load, so a large JPEG is never held at
 /// full size, and truncated input fails instead of giving a grey-bottomed thumbnail.
-public final class Thumbnailer: Sendable {
+package final class Thumbnailer: Sendable {
     /// What thumbnails look like and which inputs are accepted.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The longest edge of each thumbnail, in pixels.
-        public var sizes: [Int] = [200, 400]
-        public var quality: Int = 82
-        public var webp = false
-        public var maxPixels: Int = 100_000_000
+        package var sizes: [Int] = [200, 400]
+        package var quality: Int = 82
+        package var webp = false
+        package var maxPixels: Int = 100_000_000
         /// Formats accepted: JPEG, PNG, WebP and TIFF.
-        public var allowedFormats: Set<String> = ["jpeg", "png", "webp", "tiff"]
+        package var allowedFormats: Set<String> = ["jpeg", "png", "webp", "tiff"]
         /// Images processed at once (default: the number of cores).
-        public var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+        package var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
 
-        public init() {}
+        package init() {}
     }
 
     /// A format and size read from an image's header.
-    public struct Header: Sendable, Equatable {
+    package struct Header: Sendable, Equatable {
         /// Lower-case format name from libvips' loader: `jpeg`, `png`, `webp`, `tiff`, `svg`…
-        public let format: String
-        public let width: Int
-        public let height: Int
+        package let format: String
+        package let width: Int
+        package let height: Int
     }
 
     /// One encoded thumbnail.
-    public struct Thumbnail: Sendable {
-        public let size: Int
-        public let data: [UInt8]
-        public let width: Int
-        public let height: Int
+    package struct Thumbnail: Sendable {
+        package let size: Int
+        package let data: [UInt8]
+        package let width: Int
+        package let height: Int
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let threadPool: NIOThreadPool
     /// At most `configuration.concurrency` images in libvips at once, whatever the pool's size.
     private let limit: ConcurrencyLimit
 
     /// - Parameter threadPool: runs libvips' blocking calls; give it at least
     ///   `configuration.concurrency` threads.
-    public init(configuration: Configuration, threadPool: NIOThreadPool) throws {
+    package init(configuration: Configuration, threadPool: NIOThreadPool) throws {
         try LibVips.start()
         self.configuration = configuration
         self.threadPool = threadPool
@@ -55,7 +55,7 @@ public final class Thumbnailer: Sendable {
     }
 
     /// Thumbnails at every configured size, largest first, or the reason there are none.
-    public func thumbnails(of image: [UInt8]) async throws(ThumbnailFailure) -> [Thumbnail] {
+    package func thumbnails(of image: [UInt8]) async throws(ThumbnailFailure) -> [Thumbnail] {
         let configuration = self.configuration
         let result: Result<[Thumbnail], ThumbnailFailure>
         await limit.acquire()
@@ -70,9 +70,9 @@ public final class Thumbnailer: Sendable {
 
     /// The format of `image`, from its first bytes.
     /// The libvips this process loaded, for example "8.16.1".
-    public static var libvipsVersion: String { String(cString: artpipe_vips_version()) }
+    package static var libvipsVersion: String { String(cString: artpipe_vips_version()) }
 
-    public static func format(of image: [UInt8]) throws(ThumbnailFailure) -> String {
+    package static func format(of image: [UInt8]) throws(ThumbnailFailure) -> String {
         guard !image.isEmpty else { throw .empty }
         var loader = [CChar](repeating: 0, count: 64)
         let found = image.withUnsafeBytes { artpipe_vips_loader($0.baseAddress, $0.count, &loader, loader.count) }
@@ -83,7 +83,7 @@ public final class Thumbnailer: Sendable {
     }
 
     /// The format and size of `image`, decoding no pixels.
-    public static func header(of image: [UInt8]) throws(ThumbnailFailure) -> Header {
+    package static func header(of image: [UInt8]) throws(ThumbnailFailure) -> Header {
         let format = try format(of: image)
         var width: Int32 = 0
         var height: Int32 = 0

@@ -1,12 +1,11 @@
 import ArtpipeSupport
 import ArtpipeTestKit
+import FetchWorker
 import Foundation
+import HTTPFetching
 import KafkaClient
 import PipelineContract
 import Testing
-
-@testable import FetchWorker
-@testable import HTTPFetching
 
 @Suite("Crawl and fetch against a local legacy API", .serialized, .timeLimit(.minutes(3)))
 struct CrawlAndFetchTests {

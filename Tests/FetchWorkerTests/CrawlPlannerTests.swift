@@ -1,7 +1,6 @@
+import FetchWorker
 import PipelineContract
 import Testing
-
-@testable import FetchWorker
 
 /// The planner on a source that only answers counts (planning asks nothing else).
 @Suite("Crawl planning")

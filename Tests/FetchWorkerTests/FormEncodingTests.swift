@@ -1,10 +1,9 @@
 import ArtpipeTestKit
+import FetchWorker
 import Foundation
 import HTTPFetching
 import PipelineContract
 import Testing
-
-@testable import FetchWorker
 
 /// Query values and tokens reach the services as a form decoder reads them: a `+` is sent as
 /// `%2B`, so it does not arrive as a space.

@@ -1,10 +1,9 @@
 import ArtpipeTestKit
+import FetchWorker
 import Foundation
 import HTTPFetching
 import PipelineContract
 import Testing
-
-@testable import FetchWorker
 
 /// Numbers read from a cursor are checked like page numbers: a request whose cursor holds
 /// nonsense is poison (dead-lettered with the reason), never a trap that crash-loops the partition.

@@ -1,10 +1,9 @@
 import ArtpipeTestKit
+import FetchWorker
 import Foundation
 import HTTPFetching
 import PipelineContract
 import Testing
-
-@testable import FetchWorker
 
 /// Source requests obey the host policy at every hop, as image downloads do.
 @Suite("Source requests and the host policy", .timeLimit(.minutes(1)))

@@ -1,10 +1,9 @@
 import ArtpipeTestKit
 import Foundation
+import HTTPFetching
 import Logging
 import Synchronization
 import Testing
-
-@testable import HTTPFetching
 
 @Suite("HTTP fetching over loopback", .timeLimit(.minutes(2)))
 struct HTTPFetcherTests {

@@ -2,12 +2,11 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import IndexWorker
 import KafkaClient
 import PipelineContract
 import SampleCollection
 import Testing
-
-@testable import IndexWorker
 
 @Suite("Gallery escaping")
 struct GalleryEscapingTests {

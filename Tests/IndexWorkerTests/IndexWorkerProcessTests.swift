@@ -1,11 +1,10 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import IndexWorker
 import KafkaClient
 import PipelineContract
 import Testing
-
-@testable import IndexWorker
 
 /// `artpipe index-worker` as separate processes on a real broker, against the pure build of
 /// the same inputs.

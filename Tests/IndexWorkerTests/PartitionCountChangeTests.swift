@@ -1,12 +1,11 @@
 import ArtpipeRuntime
 import ArtpipeTestKit
 import Foundation
+import IndexWorker
 import KafkaClient
 import PipelineContract
 import SampleCollection
 import Testing
-
-@testable import IndexWorker
 
 @Suite("Merging shards after a partition-count change")
 struct PartitionCountChangeTests {

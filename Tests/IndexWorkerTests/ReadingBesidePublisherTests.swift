@@ -1,12 +1,11 @@
 import ArtpipeRuntime
 import ArtpipeTestKit
 import Foundation
+import IndexWorker
 import KafkaClient
 import PipelineContract
 import SampleCollection
 import Testing
-
-@testable import IndexWorker
 
 @Suite("Reading the state beside a publisher")
 struct ReadingBesidePublisherTests {

@@ -1,8 +1,7 @@
 import Foundation
 import SampleImages
 import Testing
-
-@testable import ThumbWorker
+import ThumbWorker
 
 @Suite("Thumbnailer on real and hostile images")
 struct ThumbnailerTests {

@@ -9,14 +9,14 @@ import PipelineContract
 /// upload dates, sized image URLs), adding any `extras` the query asks for. Flickr serves at
 /// most the first 4,000 results of a query, in pages of up to 500; a crawl of a larger query
 /// is cut into upload-date ranges that each fit (``ranges(of:pageSize:)``).
-public struct FlickrSearchSource: RangeSplittingSource {
-    public static let sourceName = "flickr"
+package struct FlickrSearchSource: RangeSplittingSource {
+    package static let sourceName = "flickr"
     /// "Flickr will return at most the first 4,000 results for any given search query"
     /// (the method's own description, `flickr.reflection.getMethodInfo`).
-    public static let reachableLimit = 4_000
-    public static let pageSizeLimit = 500
+    package static let reachableLimit = 4_000
+    package static let pageSizeLimit = 500
     /// Flickr allows about 3,600 calls an hour per key.
-    public static let requestsPerSecond = 1.0
+    package static let requestsPerSecond = 1.0
     /// Flickr's error codes no retry mends: an invalid key, an unknown method.
     static let permanentCodes: Set<Int> = [100, 112]
     /// Set by the source; a query that names one is refused.
@@ -29,12 +29,12 @@ public struct FlickrSearchSource: RangeSplittingSource {
     ]
     static let edges = Dictionary(uniqueKeysWithValues: sizes.map { ($0.suffix, $0.edge) })
     /// Where a missing key is told how to give one.
-    public static let keyHelp = "set FLICKR_API_KEY or pass --flickr-key-file"
+    package static let keyHelp = "set FLICKR_API_KEY or pass --flickr-key-file"
 
-    public var name: String { Self.sourceName }
-    public var reachableObjects: Int? { Self.reachableLimit }
-    public var maxPageSize: Int { Self.pageSizeLimit }
-    public var missingConfiguration: String? {
+    package var name: String { Self.sourceName }
+    package var reachableObjects: Int? { Self.reachableLimit }
+    package var maxPageSize: Int { Self.pageSizeLimit }
+    package var missingConfiguration: String? {
         apiKey.isEmpty ? "the flickr source needs an API key: \(Self.keyHelp)" : nil
     }
 
@@ -44,14 +44,14 @@ public struct FlickrSearchSource: RangeSplittingSource {
     let http: HTTPFetcher
 
     /// - Parameter endpoint: Flickr's REST endpoint (`https://api.flickr.com/services/rest/`) or a stand-in.
-    public init(endpoint: URL, apiKey: String, imageEdge: Int, http: HTTPFetcher) {
+    package init(endpoint: URL, apiKey: String, imageEdge: Int, http: HTTPFetcher) {
         self.endpoint = endpoint
         self.apiKey = apiKey
         self.imageEdge = imageEdge
         self.http = http
     }
 
-    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+    package func fetch(_ request: PageRequest) async throws -> SourcePage {
         if let missingConfiguration { throw SourceFormatError(missingConfiguration) }
         guard (1...Self.pageSizeLimit).contains(request.pageSize) else {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
@@ -67,7 +67,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
         return SourcePage(total: photos.total, artworks: Self.artworks(of: photos.photo, imageEdge: imageEdge))
     }
 
-    public func count(query: [String: String]) async throws -> SourceCount {
+    package func count(query: [String: String]) async throws -> SourceCount {
         if let missingConfiguration { throw SourceFormatError(missingConfiguration) }
         return SourceCount(total: try await search(query: query, page: 1, perPage: 1).total)
     }
@@ -80,7 +80,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
     /// halves until every part fits the pages of `pageSize` within Flickr's first 4,000 results
     /// (3,900 at 300 a page). Both ends of a range are inclusive, as Flickr reads them. Each cut
     /// costs two counts, at Flickr's rate.
-    public func ranges(of query: [String: String], pageSize: Int) async throws -> [(
+    package func ranges(of query: [String: String], pageSize: Int) async throws -> [(
         query: [String: String], total: Int
     )] {
         let (minimum, maximum) = Self.dateParameters
@@ -126,7 +126,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
         try await cut(query, middle + 1, upper, reach: reach, into: &ranges)
     }
 
-    public func request(crawlId: String, query: [String: String], page: Int, firstPage: Int, pageSize: Int)
+    package func request(crawlId: String, query: [String: String], page: Int, firstPage: Int, pageSize: Int)
         -> PageRequest
     {
         // The cursor's token is the crawl page the range starts at.
@@ -213,7 +213,7 @@ public struct FlickrSearchSource: RangeSplittingSource {
         return artworks
     }
 
-    public static func objectNumber(photoId: String) -> String { "flickr-\(photoId)" }
+    package static func objectNumber(photoId: String) -> String { "flickr-\(photoId)" }
 
     /// The smallest image whose longest edge reaches `imageEdge`; failing that, the largest.
     static func image(of photo: FlickrSearchResponse.Photo, imageEdge: Int) -> FlickrSearchResponse.Photo.Image? {

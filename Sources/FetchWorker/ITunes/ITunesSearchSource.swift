@@ -9,27 +9,27 @@ import PipelineContract
 /// page, and stops (saying so) when a page starts with the work the page before started
 /// with, as a server that ignores `offset` would answer. Each page's `total` is how far the
 /// crawl has got, since the API never says how many results a search has.
-public struct ITunesSearchSource: CollectionSource {
-    public static let sourceName = "itunes"
-    public static let pageSizeLimit = 200
+package struct ITunesSearchSource: CollectionSource {
+    package static let sourceName = "itunes"
+    package static let pageSizeLimit = 200
     /// Apple asks for about 20 calls a minute.
-    public static let callsPerMinute = 20.0
+    package static let callsPerMinute = 20.0
     /// The documented parameters; `limit` and `offset` are the crawl's.
-    public static let parameters: Set<String> = [
+    package static let parameters: Set<String> = [
         "term", "country", "media", "entity", "attribute", "lang", "version", "explicit",
     ]
 
-    public var name: String { Self.sourceName }
-    public var isCursorPaged: Bool { true }
-    public var queryParameters: Set<String>? { Self.parameters }
-    public var maxPageSize: Int { Self.pageSizeLimit }
+    package var name: String { Self.sourceName }
+    package var isCursorPaged: Bool { true }
+    package var queryParameters: Set<String>? { Self.parameters }
+    package var maxPageSize: Int { Self.pageSizeLimit }
 
     let endpoint: URL
     let imageEdge: Int
     let http: HTTPFetcher
 
     /// - Parameter endpoint: `https://itunes.apple.com/search` or a stand-in.
-    public init(endpoint: URL, imageEdge: Int, http: HTTPFetcher) {
+    package init(endpoint: URL, imageEdge: Int, http: HTTPFetcher) {
         self.endpoint = endpoint
         self.imageEdge = imageEdge
         self.http = http
@@ -38,12 +38,12 @@ public struct ITunesSearchSource: CollectionSource {
     /// The furthest offset a cursor may carry: past any result the service pages to.
     static let maxOffset = PageRequest.maxPage * PageRequest.maxPageSize
 
-    public func count(query: [String: String]) async throws -> SourceCount {
+    package func count(query: [String: String]) async throws -> SourceCount {
         let answer = try await search(query: query, limit: Self.pageSizeLimit, offset: 0)
         return SourceCount(total: answer.resultCount)
     }
 
-    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+    package func fetch(_ request: PageRequest) async throws -> SourcePage {
         guard (1...Self.pageSizeLimit).contains(request.pageSize) else {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
@@ -120,7 +120,7 @@ public struct ITunesSearchSource: CollectionSource {
         return artworks
     }
 
-    public static func objectNumber(id: Int) -> String { "itunes-\(id)" }
+    package static func objectNumber(id: Int) -> String { "itunes-\(id)" }
 
     /// Artwork URLs name their size in the last path segment (`…/100x100bb.jpg`, older
     /// `….100x100-75.jpg`); the image server scales to whatever size is written there.

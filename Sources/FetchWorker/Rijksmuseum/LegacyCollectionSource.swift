@@ -7,28 +7,28 @@ import PipelineContract
 /// Query parameters pass through (`q`, `involvedMaker`, `type`, `s`, `imgonly`, `f.*`…),
 /// except `culture`, which picks the path (default `en`). The API serves at most 10,000
 /// objects per query (`p × ps ≤ 10,000`); no request past that is ever sent.
-public struct LegacyCollectionSource: CollectionSource {
-    public static let sourceName = "rijksmuseum"
+package struct LegacyCollectionSource: CollectionSource {
+    package static let sourceName = "rijksmuseum"
     /// The API refuses `p × ps` beyond this.
-    public static let reachableObjects = 10_000
-    public static let maxPageSize = 100
+    package static let reachableObjects = 10_000
+    package static let maxPageSize = 100
 
-    public var name: String { Self.sourceName }
-    public var maxPageSize: Int { Self.maxPageSize }
-    public var reachableObjects: Int? { Self.reachableObjects }
+    package var name: String { Self.sourceName }
+    package var maxPageSize: Int { Self.maxPageSize }
+    package var reachableObjects: Int? { Self.reachableObjects }
     let baseURL: URL
     let apiKey: String
     let imageEdge: Int
     let http: HTTPFetcher
 
-    public init(baseURL: URL, apiKey: String, imageEdge: Int, http: HTTPFetcher) {
+    package init(baseURL: URL, apiKey: String, imageEdge: Int, http: HTTPFetcher) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.imageEdge = imageEdge
         self.http = http
     }
 
-    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+    package func fetch(_ request: PageRequest) async throws -> SourcePage {
         guard (1...Self.maxPageSize).contains(request.pageSize) else {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.maxPageSize)")
         }
@@ -42,7 +42,7 @@ public struct LegacyCollectionSource: CollectionSource {
         return SourcePage(total: parsed.count, artworks: Self.artworks(of: parsed, imageEdge: imageEdge))
     }
 
-    public func count(query: [String: String]) async throws -> SourceCount {
+    package func count(query: [String: String]) async throws -> SourceCount {
         let response = try await http.get(url(query: query, page: 1, pageSize: 1))
         let parsed = try Self.parse(response.body, imageEdge: imageEdge)
         var facets: [String: [String: Int]] = [:]

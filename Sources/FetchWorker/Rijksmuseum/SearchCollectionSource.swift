@@ -10,20 +10,20 @@ import Synchronization
 /// Pages are cursor-paged, so only page 1 is planned by a crawl; FetchWorker publishes the
 /// request of each next page itself. The cursor is opaque to everyone else: here it holds
 /// the API's `pageToken` and the last page the crawl wants.
-public final class SearchCollectionSource: CollectionSource {
-    public static let sourceName = "rijksmuseum-search"
-    public var name: String { Self.sourceName }
-    public var isCursorPaged: Bool { true }
+package final class SearchCollectionSource: CollectionSource {
+    package static let sourceName = "rijksmuseum-search"
+    package var name: String { Self.sourceName }
+    package var isCursorPaged: Bool { true }
     /// The Search API's parameters (data.rijksmuseum.nl/docs/search); `pageToken` is the crawl's.
-    public static let parameters: Set<String> = [
+    package static let parameters: Set<String> = [
         "creator", "title", "description", "type", "technique", "material", "creationDate", "imageAvailable",
         "objectNumber", "aboutActor", "memberOfSetId",
     ]
-    public var queryParameters: Set<String>? { Self.parameters }
+    package var queryParameters: Set<String>? { Self.parameters }
     /// The server's page: 100 ids.
-    public var fixedPageSize: Int? { 100 }
+    package var fixedPageSize: Int? { 100 }
     /// What the maker of a work with no known maker is called, as the legacy API did.
-    public static let unknownMaker = "anonymous"
+    package static let unknownMaker = "anonymous"
     /// Linked Art, asked for explicitly: the museum's default profile is another model.
     static let linkedArtProfile = ("Accept-Profile", "<https://linked.art/ns/terms/>")
 
@@ -38,7 +38,7 @@ public final class SearchCollectionSource: CollectionSource {
     ///   - searchBase: where `/search/collection` lives (data.rijksmuseum.nl, or a test server).
     ///   - dataBase: where `https://id.rijksmuseum.nl/<n>` ids are fetched, as `<dataBase>/<n>`
     ///     (data.rijksmuseum.nl: the resolver would cost a redirect per document).
-    public init(searchBase: URL, dataBase: URL, imageEdge: Int, resolveConcurrency: Int = 8, http: HTTPFetcher) {
+    package init(searchBase: URL, dataBase: URL, imageEdge: Int, resolveConcurrency: Int = 8, http: HTTPFetcher) {
         self.searchBase = searchBase
         self.dataBase = dataBase
         self.imageEdge = imageEdge
@@ -46,7 +46,7 @@ public final class SearchCollectionSource: CollectionSource {
         self.http = http
     }
 
-    public func count(query: [String: String]) async throws -> SourceCount {
+    package func count(query: [String: String]) async throws -> SourceCount {
         try check(query: query)
         let page = try await searchPage(query: query, pageToken: nil)
         return SourceCount(total: page.partOf?.totalItems ?? page.orderedItems.count)
@@ -55,7 +55,7 @@ public final class SearchCollectionSource: CollectionSource {
     /// The search page first: the next page's request is known from it, whatever becomes of
     /// the objects. An object that cannot be read is left out with its reason; one that fails
     /// for the moment has the page tried again later.
-    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+    package func fetch(_ request: PageRequest) async throws -> SourcePage {
         try check(query: request.query)
         let cursor = try PageCursor(request.cursor)
         let page = try await searchPage(query: request.query, pageToken: cursor.token)

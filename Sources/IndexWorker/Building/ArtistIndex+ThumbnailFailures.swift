@@ -1,6 +1,6 @@
 extension ArtistIndex {
     /// Failed thumbnails by reason, most frequent first.
-    public var thumbnailFailures: [(reason: String, count: Int)] {
+    package var thumbnailFailures: [(reason: String, count: Int)] {
         var counts: [String: Int] = [:]
         for work in artists.flatMap(\.works) where work.thumbnailStatus == "failed" {
             counts[work.thumbnailReason ?? "unknown", default: 0] += 1

@@ -5,70 +5,70 @@ import PipelineContract
 ///
 /// Built by ``build(from:)`` as a pure function of ``IndexInputs``: the same inputs give the
 /// same bytes, whatever order the pages arrived in.
-public struct ArtistIndex: Codable, Sendable, Equatable {
-    public static let schemaName = IndexLayout.schemaName
+package struct ArtistIndex: Codable, Sendable, Equatable {
+    package static let schemaName = IndexLayout.schemaName
     /// The group name of works whose maker is empty or only spaces; it sorts last.
-    public static let unknownArtist = ""
+    package static let unknownArtist = ""
 
-    public var schema: String
-    public var totals: Totals
-    public var crawls: [Crawl]
-    public var artists: [Artist]
+    package var schema: String
+    package var totals: Totals
+    package var crawls: [Crawl]
+    package var artists: [Artist]
 
-    public struct Totals: Codable, Sendable, Equatable {
-        public var artists: Int
-        public var works: Int
-        public var pages: Int
-        public var failedPages: Int
+    package struct Totals: Codable, Sendable, Equatable {
+        package var artists: Int
+        package var works: Int
+        package var pages: Int
+        package var failedPages: Int
         /// Works by thumbnail status: ok, noImage, failed, pending.
-        public var thumbnails: [String: Int]
+        package var thumbnails: [String: Int]
     }
 
-    public struct Crawl: Codable, Sendable, Equatable {
-        public var crawlId: String
-        public var source: String
-        public var query: [String: String]
+    package struct Crawl: Codable, Sendable, Equatable {
+        package var crawlId: String
+        package var source: String
+        package var query: [String: String]
         /// Objects the query matches, as the source last reported.
-        public var total: Int
-        public var pagesIndexed: [Int]
+        package var total: Int
+        package var pagesIndexed: [Int]
         /// Pages below the highest one seen that are neither indexed nor failed.
-        public var gaps: [Int]
-        public var failedPages: [FailedPage]
+        package var gaps: [Int]
+        package var failedPages: [FailedPage]
     }
 
-    public struct FailedPage: Codable, Sendable, Equatable {
-        public var page: Int
-        public var reason: String
+    package struct FailedPage: Codable, Sendable, Equatable {
+        package var page: Int
+        package var reason: String
     }
 
-    public struct Artist: Codable, Sendable, Equatable {
+    package struct Artist: Codable, Sendable, Equatable {
         /// As the source writes it; empty for an unknown maker.
-        public var name: String
-        public var works: [Work]
+        package var name: String
+        package var works: [Work]
     }
 
-    public struct Work: Codable, Sendable, Equatable {
-        public var objectNumber: String
-        public var title: String
-        public var pageId: String
-        public var page: Int
-        public var imageURL: String?
+    package struct Work: Codable, Sendable, Equatable {
+        package var objectNumber: String
+        package var title: String
+        package var pageId: String
+        package var page: Int
+        package var imageURL: String?
         /// ok, noImage, failed, or pending (its page's thumbnails have not arrived yet).
-        public var thumbnailStatus: String
-        public var thumbnailReason: String?
+        package var thumbnailStatus: String
+        package var thumbnailReason: String?
         /// Paths relative to the output directory, by size.
-        public var thumbnails: [String: String]
+        package var thumbnails: [String: String]
         /// The source's record id and the version's datestamp, for versioned sources.
-        public var recordId: String?
-        public var datestamp: String?
+        package var recordId: String?
+        package var datestamp: String?
     }
 
     /// The order-insensitive key artists are sorted by: case and diacritics folded.
-    public static func collationKey(_ name: String) -> String {
+    package static func collationKey(_ name: String) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    public static func build(from inputs: IndexInputs) -> ArtistIndex {
+    package static func build(from inputs: IndexInputs) -> ArtistIndex {
         // Each objectNumber once: its lowest page wins; pageId breaks ties across crawls. Positions
         // play no part: the API's artist sort orders works of one artist differently on each request.
         var chosen: [String: (page: Page, artwork: Artwork)] = [:]

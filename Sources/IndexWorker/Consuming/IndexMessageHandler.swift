@@ -5,8 +5,8 @@ import PipelineContract
 
 /// IndexWorker's handler: applies pages, thumbnails and failed page requests to the state
 /// store. Nothing is produced; ``IndexWriterService`` writes the files.
-public struct IndexMessageHandler: MessageHandler {
-    public enum Input: Sendable {
+package struct IndexMessageHandler: MessageHandler {
+    package enum Input: Sendable {
         case page(Page)
         case thumbnails(PageThumbnails)
         case failedRequest(PageRequest, reason: String)
@@ -16,11 +16,11 @@ public struct IndexMessageHandler: MessageHandler {
 
     let store: IndexStateStore
 
-    public init(store: IndexStateStore) {
+    package init(store: IndexStateStore) {
         self.store = store
     }
 
-    public func decode(_ message: KafkaConsumerMessage) throws -> Input {
+    package func decode(_ message: KafkaConsumerMessage) throws -> Input {
         switch message.topic {
         case ArtpipeTopic.pages:
             return .page(try MessageCodec.decode(Page.self, from: message))
@@ -37,7 +37,7 @@ public struct IndexMessageHandler: MessageHandler {
         }
     }
 
-    public func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
+    package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let producedAt = context.message.timestampMilliseconds
         store.apply(context.message, pageId: input.pageId) { inputs in
             switch input {

@@ -9,7 +9,7 @@
 ///
 /// So every artist is two clicks from the front page (letter, then artist) or one search,
 /// and no page grows with the index: a bucket holds about a thousand works at a million.
-public enum GallerySite {
+package enum GallerySite {
     static let frontPagePath = "index.html"
     static let stylePath = "\(IndexLayout.galleryFolder)/style.css"
     static let artistListPath = "\(IndexLayout.galleryFolder)/artists.js"

@@ -11,13 +11,13 @@ import Foundation
 /// An artist's works are cut into slices of ``sliceSize``; each slice goes to the bucket its
 /// artist's name and slice number hash to, so a page that changes one artist rewrites only
 /// that artist's buckets, and no bucket grows with the largest artist.
-public enum IndexLayout {
-    public static let schemaName = "artpipe-index/2"
-    public static let bucketCount = 4096
-    public static let sliceSize = 500
-    public static let manifestPath = "index.json"
-    public static let worksFolder = "works"
-    public static let galleryFolder = "gallery"
+package enum IndexLayout {
+    package static let schemaName = "artpipe-index/2"
+    package static let bucketCount = 4096
+    package static let sliceSize = 500
+    package static let manifestPath = "index.json"
+    package static let worksFolder = "works"
+    package static let galleryFolder = "gallery"
 
     /// One artist's works, or up to ``sliceSize`` of them, in one bucket.
     struct Slice {
@@ -52,7 +52,7 @@ public enum IndexLayout {
     }
 
     /// Every file of `index`, by path relative to the output directory.
-    public static func files(for index: ArtistIndex) -> [String: [UInt8]] {
+    package static func files(for index: ArtistIndex) -> [String: [UInt8]] {
         let index = IndexContent(index)
         let plan = Plan(index)
         var files = sharedFiles(for: index, plan: plan)
@@ -115,7 +115,7 @@ public enum IndexLayout {
     /// The index's files now in `directory` (relative paths): what a publish compares with,
     /// and removes when no longer part of the index. Only regular files named as the index
     /// names its own count: a user's `gallery/custom.css`, or a folder, is never touched.
-    public static func publishedPaths(in directory: URL) -> Set<String> {
+    package static func publishedPaths(in directory: URL) -> Set<String> {
         var candidates = [manifestPath, GallerySite.frontPagePath]
         for folder in [worksFolder, galleryFolder] {
             let names =

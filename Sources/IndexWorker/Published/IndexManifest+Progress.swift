@@ -1,20 +1,20 @@
 extension IndexManifest {
     /// How far one crawl has got in this index.
-    public struct Progress: Sendable, Equatable {
-        public var pagesIndexed: Int
-        public var pagesFailed: Int
-        public var works: Int
+    package struct Progress: Sendable, Equatable {
+        package var pagesIndexed: Int
+        package var pagesFailed: Int
+        package var works: Int
         /// Works whose thumbnails have not arrived.
-        public var pendingThumbnails: Int
+        package var pendingThumbnails: Int
 
         /// Every one of `expectedPages` is indexed or failed, and no thumbnail is pending.
-        public func isComplete(expectedPages: Int) -> Bool {
+        package func isComplete(expectedPages: Int) -> Bool {
             pagesIndexed + pagesFailed >= expectedPages && pendingThumbnails == 0
         }
     }
 
     /// The progress of `crawlId` (all crawls when nil).
-    public func progress(crawlId: String?) -> Progress {
+    package func progress(crawlId: String?) -> Progress {
         let selected = crawls.filter { crawlId == nil || $0.crawlId == crawlId }
         return Progress(
             pagesIndexed: selected.map(\.pagesIndexed.count).reduce(0, +),

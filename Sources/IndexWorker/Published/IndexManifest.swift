@@ -3,22 +3,22 @@ import ArtpipeSupport
 /// `index.json` of schema `artpipe-index/2`: what a program reads first. Totals, crawls, and
 /// every artist with its count and where its works are; the works themselves are in
 /// `works/<bucket>.jsonl`, one bucket per entry of ``Artist/buckets``.
-public struct IndexManifest: Codable, Sendable, Equatable {
-    public var schema: String
+package struct IndexManifest: Codable, Sendable, Equatable {
+    package var schema: String
     /// The bucket count and slice size the artists' buckets were computed with.
-    public var bucketCount: Int
-    public var sliceSize: Int
-    public var totals: ArtistIndex.Totals
-    public var crawls: [ArtistIndex.Crawl]
-    public var artists: [Artist]
+    package var bucketCount: Int
+    package var sliceSize: Int
+    package var totals: ArtistIndex.Totals
+    package var crawls: [ArtistIndex.Crawl]
+    package var artists: [Artist]
 
-    public struct Artist: Codable, Sendable, Equatable {
+    package struct Artist: Codable, Sendable, Equatable {
         /// As the source writes it; empty for an unknown maker.
-        public var name: String
-        public var works: Int
+        package var name: String
+        package var works: Int
         /// The bucket of each slice of the artist's works, in order: slice `n` is in
         /// `works/<buckets[n]>.jsonl` and on `gallery/<buckets[n]>.html`.
-        public var buckets: [String]
+        package var buckets: [String]
     }
 }
 

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Publishes the index from the shards on disk (``IndexLayout``): each file written whole, and
 /// only when its bytes change; `index.json` last; files no longer part of the index removed.
-public final class IndexPublisher: Sendable {
+package final class IndexPublisher: Sendable {
     /// What this instance knows a published file holds.
     private struct Published {
         var digest: [UInt8]
@@ -27,7 +27,7 @@ public final class IndexPublisher: Sendable {
     // Only the writer service calls in, one call at a time; the lock makes that checkable.
     private let state = Mutex(State())
 
-    public init(outputDirectory: URL, store: IndexStateStore) {
+    package init(outputDirectory: URL, store: IndexStateStore) {
         self.outputDirectory = outputDirectory
         self.store = store
     }
@@ -40,7 +40,7 @@ public final class IndexPublisher: Sendable {
     /// rendered every time. Files replaced under us, or a publish that failed, bring back a
     /// whole render or build.
     @discardableResult
-    public func publish() throws -> Int {
+    package func publish() throws -> Int {
         let filesReplaced = publishedFilesChanged()
         var previous = state.withLock { $0.live.take() }
         let reading = try store.readChanges()
@@ -155,7 +155,7 @@ public final class IndexPublisher: Sendable {
     /// index workers, one may publish from shards another was still writing, even after the
     /// other's complete index, and then die: every live instance rebuilds and, where the bytes
     /// differ, puts the right ones back.
-    public func changedSinceLastBuild() -> Bool {
+    package func changedSinceLastBuild() -> Bool {
         let builtFrom = state.withLock { $0.builtFrom }
         return store.shardSignature() != builtFrom || publishedFilesChanged()
     }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 
 /// Writes changed shards and republishes the index at most once per interval, and a last
 /// time at shutdown, after the worker has stopped.
-public struct IndexWriterService: Service {
+package struct IndexWriterService: Service {
     let store: IndexStateStore
     let publisher: IndexPublisher
     let interval: Duration
@@ -20,7 +20,7 @@ public struct IndexWriterService: Service {
     /// seconds: for an alert when it stops moving.
     let currentAt = Gauge(label: "index_current_timestamp_seconds", dimensions: [("worker", "index")])
 
-    public init(
+    package init(
         store: IndexStateStore, publisher: IndexPublisher, interval: Duration, threadPool: NIOThreadPool,
         logger: Logger
     ) {
@@ -31,7 +31,7 @@ public struct IndexWriterService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await writeOnce(force: true)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {

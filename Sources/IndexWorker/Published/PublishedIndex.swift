@@ -1,13 +1,13 @@
 import Foundation
 
 /// Reads a published index back: the manifest alone, or every work.
-public enum PublishedIndex {
-    public struct ReadError: Error, CustomStringConvertible {
-        public let description: String
+package enum PublishedIndex {
+    package struct ReadError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// `DIR/index.json`. Throws when it is missing, or is not an `artpipe-index/2` manifest.
-    public static func manifest(in directory: URL) throws -> IndexManifest {
+    package static func manifest(in directory: URL) throws -> IndexManifest {
         let url = directory.appendingPathComponent(IndexLayout.manifestPath)
         guard let data = try? Data(contentsOf: url) else { throw ReadError(description: "cannot read \(url.path)") }
         let manifest: IndexManifest
@@ -25,7 +25,7 @@ public enum PublishedIndex {
 
     /// The whole index, the manifest and every bucket it names. For tools and tests: it holds
     /// every work in memory.
-    public static func read(from directory: URL) throws -> (manifest: IndexManifest, index: ArtistIndex) {
+    package static func read(from directory: URL) throws -> (manifest: IndexManifest, index: ArtistIndex) {
         let manifest = try manifest(in: directory)
         var works: [String: [ArtistIndex.Work]] = [:]
         for bucket in Set(manifest.artists.flatMap(\.buckets)).sorted() {

@@ -3,25 +3,25 @@ import Foundation
 
 /// `works/<bucket>.jsonl`: one JSON object per work, its artist's name included, so a tool can
 /// stream every work without loading the index.
-public enum WorkLines {
+package enum WorkLines {
     /// One line, decoded.
-    public struct Line: Codable, Sendable, Equatable {
-        public var artist: String
-        public var work: ArtistIndex.Work
+    package struct Line: Codable, Sendable, Equatable {
+        package var artist: String
+        package var work: ArtistIndex.Work
 
-        public init(artist: String, work: ArtistIndex.Work) {
+        package init(artist: String, work: ArtistIndex.Work) {
             self.artist = artist
             self.work = work
         }
 
         private enum CodingKeys: String, CodingKey { case artist }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             artist = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .artist)
             work = try ArtistIndex.Work(from: decoder)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(artist, forKey: .artist)
             try work.encode(to: encoder)
@@ -29,7 +29,7 @@ public enum WorkLines {
     }
 
     /// Decodes a bucket file. Throws on a line that is not a work, naming it.
-    public static func parse(_ bytes: some Collection<UInt8>, file: String) throws -> [Line] {
+    package static func parse(_ bytes: some Collection<UInt8>, file: String) throws -> [Line] {
         let decoder = JSONDecoder()
         var lines: [Line] = []
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {

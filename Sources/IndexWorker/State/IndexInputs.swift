@@ -5,41 +5,41 @@ import PipelineContract
 /// thumbnails as ``IndexedThumbnails``, what the index uses of them), and
 /// the page requests that went to the dead letters. Adding a message twice, or out of
 /// order with another page's, changes nothing: the index is a function of this state only.
-public struct IndexInputs: Sendable, Equatable {
-    public private(set) var pages: [String: Page] = [:]
-    public private(set) var thumbnails: [String: IndexedThumbnails] = [:]
-    public private(set) var failedPages: [String: FailedPage] = [:]
+package struct IndexInputs: Sendable, Equatable {
+    package private(set) var pages: [String: Page] = [:]
+    package private(set) var thumbnails: [String: IndexedThumbnails] = [:]
+    package private(set) var failedPages: [String: FailedPage] = [:]
     /// When each input was produced (the Kafka message's timestamp, milliseconds since the
     /// epoch), so that a page id found in two shards resolves to the newest input.
-    public private(set) var producedAt = ProducedTimes()
+    package private(set) var producedAt = ProducedTimes()
 
     /// A page request FetchWorker gave up on.
-    public struct FailedPage: Sendable, Codable, Equatable {
-        public let request: PageRequest
-        public let reason: String
+    package struct FailedPage: Sendable, Codable, Equatable {
+        package let request: PageRequest
+        package let reason: String
     }
 
     /// Production times by page id, one map per kind of input.
-    public struct ProducedTimes: Sendable, Codable, Equatable {
-        public var pages: [String: Int64] = [:]
-        public var thumbnails: [String: Int64] = [:]
-        public var failedPages: [String: Int64] = [:]
+    package struct ProducedTimes: Sendable, Codable, Equatable {
+        package var pages: [String: Int64] = [:]
+        package var thumbnails: [String: Int64] = [:]
+        package var failedPages: [String: Int64] = [:]
     }
 
-    public init() {}
+    package init() {}
 
     /// Within one partition the later message is the newer input, so adding replaces.
-    public mutating func add(_ page: Page, producedAt time: Int64? = nil) {
+    package mutating func add(_ page: Page, producedAt time: Int64? = nil) {
         pages[page.pageId] = page.canonicalized()
         producedAt.pages[page.pageId] = time
     }
 
-    public mutating func add(_ pageThumbnails: PageThumbnails, producedAt time: Int64? = nil) {
+    package mutating func add(_ pageThumbnails: PageThumbnails, producedAt time: Int64? = nil) {
         thumbnails[pageThumbnails.pageId] = IndexedThumbnails(pageThumbnails)
         producedAt.thumbnails[pageThumbnails.pageId] = time
     }
 
-    public mutating func addFailure(_ request: PageRequest, reason: String, producedAt time: Int64? = nil) {
+    package mutating func addFailure(_ request: PageRequest, reason: String, producedAt time: Int64? = nil) {
         failedPages[request.pageId] = FailedPage(request: request, reason: reason)
         producedAt.failedPages[request.pageId] = time
     }
@@ -47,7 +47,7 @@ public struct IndexInputs: Sendable, Equatable {
     /// Adds another shard's inputs. A page id in both (its key moved to another partition when
     /// the topic got more partitions) keeps the input produced last; equal or unknown times keep
     /// the one whose encoding sorts last, so the result never depends on the order of merging.
-    public mutating func merge(_ other: IndexInputs) {
+    package mutating func merge(_ other: IndexInputs) {
         // Into nothing, a merge is a copy: the first shard of a build costs no inserts.
         if self == IndexInputs() {
             self = other
@@ -81,12 +81,12 @@ public struct IndexInputs: Sendable, Equatable {
     }
 
     /// Every page id with an input of any kind.
-    public var pageIds: Set<String> {
+    package var pageIds: Set<String> {
         Set(pages.keys).union(thumbnails.keys).union(failedPages.keys)
     }
 
     /// The inputs of the page ids `keep` accepts.
-    public func filter(_ keep: (String) -> Bool) -> IndexInputs {
+    package func filter(_ keep: (String) -> Bool) -> IndexInputs {
         var kept = IndexInputs()
         kept.pages = pages.filter { keep($0.key) }
         kept.thumbnails = thumbnails.filter { keep($0.key) }
@@ -99,7 +99,7 @@ public struct IndexInputs: Sendable, Equatable {
 
     /// Sets one page id's inputs to what merging `shards` gives it, whatever they held before:
     /// how a merge is kept current when only some shards changed.
-    public mutating func resolve(_ pageId: String, from shards: some Sequence<IndexInputs>) {
+    package mutating func resolve(_ pageId: String, from shards: some Sequence<IndexInputs>) {
         pages[pageId] = nil
         thumbnails[pageId] = nil
         failedPages[pageId] = nil
@@ -133,7 +133,7 @@ public struct IndexInputs: Sendable, Equatable {
 extension IndexInputs: Codable {
     private enum CodingKeys: String, CodingKey { case pages, thumbnails, failedPages, producedAt }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // Shards written before names were made canonical hold them as the source spelt them.
         pages = try container.decode([String: Page].self, forKey: .pages).mapValues { $0.canonicalized() }

@@ -4,7 +4,7 @@ import KafkaClient
 
 extension IndexStateStore {
     /// The gaps of the partitions this instance owns: while there is one, the index is not published.
-    public var missingHistory: [MissingHistory] {
+    package var missingHistory: [MissingHistory] {
         owned.withLock { $0.values.compactMap(\.missingHistory) }.sorted {
             ($0.topic, $0.partition) < ($1.topic, $1.partition)
         }

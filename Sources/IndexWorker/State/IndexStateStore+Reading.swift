@@ -5,19 +5,19 @@ import Synchronization
 
 extension IndexStateStore {
     /// A shard file whose inputs changed since the last read.
-    public struct ShardChange: Sendable {
-        public var file: String
+    package struct ShardChange: Sendable {
+        package var file: String
         /// Nil when the file is new.
-        public var before: IndexInputs?
+        package var before: IndexInputs?
         /// Nil when the file is gone.
-        public var after: IndexInputs?
+        package var after: IndexInputs?
     }
 
     /// The shard files read by ``readChanges()``: those that changed, and every file's inputs now.
-    public struct ShardReading: Sendable {
-        public var changes: [ShardChange]
+    package struct ShardReading: Sendable {
+        package var changes: [ShardChange]
         /// Every shard file's inputs, by file name.
-        public var shards: [String: IndexInputs]
+        package var shards: [String: IndexInputs]
         /// Every shard file listed, readable or not, as it was before reading: what
         /// ``IndexStateStore/shardSignature()`` gives while no file changes.
         var listed: [String: FileIdentity]
@@ -25,7 +25,7 @@ extension IndexStateStore {
 
     /// Reads the shard files every instance has written, and tells which changed since the last
     /// call. Only files not decoded before are decoded (see ``filesOnDisk()``).
-    public func readChanges() throws -> ShardReading {
+    package func readChanges() throws -> ShardReading {
         let (current, listed) = try filesOnDisk()
         let before = lastRead.withLock { $0 }
         var changes: [ShardChange] = []
@@ -77,7 +77,7 @@ extension IndexStateStore {
     }
 
     /// Everything every instance has written: the merge of all shard files.
-    public func inputsOnDisk() throws -> IndexInputs {
+    package func inputsOnDisk() throws -> IndexInputs {
         let shards = try filesOnDisk().files.mapValues(\.inputs)
         var inputs = IndexInputs()
         for name in shards.keys.sorted() { inputs.merge(shards[name]!) }

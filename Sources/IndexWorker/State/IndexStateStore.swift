@@ -11,7 +11,7 @@ import Synchronization
 /// Offsets live beside the shards, not only in Kafka: on assignment the consumer starts after
 /// the partition's offset, so whatever was applied but not yet written is read again, and
 /// applying it again changes nothing. Kafka's committed offsets only serve the lag metrics.
-public final class IndexStateStore: Sendable {
+package final class IndexStateStore: Sendable {
     /// A partition this instance owns: its inputs by part, and what of them is not yet on disk.
     struct Owned: Sendable {
         var parts: [Int: IndexInputs] = [:]
@@ -38,7 +38,7 @@ public final class IndexStateStore: Sendable {
         var removeWholeFile: Bool
     }
 
-    public let directory: URL
+    package let directory: URL
     let owned = Mutex<[KafkaTopicPartition: Owned]>([:])
     /// Held while state files are written, one writer at a time; the partitions' own lock, which
     /// handlers need, is never held across a write and its fsync.
@@ -61,7 +61,7 @@ public final class IndexStateStore: Sendable {
 
     static let folderName = ".index-state"
 
-    public init(outputDirectory: URL, acceptsMissingHistory: Bool = false, logger: Logger) throws {
+    package init(outputDirectory: URL, acceptsMissingHistory: Bool = false, logger: Logger) throws {
         directory = outputDirectory.appendingPathComponent(Self.folderName)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.acceptsMissingHistory = acceptsMissingHistory
@@ -71,7 +71,7 @@ public final class IndexStateStore: Sendable {
     /// Removes what writes killed mid-way left beside the shards and the published files.
     /// Returns the count.
     @discardableResult
-    public func removeStaleTemporaries() -> Int {
+    package func removeStaleTemporaries() -> Int {
         let output = directory.deletingLastPathComponent()
         return [
             directory, output, output.appendingPathComponent(IndexLayout.worksFolder),
@@ -90,7 +90,7 @@ public final class IndexStateStore: Sendable {
     ///
     /// `earliest`, the oldest offset the partition still holds, past what the state needs means
     /// messages were deleted before the index applied them: see ``MissingHistory``.
-    public func startOffset(for topicPartition: KafkaTopicPartition, committed: Int64? = nil, earliest: Int64? = nil)
+    package func startOffset(for topicPartition: KafkaTopicPartition, committed: Int64? = nil, earliest: Int64? = nil)
         -> Int64
     {
         // Claimed before loading: an old owner's last write lands before the claim, and is loaded.
@@ -112,7 +112,7 @@ public final class IndexStateStore: Sendable {
 
     /// Applies a message's effect to its partition's state: `update` changes the inputs of
     /// `pageId`'s part; a message of no page (`nil`) only moves the offset.
-    public func apply(_ message: KafkaConsumerMessage, pageId: String?, _ update: (inout IndexInputs) -> Void) {
+    package func apply(_ message: KafkaConsumerMessage, pageId: String?, _ update: (inout IndexInputs) -> Void) {
         let topicPartition = KafkaTopicPartition(topic: message.topic, partition: message.partition)
         owned.withLock { owned in
             // Loaded at assignment; loading here is only a fallback, never an empty state that
@@ -137,7 +137,7 @@ public final class IndexStateStore: Sendable {
     /// Lost partitions (not handed over: this member's session ended) are forgotten without
     /// writing: their new owner may have written newer parts already, and what this member
     /// applied since its last write is read again by that owner from the offset on disk.
-    public func revoke(_ topicPartitions: [KafkaTopicPartition], lost: Bool = false) {
+    package func revoke(_ topicPartitions: [KafkaTopicPartition], lost: Bool = false) {
         writing.withLock { _ in
             let present = filesPresent()
             let writes = owned.withLock { owned in
@@ -165,7 +165,7 @@ public final class IndexStateStore: Sendable {
     }
 
     /// Writes every changed part, then its partition's offset. Returns whether anything was written.
-    public func flush() throws -> Bool {
+    package func flush() throws -> Bool {
         try writing.withLock { _ in
             // A part whose file went missing (quarantined by an instance that could not read it)
             // is written again from what this owner holds.

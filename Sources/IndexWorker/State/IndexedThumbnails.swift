@@ -7,8 +7,8 @@ import PipelineContract
 /// Held in a few flat arrays, the paths in one buffer: at a million works an item as a
 /// `PageThumbnails.Item` (its own array of files, a string per path and digest) costs several
 /// times what the index needs of it.
-public struct IndexedThumbnails: Sendable, Equatable {
-    public let pageId: String
+package struct IndexedThumbnails: Sendable, Equatable {
+    package let pageId: String
     private var objectNumbers: [String] = []
     private var statuses: [PageThumbnails.Item.Status] = []
     /// Only items that have one.
@@ -34,7 +34,7 @@ public struct IndexedThumbnails: Sendable, Equatable {
         var path: String
     }
 
-    public init(_ thumbnails: PageThumbnails) {
+    package init(_ thumbnails: PageThumbnails) {
         self.init(
             pageId: thumbnails.pageId,
             items: thumbnails.items.map { item in
@@ -67,16 +67,16 @@ public struct IndexedThumbnails: Sendable, Equatable {
     }
 
     /// How many items the page's thumbnails list.
-    public var count: Int { objectNumbers.count }
+    package var count: Int { objectNumbers.count }
 
-    public func objectNumber(_ item: Int) -> String { objectNumbers[item] }
+    package func objectNumber(_ item: Int) -> String { objectNumbers[item] }
 
-    public func status(_ item: Int) -> PageThumbnails.Item.Status { statuses[item] }
+    package func status(_ item: Int) -> PageThumbnails.Item.Status { statuses[item] }
 
-    public func reason(_ item: Int) -> String? { reasons[item] }
+    package func reason(_ item: Int) -> String? { reasons[item] }
 
     /// The item's files, as listed.
-    public func files(_ item: Int) -> [(size: Int, path: String)] {
+    package func files(_ item: Int) -> [(size: Int, path: String)] {
         let first = item == 0 ? 0 : Int(fileEnds[item - 1])
         return (first..<Int(fileEnds[item])).map { file in
             let start = file == 0 ? 0 : Int(pathEnds[file - 1])
@@ -98,14 +98,14 @@ public struct IndexedThumbnails: Sendable, Equatable {
 extension IndexedThumbnails: Codable {
     private enum CodingKeys: String, CodingKey { case pageId, items }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             pageId: try container.decode(String.self, forKey: .pageId),
             items: try container.decode([StoredItem].self, forKey: .items))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(pageId, forKey: .pageId)
         let items = (0..<count).map { item in

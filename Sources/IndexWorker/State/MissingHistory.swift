@@ -5,22 +5,22 @@ import KafkaClient
 /// broker deleted them (retention, or a topic that was not compacted), so a rebuild from Kafka
 /// would silently lose their pages. The index is not published while any is known, and each is
 /// kept in `DIR/.index-state/<topic>-<partition>.history-missing` for `artpipe status`.
-public struct MissingHistory: Sendable, Equatable, Codable, CustomStringConvertible {
-    public let topic: String
-    public let partition: Int32
+package struct MissingHistory: Sendable, Equatable, Codable, CustomStringConvertible {
+    package let topic: String
+    package let partition: Int32
     /// The first offset the state has not applied.
-    public let needed: Int64
+    package let needed: Int64
     /// The oldest offset the partition still holds, past `needed`.
-    public let earliest: Int64
+    package let earliest: Int64
 
-    public init(topic: String, partition: Int32, needed: Int64, earliest: Int64) {
+    package init(topic: String, partition: Int32, needed: Int64, earliest: Int64) {
         self.topic = topic
         self.partition = partition
         self.needed = needed
         self.earliest = earliest
     }
 
-    public var description: String {
+    package var description: String {
         "\(topic)[\(partition)] no longer holds offsets \(needed)–\(earliest - 1), which the index needs: "
             + "their pages were deleted by the broker (retention)"
     }
@@ -32,7 +32,7 @@ public struct MissingHistory: Sendable, Equatable, Codable, CustomStringConverti
     }
 
     /// Every gap an index instance recorded under `DIR/.index-state/`, oldest partition first.
-    public static func recorded(in outputDirectory: URL) -> [MissingHistory] {
+    package static func recorded(in outputDirectory: URL) -> [MissingHistory] {
         let directory = outputDirectory.appendingPathComponent(IndexStateStore.folderName)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(fileSuffix) }.sorted().compactMap { name in

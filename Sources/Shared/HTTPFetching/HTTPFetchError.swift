@@ -2,10 +2,10 @@ import ArtpipeSupport
 
 /// An error a URL check throws when it cannot decide now (a name look-up that failed for the
 /// moment): the fetcher retries it like a connection error instead of refusing the URL.
-public protocol TransientFailure: Error {}
+package protocol TransientFailure: Error {}
 
 /// Why a fetch failed, with every URL and body already stripped of secrets.
-public enum HTTPFetchError: Error, CustomStringConvertible {
+package enum HTTPFetchError: Error, CustomStringConvertible {
     /// A 4xx other than 408 and 429: asking again cannot help.
     case rejected(status: Int, url: String, bodyPrefix: String)
     /// 429, 5xx or connection failures on every attempt.
@@ -23,7 +23,7 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
     case waitTooLong(url: String, retryAfter: Duration, limit: Duration)
 
     /// True when retrying later cannot succeed.
-    public var isPermanent: Bool {
+    package var isPermanent: Bool {
         switch self {
         case .rejected, .tooLarge, .invalidURL, .refused, .tooManyRedirects, .waitTooLong: true
         case .exhausted, .throttled: false
@@ -31,12 +31,12 @@ public enum HTTPFetchError: Error, CustomStringConvertible {
     }
 
     /// How long the server asked us to wait, when it did.
-    public var retryAfter: Duration? {
+    package var retryAfter: Duration? {
         if case .throttled(_, let retryAfter, _) = self { return retryAfter }
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rejected(let status, let url, let bodyPrefix):
             "HTTP \(status) from \(url)" + (bodyPrefix.isEmpty ? "" : ": \(bodyPrefix)")

@@ -8,7 +8,7 @@ import NIOHTTP1
 /// GET requests for the sources: bounded in time and size, retried with backoff on 429,
 /// 5xx and connection errors (honouring `Retry-After`), limited in rate and concurrency per
 /// host. Everything it reports has the secrets redacted.
-public final class HTTPFetcher: Sendable {
+package final class HTTPFetcher: Sendable {
     private let client: HTTPClient
     /// Clients for hosts that the URL check resolved: they connect to the address it approved.
     private let pinned: PinnedClients
@@ -25,7 +25,7 @@ public final class HTTPFetcher: Sendable {
     ///   this many bytes together; each successful response's ``HTTPFetchResponse/reservedBytes``
     ///   must be given back with ``release(_:)``.
     ///   - policy: the hosts every request and every redirect may reach; nil for any.
-    public init(
+    package init(
         configuration: HTTPFetcherConfiguration, redaction: SecretRedaction, logger: Logger, bodyBudget: Int? = nil,
         policy: HostPolicy? = nil
     ) {
@@ -52,15 +52,15 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// Gives a response's bytes back to the body budget.
-    public func release(_ response: HTTPFetchResponse) {
+    package func release(_ response: HTTPFetchResponse) {
         if response.reservedBytes > 0 { bodyBudget?.release(response.reservedBytes) }
     }
 
     /// The most body bytes held at once so far (0 without a budget).
-    public var peakBodyBytes: Int { bodyBudget?.peakInUse ?? 0 }
+    package var peakBodyBytes: Int { bodyBudget?.peakInUse ?? 0 }
 
     /// Closes the connection pool.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         await pinned.shutdown()
         try await client.shutdown()
     }
@@ -72,7 +72,7 @@ public final class HTTPFetcher: Sendable {
     ///   it throws becomes ``HTTPFetchError/refused(url:reason:)``. It returns the addresses it
     ///   approved for the URL's host, and the connection goes to one of them, not to what a
     ///   second look-up might answer; none (it looked nothing up) connects by name.
-    public func get(
+    package func get(
         _ url: URL, accept: String = "application/json", headers: [(String, String)] = [],
         check: (@Sendable (URL) async throws -> [String])? = nil
     ) async throws -> HTTPFetchResponse {

@@ -6,25 +6,25 @@ import NIOPosix
 /// http(s) only, hosts on the allow-list (a listed name or any subdomain of it), and, unless
 /// allowed, no loopback, private or link-local address, whatever name points there. The
 /// thumbnailer checks image URLs with it, the sources every request they send.
-public struct HostPolicy: Sendable {
+package struct HostPolicy: Sendable {
     /// The image hosts of the sources: the museum's, Flickr's (`live.staticflickr.com`,
     /// `farmN.staticflickr.com`) and Apple's artwork host (`isN-ssl.mzstatic.com`).
-    public static let imageHosts = [
+    package static let imageHosts = [
         "googleusercontent.com", "ggpht.com", "iiif.micr.io", "rijksmuseum.nl", "staticflickr.com", "mzstatic.com",
     ]
 
-    public var allowedHosts: [String]
-    public var allowPrivateAddresses: Bool
+    package var allowedHosts: [String]
+    package var allowPrivateAddresses: Bool
     /// Hosts the operator named themselves (`--base-url`'s): allowed at whatever address.
-    public var trustedHosts: [String]
+    package var trustedHosts: [String]
     /// Where the blocking name look-ups run.
-    public var threadPool: NIOThreadPool
+    package var threadPool: NIOThreadPool
     /// The name look-up; blocking (`getaddrinfo`).
     var resolver: @Sendable (String) -> Resolution = HostPolicy.resolve
     /// Which looked-up addresses are refused; tests let loopback through to reach their server.
     var isRefusedAddress: @Sendable (Address) -> Bool = HostPolicy.isPrivate
 
-    public init(
+    package init(
         allowedHosts: [String] = Self.imageHosts, allowPrivateAddresses: Bool = false, trustedHosts: [String] = [],
         threadPool: NIOThreadPool = .singleton
     ) {
@@ -34,14 +34,14 @@ public struct HostPolicy: Sendable {
         self.threadPool = threadPool
     }
 
-    public struct Refusal: Error, CustomStringConvertible {
-        public let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The name could not be looked up for now (`EAI_AGAIN`): worth trying again later, never
     /// a lasting failure of the image.
-    public struct LookupUnavailable: TransientFailure, CustomStringConvertible {
-        public let description: String
+    package struct LookupUnavailable: TransientFailure, CustomStringConvertible {
+        package let description: String
     }
 
     /// What a name look-up gave.
@@ -57,7 +57,7 @@ public struct HostPolicy: Sendable {
     /// for the download to connect to (none when private addresses are allowed: nothing was
     /// looked up).
     @discardableResult
-    public func check(_ url: URL) async throws -> [String] {
+    package func check(_ url: URL) async throws -> [String] {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw Refusal(description: "only http and https images are fetched")
         }

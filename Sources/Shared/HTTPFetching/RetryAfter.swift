@@ -4,12 +4,12 @@ import Foundation
 /// ``longest``. A number too large for any integer, or a date in the year 9999, reads as the
 /// longest wait rather than trapping on conversion; what decides how long is too long is the
 /// caller's `maxRetryAfter`.
-public enum RetryAfter {
+package enum RetryAfter {
     /// A year: longer than anything artpipe waits for.
-    public static let longest: Duration = .seconds(365 * 86_400)
+    package static let longest: Duration = .seconds(365 * 86_400)
 
     /// The wait `value` asks for, from `now`; nil when it is neither form.
-    public static func parse(_ value: String, now: Date = Date()) -> Duration? {
+    package static func parse(_ value: String, now: Date = Date()) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             // More digits than a year's seconds can have: as long as it gets.

@@ -2,8 +2,8 @@ import Foundation
 
 /// Replaces secrets (API keys) in text meant for logs, metrics, messages and dead letters,
 /// as they are and percent-encoded in a URL: wholly or in part, in upper or lower-case hex.
-public struct SecretRedaction: Sendable {
-    public static let placeholder = "REDACTED"
+package struct SecretRedaction: Sendable {
+    package static let placeholder = "REDACTED"
     /// One expression per secret, compiled once: `apply` runs on every request's URL.
     private let expressions: [Expression]
 
@@ -12,14 +12,14 @@ public struct SecretRedaction: Sendable {
         let regex: NSRegularExpression
     }
 
-    public init(secrets: [String?]) {
+    package init(secrets: [String?]) {
         // Short strings would redact ordinary text; an API key is never that short.
         expressions = secrets.compactMap { $0 }.filter { $0.count >= 4 }.compactMap {
             (try? NSRegularExpression(pattern: Self.pattern($0))).map(Expression.init)
         }
     }
 
-    public func apply(_ text: String) -> String {
+    package func apply(_ text: String) -> String {
         expressions.reduce(text) { text, expression in
             expression.regex.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: Self.placeholder)

@@ -8,15 +8,15 @@ import Logging
 /// tests, never production.
 // Unchecked: it holds C handles; librdkafka's mock cluster API locks internally and may be
 // called from any thread.
-public final class EmbeddedBroker: @unchecked Sendable {
+package final class EmbeddedBroker: @unchecked Sendable {
     private let client: RDKafkaClient
     private let cluster: OpaquePointer
     /// `host:port` list to give clients as `--brokers`.
-    public let bootstrapServers: String
+    package let bootstrapServers: String
     /// How many brokers the cluster has; broker ids run from 1.
-    public let brokerCount: Int
+    package let brokerCount: Int
 
-    public init(brokerCount: Int = 1, logger: Logger) throws {
+    package init(brokerCount: Int = 1, logger: Logger) throws {
         // The mock cluster lives inside a client handle of its own.
         let callbacks = RDKafkaCallbacks(logger: logger)
         client = try RDKafkaClient(
@@ -34,7 +34,7 @@ public final class EmbeddedBroker: @unchecked Sendable {
     }
 
     /// Creates a topic. Creating one that exists leaves it as it is.
-    public func createTopic(_ name: String, partitions: Int, replicationFactor: Int = 1) throws {
+    package func createTopic(_ name: String, partitions: Int, replicationFactor: Int = 1) throws {
         let result = rd_kafka_mock_topic_create(cluster, name, Int32(partitions), Int32(replicationFactor))
         guard result == RD_KAFKA_RESP_ERR_NO_ERROR || result == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS else {
             throw KafkaError("cannot create topic \(name)", rdError: result)
@@ -42,17 +42,17 @@ public final class EmbeddedBroker: @unchecked Sendable {
     }
 
     /// Takes a broker off the network (its connections drop, new ones are refused).
-    public func setBrokerDown(_ brokerID: Int32 = 1) {
+    package func setBrokerDown(_ brokerID: Int32 = 1) {
         _ = rd_kafka_mock_broker_set_down(cluster, brokerID)
     }
 
     /// Puts a broker back on the network.
-    public func setBrokerUp(_ brokerID: Int32 = 1) {
+    package func setBrokerUp(_ brokerID: Int32 = 1) {
         _ = rd_kafka_mock_broker_set_up(cluster, brokerID)
     }
 
     /// Adds latency to every request a broker answers.
-    public func setRoundTripTime(_ milliseconds: Int32, brokerID: Int32 = 1) {
+    package func setRoundTripTime(_ milliseconds: Int32, brokerID: Int32 = 1) {
         _ = rd_kafka_mock_broker_set_rtt(cluster, brokerID, milliseconds)
     }
 }

@@ -2,17 +2,17 @@ import NIOPosix
 
 /// Where the brokers are, any librdkafka properties to pass through (TLS, SASL, tuning), and
 /// the threads that blocking one-shot calls (metadata, offset look-ups, admin requests) use.
-public struct KafkaClientConfiguration: Sendable {
+package struct KafkaClientConfiguration: Sendable {
     /// Comma-separated `host:port` list.
-    public var brokers: String
+    package var brokers: String
     /// librdkafka properties, applied after the client's own defaults so they can override them.
-    public var properties: [String: String]
+    package var properties: [String: String]
     /// `client.id` of the main clients; helper clients add a suffix (`<id>-offsets`).
-    public var clientID: String
+    package var clientID: String
     /// Runs the blocking calls that are not part of a poll loop. Poll loops have threads of their own.
-    public var threadPool: NIOThreadPool
+    package var threadPool: NIOThreadPool
 
-    public init(
+    package init(
         brokers: String, properties: [String: String] = [:], clientID: String = "rdkafka",
         threadPool: NIOThreadPool = .singleton
     ) {
@@ -24,7 +24,7 @@ public struct KafkaClientConfiguration: Sendable {
 
     /// Checks that every property is one librdkafka knows, with a valid value, without
     /// connecting anywhere.
-    public func validate() throws {
+    package func validate() throws {
         try RDKafkaConfig.validate(properties)
     }
 

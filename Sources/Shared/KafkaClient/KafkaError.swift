@@ -1,13 +1,13 @@
 import CKafka
 
 /// An error reported by librdkafka or by this Kafka client.
-public struct KafkaError: Error, CustomStringConvertible, Sendable {
+package struct KafkaError: Error, CustomStringConvertible, Sendable {
     /// The librdkafka error code, when the error came from librdkafka.
-    public let code: Int32?
+    package let code: Int32?
     /// A one-line explanation.
-    public let message: String
+    package let message: String
 
-    public init(_ message: String, code: Int32? = nil) {
+    package init(_ message: String, code: Int32? = nil) {
         self.message = message
         self.code = code
     }
@@ -22,11 +22,11 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
         self.init("\(context): \(text)", code: rd_kafka_error_code(error).rawValue)
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// Producing the record can never succeed, however often it is tried: it is too large
     /// for the broker or the client, or the broker refuses it as invalid.
-    public var isPermanentForRecord: Bool {
+    package var isPermanentForRecord: Bool {
         guard let code else { return false }
         return [
             RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
@@ -36,5 +36,5 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
 
     /// The client can go no further (an idempotent producer's fatal error): only a new
     /// process, with a new client, can.
-    public var isFatal: Bool { code == RD_KAFKA_RESP_ERR__FATAL.rawValue }
+    package var isFatal: Bool { code == RD_KAFKA_RESP_ERR__FATAL.rawValue }
 }

@@ -2,15 +2,15 @@ import CKafka
 
 /// The librdkafka this process loaded (not the one it was built against): what decides
 /// which upstream bugs it has to work around.
-public enum KafkaLibraryVersion {
+package enum KafkaLibraryVersion {
     /// As librdkafka prints it, for example "2.8.0".
-    public static var description: String { String(cString: rd_kafka_version_str()) }
+    package static var description: String { String(cString: rd_kafka_version_str()) }
 
     /// As librdkafka encodes it: 0xMMmmrrxx (major, minor, revision, pre-release).
-    public static var number: Int32 { rd_kafka_version() }
+    package static var number: Int32 { rd_kafka_version() }
 
     /// Whether the loaded librdkafka is at least `major.minor`.
-    public static func isAtLeast(_ major: Int32, _ minor: Int32) -> Bool {
+    package static func isAtLeast(_ major: Int32, _ minor: Int32) -> Bool {
         number >= (major << 24 | minor << 16)
     }
 }

@@ -2,21 +2,21 @@ import KafkaClient
 
 /// Builds the dead-letter record of a message: its key, value and headers as they were, plus
 /// headers saying why and where it came from.
-public enum DeadLetter {
-    public static let errorHeader = "artpipe-error"
-    public static let sourceTopicHeader = "artpipe-source-topic"
-    public static let sourcePartitionHeader = "artpipe-source-partition"
-    public static let sourceOffsetHeader = "artpipe-source-offset"
-    public static let workerHeader = "artpipe-worker"
+package enum DeadLetter {
+    package static let errorHeader = "artpipe-error"
+    package static let sourceTopicHeader = "artpipe-source-topic"
+    package static let sourcePartitionHeader = "artpipe-source-partition"
+    package static let sourceOffsetHeader = "artpipe-source-offset"
+    package static let workerHeader = "artpipe-worker"
     /// Set when the dead letter was too large to produce: the original value's size; the value is left out.
-    public static let valueCutHeader = "artpipe-value-cut"
+    package static let valueCutHeader = "artpipe-value-cut"
     /// Set when even the dead letter without its value was too large: how many of the
     /// original headers were left out (the key too, when it is over 1 KiB).
-    public static let headersCutHeader = "artpipe-headers-cut"
+    package static let headersCutHeader = "artpipe-headers-cut"
     /// Longer reasons are cut, so one bad body cannot make a huge record.
-    public static let maxReasonLength = 1_000
+    package static let maxReasonLength = 1_000
 
-    public static func record(
+    package static func record(
         for message: KafkaConsumerMessage, reason: String, worker: String, topic: String = ArtpipeTopic.deadLetters
     ) -> KafkaProducerRecord {
         let shortReason = reason.count > maxReasonLength ? String(reason.prefix(maxReasonLength)) + "…" : reason
@@ -32,7 +32,7 @@ public enum DeadLetter {
     }
 
     /// The dead letter without the original value, for when it is too large to produce.
-    public static func withoutValue(_ record: KafkaProducerRecord) -> KafkaProducerRecord {
+    package static func withoutValue(_ record: KafkaProducerRecord) -> KafkaProducerRecord {
         var smaller = record
         smaller.headers.append(KafkaHeader(valueCutHeader, String(record.value.count)))
         smaller.value = []
@@ -42,7 +42,7 @@ public enum DeadLetter {
     /// The dead letter with only what says why and where the original is (artpipe's own
     /// headers, the key unless it is huge), for when even ``withoutValue(_:)`` is too large:
     /// the original stays in its topic at the offset it names.
-    public static func bare(_ record: KafkaProducerRecord) -> KafkaProducerRecord {
+    package static func bare(_ record: KafkaProducerRecord) -> KafkaProducerRecord {
         let own: Set<String> = [
             errorHeader, sourceTopicHeader, sourcePartitionHeader, sourceOffsetHeader, workerHeader,
         ]

@@ -6,36 +6,36 @@ import KafkaClient
 ///
 /// A retry copy keeps the original key, value and headers, so the worker handles it like the
 /// original; the dead letter it may end as carries the same history.
-public struct RetryState: Sendable, Equatable {
-    public static let attemptsHeader = "artpipe-retry-attempts"
-    public static let firstFailureHeader = "artpipe-retry-first-failure"
-    public static let dueHeader = "artpipe-retry-due"
-    public static let historyHeader = "artpipe-retry-history"
+package struct RetryState: Sendable, Equatable {
+    package static let attemptsHeader = "artpipe-retry-attempts"
+    package static let firstFailureHeader = "artpipe-retry-first-failure"
+    package static let dueHeader = "artpipe-retry-due"
+    package static let historyHeader = "artpipe-retry-history"
     /// Entries kept in the history: the first and the latest ones.
-    public static let maxHistory = 12
+    package static let maxHistory = 12
     /// Longer reasons are cut in the history.
-    public static let maxReasonLength = 240
+    package static let maxReasonLength = 240
 
     /// One failed attempt.
-    public struct Attempt: Sendable, Equatable {
-        public var at: Date
-        public var reason: String
+    package struct Attempt: Sendable, Equatable {
+        package var at: Date
+        package var reason: String
 
-        public init(at: Date, reason: String) {
+        package init(at: Date, reason: String) {
             self.at = at
             self.reason = reason
         }
     }
 
     /// Failed attempts so far.
-    public var attempts: Int
-    public var firstFailure: Date
+    package var attempts: Int
+    package var firstFailure: Date
     /// When the next attempt is due.
-    public var due: Date
+    package var due: Date
     /// The first and the latest failed attempts, oldest first.
-    public var history: [Attempt]
+    package var history: [Attempt]
 
-    public init(attempts: Int, firstFailure: Date, due: Date, history: [Attempt]) {
+    package init(attempts: Int, firstFailure: Date, due: Date, history: [Attempt]) {
         self.attempts = attempts
         self.firstFailure = firstFailure
         self.due = due
@@ -43,14 +43,14 @@ public struct RetryState: Sendable, Equatable {
     }
 
     /// The reason of the latest failure.
-    public var lastReason: String { history.last?.reason ?? "" }
+    package var lastReason: String { history.last?.reason ?? "" }
 
     /// The most attempts a copy may claim: far more than any schedule makes in `--retry-for`.
-    public static let maxAttempts = 1_000_000
+    package static let maxAttempts = 1_000_000
 
     /// The state a message carries; nil when it never failed, or when its headers do not read
     /// as a state (``problem(in:)`` says why).
-    public init?(headers: [KafkaHeader]) {
+    package init?(headers: [KafkaHeader]) {
         guard let attempts = headers.value(of: Self.attemptsHeader).flatMap(Int.init),
             (1...Self.maxAttempts).contains(attempts),
             let first = headers.value(of: Self.firstFailureHeader).flatMap(Self.date),
@@ -69,7 +69,7 @@ public struct RetryState: Sendable, Equatable {
     /// Why a message's retry headers are poison: present but out of range, or due further
     /// ahead than `longestWait` from now (a copy that would hold its partition for ever).
     /// Nil for a message that never failed and for a readable state.
-    public static func problem(in headers: [KafkaHeader], longestWait: Duration, now: Date = Date()) -> String? {
+    package static func problem(in headers: [KafkaHeader], longestWait: Duration, now: Date = Date()) -> String? {
         let names = [attemptsHeader, firstFailureHeader, dueHeader]
         guard names.contains(where: { headers.value(of: $0) != nil }) else { return nil }
         guard let state = RetryState(headers: headers) else {
@@ -84,7 +84,7 @@ public struct RetryState: Sendable, Equatable {
     }
 
     /// The state after one more failure at `now`, due again at `due`.
-    public static func after(_ previous: RetryState?, failedAt now: Date, reason: String, due: Date) -> RetryState {
+    package static func after(_ previous: RetryState?, failedAt now: Date, reason: String, due: Date) -> RetryState {
         let line = reason.replacingOccurrences(of: "\n", with: " ")
         let entry = Attempt(
             at: now, reason: line.count > maxReasonLength ? String(line.prefix(maxReasonLength)) + "…" : line)
@@ -99,7 +99,7 @@ public struct RetryState: Sendable, Equatable {
     }
 
     /// The headers of a retry copy: the message's own headers, without an older state, plus this one.
-    public func headers(replacingIn headers: [KafkaHeader]) -> [KafkaHeader] {
+    package func headers(replacingIn headers: [KafkaHeader]) -> [KafkaHeader] {
         headers.replacing(with: [
             KafkaHeader(Self.attemptsHeader, String(attempts)),
             KafkaHeader(Self.firstFailureHeader, Self.text(firstFailure)),
@@ -110,7 +110,7 @@ public struct RetryState: Sendable, Equatable {
     }
 
     /// The copy of `message` to produce to `topic`.
-    public func record(for message: KafkaConsumerMessage, topic: String) -> KafkaProducerRecord {
+    package func record(for message: KafkaConsumerMessage, topic: String) -> KafkaProducerRecord {
         KafkaProducerRecord(
             topic: topic, key: message.key, value: message.value, headers: headers(replacingIn: message.headers))
     }

@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// A partition with work waiting that finishes nothing is not a liveness failure: a restart
 /// would not make a slow image host faster, and a kill loop would follow. It shows in
 /// `artpipe_partition_stalled` and `artpipe_partition_stall_seconds`, for an alert.
-public struct WorkerEndpointServer: Service {
+package struct WorkerEndpointServer: Service {
     /// How long the poll loop may stand still before `/healthz` fails. It polls every 100 ms;
     /// a rebalance callback draining in-flight work can hold it for the drain timeout.
     let stallLimit: Duration
@@ -30,7 +30,7 @@ public struct WorkerEndpointServer: Service {
     let logger: Logger
     private let started = ContinuousClock.now
 
-    public init(
+    package init(
         host: String, port: Int, consumer: KafkaConsumer, registry: PrometheusCollectorRegistry, stallLimit: Duration,
         progressLimit: Duration = .seconds(900), problem: @escaping @Sendable () -> String? = { nil }, logger: Logger
     ) {
@@ -44,7 +44,7 @@ public struct WorkerEndpointServer: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let lagGauges = PartitionLagGauges(registry: registry)
         let router = Router()
         let problem = self.problem

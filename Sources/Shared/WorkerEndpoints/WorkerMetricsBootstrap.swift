@@ -5,9 +5,9 @@ import Prometheus
 
 /// swift-metrics for a worker: every metric goes to the logged `metrics` lines and to a
 /// Prometheus registry that `/metrics` serves, named as ``PrometheusNamingFactory`` says.
-public enum WorkerMetricsBootstrap {
+package enum WorkerMetricsBootstrap {
     /// Bootstraps swift-metrics; once per process.
-    public static func bootstrap() -> (logged: LoggedMetricsFactory, prometheus: PrometheusCollectorRegistry) {
+    package static func bootstrap() -> (logged: LoggedMetricsFactory, prometheus: PrometheusCollectorRegistry) {
         let logged = LoggedMetricsFactory()
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(

@@ -1,9 +1,9 @@
 /// A query string read as servers read forms (`application/x-www-form-urlencoded`): `+` is a
 /// space, then percent escapes are decoded. The stand-ins read queries this way, as the real
 /// services do, so a client that leaves `+` unencoded is caught.
-public enum FormQuery {
+package enum FormQuery {
     /// The name–value pairs in order; a later repeat of a name comes after the earlier one.
-    public static func decode(_ query: String?) -> [(name: String, value: String)] {
+    package static func decode(_ query: String?) -> [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -12,7 +12,7 @@ public enum FormQuery {
     }
 
     /// The last value of each name.
-    public static func dictionary(_ query: String?) -> [String: String] {
+    package static func dictionary(_ query: String?) -> [String: String] {
         Dictionary(decode(query).map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 

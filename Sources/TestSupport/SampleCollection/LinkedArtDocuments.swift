@@ -134,7 +134,7 @@ struct LinkedArtDocuments {
 extension SampleCollection {
     /// Object numbers of the works the Linked Art stand-in cannot describe (their object or
     /// visual item answers 404): a Search API harvest leaves them out, with a reason.
-    public var linkedArtUnreadable: Set<String> {
+    package var linkedArtUnreadable: Set<String> {
         Set(
             works.filter { LinkedArtDocuments.objectIsMissing($0) || LinkedArtDocuments.visualItemIsMissing($0) }
                 .map(\.objectNumber))

@@ -6,32 +6,32 @@ import Foundation
 /// It has the real legacy API's quirks: works of one artist span pages, some objects are
 /// listed on two neighbouring pages, some have no image, makers are empty, `anonymous` or
 /// non-Latin, and a few images are broken.
-public struct SampleCollection: Sendable {
-    public struct Configuration: Sendable, Equatable {
-        public var seed: UInt64 = 1
-        public var pages: Int = 30
-        public var pageSize: Int = 100
+package struct SampleCollection: Sendable {
+    package struct Configuration: Sendable, Equatable {
+        package var seed: UInt64 = 1
+        package var pages: Int = 30
+        package var pageSize: Int = 100
         /// Share of works without an image.
-        public var noImageRate: Double = 0.08
+        package var noImageRate: Double = 0.08
         /// Share of images that are deliberately broken (truncated or not an image).
-        public var brokenImageRate: Double = 0.02
+        package var brokenImageRate: Double = 0.02
 
-        public init() {}
+        package init() {}
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Each page's listing, page 1 first, in the API's `s=artist` order.
-    public let pages: [[SampleWork]]
+    package let pages: [[SampleWork]]
     /// Every distinct object, by id.
-    public let works: [SampleWork]
+    package let works: [SampleWork]
 
     /// The `count` the API reports: listings, duplicates included.
-    public var count: Int { pages.reduce(0) { $0 + $1.count } }
+    package var count: Int { pages.reduce(0) { $0 + $1.count } }
 
     /// Pages whose first entry repeats the previous page's last, as the real API sometimes does.
-    public static func repeatsPreviousWork(page: Int) -> Bool { page >= 2 && page % 5 == 2 }
+    package static func repeatsPreviousWork(page: Int) -> Bool { page >= 2 && page % 5 == 2 }
 
-    public init(_ configuration: Configuration) {
+    package init(_ configuration: Configuration) {
         self.configuration = configuration
         var random = SampleRandom(seed: configuration.seed)
         let repeats = (1...max(configuration.pages, 1)).filter(Self.repeatsPreviousWork).count
@@ -84,13 +84,13 @@ public struct SampleCollection: Sendable {
 
     /// The sizes images come in, 1,000 to 4,000 pixels, landscape, portrait and square: few
     /// enough that the server makes each JPEG once.
-    public static let imageSizes = [
+    package static let imageSizes = [
         (1_000, 750), (1_200, 1_600), (1_500, 1_500), (1_800, 1_200), (2_048, 1_365), (2_400, 3_000), (2_500, 1_700),
         (3_000, 2_000), (3_000, 4_000), (3_500, 2_400), (4_000, 2_667), (4_000, 3_000), (2_000, 4_000), (1_024, 1_024),
         (1_600, 1_000), (3_200, 3_200),
     ]
 
-    public func work(id: Int) -> SampleWork? {
+    package func work(id: Int) -> SampleWork? {
         works.indices.contains(id) ? works[id] : nil
     }
 

@@ -13,16 +13,16 @@ import Synchronization
 ///
 /// Collection answers shuffle the works of one artist within a page on every request, as the
 /// real API's artist sort does. Images are JPEGs made with libvips on the pool it is given.
-public final class SampleCollectionServer: Sendable {
+package final class SampleCollectionServer: Sendable {
     /// Records on each OAI-PMH page, as the real endpoint's (about 200).
-    public static let oaiPageSize = OAIAnswer.pageSize
+    package static let oaiPageSize = OAIAnswer.pageSize
     /// The owner NSID of photos whose maker is empty, in the Flickr stand-in's answers.
-    public static let flickrNamelessOwner = FlickrAnswer.nameless
+    package static let flickrNamelessOwner = FlickrAnswer.nameless
     /// Results the Flickr stand-in serves of one search, as Flickr does.
-    public static let flickrReach = 4_000
+    package static let flickrReach = 4_000
 
-    public let collection: SampleCollection
-    public let faults: SampleServerFaults
+    package let collection: SampleCollection
+    package let faults: SampleServerFaults
     private let images: NIOThreadPool
     private let attempts = Mutex<[String: Int]>([:])
     /// JPEGs by (width, height, tint): each is made once.
@@ -38,10 +38,10 @@ public final class SampleCollectionServer: Sendable {
     private let lastWindow = Mutex<(key: String, entries: [OAIAnswer.Entry])?>(nil)
 
     /// The revision OAI-PMH serves (0: the collection as made).
-    public var revision: Int { revisionTimes.withLock { $0.count } }
+    package var revision: Int { revisionTimes.withLock { $0.count } }
 
     /// Moves to a later revision now: its changes and deletions are dated this second.
-    public func advance(to revision: Int) {
+    package func advance(to revision: Int) {
         let now = Date()
         revisionTimes.withLock { times in
             while times.count < revision { times.append(now) }
@@ -57,7 +57,7 @@ public final class SampleCollectionServer: Sendable {
 
     /// - Parameter threadPool: makes the images (libvips blocks).
     /// - Parameter revision: the revision to serve from the start; its changes are dated a day apart.
-    public init(collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool, revision: Int = 0)
+    package init(collection: SampleCollection, faults: SampleServerFaults, threadPool: NIOThreadPool, revision: Int = 0)
     {
         revisionTimes = Mutex(
             (0..<max(revision, 0)).map { OAIAnswer.firstDatestamp.addingTimeInterval(Double($0 + 1) * 86_400) })
@@ -68,12 +68,12 @@ public final class SampleCollectionServer: Sendable {
     }
 
     /// Starts (or changes) an outage of the API, or ends it with nil.
-    public func setOutage(_ outage: SampleAPIOutage?) {
+    package func setOutage(_ outage: SampleAPIOutage?) {
         apiState.withLock { $0.outage = outage }
     }
 
     /// When each API request arrived, in order (images not included; the first 10,000).
-    public var apiRequestArrivals: [ContinuousClock.Instant] { apiState.withLock { $0.arrivals } }
+    package var apiRequestArrivals: [ContinuousClock.Instant] { apiState.withLock { $0.arrivals } }
 
     /// The answer of a fault in force for this API request, if one is.
     private func apiFault() -> Response? {
@@ -103,14 +103,14 @@ public final class SampleCollectionServer: Sendable {
     }
 
     /// Requests answered so far, for logs.
-    public var requestsServed: Int { requestCount.load(ordering: .relaxed) }
+    package var requestsServed: Int { requestCount.load(ordering: .relaxed) }
 
     /// Image requests answered so far.
-    public var imageRequestsServed: Int { imageRequestCount.load(ordering: .relaxed) }
+    package var imageRequestsServed: Int { imageRequestCount.load(ordering: .relaxed) }
 
     /// Serves on `host:port` (0: any free port) until cancelled or graceful shutdown;
     /// `onListening` gets the bound port.
-    public func run(
+    package func run(
         host: String = "127.0.0.1", port: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         let router = Router()

@@ -1,21 +1,21 @@
 /// Word lists the sample collection draws makers and titles from: Dutch, French, Spanish,
 /// Japanese and Polish names, so sorting and escaping meet diacritics and other scripts.
-public enum SampleNames {
-    public static let givenNames = [
+package enum SampleNames {
+    package static let givenNames = [
         "Jan", "Pieter", "Judith", "Rachel", "Frans", "Aelbert", "Élisabeth", "Gerard", "Maria", "Cornelis",
         "Hendrick", "Ferdinand", "Jacob", "Clara", "Willem", "Anthonie", "Geertgen", "Joséphine", "Søren", "Zoë",
     ]
-    public static let familyNames = [
+    package static let familyNames = [
         "van Rijn", "Steen", "Leyster", "Ruysch", "Hals", "Cuyp", "Vigée Le Brun", "ter Borch", "Ter Borch", "Dou",
         "de Hooch", "Bol", "van Ruisdael", "Peeters", "Wtewael", "Mignon", "Zurbarán", "Kierkegaard", "Öller",
         "Łempicka", "Ångström", "van Goyen", "Averkamp", "Saenredam",
     ]
     /// Makers written as the API writes them, beyond the generated ones.
-    public static let fixedMakers = [
+    package static let fixedMakers = [
         "anonymous", "Katsushika Hokusai 葛飾北斎", "Utagawa Hiroshige 歌川広重", "Rembrandt van Rijn",
         "Johannes Vermeer", "Francisco de Goya y Lucientes",
     ]
-    public static let subjects = [
+    package static let subjects = [
         "Still Life with Flowers", "View of Haarlem", "Portrait of a Woman", "The Merry Drinker", "Winter Landscape",
         "Interior of a Church", "Nature morte aux pêches", "Paysage d'hiver", "Bodegón", "Fuji from the Sea",
         "The Kitchen Maid", "River View with Ferry", "Vase with Tulips", "Self-portrait", "Study of a Head",

@@ -2,16 +2,16 @@
 /// revision (title, maker, image) and about 1% are deleted, each at that revision's time, so
 /// a harvest of revision 0 followed by an incremental harvest of revision N can be checked
 /// against a full harvest of revision N.
-public struct SampleRevision: Sendable, Equatable {
+package struct SampleRevision: Sendable, Equatable {
     /// The work as the revision has it; nil once deleted.
-    public let work: SampleWork?
+    package let work: SampleWork?
     /// The last revision that changed or deleted it (0: never touched).
-    public let changedAt: Int
+    package let changedAt: Int
     /// A different image URL for the same picture, when a revision replaced the image.
-    public let imageVersion: Int?
+    package let imageVersion: Int?
 
-    public static let changeRate = 0.05
-    public static let deletionRate = 0.01
+    package static let changeRate = 0.05
+    package static let deletionRate = 0.01
 
     /// `work` at `revision` of a collection made from `seed`, with `makers` to move works between.
     static func of(_ work: SampleWork, at revision: Int, seed: UInt64, makers: [String]) -> SampleRevision {
@@ -40,7 +40,7 @@ public struct SampleRevision: Sendable, Equatable {
 
 extension SampleCollection {
     /// Every work at `revision`, deleted ones included (as nil `work`), in id order.
-    public func revision(_ revision: Int) -> [(original: SampleWork, state: SampleRevision)] {
+    package func revision(_ revision: Int) -> [(original: SampleWork, state: SampleRevision)] {
         let makers = Array(Set(works.map(\.maker))).sorted()
         return works.map { ($0, SampleRevision.of($0, at: revision, seed: configuration.seed, makers: makers)) }
     }

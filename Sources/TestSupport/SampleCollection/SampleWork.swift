@@ -1,7 +1,7 @@
 /// One object of the sample collection, as the legacy API describes it.
-public struct SampleWork: Sendable, Equatable {
+package struct SampleWork: Sendable, Equatable {
     /// What its image URL serves.
-    public enum Image: Sendable, Equatable {
+    package enum Image: Sendable, Equatable {
         /// A real JPEG of this size.
         case jpeg(width: Int, height: Int)
         /// Deliberately broken: the first bytes of a JPEG only.
@@ -11,16 +11,16 @@ public struct SampleWork: Sendable, Equatable {
     }
 
     /// Its index in the collection; names its image URL.
-    public let id: Int
-    public let objectNumber: String
-    public let title: String
+    package let id: Int
+    package let objectNumber: String
+    package let title: String
     /// `principalOrFirstMaker`: may be empty or `anonymous`.
-    public let maker: String
+    package let maker: String
     /// Nil for a work without an image.
-    public let image: Image?
+    package let image: Image?
 
     /// True when the image URL serves something that should give a thumbnail.
-    public var hasGoodImage: Bool {
+    package var hasGoodImage: Bool {
         if case .jpeg = image { return true }
         return false
     }

@@ -13,18 +13,18 @@ import PipelineContract
 /// refused token is answered by listing the whole slice again from its start: a long harvest
 /// is cut by datestamp into slices of at most `sliceRecords` records when it is planned, so a
 /// refusal near the end of a full harvest redoes one slice, not hours of pages.
-public final class OAICollectionSource: CollectionSource {
-    public static let sourceName = "rijksmuseum-oai"
+package final class OAICollectionSource: CollectionSource {
+    package static let sourceName = "rijksmuseum-oai"
     /// The query parameters a harvest takes; `from` and `until` are UTC, second granularity.
-    public static let parameters: Set<String> = ["set", "from", "until"]
-    public var queryParameters: Set<String>? { Self.parameters }
+    package static let parameters: Set<String> = ["set", "from", "until"]
+    package var queryParameters: Set<String>? { Self.parameters }
     /// The endpoint's page is about 200 records, its choice.
-    public var fixedPageSize: Int? { 200 }
-    public var name: String { Self.sourceName }
-    public var isCursorPaged: Bool { true }
-    public var isVersioned: Bool { true }
+    package var fixedPageSize: Int? { 200 }
+    package var name: String { Self.sourceName }
+    package var isCursorPaged: Bool { true }
+    package var isVersioned: Bool { true }
     /// Records per slice a harvest is cut into when planned (`--oai-slice-records`).
-    public static let defaultSliceRecords = 10_000
+    package static let defaultSliceRecords = 10_000
     /// Refused tokens in a row after which a page waits on the retry topics instead of
     /// listing its slice again at once (a server whose tokens expire before they are used).
     static let maxRefusalsInARow = 10
@@ -40,7 +40,7 @@ public final class OAICollectionSource: CollectionSource {
     ///   - endpoint: the OAI-PMH base URL (`https://data.rijksmuseum.nl/oai`, or a stand-in's).
     ///   - language: the language titles and names are taken in, when the record has it.
     ///   - sliceRecords: the most records a slice of a planned harvest holds, where the server counts.
-    public init(
+    package init(
         endpoint: URL, language: String, imageEdge: Int, sliceRecords: Int = defaultSliceRecords, http: HTTPFetcher,
         logger: Logger
     ) {
@@ -54,7 +54,7 @@ public final class OAICollectionSource: CollectionSource {
 
     /// Counts the harvest with `ListIdentifiers` and, when it holds more than a slice, cuts its
     /// window by datestamp until every slice holds at most `sliceRecords` (by the server's counts).
-    public func count(query: [String: String]) async throws -> SourceCount {
+    package func count(query: [String: String]) async throws -> SourceCount {
         try check(query: query)
         let size = try await listSize(query)
         var count = SourceCount(total: size.count ?? size.listed)
@@ -65,7 +65,7 @@ public final class OAICollectionSource: CollectionSource {
         return count
     }
 
-    public func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
+    package func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
         var cursor = OAIHarvestCursor(
             lastPage: lastPage ?? .max, cuts: count.cuts,
             started: OAIDatestamp.checked(count.serverTime))
@@ -73,7 +73,7 @@ public final class OAICollectionSource: CollectionSource {
         return cursor.text
     }
 
-    public func fetch(_ request: PageRequest) async throws -> SourcePage {
+    package func fetch(_ request: PageRequest) async throws -> SourcePage {
         try check(query: request.query)
         let cursor = try OAIHarvestCursor(request.cursor)
         let window = cursor.sliceQuery(request.query)

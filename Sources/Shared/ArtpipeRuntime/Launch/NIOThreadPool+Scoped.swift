@@ -6,7 +6,7 @@ extension NIOThreadPool {
     ///
     /// Each process makes one such pool for all its blocking work (libvips, file writes and
     /// fsync, name look-ups, Kafka's one-shot calls) and hands it to what needs it.
-    public static func withPool<T: Sendable>(
+    package static func withPool<T: Sendable>(
         threads: Int, _ body: (NIOThreadPool) async throws -> T
     ) async throws -> T {
         let pool = NIOThreadPool(numberOfThreads: max(1, threads))

@@ -5,7 +5,7 @@ extension UnixSignalsSequence {
     /// SIGTERM and SIGINT, trapped from now on: a signal that arrives while the process is
     /// still starting is kept for whoever iterates, not left to the default action that would
     /// end the process with nothing cleaned up.
-    public static func shutdownSignals() async -> UnixSignalsSequence {
+    package static func shutdownSignals() async -> UnixSignalsSequence {
         // Dispatch delivers the signals; ignoring them keeps any other thread from taking
         // the default action first.
         for number in [SIGTERM, SIGINT] { _ = signal(number, SIG_IGN) }

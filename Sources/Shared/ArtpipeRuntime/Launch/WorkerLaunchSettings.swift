@@ -2,19 +2,19 @@ import KafkaClient
 
 /// How a worker process runs, whatever its handler: where Kafka is and the runtime's limits.
 /// The command line builds it from flags and environment.
-public struct WorkerLaunchSettings: Sendable {
-    public var client: KafkaClientConfiguration
+package struct WorkerLaunchSettings: Sendable {
+    package var client: KafkaClientConfiguration
     /// Partitions handled at the same time.
-    public var concurrency: Int
-    public var metricsInterval: Duration = .seconds(10)
+    package var concurrency: Int
+    package var metricsInterval: Duration = .seconds(10)
     /// How long a shutdown or rebalance waits for messages being handled.
-    public var drainTimeout: Duration = .seconds(30)
-    public var maxBufferedPerPartition = 50_000
-    public var maxBufferedBytesPerPartition = 32 << 20
+    package var drainTimeout: Duration = .seconds(30)
+    package var maxBufferedPerPartition = 50_000
+    package var maxBufferedBytesPerPartition = 32 << 20
     /// How long to wait for the brokers to answer at start.
-    public var connectTimeout: Duration = .seconds(10)
+    package var connectTimeout: Duration = .seconds(10)
 
-    public init(client: KafkaClientConfiguration, concurrency: Int) {
+    package init(client: KafkaClientConfiguration, concurrency: Int) {
         self.client = client
         self.concurrency = concurrency
     }

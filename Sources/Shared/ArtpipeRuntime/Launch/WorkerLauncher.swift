@@ -8,21 +8,21 @@ import UnixSignals
 
 /// Starts a worker process: checks the configuration and the brokers, then runs the worker
 /// and its metrics reporter until SIGTERM or SIGINT.
-public enum WorkerLauncher {
+package enum WorkerLauncher {
     /// What the launcher needs from a worker command.
-    public struct Worker<Handler: MessageHandler>: Sendable {
-        public var name: String
-        public var groupID: String
-        public var topics: [String]
-        public var handler: Handler
+    package struct Worker<Handler: MessageHandler>: Sendable {
+        package var name: String
+        package var groupID: String
+        package var topics: [String]
+        package var handler: Handler
         /// Where messages that failed for the moment wait; nil to retry them in place.
-        public var retrySchedule: RetrySchedule?
+        package var retrySchedule: RetrySchedule?
         /// Services that run beside the worker and stop after it (a writer flushing its state).
-        public var services: [any Service]
+        package var services: [any Service]
         /// Adjusts the consumer: offsets the handler keeps itself, revoke hooks.
-        public var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
+        package var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
 
-        public init(
+        package init(
             name: String, groupID: String, topics: [String], handler: Handler, retrySchedule: RetrySchedule? = nil,
             services: [any Service] = [],
             configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
@@ -40,7 +40,7 @@ public enum WorkerLauncher {
         ///
         /// A stage with retry topics waits `retryDelays` (one per topic) between attempts and
         /// gives up `retryFor` after the first failure.
-        public init(
+        package init(
             stage: PipelineStage, handler: Handler, retryDelays: [Duration] = RetrySchedule.defaultDelays,
             retryFor: Duration = RetrySchedule.defaultGiveUpAfter, services: [any Service] = [],
             configureConsumer: @escaping @Sendable (inout KafkaConsumerConfiguration) -> Void = { _ in }
@@ -54,7 +54,7 @@ public enum WorkerLauncher {
     }
 
     /// Bootstraps swift-metrics with a ``LoggedMetricsFactory``; once per process.
-    public static func bootstrapMetrics() -> LoggedMetricsFactory {
+    package static func bootstrapMetrics() -> LoggedMetricsFactory {
         let factory = LoggedMetricsFactory()
         MetricsSystem.bootstrap(factory)
         return factory
@@ -63,7 +63,7 @@ public enum WorkerLauncher {
     /// Runs the worker until SIGTERM or SIGINT, then calls `onStop` (close what the handler
     /// holds), whether the worker stopped cleanly or not. `companions` are services that
     /// watch the consumer (a health and metrics endpoint); they stop after the worker.
-    public static func run<Handler: MessageHandler>(
+    package static func run<Handler: MessageHandler>(
         _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
         logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service] = { _ in [] },
         onStop: @Sendable () async -> Void = {}

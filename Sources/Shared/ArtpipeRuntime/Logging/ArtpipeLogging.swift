@@ -2,9 +2,9 @@ import Foundation
 import Logging
 
 /// Process-wide logging set-up, done once by the executable.
-public enum ArtpipeLogging {
+package enum ArtpipeLogging {
     /// JSON lines when stdout is not a terminal, readable text when it is.
-    public static func bootstrap(level: Logger.Level) {
+    package static func bootstrap(level: Logger.Level) {
         let terminal = isatty(STDOUT_FILENO) == 1
         LoggingSystem.bootstrap { label in
             var handler: any LogHandler =

@@ -4,17 +4,17 @@ import Synchronization
 
 /// A file descriptor that whole lines are written to, one writer at a time, unbuffered, so a
 /// reader of a pipe sees each line as soon as it is logged.
-public final class LineOutput: Sendable {
-    public static let standardOutput = LineOutput(fileDescriptor: STDOUT_FILENO)
+package final class LineOutput: Sendable {
+    package static let standardOutput = LineOutput(fileDescriptor: STDOUT_FILENO)
 
     private let fileDescriptor: Int32
     private let lock = Mutex(())
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
-    public func write(_ line: String) {
+    package func write(_ line: String) {
         var line = line
         line.withUTF8 { bytes in
             // A failed log write has nowhere to be reported; the line is dropped.

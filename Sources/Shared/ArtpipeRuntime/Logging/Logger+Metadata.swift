@@ -2,7 +2,7 @@ import Logging
 
 extension Logger {
     /// A copy with extra metadata.
-    public func with(metadata: Logger.Metadata) -> Logger {
+    package func with(metadata: Logger.Metadata) -> Logger {
         var copy = self
         for (key, value) in metadata { copy[metadataKey: key] = value }
         return copy

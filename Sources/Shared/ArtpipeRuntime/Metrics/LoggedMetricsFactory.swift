@@ -6,43 +6,43 @@ import Synchronization
 /// Counters are totals since start; gauges hold their last value; timers keep a histogram
 /// of the current interval, emptied at each report. Dimensions are not kept apart: one
 /// process runs one worker.
-public final class LoggedMetricsFactory: MetricsFactory, Sendable {
+package final class LoggedMetricsFactory: MetricsFactory, Sendable {
     private let counters = Mutex<[String: LoggedCounter]>([:])
     private let gauges = Mutex<[String: LoggedGauge]>([:])
     private let timers = Mutex<[String: LoggedTimer]>([:])
 
-    public init() {}
+    package init() {}
 
-    public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+    package func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
         counters.withLock { $0.entry(label, LoggedCounter()) }
     }
 
-    public func makeFloatingPointCounter(label: String, dimensions: [(String, String)])
+    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)])
         -> any FloatingPointCounterHandler
     {
         gauges.withLock { $0.entry(label, LoggedGauge()) }
     }
 
-    public func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
+    package func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
         gauges.withLock { $0.entry(label, LoggedGauge()) }
     }
 
-    public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+    package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
         gauges.withLock { $0.entry(label, LoggedGauge()) }
     }
 
-    public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+    package func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
         timers.withLock { $0.entry(label, LoggedTimer()) }
     }
 
-    public func destroyCounter(_ handler: any CounterHandler) {}
-    public func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {}
-    public func destroyMeter(_ handler: any MeterHandler) {}
-    public func destroyRecorder(_ handler: any RecorderHandler) {}
-    public func destroyTimer(_ handler: any TimerHandler) {}
+    package func destroyCounter(_ handler: any CounterHandler) {}
+    package func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {}
+    package func destroyMeter(_ handler: any MeterHandler) {}
+    package func destroyRecorder(_ handler: any RecorderHandler) {}
+    package func destroyTimer(_ handler: any TimerHandler) {}
 
     /// The values now, by label; timer histograms restart.
-    public func snapshot() -> MetricsSnapshot {
+    package func snapshot() -> MetricsSnapshot {
         MetricsSnapshot(
             counters: counters.withLock { $0.mapValues(\.value) },
             gauges: gauges.withLock { $0.mapValues(\.value) },
@@ -51,19 +51,19 @@ public final class LoggedMetricsFactory: MetricsFactory, Sendable {
 }
 
 /// Metric values at one moment.
-public struct MetricsSnapshot: Sendable {
-    public let counters: [String: Int64]
-    public let gauges: [String: Double]
+package struct MetricsSnapshot: Sendable {
+    package let counters: [String: Int64]
+    package let gauges: [String: Double]
     /// Percentiles of the last interval, in milliseconds.
-    public let latencies: [String: LatencySummary]
+    package let latencies: [String: LatencySummary]
 }
 
 /// Percentiles of one timer over one interval.
-public struct LatencySummary: Sendable {
-    public let count: Int
-    public let p50Milliseconds: Double
-    public let p95Milliseconds: Double
-    public let p99Milliseconds: Double
+package struct LatencySummary: Sendable {
+    package let count: Int
+    package let p50Milliseconds: Double
+    package let p95Milliseconds: Double
+    package let p99Milliseconds: Double
 }
 
 extension Dictionary {

@@ -6,7 +6,7 @@ import ServiceLifecycle
 ///
 /// The line carries every counter and gauge by label, and per timer `<label>_ms` with
 /// `count`, `p50`, `p95` and `p99` of the interval.
-public struct MetricsLogReporter: Service {
+package struct MetricsLogReporter: Service {
     private let factory: LoggedMetricsFactory
     private let interval: Duration
     private let sample: @Sendable () -> Logger.Metadata
@@ -14,7 +14,7 @@ public struct MetricsLogReporter: Service {
 
     /// - Parameter sample: called before each report, to record gauges read from elsewhere;
     ///   returns fields to add to the line.
-    public init(
+    package init(
         factory: LoggedMetricsFactory, interval: Duration, logger: Logger,
         sample: @escaping @Sendable () -> Logger.Metadata = { [:] }
     ) {
@@ -24,7 +24,7 @@ public struct MetricsLogReporter: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let start = ContinuousClock.now
         var next = start + interval
         while !Task.isShuttingDownGracefully && !Task.isCancelled {

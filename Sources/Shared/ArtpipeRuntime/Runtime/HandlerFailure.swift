@@ -1,7 +1,7 @@
 import KafkaClient
 
 /// How a handler says that a message failed.
-public enum HandlerFailure: Error, CustomStringConvertible {
+package enum HandlerFailure: Error, CustomStringConvertible {
     /// Retrying cannot help: the message goes to the dead letters at once.
     case permanent(String)
     /// Worth retrying (a timeout, a 503), not before `retryAfter` when the server said so.
@@ -13,7 +13,7 @@ public enum HandlerFailure: Error, CustomStringConvertible {
     case transient(
         String, retryAfter: Duration? = nil, outputs: [KafkaProducerRecord] = [], retryHeaders: [KafkaHeader] = [])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .permanent(let reason), .transient(let reason, _, _, _): reason
         }

@@ -4,18 +4,18 @@ import Logging
 import PipelineContract
 
 /// What a handler gets besides its decoded input: the raw message and a logger for it.
-public struct MessageContext: Sendable {
-    public let message: KafkaConsumerMessage
+package struct MessageContext: Sendable {
+    package let message: KafkaConsumerMessage
     /// 1 for the first attempt, then counting retries.
-    public let attempt: Int
+    package let attempt: Int
     /// The claim on the message's partition it is handled under; nil outside a worker. A new
     /// lease means the partition was assigned again and reading may have restarted anywhere.
-    public let lease: KafkaPartitionLease?
+    package let lease: KafkaPartitionLease?
     /// The retry topics a failure for the moment goes to; nil where the worker retries in place.
-    public let retrySchedule: RetrySchedule?
+    package let retrySchedule: RetrySchedule?
     private let baseLogger: Logger
 
-    public init(
+    package init(
         message: KafkaConsumerMessage, attempt: Int, lease: KafkaPartitionLease? = nil,
         retrySchedule: RetrySchedule? = nil, logger: Logger
     ) {
@@ -31,7 +31,7 @@ public struct MessageContext: Sendable {
     /// has a better last word than a dead letter (a page with some images failed) says it instead.
     ///
     /// A few seconds short of the schedule's limit, so the worker, looking a moment later, agrees.
-    public func retriesFailure(waiting retryAfter: Duration? = nil, now: Date = Date()) -> Bool {
+    package func retriesFailure(waiting retryAfter: Duration? = nil, now: Date = Date()) -> Bool {
         guard let retrySchedule, retryAfter ?? .zero <= retrySchedule.giveUpAfter else { return false }
         let firstFailure = RetryState(headers: message.headers)?.firstFailure ?? now
         return !retrySchedule.isExhausted(firstFailure: firstFailure, now: now.addingTimeInterval(5))
@@ -39,5 +39,5 @@ public struct MessageContext: Sendable {
 
     /// A logger whose lines carry the message's topic, partition, offset and key. Built when
     /// asked for, so handlers that log nothing pay nothing for it.
-    public var logger: Logger { baseLogger.describing(message) }
+    package var logger: Logger { baseLogger.describing(message) }
 }

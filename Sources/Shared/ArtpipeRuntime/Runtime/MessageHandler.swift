@@ -6,7 +6,7 @@ import Logging
 /// The runtime commits a message's offset only after `handle` returned and every record it
 /// returned is acknowledged by the broker, so `handle` must be idempotent: it may see the
 /// same message again after a crash, a rebalance or a replay.
-public protocol MessageHandler: Sendable {
+package protocol MessageHandler: Sendable {
     associatedtype Input: Sendable
 
     /// Turns a message into the handler's input. A thrown error marks the message as poison:

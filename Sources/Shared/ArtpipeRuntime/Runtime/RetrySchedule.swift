@@ -7,18 +7,18 @@ import Foundation
 ///
 /// Every message of one retry topic waits about the same delay, so a partition's messages
 /// come due in offset order and waiting for the first one holds up no earlier one.
-public struct RetrySchedule: Sendable, Equatable {
+package struct RetrySchedule: Sendable, Equatable {
     /// The retry topics, shortest delay first.
-    public var topics: [String]
+    package var topics: [String]
     /// The delay of each topic, growing.
-    public var delays: [Duration]
+    package var delays: [Duration]
     /// How long a message keeps being retried after its first failure.
-    public var giveUpAfter: Duration
+    package var giveUpAfter: Duration
 
-    public static let defaultDelays: [Duration] = [.seconds(60), .seconds(600), .seconds(3_600)]
-    public static let defaultGiveUpAfter: Duration = .seconds(86_400)
+    package static let defaultDelays: [Duration] = [.seconds(60), .seconds(600), .seconds(3_600)]
+    package static let defaultGiveUpAfter: Duration = .seconds(86_400)
 
-    public init(topics: [String], delays: [Duration] = defaultDelays, giveUpAfter: Duration = defaultGiveUpAfter) {
+    package init(topics: [String], delays: [Duration] = defaultDelays, giveUpAfter: Duration = defaultGiveUpAfter) {
         precondition(!topics.isEmpty && topics.count == delays.count, "one delay per retry topic")
         self.topics = topics
         self.delays = delays
@@ -27,7 +27,7 @@ public struct RetrySchedule: Sendable, Equatable {
 
     /// Where and until when a message waits after its `attempts`-th failure; a server's
     /// `Retry-After` moves it to the first topic whose delay covers it, and is waited out in full.
-    public func next(afterAttempts attempts: Int, retryAfter: Duration?, now: Date) -> (topic: String, due: Date) {
+    package func next(afterAttempts attempts: Int, retryAfter: Duration?, now: Date) -> (topic: String, due: Date) {
         var tier = min(max(attempts - 1, 0), topics.count - 1)
         if let retryAfter {
             let covering = delays.firstIndex { $0 >= retryAfter } ?? topics.count - 1
@@ -39,10 +39,10 @@ public struct RetrySchedule: Sendable, Equatable {
 
     /// The furthest ahead a copy this schedule made can be due: a copy due later carries
     /// headers this schedule did not write, and would hold its partition for nothing.
-    public var longestWait: Duration { giveUpAfter + (delays.max() ?? .zero) }
+    package var longestWait: Duration { giveUpAfter + (delays.max() ?? .zero) }
 
     /// True when a message that first failed at `firstFailure` has been retried long enough.
-    public func isExhausted(firstFailure: Date, now: Date) -> Bool {
+    package func isExhausted(firstFailure: Date, now: Date) -> Bool {
         now.timeIntervalSince(firstFailure) >= giveUpAfter.seconds
     }
 }

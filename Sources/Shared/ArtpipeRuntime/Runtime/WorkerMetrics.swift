@@ -1,27 +1,27 @@
 import Metrics
 
 /// The metrics every worker reports, under the labels the `metrics` log line uses.
-public struct WorkerMetrics: Sendable {
+package struct WorkerMetrics: Sendable {
     /// Messages taken from the input topics.
-    public let consumed: Counter
+    package let consumed: Counter
     /// Records acknowledged by the broker (outputs and dead letters).
-    public let produced: Counter
+    package let produced: Counter
     /// Messages handled and committed-ready, dead letters excluded.
-    public let succeeded: Counter
+    package let succeeded: Counter
     /// Retries after a transient failure, of the handler or of producing its outputs.
-    public let retried: Counter
+    package let retried: Counter
     /// Messages put on a retry topic to be tried again later.
-    public let retryScheduled: Counter
+    package let retryScheduled: Counter
     /// Messages sent to the dead letters.
-    public let deadLettered: Counter
+    package let deadLettered: Counter
     /// Messages being handled now.
-    public let inFlight: Gauge
+    package let inFlight: Gauge
     /// Total consumer lag over the assigned partitions.
-    public let consumerLag: Gauge
+    package let consumerLag: Gauge
     /// From taking a message to its outputs being acknowledged.
-    public let handlerLatency: Metrics.Timer
+    package let handlerLatency: Metrics.Timer
 
-    public init(worker: String) {
+    package init(worker: String) {
         let dimensions = [("worker", worker)]
         consumed = Counter(label: "consumed", dimensions: dimensions)
         produced = Counter(label: "produced", dimensions: dimensions)

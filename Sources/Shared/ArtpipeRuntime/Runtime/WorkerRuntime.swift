@@ -11,7 +11,7 @@ import Synchronization
 /// `configuration.concurrency` partitions are handled at once. On graceful shutdown it stops
 /// taking messages, lets the ones being handled finish (bounded by the consumer's drain
 /// timeout), commits, leaves the group and flushes the producer, which it then shuts down.
-public final class WorkerRuntime<Handler: MessageHandler>: Service {
+package final class WorkerRuntime<Handler: MessageHandler>: Service {
     let configuration: WorkerConfiguration
     let consumer: KafkaConsumer
     let producer: KafkaProducer
@@ -23,7 +23,7 @@ public final class WorkerRuntime<Handler: MessageHandler>: Service {
     /// Set when the Kafka client failed for good: the worker stops and `run` throws it.
     let fatalError = Mutex<KafkaError?>(nil)
 
-    public init(
+    package init(
         configuration: WorkerConfiguration, consumer: KafkaConsumer, producer: KafkaProducer, handler: Handler,
         metrics: WorkerMetrics, logger: Logger
     ) {
@@ -36,7 +36,7 @@ public final class WorkerRuntime<Handler: MessageHandler>: Service {
         self.limit = ConcurrencyLimit(configuration.concurrency)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try consumer.subscribe(topics: configuration.topics)
         logger.info(
             "worker started",
@@ -75,7 +75,7 @@ public final class WorkerRuntime<Handler: MessageHandler>: Service {
     /// Records the gauges that are read rather than counted.
     /// Records the gauges read from elsewhere; returns the lag per partition as a line field.
     @discardableResult
-    public func sampleGauges() -> Logger.Metadata {
+    package func sampleGauges() -> Logger.Metadata {
         metrics.inFlight.record(inFlight.load(ordering: .relaxed))
         let lag = consumer.lag
         metrics.consumerLag.record(lag?.total ?? 0)

@@ -8,23 +8,23 @@ import Logging
 /// and accepts commits from outside an empty group. The embedded broker does neither, so
 /// there the replay joins the group itself: if it is given every partition, no one else is
 /// in the group, and it commits the new offsets as the group's only member.
-public struct KafkaGroupOffsets: Sendable {
+package struct KafkaGroupOffsets: Sendable {
     let configuration: KafkaClientConfiguration
     let logger: Logger
     let timeoutMilliseconds: Int32 = 10_000
 
-    public init(configuration: KafkaClientConfiguration, logger: Logger) {
+    package init(configuration: KafkaClientConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
     }
 
     /// Committed offset and watermarks of every partition of `topics` for `group`.
-    public func positions(group: String, topics: [String]) async throws -> [KafkaOffsetResetPlan.Row] {
+    package func positions(group: String, topics: [String]) async throws -> [KafkaOffsetResetPlan.Row] {
         try await plan(group: group, topics: topics, target: .shift(0)).rows
     }
 
     /// What moving `group` on `topics` to `target` would do. Changes nothing.
-    public func plan(group: String, topics: [String], target: KafkaOffsetTarget) async throws -> KafkaOffsetResetPlan {
+    package func plan(group: String, topics: [String], target: KafkaOffsetTarget) async throws -> KafkaOffsetResetPlan {
         let client = try makeClient(group: group)
         let timeout = timeoutMilliseconds
         let configuration = self.configuration
@@ -71,7 +71,7 @@ public struct KafkaGroupOffsets: Sendable {
     /// Commits the plan's targets. Throws ``KafkaGroupBusy`` while the group has live members.
     /// `memberTopics` are the topics the group's members subscribe to (used on brokers that
     /// cannot describe groups, where the replay joins the group to find out who is in it).
-    public func execute(_ plan: KafkaOffsetResetPlan, memberTopics: [String], joinTimeout: Duration) async throws {
+    package func execute(_ plan: KafkaOffsetResetPlan, memberTopics: [String], joinTimeout: Duration) async throws {
         let client = try makeClient(group: plan.group)
         let timeout = timeoutMilliseconds
         let described = try await configuration.runBlocking {
@@ -232,11 +232,11 @@ public struct KafkaGroupOffsets: Sendable {
 }
 
 /// A replay refused because the group is in use.
-public struct KafkaGroupBusy: Error, CustomStringConvertible {
-    public let group: String
-    public let detail: String
+package struct KafkaGroupBusy: Error, CustomStringConvertible {
+    package let group: String
+    package let detail: String
 
-    public var description: String {
+    package var description: String {
         "group \(group) has live members: \(detail); stop its workers, then replay"
     }
 }

@@ -1,5 +1,5 @@
 /// Topics and partition counts as the cluster reports them.
-public struct KafkaMetadata: Sendable {
-    public let brokerCount: Int
-    public let partitionsByTopic: [String: Int]
+package struct KafkaMetadata: Sendable {
+    package let brokerCount: Int
+    package let partitionsByTopic: [String: Int]
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a replay moves a consumer group's offsets, per partition.
-public enum KafkaOffsetTarget: Sendable, Equatable, CustomStringConvertible {
+package enum KafkaOffsetTarget: Sendable, Equatable, CustomStringConvertible {
     /// The oldest message the partition still holds.
     case earliest
     /// The first message written at or after this time (the end when none is).
@@ -11,7 +11,7 @@ public enum KafkaOffsetTarget: Sendable, Equatable, CustomStringConvertible {
     /// The committed offset moved by this many messages (negative: back), clamped.
     case shift(Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .earliest: "the earliest offset"
         case .dateTime(let date): "the first message at or after \(date.formatted(.iso8601))"

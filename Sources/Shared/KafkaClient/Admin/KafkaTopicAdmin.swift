@@ -5,10 +5,10 @@ import Logging
 ///
 /// The embedded broker does not implement admin requests: it creates its topics itself
 /// (``EmbeddedBroker/createTopic(_:partitions:replicationFactor:)``).
-public enum KafkaTopicAdmin {
+package enum KafkaTopicAdmin {
     /// Creates each topic that does not exist yet, with its `settings` (`cleanup.policy`…).
     /// Returns the names it created.
-    public static func createTopics(
+    package static func createTopics(
         _ names: [String], partitions: Int, replicationFactor: Int, settings: [String: [String: String]] = [:],
         configuration: KafkaClientConfiguration, timeout: Duration, logger: Logger
     ) async throws -> [String] {

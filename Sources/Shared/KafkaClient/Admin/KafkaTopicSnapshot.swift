@@ -5,9 +5,9 @@ import Logging
 /// Reads what a topic holds right now, outside any consumer group: for status reports and for
 /// workers that rebuild what they know of a partition, neither of which may disturb the groups
 /// that consume the topic.
-public enum KafkaTopicSnapshot {
+package enum KafkaTopicSnapshot {
     /// Every message of every partition, collected.
-    public static func read(
+    package static func read(
         _ topic: String, configuration: KafkaClientConfiguration, timeout: Duration, logger: Logger
     ) async throws -> [KafkaConsumerMessage] {
         let messages = MessageList()
@@ -21,7 +21,7 @@ public enum KafkaTopicSnapshot {
     /// its low watermark when nil) up to the high watermark each partition had when the scan
     /// began, in offset order per partition. Nothing is kept: memory stays flat however long
     /// the topic is. `visit` runs on a blocking thread.
-    public static func scan(
+    package static func scan(
         _ topic: String, from starts: [Int32: Int64]? = nil, configuration: KafkaClientConfiguration,
         timeout: Duration, logger: Logger, visit: @escaping @Sendable (KafkaConsumerMessage) -> Void
     ) async throws {

@@ -9,9 +9,9 @@ import Synchronization
 /// lease reports a message finished, and committed in the background every second, when
 /// partitions are revoked, and on close. Partitions with too many unfinished messages are
 /// paused until the application catches up.
-public final class KafkaConsumer: Sendable {
+package final class KafkaConsumer: Sendable {
     /// Messages of one partition at a time, in offset order. Ends when the consumer closes.
-    public let batches: AsyncStream<KafkaMessageBatch>
+    package let batches: AsyncStream<KafkaMessageBatch>
 
     private let continuation: AsyncStream<KafkaMessageBatch>.Continuation
     private let client: RDKafkaClient
@@ -24,7 +24,7 @@ public final class KafkaConsumer: Sendable {
     private let configuration: KafkaConsumerConfiguration
     private let logger: Logger
 
-    public init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
+    package init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
         let properties = configuration.client.clientProperties(defaults: [
             ("group.id", configuration.groupID),
             ("enable.auto.commit", "true"),
@@ -76,7 +76,7 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// Joins the group for `topics`. Partitions arrive once ``run()`` polls.
-    public func subscribe(topics: [String]) throws {
+    package func subscribe(topics: [String]) throws {
         let result = RDKafkaTopicPartitionList.with(topics.map { (KafkaTopicPartition(topic: $0, partition: -1), nil) })
         {
             rd_kafka_subscribe(client.handle, $0)
@@ -87,7 +87,7 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// Polls until ``shutdown()``; then drains, commits, leaves the group and returns.
-    public func run() async throws {
+    package func run() async throws {
         try await withTaskCancellationHandler {
             try await DedicatedThread.run(name: "kafka-consumer") { [self] in self.pollLoop() }
         } onCancel: {
@@ -96,15 +96,15 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// Asks the poll loop to stop taking messages and close. Returns at once.
-    public func shutdown() {
+    package func shutdown() {
         shutdownRequested.store(true, ordering: .releasing)
     }
 
     /// The latest consumer lag librdkafka reported, if any yet.
-    public var lag: KafkaConsumerLag? { latestLag.value }
+    package var lag: KafkaConsumerLag? { latestLag.value }
 
     /// Whether the poll loop runs, the group assigned partitions, and brokers are connected.
-    public var health: KafkaConsumerHealth {
+    package var health: KafkaConsumerHealth {
         KafkaConsumerHealth(
             lastPoll: lastPoll.value, stalledSince: oldestStall.value,
             joined: assignment.joined.load(ordering: .relaxed),
@@ -112,7 +112,7 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// The cluster's topics, read over this consumer's connection.
-    public func metadata(timeout: Duration) async throws -> KafkaMetadata {
+    package func metadata(timeout: Duration) async throws -> KafkaMetadata {
         try await configuration.client.runBlocking { [client] in
             try client.metadata(timeoutMilliseconds: Int32(timeout.milliseconds))
         }

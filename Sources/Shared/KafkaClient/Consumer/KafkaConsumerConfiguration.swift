@@ -1,29 +1,29 @@
 /// Settings of a group consumer.
-public struct KafkaConsumerConfiguration: Sendable {
+package struct KafkaConsumerConfiguration: Sendable {
     /// A ``startOffset`` meaning the oldest message the partition still holds.
-    public static let beginningOffset: Int64 = -2
-    public var client: KafkaClientConfiguration
-    public var groupID: String
+    package static let beginningOffset: Int64 = -2
+    package var client: KafkaClientConfiguration
+    package var groupID: String
     /// Messages buffered per partition before that partition is paused.
-    public var maxBufferedPerPartition: Int = 50_000
+    package var maxBufferedPerPartition: Int = 50_000
     /// Key and value bytes buffered per partition before that partition is paused.
-    public var maxBufferedBytesPerPartition: Int = 32 << 20
+    package var maxBufferedBytesPerPartition: Int = 32 << 20
     /// How long a revoke or a close waits for the message being handled to finish.
-    public var drainTimeout: Duration = .seconds(30)
+    package var drainTimeout: Duration = .seconds(30)
     /// How often librdkafka reports statistics (consumer lag).
-    public var statisticsInterval: Duration = .seconds(5)
+    package var statisticsInterval: Duration = .seconds(5)
     /// For applications that keep their own offsets: where to start reading a partition when
     /// it is assigned, given the group's committed offset if any and the oldest offset the
     /// partition still holds, when the broker said (return nil: the committed offset;
     /// ``beginningOffset``: the oldest message). Called on the poll thread.
-    public var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?, _ earliest: Int64?) -> Int64?)?
+    package var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?, _ earliest: Int64?) -> Int64?)?
     /// Called on the poll thread when partitions are taken away, after their messages in
     /// flight finished and before the next owner can read them. `lost` is true when they were
     /// lost rather than handed over (a session that timed out): another member may own them
     /// already, so nothing of theirs should be written any more.
-    public var onRevoke: (@Sendable (_ partitions: [KafkaTopicPartition], _ lost: Bool) -> Void)?
+    package var onRevoke: (@Sendable (_ partitions: [KafkaTopicPartition], _ lost: Bool) -> Void)?
 
-    public init(client: KafkaClientConfiguration, groupID: String) {
+    package init(client: KafkaClientConfiguration, groupID: String) {
         self.client = client
         self.groupID = groupID
     }

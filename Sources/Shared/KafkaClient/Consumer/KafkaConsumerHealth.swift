@@ -1,32 +1,32 @@
 import Foundation
 
 /// What a health check needs to know about a consumer.
-public struct KafkaConsumerHealth: Sendable {
+package struct KafkaConsumerHealth: Sendable {
     /// When the poll loop last went round (nil before it started).
-    public let lastPoll: ContinuousClock.Instant?
+    package let lastPoll: ContinuousClock.Instant?
     /// Since when the longest-stuck partition with work waiting has made no progress; nil when
     /// every partition with work moves (or waits on purpose).
-    public let stalledSince: ContinuousClock.Instant?
+    package let stalledSince: ContinuousClock.Instant?
     /// The group gave this member an assignment (possibly empty: more members than partitions).
-    public let joined: Bool
-    public let assignedPartitions: Int
+    package let joined: Bool
+    package let assignedPartitions: Int
     /// Brokers in state UP at the last statistics report; nil before the first.
-    public let brokersUp: Int?
+    package let brokersUp: Int?
 
     /// The poll loop went round within `stallLimit`.
-    public func isPolling(within stallLimit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+    package func isPolling(within stallLimit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
         guard let lastPoll else { return false }
         return now - lastPoll <= stallLimit
     }
 
     /// Every partition with work waiting finished a message within `limit`.
-    public func isProgressing(within limit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+    package func isProgressing(within limit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
         guard let stalledSince else { return true }
         return now - stalledSince <= limit
     }
 
     /// Joined its group, and connected as far as the latest statistics tell.
-    public var isReady: Bool { joined && (brokersUp ?? 1) > 0 }
+    package var isReady: Bool { joined && (brokersUp ?? 1) > 0 }
 
     /// Counts `brokers.*.state == "UP"` of real brokers (node id ≥ 0) in a statistics document.
     static func brokersUp(statisticsJSON: String) -> Int? {

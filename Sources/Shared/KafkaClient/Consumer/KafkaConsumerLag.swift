@@ -1,13 +1,13 @@
 import Foundation
 
 /// Consumer lag per assigned partition, from librdkafka's statistics.
-public struct KafkaConsumerLag: Sendable {
-    public let partitions: [KafkaTopicPartition: Int64]
+package struct KafkaConsumerLag: Sendable {
+    package let partitions: [KafkaTopicPartition: Int64]
 
     /// Sum over partitions whose lag is known.
-    public var total: Int64 { partitions.values.reduce(0, +) }
+    package var total: Int64 { partitions.values.reduce(0, +) }
 
-    public init(partitions: [KafkaTopicPartition: Int64]) {
+    package init(partitions: [KafkaTopicPartition: Int64]) {
         self.partitions = partitions
     }
 

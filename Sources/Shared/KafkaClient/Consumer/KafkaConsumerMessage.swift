@@ -1,15 +1,15 @@
 /// A record read from a Kafka partition.
-public struct KafkaConsumerMessage: Sendable {
-    public let topic: String
-    public let partition: Int32
-    public let offset: Int64
-    public let key: [UInt8]?
-    public let value: [UInt8]
-    public let headers: [KafkaHeader]
+package struct KafkaConsumerMessage: Sendable {
+    package let topic: String
+    package let partition: Int32
+    package let offset: Int64
+    package let key: [UInt8]?
+    package let value: [UInt8]
+    package let headers: [KafkaHeader]
     /// Milliseconds since the epoch, when the broker provided a timestamp.
-    public let timestampMilliseconds: Int64?
+    package let timestampMilliseconds: Int64?
 
-    public init(
+    package init(
         topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
         headers: [KafkaHeader] = [], timestampMilliseconds: Int64? = nil
     ) {
@@ -23,5 +23,5 @@ public struct KafkaConsumerMessage: Sendable {
     }
 
     /// The key as UTF-8 text.
-    public var keyString: String? { key.flatMap { String(validating: $0, as: UTF8.self) } }
+    package var keyString: String? { key.flatMap { String(validating: $0, as: UTF8.self) } }
 }

@@ -2,11 +2,11 @@
 ///
 /// Call ``release()`` once every message is handled or skipped: until then the batch counts
 /// against the partition's buffer limit, and a full buffer pauses the partition.
-public struct KafkaMessageBatch: Sendable {
-    public let lease: KafkaPartitionLease
-    public let messages: [KafkaConsumerMessage]
+package struct KafkaMessageBatch: Sendable {
+    package let lease: KafkaPartitionLease
+    package let messages: [KafkaConsumerMessage]
     /// Key and value bytes of all the messages.
-    public let byteCount: Int
+    package let byteCount: Int
 
     init(lease: KafkaPartitionLease, messages: [KafkaConsumerMessage]) {
         self.lease = lease
@@ -15,10 +15,10 @@ public struct KafkaMessageBatch: Sendable {
         lease.addBuffered(messages: messages.count, bytes: byteCount)
     }
 
-    public var topicPartition: KafkaTopicPartition { lease.topicPartition }
+    package var topicPartition: KafkaTopicPartition { lease.topicPartition }
 
     /// Frees the batch's place in the partition's buffer.
-    public func release() {
+    package func release() {
         lease.removeBuffered(messages: messages.count, bytes: byteCount)
     }
 }

@@ -9,8 +9,8 @@ import Foundation
 ///
 /// Unchecked: every field is read and written under `condition`, except `paused` and
 /// `deliveredThrough`, which only the poll thread touches.
-public final class KafkaPartitionLease: @unchecked Sendable {
-    public let topicPartition: KafkaTopicPartition
+package final class KafkaPartitionLease: @unchecked Sendable {
+    package let topicPartition: KafkaTopicPartition
 
     private let condition = NSCondition()
     private var active = true
@@ -35,14 +35,14 @@ public final class KafkaPartitionLease: @unchecked Sendable {
     }
 
     /// Whether this lease may still handle messages.
-    public var isActive: Bool {
+    package var isActive: Bool {
         condition.lock()
         defer { condition.unlock() }
         return active
     }
 
     /// Claims the next message. False when the partition is no longer ours: skip the message.
-    public func beginHandling() -> Bool {
+    package func beginHandling() -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard active else { return false }
@@ -51,7 +51,7 @@ public final class KafkaPartitionLease: @unchecked Sendable {
     }
 
     /// Marks the message at `offset` done, so its offset may be committed.
-    public func finishHandling(offset: Int64) {
+    package func finishHandling(offset: Int64) {
         condition.lock()
         handling = false
         finishedOffset = offset + 1
@@ -63,7 +63,7 @@ public final class KafkaPartitionLease: @unchecked Sendable {
     /// Releases a claimed message without committing it: it will be delivered again.
     ///
     /// The lease stops here, so no later message of the partition is committed past it.
-    public func abandonHandling() {
+    package func abandonHandling() {
         condition.lock()
         handling = false
         active = false
@@ -73,7 +73,7 @@ public final class KafkaPartitionLease: @unchecked Sendable {
 
     /// Marks the start or end of a wait the application chose (a retry copy not yet due), so
     /// the partition does not count as stalled meanwhile.
-    public func setWaitingOnPurpose(_ waiting: Bool) {
+    package func setWaitingOnPurpose(_ waiting: Bool) {
         condition.lock()
         waitingOnPurpose = waiting
         if !waiting { lastProgress = .now }

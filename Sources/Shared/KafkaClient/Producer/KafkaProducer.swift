@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Delivery reports are served by a thread of its own. Call ``shutdown(timeout:)`` when done:
 /// it flushes what is still queued, within the bound.
-public final class KafkaProducer: Sendable {
+package final class KafkaProducer: Sendable {
     /// Running; asked to stop, with the callers waiting for the flush; stopped.
     private enum Lifecycle {
         case running
@@ -22,7 +22,7 @@ public final class KafkaProducer: Sendable {
     private let flushTimeout = Mutex<Duration>(.seconds(10))
     private let logger: Logger
 
-    public init(configuration: KafkaClientConfiguration, logger: Logger) throws {
+    package init(configuration: KafkaClientConfiguration, logger: Logger) throws {
         let properties = configuration.clientProperties(defaults: [
             ("enable.idempotence", "true"),
             ("linger.ms", "5"),
@@ -64,7 +64,7 @@ public final class KafkaProducer: Sendable {
     }
 
     /// Produces one record and waits for its acknowledgement.
-    public func send(_ record: KafkaProducerRecord) async throws {
+    package func send(_ record: KafkaProducerRecord) async throws {
         try await send([record])
     }
 
@@ -81,7 +81,7 @@ public final class KafkaProducer: Sendable {
     /// Throws the first delivery error. Records of one key keep their order.
     /// After a fatal error of the client (an idempotent producer that lost its sequence), every
     /// send throws an error whose ``KafkaError/isFatal`` is true.
-    public func send(_ records: [KafkaProducerRecord]) async throws {
+    package func send(_ records: [KafkaProducerRecord]) async throws {
         guard !records.isEmpty else { return }
         let waiter = DeliveryWaiter(expected: records.count)
         for (index, record) in records.enumerated() {
@@ -101,7 +101,7 @@ public final class KafkaProducer: Sendable {
     }
 
     /// The client's fatal error, when it has one: nothing it produces can succeed any more.
-    public func fatalError() -> KafkaError? {
+    package func fatalError() -> KafkaError? {
         var reason = [CChar](repeating: 0, count: 512)
         let code = rd_kafka_fatal_error(client.handle, &reason, reason.count)
         guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
@@ -187,7 +187,7 @@ public final class KafkaProducer: Sendable {
 
     /// Stops the delivery thread after flushing queued records for at most `timeout`.
     /// Safe to call more than once: later calls wait for the first one's flush.
-    public func shutdown(timeout: Duration = .seconds(10)) async {
+    package func shutdown(timeout: Duration = .seconds(10)) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let alreadyStopped = lifecycle.withLock { lifecycle in
                 switch lifecycle {
@@ -209,7 +209,7 @@ public final class KafkaProducer: Sendable {
     }
 
     /// The cluster's topics, read over this producer's connection.
-    public func metadata(timeout: Duration) async throws -> KafkaMetadata {
+    package func metadata(timeout: Duration) async throws -> KafkaMetadata {
         try await configuration.runBlocking { [client] in
             try client.metadata(timeoutMilliseconds: Int32(timeout.milliseconds))
         }

@@ -1,5 +1,5 @@
 /// A message of the pipeline contract: JSON with `"v": 1`, keyed by ``key``.
-public protocol ArtpipeMessage: Codable, Sendable {
+package protocol ArtpipeMessage: Codable, Sendable {
     /// The schema name in the `artpipe-schema` header (`page-request`, `page`, `page-thumbnails`, `harvest-mark`).
     static var schemaName: String { get }
     /// The version this code writes and reads.
@@ -14,16 +14,16 @@ public protocol ArtpipeMessage: Codable, Sendable {
 }
 
 extension ArtpipeMessage {
-    public var outOfRange: String? { nil }
-    public static var schemaVersion: Int { 1 }
-    public static var schemaHeaderValue: String { "\(schemaName)/\(schemaVersion)" }
+    package var outOfRange: String? { nil }
+    package static var schemaVersion: Int { 1 }
+    package static var schemaHeaderValue: String { "\(schemaName)/\(schemaVersion)" }
 }
 
 /// A message about one page, keyed by its page id.
-public protocol PageMessage: ArtpipeMessage {
+package protocol PageMessage: ArtpipeMessage {
     var pageId: String { get }
 }
 
 extension PageMessage {
-    public var key: String { pageId }
+    package var key: String { pageId }
 }

@@ -1,6 +1,6 @@
 extension DecodingError {
     /// One line: what was wrong and where.
-    public var summary: String {
+    package var summary: String {
         func path(_ context: Context) -> String {
             let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return path.isEmpty ? "the top level" : String(path.drop { $0 == "." })
@@ -15,7 +15,7 @@ extension DecodingError {
     }
 
     /// True when the bytes are not JSON at all, as opposed to JSON of another shape.
-    public var isNotJSON: Bool {
+    package var isNotJSON: Bool {
         if case .dataCorrupted(let context) = self, context.codingPath.isEmpty { return true }
         return false
     }

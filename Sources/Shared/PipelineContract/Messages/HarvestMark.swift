@@ -2,24 +2,24 @@
 /// (compacted, keyed by ``harvestKey``) when it fetched the last page. The next incremental
 /// harvest of the same query (`crawl --since last`) starts from ``harvestedThrough``; a
 /// harvest that never reached its last page leaves no mark, so it is not counted as done.
-public struct HarvestMark: ArtpipeMessage, Equatable {
-    public static let schemaName = "harvest-mark"
+package struct HarvestMark: ArtpipeMessage, Equatable {
+    package static let schemaName = "harvest-mark"
 
-    public var v: Int
+    package var v: Int
     /// The source and its query without `from` and `until`: what "the same query" means.
-    public var harvestKey: String
-    public var source: String
-    public var query: [String: String]
-    public var crawlId: String
+    package var harvestKey: String
+    package var source: String
+    package var query: [String: String]
+    package var crawlId: String
     /// Everything the source changed up to this time (UTC, `YYYY-MM-DDThh:mm:ssZ`) is in: the
     /// harvest's `until`, or the server's clock at its first answer.
-    public var harvestedThrough: String
+    package var harvestedThrough: String
     /// The page that completed it.
-    public var lastPageId: String
+    package var lastPageId: String
 
-    public var key: String { harvestKey }
+    package var key: String { harvestKey }
 
-    public init(
+    package init(
         source: String, query: [String: String], crawlId: String, harvestedThrough: String, lastPageId: String
     ) {
         self.v = Self.schemaVersion
@@ -32,10 +32,10 @@ public struct HarvestMark: ArtpipeMessage, Equatable {
     }
 
     /// The parameters that choose a time window rather than what is harvested.
-    public static let windowParameters: Set<String> = ["from", "until"]
+    package static let windowParameters: Set<String> = ["from", "until"]
 
     /// `<source>:<query-hash>` over the query without `from` and `until`.
-    public static func harvestKey(source: String, query: [String: String]) -> String {
+    package static func harvestKey(source: String, query: [String: String]) -> String {
         "\(source):\(PageID.queryHash(query.filter { !windowParameters.contains($0.key) }))"
     }
 }

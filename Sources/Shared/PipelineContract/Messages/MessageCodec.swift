@@ -3,12 +3,12 @@ import KafkaClient
 
 /// Turns contract messages into Kafka records and back. All decoding of pipeline messages
 /// happens here, so a malformed message fails the same clear way in every worker.
-public enum MessageCodec {
-    public static let contentTypeHeader = "content-type"
-    public static let schemaHeader = "artpipe-schema"
+package enum MessageCodec {
+    package static let contentTypeHeader = "content-type"
+    package static let schemaHeader = "artpipe-schema"
 
     /// The record for `message` on `topic`, keyed by its page id.
-    public static func record<Message: ArtpipeMessage>(_ message: Message, topic: String) throws -> KafkaProducerRecord
+    package static func record<Message: ArtpipeMessage>(_ message: Message, topic: String) throws -> KafkaProducerRecord
     {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -21,7 +21,7 @@ public enum MessageCodec {
     }
 
     /// Decodes a message, checking the schema header (when present) and the version.
-    public static func decode<Message: ArtpipeMessage>(_ type: Message.Type, from message: KafkaConsumerMessage) throws
+    package static func decode<Message: ArtpipeMessage>(_ type: Message.Type, from message: KafkaConsumerMessage) throws
         -> Message
     {
         if let schema = message.headers.value(of: schemaHeader), schema != Message.schemaHeaderValue {

@@ -1,8 +1,8 @@
 /// A message that cannot be decoded: poison, sent to the dead letters.
-public struct MessageDecodingError: Error, CustomStringConvertible {
-    public let description: String
+package struct MessageDecodingError: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -1,22 +1,22 @@
 /// A fetched page of artworks, published by FetchWorker to `artpipe.pages`.
-public struct Page: PageMessage, Equatable {
-    public static let schemaName = "page"
+package struct Page: PageMessage, Equatable {
+    package static let schemaName = "page"
 
-    public var v: Int
-    public var pageId: String
-    public var crawlId: String
-    public var source: String
-    public var query: [String: String]
-    public var page: Int
+    package var v: Int
+    package var pageId: String
+    package var crawlId: String
+    package var source: String
+    package var query: [String: String]
+    package var page: Int
     /// Objects the query matches in all, as the source reported.
-    public var total: Int
-    public var artworks: [Artwork]
+    package var total: Int
+    package var artworks: [Artwork]
     /// Records the source says were deleted (versioned sources only; absent otherwise).
-    public var deletions: [RecordDeletion]?
+    package var deletions: [RecordDeletion]?
     /// Records on the page that could not be read, with why (absent when there were none).
-    public var unreadable: [UnreadableRecord]?
+    package var unreadable: [UnreadableRecord]?
 
-    public init(
+    package init(
         request: PageRequest, total: Int, artworks: [Artwork], deletions: [RecordDeletion]? = nil,
         unreadable: [UnreadableRecord]? = nil
     ) {
@@ -32,7 +32,7 @@ public struct Page: PageMessage, Equatable {
         self.artworks = artworks
     }
 
-    public var outOfRange: String? {
+    package var outOfRange: String? {
         if !(1...PageRequest.maxPage).contains(page) { return "page \(page) is outside 1–\(PageRequest.maxPage)" }
         if total < 0 { return "total \(total) is negative" }
         return nil

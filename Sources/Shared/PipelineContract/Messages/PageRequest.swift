@@ -1,21 +1,21 @@
 /// A page to fetch: published by `artpipe crawl`, and by FetchWorker itself for cursor-paged sources.
-public struct PageRequest: PageMessage, Equatable {
-    public static let schemaName = "page-request"
+package struct PageRequest: PageMessage, Equatable {
+    package static let schemaName = "page-request"
 
-    public var v: Int
-    public var pageId: String
+    package var v: Int
+    package var pageId: String
     /// Which crawl asked for it; pages of one crawl share it.
-    public var crawlId: String
-    public var source: String
+    package var crawlId: String
+    package var source: String
     /// The collection query, without the API key.
-    public var query: [String: String]
+    package var query: [String: String]
     /// 1-based.
-    public var page: Int
-    public var pageSize: Int
+    package var page: Int
+    package var pageSize: Int
     /// The source's opaque position, for cursor-paged sources.
-    public var cursor: String?
+    package var cursor: String?
 
-    public init(
+    package init(
         crawlId: String, source: String, query: [String: String], page: Int, pageSize: Int, cursor: String? = nil
     ) {
         self.v = Self.schemaVersion
@@ -30,11 +30,11 @@ public struct PageRequest: PageMessage, Equatable {
 
     /// The largest page number a request may carry: far beyond any source's reach (the legacy
     /// API's 10,000 objects, OAI-PMH's ~4,200 pages of the whole collection).
-    public static let maxPage = 100_000
+    package static let maxPage = 100_000
     /// The largest page size a request may carry.
-    public static let maxPageSize = 1_000
+    package static let maxPageSize = 1_000
 
-    public var outOfRange: String? {
+    package var outOfRange: String? {
         if !(1...Self.maxPage).contains(page) { return "page \(page) is outside 1–\(Self.maxPage)" }
         if !(1...Self.maxPageSize).contains(pageSize) {
             return "pageSize \(pageSize) is outside 1–\(Self.maxPageSize)"

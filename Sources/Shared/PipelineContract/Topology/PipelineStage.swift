@@ -1,18 +1,18 @@
 /// The pipeline's three workers: each one's name (in logs, metrics and dead letters), its
 /// consumer group and the topics it reads. Every command takes these names from here.
-public enum PipelineStage: String, CaseIterable, Sendable {
+package enum PipelineStage: String, CaseIterable, Sendable {
     case fetch
     case thumb
     case index
 
     /// The name in logs, metrics and the dead letters' `artpipe-worker` header.
-    public var workerName: String { rawValue }
+    package var workerName: String { rawValue }
 
     /// The consumer group every instance of this worker joins.
-    public var groupID: String { "artpipe-\(rawValue)" }
+    package var groupID: String { "artpipe-\(rawValue)" }
 
     /// The topics the group subscribes to.
-    public var inputTopics: [String] {
+    package var inputTopics: [String] {
         switch self {
         case .fetch: [ArtpipeTopic.pageRequests] + ArtpipeTopic.pageRequestRetries
         case .thumb: [ArtpipeTopic.pages] + ArtpipeTopic.pageRetries
@@ -22,7 +22,7 @@ public enum PipelineStage: String, CaseIterable, Sendable {
 
     /// The topics where it puts messages that failed for the moment, shortest delay first;
     /// empty when it retries in place.
-    public var retryTopics: [String] {
+    package var retryTopics: [String] {
         switch self {
         case .fetch: ArtpipeTopic.pageRequestRetries
         case .thumb: ArtpipeTopic.pageRetries
@@ -31,11 +31,11 @@ public enum PipelineStage: String, CaseIterable, Sendable {
     }
 
     /// The stage whose consumer group this is; nil for a group artpipe does not run.
-    public init?(groupID: String) {
+    package init?(groupID: String) {
         guard let stage = Self.allCases.first(where: { $0.groupID == groupID }) else { return nil }
         self = stage
     }
 
     /// Every stage's group, in pipeline order.
-    public static var groupIDs: [String] { allCases.map(\.groupID) }
+    package static var groupIDs: [String] { allCases.map(\.groupID) }
 }

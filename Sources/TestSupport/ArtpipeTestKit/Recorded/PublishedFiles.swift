@@ -1,15 +1,15 @@
 import Foundation
 
 /// A published index as one comparable value: every file's path and bytes, by path.
-public struct PublishedFiles: Equatable, Sendable, CustomStringConvertible {
-    public let files: [String: [UInt8]]
+package struct PublishedFiles: Equatable, Sendable, CustomStringConvertible {
+    package let files: [String: [UInt8]]
 
-    public init(_ files: [String: [UInt8]]) {
+    package init(_ files: [String: [UInt8]]) {
         self.files = files
     }
 
     /// The files at `paths` (relative to `directory`) as they are now; nil when one cannot be read.
-    public init?(in directory: URL, paths: some Sequence<String>) {
+    package init?(in directory: URL, paths: some Sequence<String>) {
         var files: [String: [UInt8]] = [:]
         for path in paths {
             guard let data = try? Data(contentsOf: directory.appendingPathComponent(path)) else { return nil }
@@ -19,11 +19,11 @@ public struct PublishedFiles: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The paths whose bytes differ, or that only one side has.
-    public func differences(from other: PublishedFiles) -> [String] {
+    package func differences(from other: PublishedFiles) -> [String] {
         Set(files.keys).union(other.files.keys).filter { files[$0] != other.files[$0] }.sorted()
     }
 
-    public var description: String {
+    package var description: String {
         "\(files.count) files, \(files.values.map(\.count).reduce(0, +)) bytes"
     }
 }
