@@ -36,6 +36,7 @@ bench: setup
 	bench/fetch.sh
 	bench/harvest.sh
 	bench/thumbs.sh
+	bench/thumb-worker.sh
 	bench/index.sh
 	bench/index-scale.sh
 	bench/demo.sh

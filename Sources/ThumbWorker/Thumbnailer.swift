@@ -105,16 +105,7 @@ package final class Thumbnailer: Sendable {
                 throw ThumbnailFailure.tooManyPixels(
                     width: header.width, height: header.height, limit: configuration.maxPixels)
             }
-            // The largest comes from the original; each smaller one from the one before, which
-            // is far cheaper than decoding the original again.
-            var thumbnails: [Thumbnail] = []
-            var source = image
-            for size in configuration.sizes.sorted(by: >) {
-                let thumbnail = try encode(source, size: size, configuration: configuration)
-                thumbnails.append(thumbnail)
-                source = thumbnail.data
-            }
-            return .success(thumbnails)
+            return .success(try encode(image, sizes: configuration.sizes.sorted(by: >), configuration: configuration))
         } catch let failure as ThumbnailFailure {
             return .failure(failure)
         } catch {
@@ -122,22 +113,28 @@ package final class Thumbnailer: Sendable {
         }
     }
 
-    private static func encode(_ image: [UInt8], size: Int, configuration: Configuration) throws(ThumbnailFailure)
-        -> Thumbnail
+    /// Every size from one decode of `image`, largest first (``artpipe_vips_thumbnails``).
+    private static func encode(_ image: [UInt8], sizes: [Int], configuration: Configuration) throws(ThumbnailFailure)
+        -> [Thumbnail]
     {
-        var output: UnsafeMutableRawPointer?
-        var length = 0
-        var width: Int32 = 0
-        var height: Int32 = 0
+        let count = sizes.count
+        var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: count)
+        var lengths = [Int](repeating: 0, count: count)
+        var widths = [Int32](repeating: 0, count: count)
+        var heights = [Int32](repeating: 0, count: count)
         var error = [CChar](repeating: 0, count: 512)
-        let status = image.withUnsafeBytes {
-            artpipe_vips_thumbnail(
-                $0.baseAddress, $0.count, Int32(size), Int32(configuration.quality), configuration.webp ? 1 : 0,
-                &output, &length, &width, &height, &error, error.count)
+        let sizeValues = sizes.map { Int32($0) }
+        let status = image.withUnsafeBytes { bytes in
+            artpipe_vips_thumbnails(
+                bytes.baseAddress, bytes.count, sizeValues, Int32(count), Int32(configuration.quality),
+                configuration.webp ? 1 : 0, &outputs, &lengths, &widths, &heights, &error, error.count)
         }
-        guard status == 0, let output else { throw .undecodable(LibVips.text(error)) }
-        defer { artpipe_vips_free(output) }
-        let data = Array(UnsafeRawBufferPointer(start: output, count: length))
-        return Thumbnail(size: size, data: data, width: Int(width), height: Int(height))
+        guard status == 0 else { throw .undecodable(LibVips.text(error)) }
+        defer { for output in outputs { artpipe_vips_free(output) } }
+        return (0..<count).map { index in
+            Thumbnail(
+                size: sizes[index], data: Array(UnsafeRawBufferPointer(start: outputs[index], count: lengths[index])),
+                width: Int(widths[index]), height: Int(heights[index]))
+        }
     }
 }

@@ -439,7 +439,51 @@ struct ThumbWorkerProcessTests {
         await cluster.shutdown()
     }
 
-    @Test("bad thumb-worker flags: one line, exit 2", arguments: [["--sizes", "big"], ["--quality", "0"]])
+    @Test("--image-host-concurrency bounds the downloads from one host at once, across a page's images")
+    func imageHostConcurrency() async throws {
+        let image = try SampleImage.noisy(width: 300, height: 200, seed: 9)
+        let inFlight = Mutex((now: 0, most: 0))
+        let server = try await TestHTTPServer.start { _ in
+            inFlight.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+            // A slow host: the input that lets downloads overlap, not a wait for anything.
+            try? await Task.sleep(for: .milliseconds(300))
+            inFlight.withLock { $0.now -= 1 }
+            return .init(headers: [("Content-Type", "image/jpeg")], body: image)
+        }
+        defer { Task { await server.stop() } }
+        let cluster = try TestCluster()
+        for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 1) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("host-limit"))
+        let worker = try ChildProcess(
+            "artpipe",
+            [
+                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--sizes", "100",
+                "--allow-host", "127.0.0.1", "--allow-private-hosts", "--image-concurrency", "4",
+                "--image-host-concurrency", "2",
+            ] + EmbeddedBrokerSettings.flags)
+        defer { worker.stop() }
+        let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: 1, pageSize: 8)
+        let artworks = (0..<8).map {
+            Artwork(
+                objectNumber: "SK-\($0)", title: "t", artist: "a", imageURL: "\(server.baseURL)/\($0).jpg", width: nil,
+                height: nil, position: $0)
+        }
+        try await cluster.producer.send(
+            MessageCodec.record(Page(request: request, total: 8, artworks: artworks), topic: ArtpipeTopic.pages))
+        let messages = try await readTopic(
+            ArtpipeTopic.thumbnails, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
+        let items = try MessageCodec.decode(PageThumbnails.self, from: try #require(messages.first)).items
+        #expect(items.allSatisfy { $0.status == .ok })
+        #expect(inFlight.withLock { $0.most } == 2, "eight images, four at a time in libvips, two from the host")
+        await cluster.shutdown()
+    }
+
+    @Test(
+        "bad thumb-worker flags: one line, exit 2",
+        arguments: [["--sizes", "big"], ["--quality", "0"], ["--image-host-concurrency", "0"]])
     func badFlags(flags: [String]) async throws {
         let command = try ChildProcess(
             "artpipe", ["thumb-worker", "--brokers", "127.0.0.1:1", "--out", "/tmp/x"] + flags)

@@ -43,25 +43,48 @@ int artpipe_vips_header(const void *data, size_t length, int *width, int *height
     return 0;
 }
 
-int artpipe_vips_thumbnail(const void *data, size_t length, int size, int quality, int webp, void **output,
-                           size_t *output_length, int *width, int *height, char *error, size_t error_size) {
-    VipsImage *thumbnail = NULL;
+int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, int count, int quality, int webp,
+                            void **outputs, size_t *output_lengths, int *widths, int *heights, char *error,
+                            size_t error_size) {
+    for (int i = 0; i < count; i++) outputs[i] = NULL;
+    VipsImage *largest = NULL;
     // fail_on reaches the buffer loader only through option_string.
-    if (vips_thumbnail_buffer((void *)data, length, &thumbnail, size, "size", VIPS_SIZE_DOWN, "option_string",
+    if (vips_thumbnail_buffer((void *)data, length, &largest, sizes[0], "size", VIPS_SIZE_DOWN, "option_string",
                               "fail_on=truncated", NULL))
         return fail(error, error_size, "cannot decode");
-    int result;
-    if (webp) {
-        result = vips_webpsave_buffer(thumbnail, output, output_length, "Q", quality, "strip", TRUE, NULL);
-    } else {
-        result = vips_jpegsave_buffer(thumbnail, output, output_length, "Q", quality, "strip", TRUE,
-                                      "optimize_coding", TRUE, NULL);
+    // Decoded once, into memory (the largest thumbnail's pixels, not the original's): every
+    // size is made from these, none from another's JPEG. libvips decodes lazily, here:
+    // damaged data fails at this point.
+    VipsImage *decoded = vips_image_copy_memory(largest);
+    g_object_unref(largest);
+    if (!decoded) return fail(error, error_size, "damaged image data");
+    int result = 0;
+    for (int i = 0; i < count && result == 0; i++) {
+        VipsImage *sized = decoded;
+        if (i == 0) {
+            g_object_ref(sized);
+        } else if (vips_thumbnail_image(decoded, &sized, sizes[i], "size", VIPS_SIZE_DOWN, NULL)) {
+            result = -1;
+            break;
+        }
+        if (webp) {
+            result = vips_webpsave_buffer(sized, &outputs[i], &output_lengths[i], "Q", quality, "strip", TRUE, NULL);
+        } else {
+            result = vips_jpegsave_buffer(sized, &outputs[i], &output_lengths[i], "Q", quality, "strip", TRUE,
+                                          "optimize_coding", TRUE, NULL);
+        }
+        widths[i] = vips_image_get_width(sized);
+        heights[i] = vips_image_get_height(sized);
+        g_object_unref(sized);
     }
-    *width = vips_image_get_width(thumbnail);
-    *height = vips_image_get_height(thumbnail);
-    g_object_unref(thumbnail);
-    // libvips decodes lazily, while the thumbnail is encoded: damaged data fails here.
-    if (result) return fail(error, error_size, "damaged image data");
+    g_object_unref(decoded);
+    if (result) {
+        for (int i = 0; i < count; i++) {
+            g_free(outputs[i]);
+            outputs[i] = NULL;
+        }
+        return fail(error, error_size, "cannot encode the thumbnail");
+    }
     return 0;
 }
 

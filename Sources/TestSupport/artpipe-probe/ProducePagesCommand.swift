@@ -17,6 +17,14 @@ struct ProducePagesCommand: AsyncParsableCommand {
     @Option var works: Int = 100
     @Option(help: "The first page's number: pages after another run's, or after an index's state, are new pages.")
     var firstPage: Int = 1
+    @Option(
+        help: """
+            Image URLs: %03d becomes the work's serial modulo --images (a folder of img000.jpg… served over HTTP, \
+            for the thumbnail benchmark). Default: URLs nobody serves, for the index benchmark.
+            """)
+    var imageURL: String?
+    @Option(help: "How many images --image-url names.")
+    var images: Int = 1
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
@@ -32,7 +40,8 @@ struct ProducePagesCommand: AsyncParsableCommand {
                     let serial = (number - 1) * works + position
                     return Artwork(
                         objectNumber: "BENCH-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
-                        imageURL: "https://lh3.googleusercontent.com/bench\(serial)=s512", width: 2000, height: 1500,
+                        imageURL: imageURL.map { String(format: $0, serial % max(images, 1)) }
+                            ?? "https://lh3.googleusercontent.com/bench\(serial)=s512", width: 2000, height: 1500,
                         position: position)
                 }
                 return try MessageCodec.record(

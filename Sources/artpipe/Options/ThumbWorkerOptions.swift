@@ -29,6 +29,13 @@ struct ThumbWorkerOptions: ParsableArguments {
     @Option(help: "Images processed at once (default: the number of cores).")
     var imageConcurrency: Int?
 
+    @Option(
+        help: """
+            Downloads at once from one image host, across every page this worker handles: the museum's \
+            image server sees 840,000 downloads from a full harvest, and politeness is part of speed.
+            """)
+    var imageHostConcurrency: Int = 4
+
     @Option(help: "Largest image download, in MiB.")
     var maxImageMib: Int = 50
 
@@ -64,6 +71,7 @@ struct ThumbWorkerOptions: ParsableArguments {
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
         if downloadBudgetMib < 1 { throw ValidationError("--download-budget-mib must be at least 1") }
+        if imageHostConcurrency < 1 { throw ValidationError("--image-host-concurrency must be at least 1") }
         if let imageConcurrency, imageConcurrency < 1 {
             throw ValidationError("--image-concurrency must be at least 1")
         }
@@ -107,7 +115,7 @@ struct ThumbWorkerOptions: ParsableArguments {
         download.readTimeout = .seconds(fromFlag: min(downloadTimeout, 10))
         download.maxAttempts = 3
         download.maxRetryAfter = maxRetryAfter
-        download.concurrencyPerHost = 8
+        download.concurrencyPerHost = imageHostConcurrency
         download.userAgent = ArtpipeVersion.userAgent(
             contact: contact, environment: ProcessInfo.processInfo.environment)
         let downloader = HTTPFetcher(

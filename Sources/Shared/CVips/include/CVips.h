@@ -14,11 +14,14 @@ int artpipe_vips_loader(const void *data, size_t length, char *loader, size_t lo
 /// Reads the size from the header, decoding no pixels. Returns 0 on success.
 int artpipe_vips_header(const void *data, size_t length, int *width, int *height, char *error, size_t error_size);
 
-/// Thumbnails an image held in memory, with shrink-on-load, so its longest edge is at most
-/// `size` pixels, and encodes it as JPEG (webp = 0) or WebP at `quality`. Truncated input
-/// fails. On success the caller frees `*output` with artpipe_vips_free. Returns 0 on success.
-int artpipe_vips_thumbnail(const void *data, size_t length, int size, int quality, int webp, void **output,
-                           size_t *output_length, int *width, int *height, char *error, size_t error_size);
+/// Thumbnails an image held in memory at every size of `sizes` (largest first, `count` of
+/// them), decoding it once: shrink-on-load to the largest, its pixels kept in memory, each
+/// smaller size made from those pixels (never from another size's JPEG). Each is encoded as
+/// JPEG (webp = 0) or WebP at `quality`. Truncated input fails. On success the caller frees
+/// each `outputs[i]` with artpipe_vips_free. Returns 0 on success.
+int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, int count, int quality, int webp,
+                            void **outputs, size_t *output_lengths, int *widths, int *heights, char *error,
+                            size_t error_size);
 
 /// Makes a noisy colour test image of the given size, encoded by suffix (".jpg", ".png",
 /// ".webp", ".tif"), for tests, benchmarks and the sample collection. Free with artpipe_vips_free.

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Benchmark: ThumbWorker end to end (pages of images over loopback HTTP through the embedded
+# broker: download, header check, decode, encode, SHA-256, write, produce) against
+# vipsthumbnail on the same files as local files, two at a time as the worker's
+# --image-concurrency 2, release build. One size (400), then the default sizes (200 and 400)
+# against vipsthumbnail once per size. Prints each time, the ratios from this one run, and
+# the SSIM of the worker's thumbnails against vipsthumbnail's for the same size.
+#   bench/thumb-worker.sh [IMAGES] [PAGES]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-40}
+pages=${2:-4}
+need=()
+command -v vipsthumbnail >/dev/null 2>&1 || need+=(libvips-tools)
+command -v kcat >/dev/null 2>&1 || need+=(kcat)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+python=.build-python/bench/bin/python
+if ! "$python" -c 'import skimage' 2>/dev/null; then
+  python3 -m venv .build-python/bench
+  "$python" -m pip install --quiet --disable-pip-version-check scikit-image
+fi
+
+swift build -c release --product artpipe >/dev/null
+swift build -c release --product artpipe-probe >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+export VIPS_WARNING=0
+"$bin/artpipe-probe" thumbs make-corpus --out "$work/corpus" --count "$count" >/dev/null
+cat "$work/corpus"/*.jpg >/dev/null  # both read from the page cache
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+(cd "$work/corpus" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+pids+=($!)
+"$bin/artpipe" broker --partitions 2 --bootstrap-file "$work/bootstrap" >"$work/broker.log" 2>&1 &
+pids+=($!)
+until [ -s "$work/bootstrap" ] && curl -sf -o /dev/null "http://127.0.0.1:$port/img000.jpg"; do sleep 0.1; done
+brokers=$(cat "$work/bootstrap")
+
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m), libvips $(pkg-config --modversion vips)"
+echo "corpus: $count JPEGs ($(du -sh "$work/corpus" | cut -f1)), half 6000x4000, half 4000x5000; Q82; $pages pages"
+
+# cpu PID: user + system seconds the process has used.
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+# worker SIZES FIRST-PAGE: seconds from producing the pages to the last PageThumbnails' broker
+# timestamp. With PROFILE=1, perf samples the worker meanwhile (cpu-clock: this machine has no
+# hardware counters) and the top of its profile is printed.
+worker() {
+  local sizes=$1 first_page=$2 out=$work/worker-${1/,/-} log=$work/worker-${1/,/-}.log before start end
+  "$bin/artpipe" thumb-worker --brokers "$brokers" --out "$out" --sizes "$sizes" --image-concurrency 2 \
+    --allow-host 127.0.0.1 --allow-private-hosts --http-port 0 --http-host 127.0.0.1 \
+    --kafka session.timeout.ms=6000 >"$log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
+  local http=""
+  until [ -n "$http" ]; do http=$(grep -o '"http.port":"[0-9]*"' "$log" | grep -o '[0-9]*' || true); sleep 0.1; done
+  until curl -sf -o /dev/null "http://127.0.0.1:$http/readyz"; do sleep 0.1; done
+  before=$(kcat -b "$brokers" -C -t artpipe.thumbnails -e -q 2>/dev/null | wc -l)
+  local perf_pid=""
+  if [ -n "${PROFILE:-}" ]; then
+    perf record -e cpu-clock -F 499 -g -p "$pid" -o "$work/perf-${1/,/-}.data" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
+  local server_cpu; server_cpu=$(cpu "${pids[0]}")
+  start=$(date +%s%3N)
+  "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works $((count / pages)) \
+    --first-page "$first_page" --image-url "http://127.0.0.1:$port/img%03d.jpg" --images "$count" >/dev/null
+  until [ "$(kcat -b "$brokers" -C -t artpipe.thumbnails -e -q 2>/dev/null | wc -l)" -ge $((before + pages)) ]; do sleep 0.05; done
+  end=$(kcat -b "$brokers" -C -t artpipe.thumbnails -e -q -f '%T\n' 2>/dev/null | sort -n | tail -1)
+  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
+  echo "$(cpu "${pids[0]}") - $server_cpu" | bc >"$work/server-cpu-${1/,/-}"
+  cpu "$pid" >"$work/worker-cpu-${1/,/-}"
+  kill -TERM "$pid"; wait "$pid" || true
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1000 }'
+}
+# vips SIZE: seconds for vipsthumbnail on every file, two at a time.
+vips() {
+  local size=$1 out=$work/vips-$1 start end
+  mkdir -p "$out"
+  start=$(date +%s%3N)
+  ls "$work/corpus"/*.jpg | xargs -P 2 -n 1 vipsthumbnail -s "$size" -o "$out/%s.jpg[Q=82,strip]"
+  end=$(date +%s%3N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1000 }'
+}
+
+one=$(worker 400 1)
+vips400=$(vips 400)
+both=$(worker 200,400 $((pages + 1)))
+vips200=$(vips 200)
+awk -v w="$one" -v v="$vips400" -v n="$count" 'BEGIN {
+  printf "one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, v / w }'
+echo "  thumb-worker used $(cat "$work/worker-cpu-400") s of CPU (start-up included), the loopback HTTP server (python3" \
+  "http.server, standing in for the image host) $(cat "$work/server-cpu-400") s, on the same 2 cores"
+awk -v w="$both" -v a="$vips200" -v b="$vips400" -v n="$count" 'BEGIN {
+  printf "two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
+if [ -n "${PROFILE:-}" ]; then
+  echo "profile of thumb-worker, one size (cpu-clock samples, self time), by library:"
+  perf report -i "$work/perf-400.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -12
+  echo "and by function (top 15):"
+  perf report -i "$work/perf-400.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -15
+fi
+"$python" - "$work" "$count" <<'PYTHON'
+import glob, sys
+import numpy as np
+from skimage.io import imread
+from skimage.metrics import structural_similarity
+
+work, count = sys.argv[1], int(sys.argv[2])
+# The second run's works are serials count … 2·count−1, each showing img<serial mod count>.
+for size in (200, 400):
+    scores = []
+    for serial in range(count, 2 * count):
+        (ours,) = glob.glob(f"{work}/worker-200-400/thumbs/{size}/*/BENCH-{serial}.*.jpg")
+        a, b = imread(ours), imread(f"{work}/vips-{size}/img{serial % count:03d}.jpg")
+        height, width = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+        scores.append(structural_similarity(a[:height, :width], b[:height, :width], channel_axis=2))
+    print(f"SSIM against vipsthumbnail at {size}: mean {np.mean(scores):.4f}, lowest {np.min(scores):.4f}")
+PYTHON
