@@ -79,6 +79,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "HTTPFetching", "CVips",
                 logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "IndexWorker",

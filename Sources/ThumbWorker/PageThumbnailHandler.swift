@@ -4,6 +4,7 @@ import Foundation
 import HTTPFetching
 import KafkaClient
 import Logging
+import Metrics
 import NIOPosix
 import PipelineContract
 
@@ -23,6 +24,9 @@ package struct PageThumbnailHandler: MessageHandler {
     let imageConcurrency: Int
     /// File reads and writes, which block.
     let files: NIOThreadPool
+    /// Images decoded into thumbnails, and their bytes: the stage's own speed, next to its CPU time.
+    let imagesDecoded = Counter(label: "images_decoded", dimensions: [("worker", "thumb")])
+    let imageBytesDecoded = Counter(label: "image_bytes_decoded", dimensions: [("worker", "thumb")])
 
     package init(
         thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: HostPolicy,
@@ -109,6 +113,8 @@ package struct PageThumbnailHandler: MessageHandler {
             // The body counts against the download budget until libvips is done with it.
             defer { downloader.release(download) }
             thumbnails = try await thumbnailer.thumbnails(of: download.body)
+            imagesDecoded.increment()
+            imageBytesDecoded.increment(by: download.body.count)
         } catch {
             // The same bytes fail the same way.
             let item = PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: error.description)

@@ -283,6 +283,10 @@ struct DemoCommandTests {
         // The default source, OAI-PMH, serves the 45 listings' distinct works as one page of records.
         #expect(demo.stdout.contains("pages       1 indexed, 0 failed"), "\(demo.stdout)")
         #expect(demo.stdout.contains("thumb-worker:"), "\(demo.stdout)")
+        // The thumbnail stage's own speed, next to its CPU share.
+        let speed = try #require(demo.stdout.split(separator: "\n").first { $0.contains("MiB decoded:") })
+        #expect(speed.contains("images/s and") && speed.contains("MiB/s per CPU second"), "\(speed)")
+        #expect(!speed.contains(" 0 images,"), "\(speed)")
         #expect(demo.stdout.contains("peak RSS    "), "\(demo.stdout)")
         let front = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(front.contains("gallery/letter-"))

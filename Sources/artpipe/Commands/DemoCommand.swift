@@ -145,6 +145,9 @@ struct DemoCommand: AsyncParsableCommand {
             await run.stopGracefully()
             var summary = DemoSummary(manifest: manifest, index: index, elapsed: elapsed, cpu: cpu, output: output)
             summary.memory = memory
+            if let decoded = run.loggedCounters(["images_decoded", "image_bytes_decoded"], prefix: "thumb-worker") {
+                summary.decoded = (decoded[0], decoded[1])
+            }
             print(summary.text)
         } catch {
             await run.stopGracefully()

@@ -131,6 +131,22 @@ final class DemoRun {
     }
 
     /// CPU seconds per process, while they still run.
+    /// The sum of `counters` over the last `metrics` line of each log whose name starts with
+    /// `prefix` (a worker logs one at shutdown); nil when no log has one.
+    func loggedCounters(_ counters: [String], prefix: String) -> [Int64]? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: logDirectory.path)) ?? []
+        var totals: [Int64]?
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".log") {
+            guard let text = try? String(contentsOf: logDirectory.appendingPathComponent(name), encoding: .utf8),
+                let line = text.split(separator: "\n").last(where: { $0.contains("\"msg\":\"metrics\"") }),
+                let fields = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else { continue }
+            let values = counters.map { (fields[$0] as? NSNumber)?.int64Value ?? 0 }
+            totals = zip(totals ?? Array(repeating: 0, count: counters.count), values).map(+)
+        }
+        return totals
+    }
+
     func cpuSeconds() -> [(name: String, seconds: Double)] {
         processes.compactMap { name, process in process.cpuSeconds.map { (name, $0) } }
     }

@@ -11,6 +11,8 @@ struct DemoSummary {
     let cpu: [(name: String, seconds: Double)]
     /// Peak resident memory per process, in bytes.
     var memory: [(name: String, bytes: Int)] = []
+    /// Images the thumb workers decoded and their bytes, from their last metrics lines.
+    var decoded: (images: Int64, bytes: Int64)?
     let output: URL
 
     var text: String {
@@ -43,6 +45,13 @@ struct DemoSummary {
                 "              thumb-worker: \(String(format: "%.0f", 100 * thumbs / total))% of the pipeline's "
                     + "\(String(format: "%.1f", total)) CPU seconds (the sample server, standing in for the museum, not counted)"
             )
+            if let decoded, thumbs > 0 {
+                let mebibytes = Double(decoded.bytes) / 1_048_576
+                lines.append(
+                    "              thumb-worker: \(decoded.images) images, \(String(format: "%.0f", mebibytes)) MiB decoded: "
+                        + "\(String(format: "%.1f", Double(decoded.images) / thumbs)) images/s and "
+                        + "\(String(format: "%.1f", mebibytes / thumbs)) MiB/s per CPU second")
+            }
         }
         if !memory.isEmpty {
             let parts = memory.map { "\($0.name) \($0.bytes >> 20) MiB" }.joined(separator: ", ")
