@@ -5,7 +5,7 @@
 # --image-concurrency 2, release build. One size (400), then the default sizes (200 and 400)
 # against vipsthumbnail once per size. Prints each time, the ratios from this one run, and
 # the SSIM of the worker's thumbnails against vipsthumbnail's for the same size.
-#   bench/thumb-worker.sh [IMAGES] [PAGES]
+#   bench/thumb-worker.sh [IMAGES] [PAGES]     (THUMB_FLAGS="…" adds thumb-worker flags)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-40}
@@ -54,7 +54,7 @@ worker() {
   local sizes=$1 first_page=$2 out=$work/worker-${1/,/-} log=$work/worker-${1/,/-}.log before start end
   "$bin/artpipe" thumb-worker --brokers "$brokers" --out "$out" --sizes "$sizes" --image-concurrency 2 \
     --allow-host 127.0.0.1 --allow-private-hosts --http-port 0 --http-host 127.0.0.1 \
-    --kafka session.timeout.ms=6000 >"$log" 2>&1 &
+    --kafka session.timeout.ms=6000 ${THUMB_FLAGS:-} >"$log" 2>&1 &
   local pid=$!
   pids+=("$pid")
   local http=""
