@@ -401,13 +401,8 @@ struct ThumbWorkerProcessTests {
         defer { Task { await server.stop() } }
         let cluster = try TestCluster()
         for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 2) }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("thumb-process"))
-        let worker = try ChildProcess(
-            "artpipe",
-            [
-                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--sizes", "120,240",
-                "--allow-host", "127.0.0.1", "--allow-private-hosts", "--contact", "mailto:ops@example.org",
-            ] + EmbeddedBrokerSettings.flags)
+        let (worker, output) = try Self.startWorker(
+            cluster, label: "thumb-process", ["--sizes", "120,240", "--contact", "mailto:ops@example.org"])
         defer { worker.stop() }
         let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: 1, pageSize: 1)
         let artwork = Artwork(
@@ -456,14 +451,9 @@ struct ThumbWorkerProcessTests {
         defer { Task { await server.stop() } }
         let cluster = try TestCluster()
         for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 1) }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("host-limit"))
-        let worker = try ChildProcess(
-            "artpipe",
-            [
-                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--sizes", "100",
-                "--allow-host", "127.0.0.1", "--allow-private-hosts", "--image-concurrency", "4",
-                "--image-host-concurrency", "2",
-            ] + EmbeddedBrokerSettings.flags)
+        let (worker, _) = try Self.startWorker(
+            cluster, label: "host-limit",
+            ["--sizes", "100", "--image-concurrency", "4", "--image-host-concurrency", "2"])
         defer { worker.stop() }
         let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: [:], page: 1, pageSize: 8)
         let artworks = (0..<8).map {
@@ -479,6 +469,18 @@ struct ThumbWorkerProcessTests {
         #expect(items.allSatisfy { $0.status == .ok })
         #expect(inFlight.withLock { $0.most } == 2, "eight images, four at a time in libvips, two from the host")
         await cluster.shutdown()
+    }
+
+    /// `artpipe thumb-worker` on `cluster`, allowed to download from loopback, into a new folder.
+    static func startWorker(_ cluster: TestCluster, label: String, _ flags: [String]) throws -> (ChildProcess, URL) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make(label))
+        let worker = try ChildProcess(
+            "artpipe",
+            [
+                "thumb-worker", "--brokers", cluster.brokers, "--out", output.path, "--allow-host", "127.0.0.1",
+                "--allow-private-hosts",
+            ] + flags + EmbeddedBrokerSettings.flags)
+        return (worker, output)
     }
 
     @Test(
