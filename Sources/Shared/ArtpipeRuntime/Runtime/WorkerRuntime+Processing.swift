@@ -5,11 +5,22 @@ import Logging
 import PipelineContract
 
 extension WorkerRuntime {
+    /// What happens to a message's offset when the worker is done with it.
     enum Outcome {
-        /// Handled or dead-lettered: the offset may be committed.
-        case finished
-        /// Given up because the partition is no longer ours: it will be delivered again.
-        case abandoned
+        /// Handled, put on a retry topic, dead-lettered, or (nothing at all could be sent)
+        /// skipped with a critical line: the offset may be committed.
+        case commit
+        /// Not committed: Kafka delivers the message again to whoever reads the partition next.
+        case redeliver(Redelivery)
+    }
+
+    /// Why a message is left for Kafka to deliver again.
+    enum Redelivery {
+        /// The partition went to another member, or its lease ended while the message waited
+        /// (a backoff, a retry copy's due time).
+        case partitionGone
+        /// The producer failed for good: the worker is stopping with that error.
+        case clientFailed
     }
 
     func process(_ batch: KafkaMessageBatch) async {
@@ -27,10 +38,10 @@ extension WorkerRuntime {
             let outcome = await handle(message, lease: lease)
             inFlight.subtract(1, ordering: .relaxed)
             switch outcome {
-            case .finished:
+            case .commit:
                 lease.finishHandling(offset: message.offset)
                 metrics.handlerLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-            case .abandoned:
+            case .redeliver:
                 lease.abandonHandling()
             }
         }
@@ -89,7 +100,7 @@ extension WorkerRuntime {
                 metrics.retried.increment()
                 logger.describing(message).warning(
                     "handler failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(error)"])
-                guard await backOff(afterAttempt: attempt, lease: lease) else { return .abandoned }
+                guard await backOff(afterAttempt: attempt, lease: lease) else { return .redeliver(.partitionGone) }
                 continue
             }
             if let outcome = await finish(
@@ -98,7 +109,7 @@ extension WorkerRuntime {
                 return outcome
             }
             metrics.succeeded.increment()
-            return .finished
+            return .commit
         }
     }
 
@@ -149,7 +160,7 @@ extension WorkerRuntime {
                 "attempt": "\(attempts)", "reason": "\(reason)", "retry.topic": "\(next.topic)",
                 "retry.due": "\(next.due.formatted(.iso8601))",
             ])
-        return .finished
+        return .commit
     }
 
     private func deadLetter(
@@ -161,7 +172,7 @@ extension WorkerRuntime {
         record.headers = record.headers.replacing(with: headers)
         switch await produce(outputs + [record], for: message, lease: lease) {
         case .acknowledged: break
-        case .abandoned: return .abandoned
+        case .unsent(let redelivery): return .redeliver(redelivery)
         case .refused(let error):
             // Too large itself: without the value, then with only why and where the original is,
             // so the partition always moves on and the dead letter still leads to the original.
@@ -179,28 +190,29 @@ extension WorkerRuntime {
             switch result {
             case .acknowledged:
                 record = smaller
-            case .abandoned:
-                return .abandoned
+            case .unsent(let redelivery):
+                return .redeliver(redelivery)
             case .refused(let error):
                 // Nothing smaller can be sent. Holding the partition for ever would lose
                 // everything behind it: it moves on, and this line says where the message is.
                 logger.describing(message).critical(
                     "message skipped: not even a bare dead letter could be produced; it stays at its offset",
                     metadata: ["reason": "\(reason)", "kafka.error": "\(error)"])
-                return .finished
+                return .commit
             }
         }
         metrics.deadLettered.increment()
         logger.describing(message).warning(
             "message sent to dead letters",
             metadata: ["reason": "\(record.headers.value(of: DeadLetter.errorHeader) ?? reason)"])
-        return .finished
+        return .commit
     }
 
+    /// Whether records were produced.
     enum ProduceResult {
         case acknowledged
-        /// The partition is no longer ours, or the client failed for good: delivered again later.
-        case abandoned
+        /// Not sent, and the message they came from is to be delivered again.
+        case unsent(Redelivery)
         /// The broker or the client can never take one of the records (too large, invalid).
         case refused(KafkaError)
     }
@@ -221,14 +233,14 @@ extension WorkerRuntime {
                 return .acknowledged
             } catch let error as KafkaError where error.isFatal {
                 stopFatally(error)
-                return .abandoned
+                return .unsent(.clientFailed)
             } catch let error as KafkaError where error.isPermanentForRecord {
                 return .refused(error)
             } catch {
                 metrics.retried.increment()
                 logger.warning(
                     "producing outputs failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(error)"])
-                guard await backOff(afterAttempt: attempt, lease: lease) else { return .abandoned }
+                guard await backOff(afterAttempt: attempt, lease: lease) else { return .unsent(.partitionGone) }
             }
         }
     }
@@ -239,7 +251,7 @@ extension WorkerRuntime {
     {
         switch result {
         case .acknowledged: return nil
-        case .abandoned: return .abandoned
+        case .unsent(let redelivery): return .redeliver(redelivery)
         case .refused(let error):
             return await deadLetter(message, reason: "its outputs cannot be produced: \(error)", lease: lease)
         }
