@@ -111,40 +111,34 @@ package final class HTTPFetcher: Sendable {
                     try await self.once(
                         target, accept: accept, headers: headers, shownURL: shownURL, addresses: addresses)
                 }
-                if !(200..<300).contains(response.status) { release(response) }
-                switch response.status {
-                case 200..<300:
+                let verdict = HTTPResponseVerdict(
+                    status: response.status, requestURL: current, retryAfterScale: configuration.retryAfterScale,
+                    header: { response.header($0) })
+                if verdict != .done { release(response) }
+                switch verdict {
+                case .done:
                     return response
-                case 301, 302, 303, 307, 308:
-                    guard let location = response.header("Location"),
-                        let next = URL(string: location, relativeTo: current)
-                    else {
-                        throw HTTPFetchError.rejected(
-                            status: response.status, url: shownURL, bodyPrefix: "redirect without Location")
-                    }
+                case .redirect(let next):
                     redirects += 1
                     guard redirects <= configuration.maxRedirects else {
                         throw HTTPFetchError.tooManyRedirects(
                             limit: configuration.maxRedirects, url: redaction.apply(url.absoluteString))
                     }
-                    current = next.absoluteURL
+                    current = next
                     attempt = 0
                     continue
-                case 429, 408, 500..<600:
-                    failure = "HTTP \(response.status)"
-                    retryAfter = response.header("Retry-After").flatMap { RetryAfter.parse($0) }.map {
-                        $0 * configuration.retryAfterScale
-                    }
-                    if let retryAfter, response.status == 429 || response.status == 503 {
+                case .retry(let reason, let serverDelay, let holdsHost):
+                    failure = reason
+                    retryAfter = serverDelay
+                    if holdsHost, let serverDelay {
                         // The whole host is asking for a pause, not just this URL; never longer
                         // than anything here would wait.
                         limits.hold(
-                            host: host, until: .now + min(retryAfter, configuration.maxRetryAfter), reason: failure)
+                            host: host, until: .now + min(serverDelay, configuration.maxRetryAfter), reason: reason)
                     }
-                default:
-                    let prefix = String(decoding: response.body.prefix(300), as: UTF8.self)
-                    throw HTTPFetchError.rejected(
-                        status: response.status, url: shownURL, bodyPrefix: redaction.apply(prefix))
+                case .reject(let status, let reason):
+                    let prefix = reason ?? String(decoding: response.body.prefix(300), as: UTF8.self)
+                    throw HTTPFetchError.rejected(status: status, url: shownURL, bodyPrefix: redaction.apply(prefix))
                 }
             } catch let error as HTTPFetchError {
                 throw error
