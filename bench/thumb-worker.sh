@@ -5,7 +5,7 @@
 # --image-concurrency 2, release build. One size (400), then the default sizes (200 and 400)
 # against vipsthumbnail once per size. Prints each time, the ratios from this one run, and
 # the SSIM of the worker's thumbnails against vipsthumbnail's for the same size.
-#   bench/thumb-worker.sh [IMAGES] [PAGES]     (THUMB_FLAGS="…" adds thumb-worker flags)
+#   bench/thumb-worker.sh [IMAGES] [PAGES]     (THUMB_FLAGS="…" adds thumb-worker flags; PARTITIONS, default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-40}
@@ -37,7 +37,7 @@ cat "$work/corpus"/*.jpg >/dev/null  # both read from the page cache
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (cd "$work/corpus" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
 pids+=($!)
-"$bin/artpipe" broker --partitions 2 --bootstrap-file "$work/bootstrap" >"$work/broker.log" 2>&1 &
+"$bin/artpipe" broker --partitions "${PARTITIONS:-2}" --bootstrap-file "$work/bootstrap" >"$work/broker.log" 2>&1 &
 pids+=($!)
 until [ -s "$work/bootstrap" ] && curl -sf -o /dev/null "http://127.0.0.1:$port/img000.jpg"; do sleep 0.1; done
 brokers=$(cat "$work/bootstrap")
