@@ -2,6 +2,7 @@ import ArgumentParser
 import ArtpipeSupport
 import Foundation
 import IndexWorker
+import ThumbWorker
 
 /// `artpipe prune`: removes thumbnail files that no work in the index uses any more.
 struct PruneCommand: ParsableCommand {
@@ -47,7 +48,12 @@ struct PruneCommand: ParsableCommand {
         guard let keepRecent = Duration(text: keepRecent) else {
             throw ConfigurationError("--keep-recent: '\(self.keepRecent)' is not a duration (write 30s, 10m, 2h or 1d)")
         }
-        let plan = try PrunePlan(output: output, index: index, indexWritten: written, keepRecent: keepRecent)
+        let works = index.artists.flatMap(\.works)
+        let plan = try ThumbnailPrunePlan(
+            output: output, referencedPaths: works.flatMap(\.thumbnails.values),
+            unsettledObjectNumbers: works.filter { ["pending", "failed"].contains($0.thumbnailStatus) }.map(
+                \.objectNumber),
+            cutoff: written.addingTimeInterval(-keepRecent.seconds))
         guard execute else {
             for candidate in plan.candidates { print("would remove " + candidate.path) }
             print(

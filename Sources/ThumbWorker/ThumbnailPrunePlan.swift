@@ -1,37 +1,34 @@
 import Foundation
-import IndexWorker
-import ThumbWorker
 
 /// The files under `DIR/thumbs` that no work can point to any more: thumbnails of deleted
-/// works and of versions the index has moved past, and their manifests.
+/// works and of versions the index has moved past, and their manifests (`artpipe prune`).
 ///
 /// A file stays when any of these holds, so a prune while the workers run takes nothing a
 /// live work can point to:
-/// - `index.json` references it (or its version: a version's manifest stays with its files);
-/// - its work is in `index.json` waiting for thumbnails, or failed (every version stays);
+/// - the index references it (or its version: a version's manifest stays with its files);
+/// - its work is in the index waiting for thumbnails, or failed (every version stays);
 /// - it was written or reused (``ThumbnailStore/existing(objectNumber:imageURL:)`` marks
-///   reused files) less than `keepRecent` before `index.json` was written, or at any time
-///   after: its page may still be on its way to the index.
-struct PrunePlan {
-    struct Candidate {
+///   reused files) at or after `cutoff` (`--keep-recent` before `index.json` was written):
+///   its page may still be on its way to the index.
+package struct ThumbnailPrunePlan {
+    package struct Candidate {
         /// Relative to the output directory.
-        let path: String
-        let bytes: Int
+        package let path: String
+        package let bytes: Int
         /// As the plan saw it, to the nanosecond: any other value later means it was used since.
         let modified: timespec
     }
 
-    let candidates: [Candidate]
+    package let candidates: [Candidate]
 
-    var bytes: Int { candidates.map(\.bytes).reduce(0, +) }
+    package var bytes: Int { candidates.map(\.bytes).reduce(0, +) }
 
-    init(output: URL, index: ArtistIndex, indexWritten: Date, keepRecent: Duration) throws {
-        let works = index.artists.flatMap(\.works)
-        let referenced = Set(works.flatMap(\.thumbnails.values).map { ThumbnailFileName.owner(ofPath: $0).version })
-        let unsettled = Set(
-            works.filter { $0.thumbnailStatus == "pending" || $0.thumbnailStatus == "failed" }
-                .map { ThumbnailFileName.workOwner($0.objectNumber) })
-        let cutoff = indexWritten.addingTimeInterval(-keepRecent.seconds)
+    /// - Parameters:
+    ///   - referencedPaths: the thumbnail paths the index shows.
+    ///   - unsettledObjectNumbers: the works the index shows as pending or failed.
+    package init(output: URL, referencedPaths: [String], unsettledObjectNumbers: [String], cutoff: Date) throws {
+        let referenced = Set(referencedPaths.map { ThumbnailFileName.owner(ofPath: $0).version })
+        let unsettled = Set(unsettledObjectNumbers.map { ThumbnailFileName.workOwner($0) })
         let fileManager = FileManager.default
         let thumbs = output.appendingPathComponent("thumbs")
         var candidates: [Candidate] = []
@@ -62,7 +59,7 @@ struct PrunePlan {
     /// is first renamed out of the way, so a worker marking it as used from then on finds it
     /// gone and makes it again; one that marked it before is seen by its modification time,
     /// and the file goes back. Returns whether it was removed.
-    func remove(_ candidate: Candidate, from output: URL) throws -> Bool {
+    package func remove(_ candidate: Candidate, from output: URL) throws -> Bool {
         let url = output.appendingPathComponent(candidate.path)
         // Named as AtomicFile names temporaries, so a prune killed here leaves nothing a sweep misses.
         let aside = url.deletingLastPathComponent().appendingPathComponent(
@@ -88,12 +85,4 @@ struct PrunePlan {
         }
         return true
     }
-}
-
-/// A file `prune --execute` could not remove or put back.
-struct PruneError: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
-
-    var description: String { "prune: \(path): \(reason)" }
 }
