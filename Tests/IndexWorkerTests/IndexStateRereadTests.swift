@@ -36,6 +36,13 @@ struct IndexStateRereadTests {
     }
 
     /// A new output folder, and the partition the tests apply to.
+    /// A store on `output` that has been assigned `partition`, as a worker's is: claimed and loaded.
+    static func owner(of partition: KafkaTopicPartition, in output: URL) throws -> IndexStateStore {
+        let store = try IndexStateStore(outputDirectory: output, logger: .test)
+        _ = store.startOffset(for: partition)
+        return store
+    }
+
     static func scratch(_ label: String) -> (output: URL, partition: KafkaTopicPartition) {
         (
             FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make(label)),
@@ -77,8 +84,7 @@ struct IndexStateRereadTests {
     @Test("a re-read interrupted by a SIGKILL: the newer version is read again, not skipped")
     func interruptedReread() throws {
         let (output, partition) = IndexStateRereadTests.scratch("reread")
-        let store = try IndexStateStore(outputDirectory: output, logger: .test)
-        _ = store.startOffset(for: partition)
+        let store = try IndexStateRereadTests.owner(of: partition, in: output)
         let older = try Self.message(offset: 2, title: "older")
         let newer = try Self.message(offset: 8, title: "newer")
         for (message, page) in [older, newer] { store.apply(message, pageId: page.pageId) { $0.add(page) } }

@@ -12,8 +12,7 @@ struct ReadingBesidePublisherTests {
     @Test("reading the inputs on disk does not hide a change from the publisher of the same store")
     func changeStillPublished() throws {
         let (output, partition) = IndexStateRereadTests.scratch("beside")
-        let store = try IndexStateStore(outputDirectory: output, logger: .test)
-        _ = store.startOffset(for: partition)
+        let store = try IndexStateRereadTests.owner(of: partition, in: output)
         let publisher = IndexPublisher(outputDirectory: output, store: store)
         try IndexStateRereadTests.applyAndFlush(store, offset: 1, title: "first")
         #expect(try publisher.publish() > 0)

@@ -12,8 +12,7 @@ struct StalePublishTests {
     @Test("files overwritten with an older build by an instance that then died are put right by a live one")
     func staleOverwriteCorrected() throws {
         let (output, partition) = IndexStateRereadTests.scratch("publish")
-        let store = try IndexStateStore(outputDirectory: output, logger: .test)
-        _ = store.startOffset(for: partition)
+        let store = try IndexStateRereadTests.owner(of: partition, in: output)
         let publisher = IndexPublisher(outputDirectory: output, store: store)
         func published() throws -> PublishedFiles {
             try #require(PublishedFiles(in: output, paths: IndexLayout.publishedPaths(in: output)))

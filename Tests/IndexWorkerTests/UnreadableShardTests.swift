@@ -14,8 +14,7 @@ struct UnreadableShardTests {
     )
     func quarantined() throws {
         let (output, partition) = IndexStateRereadTests.scratch("quarantine")
-        let owner = try IndexStateStore(outputDirectory: output, logger: .test)
-        _ = owner.startOffset(for: partition)
+        let owner = try IndexStateRereadTests.owner(of: partition, in: output)
         let (message, page) = try IndexStateRereadTests.message(offset: 5, title: "kept")
         owner.apply(message, pageId: page.pageId) { $0.add(page) }
         #expect(try owner.flush())
