@@ -115,9 +115,14 @@ package final class IndexStateStore: Sendable {
     package func apply(_ message: KafkaConsumerMessage, pageId: String?, _ update: (inout IndexInputs) -> Void) {
         let topicPartition = KafkaTopicPartition(topic: message.topic, partition: message.partition)
         owned.withLock { owned in
-            // Loaded at assignment; loading here is only a fallback, never an empty state that
-            // could overwrite one on disk.
-            if owned[topicPartition] == nil { owned[topicPartition] = load(topicPartition).state }
+            // Loaded and claimed at assignment. A message of a partition not (or no longer) ours,
+            // such as one a handler stuck past the drain timeout applies after the revoke, is
+            // applied to a state that is never written: it has no claim to write under.
+            if owned[topicPartition] == nil {
+                var state = load(topicPartition).state
+                state.superseded = true
+                owned[topicPartition] = state
+            }
             if let pageId {
                 let part = IndexShard.part(of: pageId)
                 update(&owned[topicPartition]!.parts[part, default: IndexInputs()])
