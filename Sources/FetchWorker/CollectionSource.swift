@@ -48,7 +48,7 @@ extension CollectionSource {
     package var missingConfiguration: String? { nil }
 
     package func firstCursor(count: SourceCount, lastPage: Int?) -> String? {
-        let text = PageCursor(token: nil, lastPage: lastPage ?? Int.max).text
+        let text = CursorFields(token: nil, lastPage: lastPage ?? Int.max).text
         return text.isEmpty ? nil : text
     }
 

@@ -1,10 +1,12 @@
 import Foundation
 import PipelineContract
 
-/// Where a cursor-paged crawl stands, carried in `PageRequest.cursor`: the source's token for
-/// the next page and the last page the crawl wants (OAI-PMH harvests carry an
-/// ``OAIHarvestCursor`` instead). Opaque to everyone but the source.
-struct PageCursor: Equatable {
+/// The fields a cursor is written with in `PageRequest.cursor`, as a form query: `last` (the
+/// last page the crawl wants), `pageToken` and `previous`. What the token means is each
+/// source's own, read and checked by its typed cursor (``SearchPageCursor``, ``ITunesCursor``,
+/// ``FlickrRangeCursor``; OAI-PMH harvests carry an ``OAIHarvestCursor``). Opaque to everyone
+/// but the source.
+struct CursorFields: Equatable {
     var token: String?
     var lastPage: Int
     /// The token of the page before, to notice a server that sends a crawl round in a loop.
@@ -30,17 +32,6 @@ struct PageCursor: Equatable {
         } else {
             lastPage = Int.max
         }
-    }
-
-    /// The token as a number (an offset, a range's first page), checked like page numbers:
-    /// nil without a token, poison when it is not a number in `range`.
-    func tokenNumber(in range: ClosedRange<Int>, what: String) throws -> Int? {
-        guard let token else { return nil }
-        guard let number = Int(token), range.contains(number) else {
-            throw SourceFormatError(
-                "cursor: \(what) '\(token.prefix(40))' is not a number in \(range.lowerBound)…\(range.upperBound)")
-        }
-        return number
     }
 
     var text: String {

@@ -98,7 +98,7 @@ struct ITunesSourceTests {
         let (source, http) = Self.source(server)
         var request: PageRequest? = PageRequest(
             crawlId: "c", source: "itunes", query: ["term": "song"], page: 1, pageSize: 200,
-            cursor: PageCursor(token: nil, lastPage: Int.max).text)
+            cursor: ITunesCursor(offset: 0, lastPage: Int.max).text)
         var works: [String] = []
         var totals: [Int] = []
         while let current = request {

@@ -57,7 +57,7 @@ package struct FlickrSearchSource: RangeSplittingSource {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
         // A page of an upload-date range: numbered on through the crawl, counted from the range's first.
-        let firstPage = try PageCursor(request.cursor).tokenNumber(in: 1...request.page, what: "range start") ?? 1
+        let firstPage = try FlickrRangeCursor(request.cursor, page: request.page).firstPage
         let page = request.page - firstPage + 1
         guard page >= 1, page * request.pageSize <= Self.reachableLimit else {
             throw SourceFormatError(
@@ -132,7 +132,7 @@ package struct FlickrSearchSource: RangeSplittingSource {
         // The cursor's token is the crawl page the range starts at.
         PageRequest(
             crawlId: crawlId, source: name, query: query, page: page, pageSize: pageSize,
-            cursor: PageCursor(token: String(firstPage), lastPage: .max).text)
+            cursor: FlickrRangeCursor(firstPage: firstPage).text)
     }
 
     private func search(query: [String: String], page: Int, perPage: Int) async throws -> FlickrSearchResponse.Photos {

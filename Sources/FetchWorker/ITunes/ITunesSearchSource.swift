@@ -47,13 +47,13 @@ package struct ITunesSearchSource: CollectionSource {
         guard (1...Self.pageSizeLimit).contains(request.pageSize) else {
             throw SourceFormatError("page size \(request.pageSize) is outside 1…\(Self.pageSizeLimit)")
         }
-        let cursor = try PageCursor(request.cursor)
-        let offset = try cursor.tokenNumber(in: 0...Self.maxOffset, what: "offset") ?? 0
+        let cursor = try ITunesCursor(request.cursor, maxOffset: Self.maxOffset)
+        let offset = cursor.offset
         let answer = try await search(query: request.query, limit: request.pageSize, offset: offset)
         let artworks = Self.artworks(of: answer.results, imageEdge: imageEdge)
         var page = SourcePage(total: offset + answer.results.count, artworks: artworks)
         let first = artworks.first?.objectNumber
-        page.repeatedCursor = first != nil && first == cursor.previous
+        page.repeatedCursor = first != nil && first == cursor.previousFirst
         if page.repeatedCursor {
             page.artworks = []
             page.total = offset
@@ -62,8 +62,8 @@ package struct ITunesSearchSource: CollectionSource {
                 PageRequest(
                     crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
                     pageSize: request.pageSize,
-                    cursor: PageCursor(
-                        token: String(offset + request.pageSize), lastPage: cursor.lastPage, previous: first
+                    cursor: ITunesCursor(
+                        offset: offset + request.pageSize, lastPage: cursor.lastPage, previousFirst: first
                     )
                     .text))
         }

@@ -57,17 +57,18 @@ package final class SearchCollectionSource: CollectionSource {
     /// for the moment has the page tried again later.
     package func fetch(_ request: PageRequest) async throws -> SourcePage {
         try check(query: request.query)
-        let cursor = try PageCursor(request.cursor)
-        let page = try await searchPage(query: request.query, pageToken: cursor.token)
+        let cursor = try SearchPageCursor(request.cursor)
+        let page = try await searchPage(query: request.query, pageToken: cursor.pageToken)
         var next: [PageRequest] = []
         let nextToken = page.next?.id.flatMap(Self.pageToken)
-        let repeated = nextToken != nil && (nextToken == cursor.token || nextToken == cursor.previous)
+        let repeated = nextToken != nil && (nextToken == cursor.pageToken || nextToken == cursor.previous)
         if let token = nextToken, !repeated, request.page < cursor.lastPage {
             next.append(
                 PageRequest(
                     crawlId: request.crawlId, source: name, query: request.query, page: request.page + 1,
                     pageSize: request.pageSize,
-                    cursor: PageCursor(token: token, lastPage: cursor.lastPage, previous: cursor.token).text))
+                    cursor: SearchPageCursor(pageToken: token, lastPage: cursor.lastPage, previous: cursor.pageToken)
+                        .text))
         }
         let ids = page.orderedItems.compactMap(\.id)
         let outcomes = try await Array(ids.enumerated()).concurrentMap(limit: resolveConcurrency) { position, id in
