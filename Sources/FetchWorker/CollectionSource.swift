@@ -73,14 +73,14 @@ package struct SourcePage: Sendable {
     /// Records the source deleted (versioned sources).
     package var deletions: [RecordDeletion]
     /// Records that could not be read; the rest of the page went on.
-    package var unreadable: [UnreadableRecord]
+    var unreadable: [UnreadableRecord]
     /// Set on the last page of a harvest that reached the end of its list.
-    package var completedHarvest: HarvestMark?
+    var completedHarvest: HarvestMark?
     /// Set when part of the page failed for the moment: the page is tried again later, but
     /// `next` is already known and goes out now.
-    package var retryLater: RetryLater?
+    var retryLater: RetryLater?
     /// Set when the server's next cursor is one already followed: the crawl stops there.
-    package var repeatedCursor = false
+    var repeatedCursor = false
 
     /// Why a page is tried again later.
     package struct RetryLater: Sendable {
@@ -105,15 +105,15 @@ package struct SourcePage: Sendable {
 package struct SourceCount: Sendable {
     package var total: Int
     /// Facets the source offers for splitting the query: name → value → count.
-    package var facets: [String: [String: Int]]
+    var facets: [String: [String: Int]]
     /// Where a versioned harvest's slices after the first start (datestamps, ascending), each
     /// small enough to list again when the server refuses a token.
     package var cuts: [String] = []
     /// The server's clock when it counted, where it says.
-    package var serverTime: String?
+    var serverTime: String?
     /// False when the source could only say that at least `total` match (an OAI-PMH list
     /// without `completeListSize`).
-    package var isExact = true
+    var isExact = true
 
     package init(total: Int, facets: [String: [String: Int]] = [:]) {
         self.total = total

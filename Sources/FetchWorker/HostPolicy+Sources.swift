@@ -4,7 +4,7 @@ import HTTPFetching
 extension HostPolicy {
     /// The hosts the sources send requests to: the museum's (`www.`, `data.` and
     /// `id.rijksmuseum.nl`), Flickr's API and iTunes Search.
-    package static let sourceHosts = ["rijksmuseum.nl", "api.flickr.com", "itunes.apple.com"]
+    static let sourceHosts = ["rijksmuseum.nl", "api.flickr.com", "itunes.apple.com"]
 
     /// What every source request, and every redirect it follows, may reach: the sources' hosts
     /// at public addresses, and `--base-url`'s host at whatever address it names (a stand-in on

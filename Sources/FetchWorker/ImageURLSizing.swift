@@ -6,7 +6,7 @@ package enum ImageURLSizing {
     /// - IIIF: `/full/<size>/<rotation>/<quality>.<format>` becomes `/full/!N,N/0/default.jpg`.
     /// - Anything else is left as it is.
     /// Plain-http links to those hosts are upgraded to https.
-    package static func sized(_ url: String, longestEdge: Int) -> String {
+    static func sized(_ url: String, longestEdge: Int) -> String {
         guard var components = URLComponents(string: url), let host = components.host?.lowercased() else { return url }
         if host.hasSuffix("googleusercontent.com") || host.hasSuffix("ggpht.com") {
             components.scheme = "https"

@@ -13,7 +13,7 @@ package struct PageFetchHandler: MessageHandler {
     /// Records left out of their pages because they could not be read.
     let unreadableRecords = Counter(label: "records_unreadable")
     /// On a retry copy: the next page's request went out with the attempt that failed.
-    package static let nextPublishedHeader = "artpipe-next-published"
+    static let nextPublishedHeader = "artpipe-next-published"
 
     /// Which next-page requests are already published; nil publishes every one it is handed
     /// (a handler run outside a worker, in a benchmark).

@@ -1,7 +1,7 @@
 /// A file `prune --execute` could not remove or put back.
 package struct PruneError: Error, CustomStringConvertible {
     package let path: String
-    package let reason: String
+    let reason: String
 
     package var description: String { "prune: \(path): \(reason)" }
 }

@@ -16,13 +16,13 @@ import PipelineContract
 /// are still read.
 package enum ThumbnailFileName {
     /// Sixteen hex digits of the SHA-256 of the image URL and settings.
-    package static func version(imageURL: String, settings: String) -> String {
+    static func version(imageURL: String, settings: String) -> String {
         String(SHA256.hexDigest(of: Array("\(imageURL)\n\(settings)".utf8)).prefix(16))
     }
 
     /// The folder a work's files go in: two hex digits of the SHA-256 of its object number,
     /// so 256 folders share the files and none holds more than about 10,000 at two million works.
-    package static func folder(_ objectNumber: String) -> String {
+    static func folder(_ objectNumber: String) -> String {
         String(SHA256.hexDigest(of: Array(objectNumber.utf8)).prefix(2))
     }
 
@@ -39,7 +39,7 @@ package enum ThumbnailFileName {
     }
 
     /// `thumbs/.manifests/<folder>/<name>.json`: the one manifest a work had before versions.
-    package static func unversionedManifestPath(_ objectNumber: String) -> String {
+    static func unversionedManifestPath(_ objectNumber: String) -> String {
         "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).json"
     }
 

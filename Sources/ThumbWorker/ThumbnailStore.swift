@@ -10,9 +10,9 @@ import PipelineContract
 /// Every file is written whole or not at all; the manifest last, so it never names a file
 /// that is not there.
 package struct ThumbnailStore: Sendable {
-    package let outputDirectory: URL
+    let outputDirectory: URL
     /// Identifies the settings (sizes, quality, format); a change makes thumbnails again.
-    package let settingsKey: String
+    let settingsKey: String
     let fileExtension: String
 
     package init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
@@ -33,7 +33,7 @@ package struct ThumbnailStore: Sendable {
     private var thumbs: URL { outputDirectory.appendingPathComponent("thumbs") }
 
     /// The version of `imageURL`'s thumbnails under these settings (``ThumbnailFileName``).
-    package func version(of imageURL: String) -> String {
+    func version(of imageURL: String) -> String {
         ThumbnailFileName.version(imageURL: imageURL, settings: settingsKey)
     }
 
@@ -48,7 +48,7 @@ package struct ThumbnailStore: Sendable {
     /// Reusing files marks them as just used (their modification time becomes now), which is
     /// what tells a `prune` running meanwhile to keep them; a file that is gone by then, or
     /// taken by that prune, makes the thumbnails again.
-    package func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
+    func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
         let versioned = manifestURL(objectNumber, imageURL: imageURL)
         let unversioned = outputDirectory.appendingPathComponent(
             ThumbnailFileName.unversionedManifestPath(objectNumber))
@@ -88,13 +88,13 @@ package struct ThumbnailStore: Sendable {
     }
 
     /// Remembers that this image can never give thumbnails, so it is not fetched again.
-    package func recordFailure(objectNumber: String, imageURL: String, reason: String) throws {
+    func recordFailure(objectNumber: String, imageURL: String, reason: String) throws {
         try writeManifest(
             Manifest(imageURL: imageURL, settings: settingsKey, files: [], failure: reason), for: objectNumber)
     }
 
     /// Writes the thumbnails, then the manifest. Paths in the result are relative to the output directory.
-    package func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
+    func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
         -> [PageThumbnails.File]
     {
         var files: [PageThumbnails.File] = []

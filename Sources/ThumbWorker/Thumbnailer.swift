@@ -17,7 +17,7 @@ package final class Thumbnailer: Sendable {
         package var webp = false
         package var maxPixels: Int = 100_000_000
         /// Formats accepted: JPEG, PNG, WebP and TIFF.
-        package var allowedFormats: Set<String> = ["jpeg", "png", "webp", "tiff"]
+        var allowedFormats: Set<String> = ["jpeg", "png", "webp", "tiff"]
         /// Images processed at once (default: the number of cores).
         package var concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
 

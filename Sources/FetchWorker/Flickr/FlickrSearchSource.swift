@@ -13,8 +13,8 @@ package struct FlickrSearchSource: RangeSplittingSource {
     package static let sourceName = "flickr"
     /// "Flickr will return at most the first 4,000 results for any given search query"
     /// (the method's own description, `flickr.reflection.getMethodInfo`).
-    package static let reachableLimit = 4_000
-    package static let pageSizeLimit = 500
+    static let reachableLimit = 4_000
+    static let pageSizeLimit = 500
     /// Flickr allows about 3,600 calls an hour per key.
     package static let requestsPerSecond = 1.0
     /// Flickr's error codes no retry mends: an invalid key, an unknown method.
@@ -29,7 +29,7 @@ package struct FlickrSearchSource: RangeSplittingSource {
     ]
     static let edges = Dictionary(uniqueKeysWithValues: sizes.map { ($0.suffix, $0.edge) })
     /// Where a missing key is told how to give one.
-    package static let keyHelp = "set FLICKR_API_KEY or pass --flickr-key-file"
+    static let keyHelp = "set FLICKR_API_KEY or pass --flickr-key-file"
 
     package var name: String { Self.sourceName }
     package var reachableObjects: Int? { Self.reachableLimit }

@@ -11,11 +11,11 @@ import PipelineContract
 /// crawl has got, since the API never says how many results a search has.
 package struct ITunesSearchSource: CollectionSource {
     package static let sourceName = "itunes"
-    package static let pageSizeLimit = 200
+    static let pageSizeLimit = 200
     /// Apple asks for about 20 calls a minute.
     package static let callsPerMinute = 20.0
     /// The documented parameters; `limit` and `offset` are the crawl's.
-    package static let parameters: Set<String> = [
+    static let parameters: Set<String> = [
         "term", "country", "media", "entity", "attribute", "lang", "version", "explicit",
     ]
 

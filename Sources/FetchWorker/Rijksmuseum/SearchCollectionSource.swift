@@ -15,7 +15,7 @@ package final class SearchCollectionSource: CollectionSource {
     package var name: String { Self.sourceName }
     package var isCursorPaged: Bool { true }
     /// The Search API's parameters (data.rijksmuseum.nl/docs/search); `pageToken` is the crawl's.
-    package static let parameters: Set<String> = [
+    static let parameters: Set<String> = [
         "creator", "title", "description", "type", "technique", "material", "creationDate", "imageAvailable",
         "objectNumber", "aboutActor", "memberOfSetId",
     ]
@@ -23,7 +23,7 @@ package final class SearchCollectionSource: CollectionSource {
     /// The server's page: 100 ids.
     package var fixedPageSize: Int? { 100 }
     /// What the maker of a work with no known maker is called, as the legacy API did.
-    package static let unknownMaker = "anonymous"
+    static let unknownMaker = "anonymous"
     /// Linked Art, asked for explicitly: the museum's default profile is another model.
     static let linkedArtProfile = ("Accept-Profile", "<https://linked.art/ns/terms/>")
 

@@ -6,11 +6,11 @@ import PipelineContract
 /// Built by ``build(from:)`` as a pure function of ``IndexInputs``: the same inputs give the
 /// same bytes, whatever order the pages arrived in.
 package struct ArtistIndex: Codable, Sendable, Equatable {
-    package static let schemaName = IndexLayout.schemaName
+    static let schemaName = IndexLayout.schemaName
     /// The group name of works whose maker is empty or only spaces; it sorts last.
-    package static let unknownArtist = ""
+    static let unknownArtist = ""
 
-    package var schema: String
+    var schema: String
     package var totals: Totals
     package var crawls: [Crawl]
     package var artists: [Artist]
@@ -18,7 +18,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     package struct Totals: Codable, Sendable, Equatable {
         package var artists: Int
         package var works: Int
-        package var pages: Int
+        var pages: Int
         package var failedPages: Int
         /// Works by thumbnail status: ok, noImage, failed, pending.
         package var thumbnails: [String: Int]
@@ -32,7 +32,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         package var total: Int
         package var pagesIndexed: [Int]
         /// Pages below the highest one seen that are neither indexed nor failed.
-        package var gaps: [Int]
+        var gaps: [Int]
         package var failedPages: [FailedPage]
     }
 
@@ -50,7 +50,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     package struct Work: Codable, Sendable, Equatable {
         package var objectNumber: String
         package var title: String
-        package var pageId: String
+        var pageId: String
         package var page: Int
         package var imageURL: String?
         /// ok, noImage, failed, or pending (its page's thumbnails have not arrived yet).
@@ -64,7 +64,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     }
 
     /// The order-insensitive key artists are sorted by: case and diacritics folded.
-    package static func collationKey(_ name: String) -> String {
+    static func collationKey(_ name: String) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 

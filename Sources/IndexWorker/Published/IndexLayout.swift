@@ -12,12 +12,12 @@ import Foundation
 /// artist's name and slice number hash to, so a page that changes one artist rewrites only
 /// that artist's buckets, and no bucket grows with the largest artist.
 package enum IndexLayout {
-    package static let schemaName = "artpipe-index/2"
-    package static let bucketCount = 4096
-    package static let sliceSize = 500
+    static let schemaName = "artpipe-index/2"
+    static let bucketCount = 4096
+    static let sliceSize = 500
     package static let manifestPath = "index.json"
-    package static let worksFolder = "works"
-    package static let galleryFolder = "gallery"
+    static let worksFolder = "works"
+    static let galleryFolder = "gallery"
 
     /// One artist's works, or up to ``sliceSize`` of them, in one bucket.
     struct Slice {

@@ -4,10 +4,10 @@ import ArtpipeSupport
 /// every artist with its count and where its works are; the works themselves are in
 /// `works/<bucket>.jsonl`, one bucket per entry of ``Artist/buckets``.
 package struct IndexManifest: Codable, Sendable, Equatable {
-    package var schema: String
+    var schema: String
     /// The bucket count and slice size the artists' buckets were computed with.
-    package var bucketCount: Int
-    package var sliceSize: Int
+    var bucketCount: Int
+    var sliceSize: Int
     package var totals: ArtistIndex.Totals
     package var crawls: [ArtistIndex.Crawl]
     package var artists: [Artist]
@@ -18,7 +18,7 @@ package struct IndexManifest: Codable, Sendable, Equatable {
         package var works: Int
         /// The bucket of each slice of the artist's works, in order: slice `n` is in
         /// `works/<buckets[n]>.jsonl` and on `gallery/<buckets[n]>.html`.
-        package var buckets: [String]
+        var buckets: [String]
     }
 }
 

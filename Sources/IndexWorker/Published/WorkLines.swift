@@ -6,7 +6,7 @@ import Foundation
 package enum WorkLines {
     /// One line, decoded.
     package struct Line: Codable, Sendable, Equatable {
-        package var artist: String
+        var artist: String
         package var work: ArtistIndex.Work
 
         package init(artist: String, work: ArtistIndex.Work) {

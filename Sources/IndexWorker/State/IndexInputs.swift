@@ -15,13 +15,13 @@ package struct IndexInputs: Sendable, Equatable {
 
     /// A page request FetchWorker gave up on.
     package struct FailedPage: Sendable, Codable, Equatable {
-        package let request: PageRequest
+        let request: PageRequest
         package let reason: String
     }
 
     /// Production times by page id, one map per kind of input.
     package struct ProducedTimes: Sendable, Codable, Equatable {
-        package var pages: [String: Int64] = [:]
+        var pages: [String: Int64] = [:]
         package var thumbnails: [String: Int64] = [:]
         package var failedPages: [String: Int64] = [:]
     }
@@ -47,7 +47,7 @@ package struct IndexInputs: Sendable, Equatable {
     /// Adds another shard's inputs. A page id in both (its key moved to another partition when
     /// the topic got more partitions) keeps the input produced last; equal or unknown times keep
     /// the one whose encoding sorts last, so the result never depends on the order of merging.
-    package mutating func merge(_ other: IndexInputs) {
+    mutating func merge(_ other: IndexInputs) {
         // Into nothing, a merge is a copy: the first shard of a build costs no inserts.
         if self == IndexInputs() {
             self = other
@@ -81,12 +81,12 @@ package struct IndexInputs: Sendable, Equatable {
     }
 
     /// Every page id with an input of any kind.
-    package var pageIds: Set<String> {
+    var pageIds: Set<String> {
         Set(pages.keys).union(thumbnails.keys).union(failedPages.keys)
     }
 
     /// The inputs of the page ids `keep` accepts.
-    package func filter(_ keep: (String) -> Bool) -> IndexInputs {
+    func filter(_ keep: (String) -> Bool) -> IndexInputs {
         var kept = IndexInputs()
         kept.pages = pages.filter { keep($0.key) }
         kept.thumbnails = thumbnails.filter { keep($0.key) }
@@ -99,7 +99,7 @@ package struct IndexInputs: Sendable, Equatable {
 
     /// Sets one page id's inputs to what merging `shards` gives it, whatever they held before:
     /// how a merge is kept current when only some shards changed.
-    package mutating func resolve(_ pageId: String, from shards: some Sequence<IndexInputs>) {
+    mutating func resolve(_ pageId: String, from shards: some Sequence<IndexInputs>) {
         pages[pageId] = nil
         thumbnails[pageId] = nil
         failedPages[pageId] = nil

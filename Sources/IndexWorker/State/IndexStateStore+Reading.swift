@@ -6,18 +6,18 @@ import Synchronization
 extension IndexStateStore {
     /// A shard file whose inputs changed since the last read.
     package struct ShardChange: Sendable {
-        package var file: String
+        var file: String
         /// Nil when the file is new.
-        package var before: IndexInputs?
+        var before: IndexInputs?
         /// Nil when the file is gone.
         package var after: IndexInputs?
     }
 
     /// The shard files read by ``readChanges()``: those that changed, and every file's inputs now.
     package struct ShardReading: Sendable {
-        package var changes: [ShardChange]
+        var changes: [ShardChange]
         /// Every shard file's inputs, by file name.
-        package var shards: [String: IndexInputs]
+        var shards: [String: IndexInputs]
         /// Every shard file listed, readable or not, as it was before reading: what
         /// ``IndexStateStore/shardSignature()`` gives while no file changes.
         var listed: [String: FileIdentity]
@@ -25,7 +25,7 @@ extension IndexStateStore {
 
     /// Reads the shard files every instance has written, and tells which changed since the last
     /// call. Only files not decoded before are decoded (see ``filesOnDisk()``).
-    package func readChanges() throws -> ShardReading {
+    func readChanges() throws -> ShardReading {
         let (current, listed) = try filesOnDisk()
         let before = lastRead.withLock { $0 }
         var changes: [ShardChange] = []

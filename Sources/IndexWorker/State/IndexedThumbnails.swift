@@ -8,7 +8,7 @@ import PipelineContract
 /// `PageThumbnails.Item` (its own array of files, a string per path and digest) costs several
 /// times what the index needs of it.
 package struct IndexedThumbnails: Sendable, Equatable {
-    package let pageId: String
+    let pageId: String
     private var objectNumbers: [String] = []
     private var statuses: [PageThumbnails.Item.Status] = []
     /// Only items that have one.

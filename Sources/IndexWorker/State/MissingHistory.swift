@@ -9,7 +9,7 @@ package struct MissingHistory: Sendable, Equatable, Codable, CustomStringConvert
     package let topic: String
     package let partition: Int32
     /// The first offset the state has not applied.
-    package let needed: Int64
+    let needed: Int64
     /// The oldest offset the partition still holds, past `needed`.
     package let earliest: Int64
 

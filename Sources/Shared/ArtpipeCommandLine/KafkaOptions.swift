@@ -18,7 +18,7 @@ package struct KafkaOptions: ParsableArguments {
     package var properties: [String] = []
 
     @Option(help: "Seconds to wait for the brokers to answer at start.")
-    package var connectTimeout: Double = 10
+    var connectTimeout: Double = 10
 
     package init() {}
 

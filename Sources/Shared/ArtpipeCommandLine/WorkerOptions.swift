@@ -7,25 +7,25 @@ import NIOPosix
 
 /// The flags every worker takes.
 package struct WorkerOptions: ParsableArguments {
-    @OptionGroup package var kafka: KafkaOptions
+    @OptionGroup var kafka: KafkaOptions
 
     @Option(help: "Partitions handled at the same time (default: the number of cores).")
     package var concurrency: Int?
 
     @Option(help: "Seconds between `metrics` log lines.")
-    package var metricsInterval: Double = 10
+    var metricsInterval: Double = 10
 
     @Option(help: "Seconds a shutdown or rebalance waits for messages being handled.")
     package var drainTimeout: Double = 30
 
     @Option(help: "Messages buffered per partition before that partition is paused.")
-    package var maxBuffered: Int = 50_000
+    var maxBuffered: Int = 50_000
 
     @Option(help: "MiB of messages buffered per partition before that partition is paused.")
-    package var maxBufferedMib: Int = 32
+    var maxBufferedMib: Int = 32
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    package var logLevel: String = "info"
+    var logLevel: String = "info"
 
     @Option(help: "Serve /healthz, /readyz and /metrics (Prometheus) on this port (0: any free port; default: off).")
     package var httpPort: Int?
@@ -69,5 +69,5 @@ package struct WorkerOptions: ParsableArguments {
     }
 
     package var level: Logger.Level { Logger.Level(rawValue: logLevel) ?? .info }
-    package var effectiveConcurrency: Int { concurrency ?? ProcessInfo.processInfo.activeProcessorCount }
+    var effectiveConcurrency: Int { concurrency ?? ProcessInfo.processInfo.activeProcessorCount }
 }

@@ -6,7 +6,7 @@ import Foundation
 package enum AtomicFile {
     /// How long a temporary file may be left behind before a sweep takes it for a killed write:
     /// a write takes milliseconds, so anything this old has no writer.
-    package static let staleAfter: Duration = .seconds(600)
+    static let staleAfter: Duration = .seconds(600)
 
     /// Returns the written file's status, taken before the rename: the file now at `url`
     /// unless someone has replaced it since.

@@ -10,7 +10,7 @@ package final class ByteBudget: Sendable {
         var waiters: [(bytes: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    package let capacity: Int
+    let capacity: Int
     private let state = Mutex(State())
 
     package init(capacity: Int) {

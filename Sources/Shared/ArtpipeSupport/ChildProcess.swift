@@ -8,7 +8,7 @@ import Foundation
 package final class ChildProcess: @unchecked Sendable {
     package let process = Process()
     package let outputURL: URL
-    package let errorURL: URL
+    let errorURL: URL
 
     /// Starts `executableURL`; `environment` is added to this process's own. Standard error
     /// goes to `outputURL` too unless `errorURL` is given.
@@ -39,7 +39,7 @@ package final class ChildProcess: @unchecked Sendable {
 
     package var isRunning: Bool { process.isRunning }
     package var exitStatus: Int32 { process.terminationStatus }
-    package var processIdentifier: Int32 { process.processIdentifier }
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends `signal` while the process runs.
     package func signal(_ signal: Int32) {

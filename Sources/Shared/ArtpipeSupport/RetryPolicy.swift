@@ -2,8 +2,8 @@
 package struct RetryPolicy: Sendable {
     /// Attempts in all, the first included.
     package var maxAttempts: Int
-    package var initialDelay: Duration
-    package var maxDelay: Duration
+    var initialDelay: Duration
+    var maxDelay: Duration
 
     package init(maxAttempts: Int = 5, initialDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10)) {
         self.maxAttempts = max(1, maxAttempts)

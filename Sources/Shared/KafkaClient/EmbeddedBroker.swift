@@ -10,7 +10,7 @@ package final class EmbeddedBroker: Sendable {
     /// `host:port` list to give clients as `--brokers`.
     package let bootstrapServers: String
     /// How many brokers the cluster has; broker ids run from 1.
-    package let brokerCount: Int
+    let brokerCount: Int
 
     package init(brokerCount: Int = 1, logger: Logger) throws {
         cluster = try RDKafkaMockCluster(brokerCount: brokerCount, callbacks: RDKafkaCallbacks(logger: logger))

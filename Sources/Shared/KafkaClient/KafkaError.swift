@@ -1,7 +1,7 @@
 /// An error reported by librdkafka or by this Kafka client.
 package struct KafkaError: Error, CustomStringConvertible, Sendable {
     /// The librdkafka error code, when the error came from librdkafka.
-    package let code: Int32?
+    let code: Int32?
     /// A one-line explanation.
     package let message: String
 

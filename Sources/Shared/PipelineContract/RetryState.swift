@@ -10,7 +10,7 @@ package struct RetryState: Sendable, Equatable {
     package static let attemptsHeader = "artpipe-retry-attempts"
     package static let firstFailureHeader = "artpipe-retry-first-failure"
     package static let dueHeader = "artpipe-retry-due"
-    package static let historyHeader = "artpipe-retry-history"
+    static let historyHeader = "artpipe-retry-history"
     /// Entries kept in the history: the first and the latest ones.
     package static let maxHistory = 12
     /// Longer reasons are cut in the history.

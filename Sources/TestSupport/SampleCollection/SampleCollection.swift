@@ -29,7 +29,7 @@ package struct SampleCollection: Sendable {
     package var count: Int { pages.reduce(0) { $0 + $1.count } }
 
     /// Pages whose first entry repeats the previous page's last, as the real API sometimes does.
-    package static func repeatsPreviousWork(page: Int) -> Bool { page >= 2 && page % 5 == 2 }
+    static func repeatsPreviousWork(page: Int) -> Bool { page >= 2 && page % 5 == 2 }
 
     package init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -84,7 +84,7 @@ package struct SampleCollection: Sendable {
 
     /// The sizes images come in, 1,000 to 4,000 pixels, landscape, portrait and square: few
     /// enough that the server makes each JPEG once.
-    package static let imageSizes = [
+    static let imageSizes = [
         (1_000, 750), (1_200, 1_600), (1_500, 1_500), (1_800, 1_200), (2_048, 1_365), (2_400, 3_000), (2_500, 1_700),
         (3_000, 2_000), (3_000, 4_000), (3_500, 2_400), (4_000, 2_667), (4_000, 3_000), (2_000, 4_000), (1_024, 1_024),
         (1_600, 1_000), (3_200, 3_200),

@@ -21,7 +21,7 @@ package final class SampleCollectionServer: Sendable {
     static let arrivalsKept = SampleAPIFaultMiddleware.arrivalsKept
 
     package var collection: SampleCollection { state.collection }
-    package var faults: SampleServerFaults { state.faults }
+    var faults: SampleServerFaults { state.faults }
     private let state: SampleServerState
     private let apiFaults: SampleAPIFaultMiddleware
     private let oai: OAIRoutes

@@ -15,7 +15,7 @@ package enum SampleNames {
         "anonymous", "Katsushika Hokusai 葛飾北斎", "Utagawa Hiroshige 歌川広重", "Rembrandt van Rijn",
         "Johannes Vermeer", "Francisco de Goya y Lucientes",
     ]
-    package static let subjects = [
+    static let subjects = [
         "Still Life with Flowers", "View of Haarlem", "Portrait of a Woman", "The Merry Drinker", "Winter Landscape",
         "Interior of a Church", "Nature morte aux pêches", "Paysage d'hiver", "Bodegón", "Fuji from the Sea",
         "The Kitchen Maid", "River View with Ferry", "Vase with Tulips", "Self-portrait", "Study of a Head",

@@ -22,11 +22,11 @@ package struct SampleRandom: RandomNumberGenerator, Sendable {
     }
 
     /// True with probability `rate`.
-    package mutating func chance(_ rate: Double) -> Bool {
+    mutating func chance(_ rate: Double) -> Bool {
         Double(next() >> 11) / Double(1 << 53) < rate
     }
 
-    package mutating func pick<T>(_ values: [T]) -> T {
+    mutating func pick<T>(_ values: [T]) -> T {
         values[int(in: 0...(values.count - 1))]
     }
 }

@@ -8,10 +8,10 @@ package struct SampleRevision: Sendable, Equatable {
     /// The last revision that changed or deleted it (0: never touched).
     package let changedAt: Int
     /// A different image URL for the same picture, when a revision replaced the image.
-    package let imageVersion: Int?
+    let imageVersion: Int?
 
-    package static let changeRate = 0.05
-    package static let deletionRate = 0.01
+    static let changeRate = 0.05
+    static let deletionRate = 0.01
 
     /// `work` at `revision` of a collection made from `seed`, with `makers` to move works between.
     static func of(_ work: SampleWork, at revision: Int, seed: UInt64, makers: [String]) -> SampleRevision {

@@ -16,7 +16,7 @@ import PipelineContract
 package final class OAICollectionSource: CollectionSource {
     package static let sourceName = "rijksmuseum-oai"
     /// The query parameters a harvest takes; `from` and `until` are UTC, second granularity.
-    package static let parameters: Set<String> = ["set", "from", "until"]
+    static let parameters: Set<String> = ["set", "from", "until"]
     package var queryParameters: Set<String>? { Self.parameters }
     /// The endpoint's page is about 200 records, its choice.
     package var fixedPageSize: Int? { 200 }

@@ -12,15 +12,15 @@ package enum WorkerLauncher {
     /// What the launcher needs from a worker command.
     package struct Worker<Handler: MessageHandler>: Sendable {
         package var name: String
-        package var groupID: String
+        var groupID: String
         package var topics: [String]
         package var handler: Handler
         /// Where messages that failed for the moment wait; nil to retry them in place.
-        package var retrySchedule: RetrySchedule?
+        var retrySchedule: RetrySchedule?
         /// Services that run beside the worker and stop after it (a writer flushing its state).
-        package var services: [any Service]
+        var services: [any Service]
         /// Adjusts the consumer: offsets the handler keeps itself, revoke hooks.
-        package var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
+        var configureConsumer: @Sendable (inout KafkaConsumerConfiguration) -> Void
 
         package init(
             name: String, groupID: String, topics: [String], handler: Handler, retrySchedule: RetrySchedule? = nil,

@@ -2,7 +2,7 @@ import Logging
 
 extension Logger {
     /// A copy with extra metadata.
-    package func with(metadata: Logger.Metadata) -> Logger {
+    func with(metadata: Logger.Metadata) -> Logger {
         var copy = self
         for (key, value) in metadata { copy[metadataKey: key] = value }
         return copy

@@ -42,7 +42,7 @@ package final class LoggedMetricsFactory: MetricsFactory, Sendable {
     package func destroyTimer(_ handler: any TimerHandler) {}
 
     /// The values now, by label; timer histograms restart.
-    package func snapshot() -> MetricsSnapshot {
+    func snapshot() -> MetricsSnapshot {
         MetricsSnapshot(
             counters: counters.withLock { $0.mapValues(\.value) },
             gauges: gauges.withLock { $0.mapValues(\.value) },
@@ -52,18 +52,18 @@ package final class LoggedMetricsFactory: MetricsFactory, Sendable {
 
 /// Metric values at one moment.
 package struct MetricsSnapshot: Sendable {
-    package let counters: [String: Int64]
-    package let gauges: [String: Double]
+    let counters: [String: Int64]
+    let gauges: [String: Double]
     /// Percentiles of the last interval, in milliseconds.
-    package let latencies: [String: LatencySummary]
+    let latencies: [String: LatencySummary]
 }
 
 /// Percentiles of one timer over one interval.
 package struct LatencySummary: Sendable {
     package let count: Int
-    package let p50Milliseconds: Double
-    package let p95Milliseconds: Double
-    package let p99Milliseconds: Double
+    let p50Milliseconds: Double
+    let p95Milliseconds: Double
+    let p99Milliseconds: Double
 }
 
 extension Dictionary {

@@ -7,12 +7,12 @@ import PipelineContract
 package struct MessageContext: Sendable {
     package let message: KafkaConsumerMessage
     /// 1 for the first attempt, then counting retries.
-    package let attempt: Int
+    let attempt: Int
     /// The claim on the message's partition it is handled under; nil outside a worker. A new
     /// lease means the partition was assigned again and reading may have restarted anywhere.
     package let lease: KafkaPartitionLease?
     /// The retry topics a failure for the moment goes to; nil where the worker retries in place.
-    package let retrySchedule: RetrySchedule?
+    let retrySchedule: RetrySchedule?
     private let baseLogger: Logger
 
     package init(

@@ -11,12 +11,12 @@ package struct RetrySchedule: Sendable, Equatable {
     /// The retry topics, shortest delay first.
     package var topics: [String]
     /// The delay of each topic, growing.
-    package var delays: [Duration]
+    var delays: [Duration]
     /// How long a message keeps being retried after its first failure.
-    package var giveUpAfter: Duration
+    var giveUpAfter: Duration
 
-    package static let defaultDelays: [Duration] = [.seconds(60), .seconds(600), .seconds(3_600)]
-    package static let defaultGiveUpAfter: Duration = .seconds(86_400)
+    static let defaultDelays: [Duration] = [.seconds(60), .seconds(600), .seconds(3_600)]
+    static let defaultGiveUpAfter: Duration = .seconds(86_400)
 
     package init(topics: [String], delays: [Duration] = defaultDelays, giveUpAfter: Duration = defaultGiveUpAfter) {
         precondition(!topics.isEmpty && topics.count == delays.count, "one delay per retry topic")
@@ -39,7 +39,7 @@ package struct RetrySchedule: Sendable, Equatable {
 
     /// The furthest ahead a copy this schedule made can be due: a copy due later carries
     /// headers this schedule did not write, and would hold its partition for nothing.
-    package var longestWait: Duration { giveUpAfter + (delays.max() ?? .zero) }
+    var longestWait: Duration { giveUpAfter + (delays.max() ?? .zero) }
 
     /// True when a message that first failed at `firstFailure` has been retried long enough.
     package func isExhausted(firstFailure: Date, now: Date) -> Bool {

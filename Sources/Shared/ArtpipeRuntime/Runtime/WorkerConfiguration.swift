@@ -10,12 +10,12 @@ package struct WorkerConfiguration: Sendable {
     /// Partitions handled at the same time; within a partition, messages go one by one.
     package var concurrency: Int
     /// Retries in place, for workers without a retry schedule.
-    package var retry: RetryPolicy
+    var retry: RetryPolicy
     /// Where messages that failed for the moment wait, so the partition moves on; nil to retry in place.
-    package var retrySchedule: RetrySchedule?
-    package var deadLetterTopic: String
+    var retrySchedule: RetrySchedule?
+    var deadLetterTopic: String
     /// How long to wait for queued records at shutdown.
-    package var producerFlushTimeout: Duration
+    var producerFlushTimeout: Duration
 
     package init(
         name: String, topics: [String], concurrency: Int = 4, retry: RetryPolicy = RetryPolicy(),

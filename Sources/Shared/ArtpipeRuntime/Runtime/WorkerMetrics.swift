@@ -3,23 +3,23 @@ import Metrics
 /// The metrics every worker reports, under the labels the `metrics` log line uses.
 package struct WorkerMetrics: Sendable {
     /// Messages taken from the input topics.
-    package let consumed: Counter
+    let consumed: Counter
     /// Records acknowledged by the broker (outputs and dead letters).
-    package let produced: Counter
+    let produced: Counter
     /// Messages handled and committed-ready, dead letters excluded.
-    package let succeeded: Counter
+    let succeeded: Counter
     /// Retries after a transient failure, of the handler or of producing its outputs.
-    package let retried: Counter
+    let retried: Counter
     /// Messages put on a retry topic to be tried again later.
-    package let retryScheduled: Counter
+    let retryScheduled: Counter
     /// Messages sent to the dead letters.
-    package let deadLettered: Counter
+    let deadLettered: Counter
     /// Messages being handled now.
-    package let inFlight: Gauge
+    let inFlight: Gauge
     /// Total consumer lag over the assigned partitions.
-    package let consumerLag: Gauge
+    let consumerLag: Gauge
     /// From taking a message to its outputs being acknowledged.
-    package let handlerLatency: Metrics.Timer
+    let handlerLatency: Metrics.Timer
 
     package init(worker: String) {
         let dimensions = [("worker", worker)]

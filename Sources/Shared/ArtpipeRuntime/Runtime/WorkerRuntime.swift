@@ -75,7 +75,7 @@ package final class WorkerRuntime<Handler: MessageHandler>: Service {
     /// Records the gauges that are read rather than counted.
     /// Records the gauges read from elsewhere; returns the lag per partition as a line field.
     @discardableResult
-    package func sampleGauges() -> Logger.Metadata {
+    func sampleGauges() -> Logger.Metadata {
         metrics.inFlight.record(inFlight.load(ordering: .relaxed))
         let lag = consumer.lag
         metrics.consumerLag.record(lag?.total ?? 0)

@@ -6,7 +6,7 @@ package struct KafkaMessageBatch: Sendable {
     package let lease: KafkaPartitionLease
     package let messages: [KafkaConsumerMessage]
     /// Key and value bytes of all the messages.
-    package let byteCount: Int
+    let byteCount: Int
 
     init(lease: KafkaPartitionLease, messages: [KafkaConsumerMessage]) {
         self.lease = lease

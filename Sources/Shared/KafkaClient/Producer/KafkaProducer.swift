@@ -97,7 +97,7 @@ package final class KafkaProducer: Sendable {
     }
 
     /// The client's fatal error, when it has one: nothing it produces can succeed any more.
-    package func fatalError() -> KafkaError? {
+    func fatalError() -> KafkaError? {
         client.fatalError()
     }
 

@@ -16,7 +16,7 @@ package protocol ArtpipeMessage: Codable, Sendable {
 extension ArtpipeMessage {
     package var outOfRange: String? { nil }
     package static var schemaVersion: Int { 1 }
-    package static var schemaHeaderValue: String { "\(schemaName)/\(schemaVersion)" }
+    static var schemaHeaderValue: String { "\(schemaName)/\(schemaVersion)" }
 }
 
 /// A message about one page, keyed by its page id.

@@ -13,7 +13,7 @@ package struct ChainStep: Hashable, Sendable, CustomStringConvertible {
     /// The partition of `artpipe.page-requests` the chain lives in.
     package var partition: Int32
     /// The offset of the chain's first request in that partition.
-    package var firstOffset: Int64
+    var firstOffset: Int64
     /// The page this step requests.
     package var page: Int
 

@@ -15,7 +15,7 @@ package struct HarvestMark: ArtpipeMessage, Equatable {
     /// harvest's `until`, or the server's clock at its first answer.
     package var harvestedThrough: String
     /// The page that completed it.
-    package var lastPageId: String
+    var lastPageId: String
 
     package var key: String { harvestKey }
 
@@ -32,7 +32,7 @@ package struct HarvestMark: ArtpipeMessage, Equatable {
     }
 
     /// The parameters that choose a time window rather than what is harvested.
-    package static let windowParameters: Set<String> = ["from", "until"]
+    static let windowParameters: Set<String> = ["from", "until"]
 
     /// `<source>:<query-hash>` over the query without `from` and `until`.
     package static func harvestKey(source: String, query: [String: String]) -> String {

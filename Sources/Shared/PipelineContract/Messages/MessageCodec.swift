@@ -4,7 +4,7 @@ import KafkaClient
 /// Turns contract messages into Kafka records and back. All decoding of pipeline messages
 /// happens here, so a malformed message fails the same clear way in every worker.
 package enum MessageCodec {
-    package static let contentTypeHeader = "content-type"
+    static let contentTypeHeader = "content-type"
     package static let schemaHeader = "artpipe-schema"
 
     /// The record for `message` on `topic`, keyed by its page id.

@@ -5,7 +5,7 @@ import Foundation
 package enum LegacyCollectionServer {
     package static let apiKey = "test-key-8e5f2c"
 
-    package static func object(_ index: Int) -> String {
+    static func object(_ index: Int) -> String {
         let hasImage = index % 7 != 3
         let image =
             hasImage

@@ -8,7 +8,7 @@ import ThumbWorker
 /// output folder of its own: what the thumbnail tests start from.
 package struct LoopbackImages: Sendable {
     package let server: TestHTTPServer
-    package let downloader: HTTPFetcher
+    let downloader: HTTPFetcher
     package let configuration: Thumbnailer.Configuration
     package let output: URL
     package let handler: PageThumbnailHandler

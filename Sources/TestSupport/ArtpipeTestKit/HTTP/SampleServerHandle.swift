@@ -4,7 +4,7 @@ import SampleCollection
 /// A sample collection server running in the test process, on an ephemeral loopback port.
 package final class SampleServerHandle: Sendable {
     package let server: SampleCollectionServer
-    package let port: Int
+    let port: Int
     private let task: Task<Void, any Error>
 
     private init(server: SampleCollectionServer, port: Int, task: Task<Void, any Error>) {

@@ -40,7 +40,7 @@ package final class TestHTTPServer: Sendable {
         let requests = Mutex<[Request]>([])
     }
 
-    package let port: Int
+    let port: Int
     private let task: Task<Void, any Error>
     private let seen: RequestLog
 

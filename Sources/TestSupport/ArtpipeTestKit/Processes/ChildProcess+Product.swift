@@ -13,7 +13,7 @@ extension ChildProcess {
     }
 
     /// Where SwiftPM put the package's executables: beside the test bundle.
-    package static func productURL(_ name: String) throws -> URL {
+    static func productURL(_ name: String) throws -> URL {
         var candidates: [URL] = []
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent(name))
