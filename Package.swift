@@ -55,6 +55,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ], path: shared("HTTPFetching")),
 
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                "ArtpipeSupport", logging, nioCore,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], path: shared("ObjectStorage")),
+
         // The pipeline: its contract, the runtime every worker runs in, the workers.
         .target(
             name: "PipelineContract",
@@ -152,6 +161,8 @@ let package = Package(
         .testTarget(
             name: "ArtpipeCommandLineTests",
             dependencies: ["ArtpipeCommandLine", "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeTestKit"]),
+        .testTarget(
+            name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ArtpipeSupport", "ArtpipeTestKit", logging]),
         .testTarget(
             name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "ArtpipeSupport", "ArtpipeTestKit", logging]),
         .testTarget(

@@ -25,7 +25,10 @@ fi
 # The independent OAI-PMH server the tests harvest from (oai-repo, PyPI), in a virtual
 # environment inside the checkout: Debian's own Python refuses system-wide pip installs.
 venv=.build-python
-if ! "$venv/bin/python3" -c 'import oai_repo' >/dev/null 2>&1; then
+# Beside it, botocore (an independent SigV4 signer, for the S3 signer's tests) and moto (a light
+# S3 stand-in, for the S3 client's quick tests).
+python_packages=(oai-repo==0.5.2 botocore==1.44.5 "moto[server]==5.2.5")
+if ! "$venv/bin/python3" -c 'import oai_repo, botocore, moto.server' >/dev/null 2>&1; then
   if ! python3 -m venv --help >/dev/null 2>&1; then
     echo "installing system packages: python3 python3-venv"
     sudo=()
@@ -34,8 +37,7 @@ if ! "$venv/bin/python3" -c 'import oai_repo' >/dev/null 2>&1; then
     "${sudo[@]}" apt-get update -qq
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
   fi
-  echo "installing oai-repo into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check oai-repo==0.5.2
+  echo "installing ${python_packages[*]} into $venv"
+  [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"
+  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check "${python_packages[@]}"
 fi

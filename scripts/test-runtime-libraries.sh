@@ -44,20 +44,24 @@ in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/swift-toolchain/bin:/usr/bin:/bin VIPS_WARNING=0 \
     ARTPIPE_TEST_PYTHON=/opt/oai-repo/bin/python3 bash -c "cd /src && $*"
 }
-# The OAI-PMH server some tests harvest from (oai-repo, PyPI), in the root's own Python. Its
-# wheels are fetched out here, where pip trusts this machine's certificates, for the root's
-# Python, and installed in the root from a folder the root sees through /src.
-if ! in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo'" >/dev/null 2>&1; then
+# The Python packages some tests run (oai-repo's OAI-PMH server, botocore's signer, moto's S3
+# stand-in; PyPI), in the root's own Python. Their wheels are fetched out here, where pip
+# trusts this machine's certificates, for the root's Python, and installed in the root from
+# a folder the root sees through /src.
+python_packages="oai-repo==0.5.2 botocore==1.44.5 moto[server]==5.2.5"
+if ! in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo, botocore, moto.server'" >/dev/null 2>&1; then
+  set -f  # moto[server] is a package and its extra, not a pattern of file names
   python_version=$(in_root "python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'")
   wheels=.build-image/oai-repo-wheels
   rm -rf "$wheels"
   python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
     --python-version "$python_version" --implementation cp --platform "manylinux_2_28_$(uname -m)" \
-    --platform "manylinux_2_17_$(uname -m)" --platform "manylinux2014_$(uname -m)" -d "$wheels" oai-repo==0.5.2 \
-    || fail "cannot download oai-repo for the root's Python $python_version"
+    --platform "manylinux_2_17_$(uname -m)" --platform "manylinux2014_$(uname -m)" -d "$wheels" $python_packages \
+    || fail "cannot download $python_packages for the root's Python $python_version"
   in_root "rm -rf /opt/oai-repo && python3 -m venv /opt/oai-repo && /opt/oai-repo/bin/python3 -m pip install \
-    --quiet --disable-pip-version-check --no-index --find-links $wheels oai-repo==0.5.2" \
-    || fail "cannot install oai-repo in the root"
+    --quiet --disable-pip-version-check --no-index --find-links $wheels ${python_packages//[/\\[}" \
+    || fail "cannot install $python_packages in the root"
+  set +f
 fi
 log=$work/test-runtime-libraries.log
 # SwiftPM can trip over two spellings of one package URL fetched at once into an empty

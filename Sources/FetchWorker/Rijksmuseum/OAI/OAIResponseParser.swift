@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 /// Reads OAI-PMH `ListRecords` answers whose records are EDM (RDF/XML), defensively: a record
 /// that does not make sense is reported and the rest of the page goes on.
 struct OAIResponseParser: Sendable {

@@ -4,35 +4,37 @@ import Foundation
     import FoundationXML
 #endif
 
-/// An XML element with its namespace resolved: enough of a document model for OAI-PMH
-/// answers, which are small (one page of records) and read whole.
-struct XMLTree: Sendable {
-    var namespace: String
+/// An XML element with its namespace resolved: enough of a document model for the small
+/// answers read whole (a page of OAI-PMH records, an object store's listing).
+package struct XMLTree: Sendable {
+    package var namespace: String
     /// The local name, without prefix.
-    var name: String
+    package var name: String
     /// As the parser reports them; read through ``attribute(_:)``, which ignores prefixes.
-    var attributes: [String: String]
-    var children: [XMLTree]
+    package var attributes: [String: String]
+    package var children: [XMLTree]
     /// The element's own text, trimmed.
-    var text: String
+    package var text: String
+    /// The element's own text as written: where spaces at either end are data (an object key).
+    package var rawText: String
 
     /// The attribute with this local name, whatever its prefix (`rdf:resource`, `xml:lang`).
-    func attribute(_ localName: String) -> String? {
+    package func attribute(_ localName: String) -> String? {
         if let value = attributes[localName] { return value }
         return attributes.first { $0.key.hasSuffix(":" + localName) }?.value
     }
 
     /// Child elements with this namespace and local name.
-    func children(_ namespace: String, _ name: String) -> [XMLTree] {
+    package func children(_ namespace: String, _ name: String) -> [XMLTree] {
         children.filter { $0.namespace == namespace && $0.name == name }
     }
 
-    func child(_ namespace: String, _ name: String) -> XMLTree? {
+    package func child(_ namespace: String, _ name: String) -> XMLTree? {
         children.first { $0.namespace == namespace && $0.name == name }
     }
 
     /// Parses a whole document. External entities are never fetched.
-    static func parse(_ bytes: [UInt8]) throws -> XMLTree {
+    package static func parse(_ bytes: [UInt8]) throws -> XMLTree {
         let builder = Builder()
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
@@ -57,7 +59,8 @@ struct XMLTree: Sendable {
         ) {
             stack.append(
                 XMLTree(
-                    namespace: namespaceURI ?? "", name: elementName, attributes: attributes, children: [], text: ""))
+                    namespace: namespaceURI ?? "", name: elementName, attributes: attributes, children: [], text: "",
+                    rawText: ""))
             texts.append("")
         }
 
@@ -73,6 +76,7 @@ struct XMLTree: Sendable {
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
             guard var element = stack.popLast(), let text = texts.popLast() else { return }
+            element.rawText = text
             element.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if stack.isEmpty {
                 root = element
@@ -84,6 +88,6 @@ struct XMLTree: Sendable {
 }
 
 /// A body that is not XML at all.
-struct XMLTreeError: Error, CustomStringConvertible {
-    let description: String
+package struct XMLTreeError: Error, CustomStringConvertible {
+    package let description: String
 }

@@ -1,0 +1,164 @@
+import ArtpipeSupport
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The requests the workers make of an S3-compatible store: PUT, GET, HEAD, ListObjectsV2 and
+/// DeleteObjects, signed with Signature Version 4, each one attempt (callers decide on retries
+/// through ``ObjectStoreError/isTransient``).
+package final class S3Client: Sendable {
+    package let location: S3Location
+    private let signer: S3Signer
+    private let http: HTTPClient
+    private let timeout: TimeAmount
+    /// Bodies larger than this are refused rather than held (an answer's, not a PUT's).
+    private let maxResponseBytes: Int
+    private let logger: Logger
+
+    package init(
+        location: S3Location, credentials: S3Credentials, timeout: Duration = .seconds(30),
+        maxResponseBytes: Int = 64 << 20, logger: Logger
+    ) {
+        self.location = location
+        self.signer = S3Signer(credentials: credentials, region: location.region)
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.timeout = .init(connect: .seconds(10), read: .nanoseconds(Int64(timeout.nanoseconds)))
+        self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.timeout = .nanoseconds(Int64(timeout.nanoseconds))
+        self.maxResponseBytes = maxResponseBytes
+        self.logger = logger
+    }
+
+    package func shutdown() async throws {
+        try await http.shutdown()
+    }
+
+    /// Creates the bucket; one that exists and is ours already is not an error.
+    package func createBucket() async throws {
+        // Outside us-east-1 the region must be named; there it must not be.
+        var body: [UInt8] = []
+        if location.region != "us-east-1" {
+            body = Array(
+                ("<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
+                    + HTMLText.escaped(location.region) + "</LocationConstraint></CreateBucketConfiguration>").utf8)
+        }
+        let response = try await send(
+            "PUT", key: nil, headers: [("content-length", String(body.count))], body: body)
+        if response.errorCode == "BucketAlreadyOwnedByYou" { return }
+        try response.expect(200, 200)
+    }
+
+    /// Writes `body` as `key` whole (a PUT replaces an object atomically). Returns its ETag.
+    @discardableResult
+    package func put(
+        _ key: String, body: [UInt8], contentType: String, cacheControl: String? = nil, metadata: [String: String] = [:]
+    ) async throws -> String {
+        var headers = [("content-type", contentType), ("content-length", String(body.count))]
+        if let cacheControl { headers.append(("cache-control", cacheControl)) }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-\(name)", value)) }
+        let response = try await send("PUT", key: key, headers: headers, body: body)
+        try response.expect(200, 200)
+        return response.etag ?? ""
+    }
+
+    /// The object's bytes; nil when there is no such key.
+    package func get(_ key: String) async throws -> [UInt8]? {
+        let response = try await send("GET", key: key)
+        if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
+        try response.expect(200, 200)
+        return response.body
+    }
+
+    /// What the store says of `key`; nil when there is no such key. Reads no body.
+    package func head(_ key: String) async throws -> S3ObjectInfo? {
+        let response = try await send("HEAD", key: key)
+        if response.status == 404 { return nil }
+        try response.expect(200, 200)
+        var metadata: [String: String] = [:]
+        for (name, value) in response.headers where name.lowercased().hasPrefix("x-amz-meta-") {
+            metadata[String(name.lowercased().dropFirst("x-amz-meta-".count))] = value
+        }
+        return S3ObjectInfo(
+            key: key, size: Int(response.headers.first(name: "content-length") ?? "") ?? 0, etag: response.etag ?? "",
+            lastModified: nil, metadata: metadata, contentType: response.headers.first(name: "content-type"),
+            cacheControl: response.headers.first(name: "cache-control"))
+    }
+
+    /// One page (up to `maxKeys`) of the keys under `prefix`, in key order.
+    package func list(prefix: String, continuationToken: String? = nil, maxKeys: Int = 1_000) async throws
+        -> S3ListPage
+    {
+        var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", String(maxKeys))]
+        if let continuationToken { query.append(("continuation-token", continuationToken)) }
+        let response = try await send("GET", key: nil, query: query)
+        try response.expect(200, 200)
+        return try S3ListResult.parse(response.body, request: response.request)
+    }
+
+    /// Every key under `prefix`, page by page.
+    package func listAll(prefix: String, visit: (S3ObjectInfo) throws -> Void) async throws {
+        var token: String?
+        repeat {
+            let page = try await list(prefix: prefix, continuationToken: token)
+            for object in page.objects { try visit(object) }
+            token = page.continuationToken
+        } while token != nil
+    }
+
+    /// Deletes up to 1,000 keys in one request. Deleting a key that does not exist succeeds.
+    /// Returns the keys the store could not delete, with its reason.
+    package func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
+        guard !keys.isEmpty else { return [] }
+        precondition(keys.count <= 1_000, "DeleteObjects takes at most 1,000 keys")
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>"
+        for key in keys { xml += "<Object><Key>\(HTMLText.escaped(key))</Key></Object>" }
+        xml += "</Delete>"
+        let body = Array(xml.utf8)
+        let md5 = Data(Insecure.MD5.hash(data: body)).base64EncodedString()
+        let response = try await send(
+            "POST", key: nil, query: [("delete", "")],
+            headers: [
+                ("content-type", "application/xml"), ("content-length", String(body.count)), ("content-md5", md5),
+            ],
+            body: body)
+        try response.expect(200, 200)
+        return try S3ListResult.deleteFailures(response.body, request: response.request)
+    }
+
+    private func send(
+        _ method: String, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [],
+        body: [UInt8] = []
+    ) async throws -> S3Response {
+        let fullKey = key.map { location.prefix.isEmpty || $0.hasPrefix(location.prefix) ? $0 : location.prefix + $0 }
+        let path = location.path(of: fullKey)
+        let queryText = S3Encoding.canonicalQuery(query)
+        let description = "\(method) \(location.bucket)/\(fullKey ?? "")"
+        var request = HTTPClientRequest(
+            url:
+                "\(location.endpoint.scheme!)://\(location.hostHeader)\(path)\(queryText.isEmpty ? "" : "?" + queryText)"
+        )
+        request.method = HTTPMethod(rawValue: method)
+        let own = [("host", location.hostHeader)] + headers
+        let signed = signer.signedHeaders(
+            method: method, path: path, query: query, headers: own, payloadSHA256: S3Signer.payloadHash(body),
+            date: Date())
+        for (name, value) in own + signed where name != "content-length" {
+            request.headers.add(name: name, value: value)
+        }
+        if method == "PUT" || method == "POST" { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await http.execute(request, timeout: timeout)
+            let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: maxResponseBytes)
+            return S3Response(
+                request: description, status: Int(response.status.code), headers: response.headers,
+                body: Array(buffer: bytes))
+        } catch let error as ObjectStoreError {
+            throw error
+        } catch {
+            throw ObjectStoreError.transport("\(error)", request: description)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArtpipeSupport
+import Foundation
+
+/// Reads the XML answers of ListObjectsV2 and DeleteObjects.
+enum S3ListResult {
+    static func parse(_ body: [UInt8], request: String) throws -> S3ListPage {
+        let tree = try document(body, root: "ListBucketResult", request: request)
+        let objects = tree.children.filter { $0.name == "Contents" }.map { contents in
+            let field = { (name: String) in contents.children.first { $0.name == name } }
+            return S3ObjectInfo(
+                key: field("Key")?.rawText ?? "", size: Int(field("Size")?.text ?? "") ?? 0,
+                etag: (field("ETag")?.text ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
+                lastModified: field("LastModified").flatMap { try? Date($0.text, strategy: .iso8601) })
+        }
+        let truncated = tree.children.first { $0.name == "IsTruncated" }?.text == "true"
+        let token = tree.children.first { $0.name == "NextContinuationToken" }?.rawText
+        if truncated && token == nil {
+            throw ObjectStoreError.malformed("a truncated listing without NextContinuationToken", request: request)
+        }
+        return S3ListPage(objects: objects, continuationToken: truncated ? token : nil)
+    }
+
+    static func deleteFailures(_ body: [UInt8], request: String) throws -> [(key: String, reason: String)] {
+        let tree = try document(body, root: "DeleteResult", request: request)
+        return tree.children.filter { $0.name == "Error" }.map { error in
+            let field = { (name: String) in error.children.first { $0.name == name } }
+            return (
+                field("Key")?.rawText ?? "",
+                [field("Code")?.text, field("Message")?.text].compactMap { $0 }.joined(separator: ": ")
+            )
+        }
+    }
+
+    private static func document(_ body: [UInt8], root: String, request: String) throws -> XMLTree {
+        let tree: XMLTree
+        do {
+            tree = try XMLTree.parse(body)
+        } catch {
+            throw ObjectStoreError.malformed("\(error)", request: request)
+        }
+        guard tree.name == root else {
+            throw ObjectStoreError.malformed("expected <\(root)>, got <\(tree.name)>", request: request)
+        }
+        return tree
+    }
+}
