@@ -5,117 +5,120 @@ import Testing
 
 @testable import ObjectStorage
 
-/// The client's requests against moto (PyPI), a light S3 stand-in over real HTTP on loopback:
-/// quick checks of each request and its errors. That the workers' outputs hold in a real
-/// store is tested against Ceph's RADOS Gateway.
-@Suite("S3 client against moto", .serialized, .timeLimit(.minutes(2)))
+/// Each request of the client against Ceph's RADOS Gateway (a fresh cluster per test, from
+/// Debian's packages: a real S3 implementation, which checks every signature) and against
+/// moto (PyPI), a light stand-in; over real HTTP on loopback.
+@Suite("S3 client against Ceph's gateway and moto", .timeLimit(.minutes(10)))
 struct S3ClientTests {
-    final class Server: Sendable {
-        let process: ChildProcess
-        let endpoint: String
-
-        init() async throws {
-            let script = try #require(ChildProcess.packageRoot()).appendingPathComponent(
-                "Tests/Servers/s3_moto_server.py")
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("moto"))
-            let child = try ChildProcess(
-                executableURL: URL(fileURLWithPath: "/usr/bin/env"),
-                arguments: [S3SignerTests.python(), script.path], outputURL: output)
-            process = child
-            var port = ""
-            try await waitUntil("moto to listen (make setup installs it)", timeout: .seconds(60)) {
-                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                port =
-                    text.split(separator: "\n").first { $0.hasPrefix("port: ") }.map { String($0.dropFirst(6)) } ?? ""
-                return !port.isEmpty || !child.isRunning
-            }
-            let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            try #require(!port.isEmpty, "moto did not start: \(said)")
-            endpoint = "http://127.0.0.1:\(port)"
-        }
-
-        /// Runs `body` with a client of `bucket`, shut down however `body` ends.
-        func withClient(
-            bucket: String, prefix: String = "", _ body: (S3Client) async throws -> Void
-        ) async throws {
-            let location = try #require(
-                try S3Location("s3://\(bucket)/\(prefix)", endpoint: endpoint, region: "eu-west-1"))
-            let client = S3Client(
-                location: location, credentials: S3Credentials(accessKeyID: "test", secretAccessKey: "test"),
-                logger: .test)
-            do {
-                try await body(client)
-            } catch {
-                try await client.shutdown()
-                throw error
-            }
+    /// Runs `body` with a client of `bucket` on `store`, shut down however `body` ends.
+    static func withClient(
+        _ store: S3TestStore, bucket: String, prefix: String = "", secret: String? = nil,
+        _ body: (S3Client) async throws -> Void
+    ) async throws {
+        let location = try #require(
+            try S3Location(
+                "s3://\(bucket)/\(prefix)", endpoint: store.endpoint,
+                // The gateway's zone group is "default"; moto checks the region a bucket is made in.
+                region: store.kind == .moto ? "eu-west-1" : "default"))
+        let client = S3Client(
+            location: location,
+            credentials: S3Credentials(
+                accessKeyID: store.accessKeyID, secretAccessKey: secret ?? store.secretAccessKey),
+            logger: .test)
+        do {
+            try await body(client)
+        } catch {
             try await client.shutdown()
+            throw error
         }
+        try await client.shutdown()
     }
 
-    @Test("objects are written whole with their headers, read back, and absent keys are nil")
-    func putGetHead() async throws {
-        let server = try await Server()
-        defer { server.process.stop() }
-        try await server.withClient(bucket: UniqueName.make("bucket").lowercased(), prefix: "site") { client in
-            try await client.createBucket()
-            try await client.createBucket()
-            let key = "thumbs/200/7f/Zurbarán 1+1 (détail).jpg"
-            let bytes = (0..<5_000).map { UInt8($0 % 251) }
-            let etag = try await client.put(
-                key, body: bytes, contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable",
-                metadata: ["sha256": "abc"])
-            #expect(!etag.isEmpty)
-            #expect(try await client.get(key) == bytes)
-            let head = try #require(try await client.head(key))
-            #expect(head.size == bytes.count)
-            #expect(head.etag == etag)
-            #expect(head.contentType == "image/jpeg")
-            #expect(head.cacheControl == "public, max-age=31536000, immutable")
-            #expect(head.metadata["sha256"] == "abc")
-            #expect(try await client.get("thumbs/none.jpg") == nil)
-            #expect(try await client.head("thumbs/none.jpg") == nil)
-        }
+    /// Runs `body` with a fresh store of `kind`, stopped however `body` ends.
+    static func withStore(_ kind: S3TestStore.Kind, _ body: (S3TestStore) async throws -> Void) async throws {
+        let store = try await S3TestStore.start(kind)
+        defer { store.stop() }
+        try await body(store)
     }
 
-    @Test("a listing comes in pages, keys as written; a batch delete removes what it names")
-    func listAndDelete() async throws {
-        let server = try await Server()
-        defer { server.process.stop() }
-        try await server.withClient(bucket: UniqueName.make("bucket").lowercased(), prefix: "out/") { client in
-            try await client.createBucket()
-            let keys = ["a b.json", "a+b.json", "é.json", "x/y/z.json", "  spaced  .json"]
-            for key in keys { try await client.put(key, body: Array(key.utf8), contentType: "application/json") }
-            var pages = 0
-            var listed: [String] = []
-            var token: String?
-            repeat {
-                let page = try await client.list(prefix: "out/", continuationToken: token, maxKeys: 2)
-                pages += 1
-                listed += page.objects.map(\.key)
-                token = page.continuationToken
-            } while token != nil
-            #expect(pages == 3)
-            #expect(listed.sorted() == keys.map { "out/" + $0 }.sorted())
-            let failures = try await client.delete(["out/a b.json", "out/é.json", "out/never-written.json"])
-            #expect(failures.isEmpty)
-            var remaining: [String] = []
-            try await client.listAll(prefix: "out/") { remaining.append($0.key) }
-            #expect(remaining.sorted() == ["out/  spaced  .json", "out/a+b.json", "out/x/y/z.json"].sorted())
-        }
-    }
-
-    @Test("a missing bucket is a refusal that names it; an unreachable store is for the moment")
-    func errors() async throws {
-        let server = try await Server()
-        defer { server.process.stop() }
-        try await server.withClient(bucket: "no-such-bucket") { client in
-            let missing = await #expect(throws: ObjectStoreError.self) {
-                try await client.put("k", body: [1], contentType: "text/plain")
+    @Test(
+        "objects are written whole with their headers, read back, and absent keys are nil",
+        arguments: S3TestStore.Kind.selected)
+    func putGetHead(_ kind: S3TestStore.Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await Self.withClient(store, bucket: UniqueName.make("bucket").lowercased(), prefix: "site") { client in
+                try await client.createBucket()
+                try await client.createBucket()
+                let key = "thumbs/200/7f/Zurbarán 1+1 (détail).jpg"
+                let bytes = (0..<5_000).map { UInt8($0 % 251) }
+                let etag = try await client.put(
+                    key, body: bytes, contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable",
+                    metadata: ["sha256": "abc"])
+                #expect(!etag.isEmpty)
+                #expect(try await client.get(key) == bytes)
+                let head = try #require(try await client.head(key))
+                #expect(head.size == bytes.count)
+                #expect(head.etag == etag)
+                #expect(head.contentType == "image/jpeg")
+                #expect(head.cacheControl == "public, max-age=31536000, immutable")
+                #expect(head.metadata["sha256"] == "abc")
+                #expect(try await client.get("thumbs/none.jpg") == nil)
+                #expect(try await client.head("thumbs/none.jpg") == nil)
             }
-            #expect(missing?.isTransient == false)
-            #expect(missing?.description.contains("no-such-bucket") == true)
-            #expect(missing?.description.contains("NoSuchBucket") == true)
+        }
+    }
+
+    @Test(
+        "a listing comes in pages, keys as written; a batch delete removes what it names",
+        arguments: S3TestStore.Kind.selected)
+    func listAndDelete(_ kind: S3TestStore.Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await Self.withClient(store, bucket: UniqueName.make("bucket").lowercased(), prefix: "out/") { client in
+                try await client.createBucket()
+                let keys = ["a b.json", "a+b.json", "é.json", "x/y/z.json", "  spaced  .json"]
+                for key in keys { try await client.put(key, body: Array(key.utf8), contentType: "application/json") }
+                var pages = 0
+                var listed: [String] = []
+                var token: String?
+                repeat {
+                    let page = try await client.list(prefix: "out/", continuationToken: token, maxKeys: 2)
+                    pages += 1
+                    listed += page.objects.map(\.key)
+                    token = page.continuationToken
+                } while token != nil
+                #expect(pages == 3)
+                #expect(listed.sorted() == keys.map { "out/" + $0 }.sorted())
+                let failures = try await client.delete(["out/a b.json", "out/é.json", "out/never-written.json"])
+                #expect(failures.isEmpty)
+                var remaining: [String] = []
+                try await client.listAll(prefix: "out/") { remaining.append($0.key) }
+                #expect(remaining.sorted() == ["out/  spaced  .json", "out/a+b.json", "out/x/y/z.json"].sorted())
+            }
+        }
+    }
+
+    @Test(
+        "a missing bucket is a refusal that names it; an unreachable store is for the moment",
+        arguments: S3TestStore.Kind.selected)
+    func errors(_ kind: S3TestStore.Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await Self.withClient(store, bucket: "no-such-bucket") { client in
+                let missing = await #expect(throws: ObjectStoreError.self) {
+                    try await client.put("k", body: [1], contentType: "text/plain")
+                }
+                #expect(missing?.isTransient == false)
+                #expect(missing?.description.contains("no-such-bucket") == true)
+                #expect(missing?.description.contains("NoSuchBucket") == true)
+            }
+            guard kind == .cephGateway else { return }
+            // The gateway checks every signature: a wrong secret is refused, for good.
+            let bucket = UniqueName.make("bucket").lowercased()
+            try await Self.withClient(store, bucket: bucket) { try await $0.createBucket() }
+            try await Self.withClient(store, bucket: bucket, secret: "wrong") { client in
+                let refused = await #expect(throws: ObjectStoreError.self) { _ = try await client.get("k") }
+                #expect(refused?.description.contains("403 SignatureDoesNotMatch") == true)
+                #expect(refused?.isTransient == false)
+            }
         }
 
         let closed = S3Client(

@@ -87,7 +87,7 @@ struct S3SignerTests {
 
     @Test("every request signs as botocore signs it, with and without a session token")
     func matchesBotocore() throws {
-        let python = Self.python()
+        let python = S3TestStore.python()
         let script = try #require(ChildProcess.packageRoot()).appendingPathComponent("Tests/Servers/sigv4_botocore.py")
         for token in [nil, "FwoGZXIvYXdzEBYaDPlus+Slash/Equals=="] {
             let credentials = S3Credentials(
@@ -116,14 +116,6 @@ struct S3SignerTests {
                 #expect(mine == botocore, "request \(index): \(Self.comparedRequests[index].path)")
             }
         }
-    }
-
-    /// The Python with botocore: `ARTPIPE_TEST_PYTHON`, else the checkout's `.build-python`.
-    static func python() -> String {
-        let environment = ProcessInfo.processInfo.environment["ARTPIPE_TEST_PYTHON"]
-        let checkout = ChildProcess.packageRoot()?.appendingPathComponent(".build-python/bin/python3").path
-        return [environment, checkout].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
-            ?? "python3"
     }
 
     static func run(_ python: String, script: String, input: Data) throws -> [String] {
