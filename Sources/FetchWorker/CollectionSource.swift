@@ -67,11 +67,11 @@ extension CollectionSource {
 /// One fetched page.
 package struct SourcePage: Sendable {
     package var total: Int
-    package var artworks: [Artwork]
+    var artworks: [Artwork]
     /// Pages to request next (cursor-paged sources).
-    package var next: [PageRequest]
+    var next: [PageRequest]
     /// Records the source deleted (versioned sources).
-    package var deletions: [RecordDeletion]
+    var deletions: [RecordDeletion]
     /// Records that could not be read; the rest of the page went on.
     var unreadable: [UnreadableRecord]
     /// Set on the last page of a harvest that reached the end of its list.
@@ -84,9 +84,9 @@ package struct SourcePage: Sendable {
 
     /// Why a page is tried again later.
     package struct RetryLater: Sendable {
-        package var reason: String
+        var reason: String
         /// How long the server asked to wait, when it did.
-        package var retryAfter: Duration?
+        var retryAfter: Duration?
     }
 
     package init(

@@ -34,7 +34,7 @@ package enum ThumbnailFileName {
     }
 
     /// `thumbs/.manifests/<folder>/<name>.<version>.json`, relative to the output directory.
-    package static func manifestPath(_ objectNumber: String, version: String) -> String {
+    static func manifestPath(_ objectNumber: String, version: String) -> String {
         "thumbs/.manifests/\(folder(objectNumber))/\(make(objectNumber)).\(version).json"
     }
 
@@ -60,7 +60,7 @@ package enum ThumbnailFileName {
         "\(folder(objectNumber))/\(make(objectNumber))"
     }
 
-    package static func make(_ objectNumber: String) -> String {
+    static func make(_ objectNumber: String) -> String {
         guard !objectNumber.isEmpty else { return "~empty" }
         var escaped = ""
         for byte in objectNumber.utf8 {

@@ -40,7 +40,7 @@ package final class Thumbnailer: Sendable {
         package let height: Int
     }
 
-    package let configuration: Configuration
+    let configuration: Configuration
     private let threadPool: NIOThreadPool
     /// At most `configuration.concurrency` images in libvips at once, whatever the pool's size.
     private let limit: ConcurrencyLimit

@@ -213,7 +213,7 @@ package struct FlickrSearchSource: RangeSplittingSource {
         return artworks
     }
 
-    package static func objectNumber(photoId: String) -> String { "flickr-\(photoId)" }
+    static func objectNumber(photoId: String) -> String { "flickr-\(photoId)" }
 
     /// The smallest image whose longest edge reaches `imageEdge`; failing that, the largest.
     static func image(of photo: FlickrSearchResponse.Photo, imageEdge: Int) -> FlickrSearchResponse.Photo.Image? {

@@ -120,7 +120,7 @@ package struct ITunesSearchSource: CollectionSource {
         return artworks
     }
 
-    package static func objectNumber(id: Int) -> String { "itunes-\(id)" }
+    static func objectNumber(id: Int) -> String { "itunes-\(id)" }
 
     /// Artwork URLs name their size in the last path segment (`…/100x100bb.jpg`, older
     /// `….100x100-75.jpg`); the image server scales to whatever size is written there.

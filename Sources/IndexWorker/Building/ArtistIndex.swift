@@ -52,7 +52,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         package var title: String
         var pageId: String
         package var page: Int
-        package var imageURL: String?
+        var imageURL: String?
         /// ok, noImage, failed, or pending (its page's thumbnails have not arrived yet).
         package var thumbnailStatus: String
         package var thumbnailReason: String?

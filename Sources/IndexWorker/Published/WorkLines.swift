@@ -7,7 +7,7 @@ package enum WorkLines {
     /// One line, decoded.
     package struct Line: Codable, Sendable, Equatable {
         var artist: String
-        package var work: ArtistIndex.Work
+        var work: ArtistIndex.Work
 
         package init(artist: String, work: ArtistIndex.Work) {
             self.artist = artist
@@ -29,7 +29,7 @@ package enum WorkLines {
     }
 
     /// Decodes a bucket file. Throws on a line that is not a work, naming it.
-    package static func parse(_ bytes: some Collection<UInt8>, file: String) throws -> [Line] {
+    static func parse(_ bytes: some Collection<UInt8>, file: String) throws -> [Line] {
         let decoder = JSONDecoder()
         var lines: [Line] = []
         for (number, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {

@@ -10,7 +10,7 @@ extension IndexStateStore {
         /// Nil when the file is new.
         var before: IndexInputs?
         /// Nil when the file is gone.
-        package var after: IndexInputs?
+        var after: IndexInputs?
     }
 
     /// The shard files read by ``readChanges()``: those that changed, and every file's inputs now.

@@ -67,11 +67,11 @@ package struct IndexedThumbnails: Sendable, Equatable {
     }
 
     /// How many items the page's thumbnails list.
-    package var count: Int { objectNumbers.count }
+    var count: Int { objectNumbers.count }
 
     package func objectNumber(_ item: Int) -> String { objectNumbers[item] }
 
-    package func status(_ item: Int) -> PageThumbnails.Item.Status { statuses[item] }
+    func status(_ item: Int) -> PageThumbnails.Item.Status { statuses[item] }
 
     package func reason(_ item: Int) -> String? { reasons[item] }
 

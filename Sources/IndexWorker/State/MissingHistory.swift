@@ -6,12 +6,12 @@ import KafkaClient
 /// would silently lose their pages. The index is not published while any is known, and each is
 /// kept in `DIR/.index-state/<topic>-<partition>.history-missing` for `artpipe status`.
 package struct MissingHistory: Sendable, Equatable, Codable, CustomStringConvertible {
-    package let topic: String
-    package let partition: Int32
+    let topic: String
+    let partition: Int32
     /// The first offset the state has not applied.
     let needed: Int64
     /// The oldest offset the partition still holds, past `needed`.
-    package let earliest: Int64
+    let earliest: Int64
 
     package init(topic: String, partition: Int32, needed: Int64, earliest: Int64) {
         self.topic = topic

@@ -8,14 +8,14 @@ import NIOPosix
 /// the environment as fallbacks (`ARTPIPE_KAFKA_SECURITY_PROTOCOL=ssl` is `security.protocol`).
 package struct KafkaOptions: ParsableArguments {
     @Option(help: "Kafka bootstrap servers, host:port[,host:port…] (env: ARTPIPE_BROKERS).")
-    package var brokers: String?
+    var brokers: String?
 
     @Option(
         name: .customLong("kafka"),
         help: ArgumentHelp(
             "A librdkafka property as key=value, for TLS, SASL or tuning; repeatable (env: ARTPIPE_KAFKA_<KEY>).",
             valueName: "key=value"))
-    package var properties: [String] = []
+    var properties: [String] = []
 
     @Option(help: "Seconds to wait for the brokers to answer at start.")
     var connectTimeout: Double = 10

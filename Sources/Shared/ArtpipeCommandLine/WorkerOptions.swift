@@ -10,7 +10,7 @@ package struct WorkerOptions: ParsableArguments {
     @OptionGroup var kafka: KafkaOptions
 
     @Option(help: "Partitions handled at the same time (default: the number of cores).")
-    package var concurrency: Int?
+    var concurrency: Int?
 
     @Option(help: "Seconds between `metrics` log lines.")
     var metricsInterval: Double = 10

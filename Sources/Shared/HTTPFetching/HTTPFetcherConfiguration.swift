@@ -29,7 +29,7 @@ package struct HTTPFetcherConfiguration: Sendable {
     package var concurrencyPerHost: Int = 4
     package var userAgent = "artpipe/1"
     /// Redirects followed per request; each hop passes the URL check again.
-    package var maxRedirects = 3
+    var maxRedirects = 3
 
     package init() {}
 }

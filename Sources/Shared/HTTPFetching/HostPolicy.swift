@@ -13,12 +13,12 @@ package struct HostPolicy: Sendable {
         "googleusercontent.com", "ggpht.com", "iiif.micr.io", "rijksmuseum.nl", "staticflickr.com", "mzstatic.com",
     ]
 
-    package var allowedHosts: [String]
-    package var allowPrivateAddresses: Bool
+    var allowedHosts: [String]
+    var allowPrivateAddresses: Bool
     /// Hosts the operator named themselves (`--base-url`'s): allowed at whatever address.
-    package var trustedHosts: [String]
+    var trustedHosts: [String]
     /// Where the blocking name look-ups run.
-    package var threadPool: NIOThreadPool
+    var threadPool: NIOThreadPool
     /// The name look-up; blocking (`getaddrinfo`).
     var resolver: @Sendable (String) -> Resolution = HostPolicy.resolve
     /// Which looked-up addresses are refused; tests let loopback through to reach their server.

@@ -3,7 +3,7 @@ import Foundation
 /// Replaces secrets (API keys) in text meant for logs, metrics, messages and dead letters,
 /// as they are and percent-encoded in a URL: wholly or in part, in upper or lower-case hex.
 package struct SecretRedaction: Sendable {
-    package static let placeholder = "REDACTED"
+    static let placeholder = "REDACTED"
     /// One expression per secret, compiled once: `apply` runs on every request's URL.
     private let expressions: [Expression]
 

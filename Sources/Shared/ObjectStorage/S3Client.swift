@@ -10,7 +10,7 @@ import NIOHTTP1
 /// DeleteObjects, signed with Signature Version 4, each one attempt (callers decide on retries
 /// through ``ObjectStoreError/isTransient``).
 package final class S3Client: Sendable {
-    package let location: S3Location
+    let location: S3Location
     private let signer: S3Signer
     private let http: HTTPClient
     private let timeout: TimeAmount
@@ -32,12 +32,12 @@ package final class S3Client: Sendable {
         self.logger = logger
     }
 
-    package func shutdown() async throws {
+    func shutdown() async throws {
         try await http.shutdown()
     }
 
     /// Creates the bucket; one that exists and is ours already is not an error.
-    package func createBucket() async throws {
+    func createBucket() async throws {
         // Outside us-east-1 the region must be named; there it must not be.
         var body: [UInt8] = []
         if location.region != "us-east-1" {
@@ -53,7 +53,7 @@ package final class S3Client: Sendable {
 
     /// Writes `body` as `key` whole (a PUT replaces an object atomically). Returns its ETag.
     @discardableResult
-    package func put(
+    func put(
         _ key: String, body: [UInt8], contentType: String, cacheControl: String? = nil, metadata: [String: String] = [:]
     ) async throws -> String {
         var headers = [("content-type", contentType), ("content-length", String(body.count))]
@@ -65,7 +65,7 @@ package final class S3Client: Sendable {
     }
 
     /// The object's bytes; nil when there is no such key.
-    package func get(_ key: String) async throws -> [UInt8]? {
+    func get(_ key: String) async throws -> [UInt8]? {
         let response = try await send("GET", key: key)
         if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
         try response.expect(200, 200)
@@ -73,7 +73,7 @@ package final class S3Client: Sendable {
     }
 
     /// What the store says of `key`; nil when there is no such key. Reads no body.
-    package func head(_ key: String) async throws -> S3ObjectInfo? {
+    func head(_ key: String) async throws -> S3ObjectInfo? {
         let response = try await send("HEAD", key: key)
         if response.status == 404 { return nil }
         try response.expect(200, 200)
@@ -88,7 +88,7 @@ package final class S3Client: Sendable {
     }
 
     /// One page (up to `maxKeys`) of the keys under `prefix`, in key order.
-    package func list(prefix: String, continuationToken: String? = nil, maxKeys: Int = 1_000) async throws
+    func list(prefix: String, continuationToken: String? = nil, maxKeys: Int = 1_000) async throws
         -> S3ListPage
     {
         var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", String(maxKeys))]
@@ -99,7 +99,7 @@ package final class S3Client: Sendable {
     }
 
     /// Every key under `prefix`, page by page.
-    package func listAll(prefix: String, visit: (S3ObjectInfo) throws -> Void) async throws {
+    func listAll(prefix: String, visit: (S3ObjectInfo) throws -> Void) async throws {
         var token: String?
         repeat {
             let page = try await list(prefix: prefix, continuationToken: token)
@@ -110,7 +110,7 @@ package final class S3Client: Sendable {
 
     /// Deletes up to 1,000 keys in one request. Deleting a key that does not exist succeeds.
     /// Returns the keys the store could not delete, with its reason.
-    package func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
+    func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
         guard !keys.isEmpty else { return [] }
         precondition(keys.count <= 1_000, "DeleteObjects takes at most 1,000 keys")
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>"

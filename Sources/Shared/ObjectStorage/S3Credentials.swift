@@ -2,10 +2,10 @@ import Foundation
 
 /// The keys requests to the store are signed with.
 package struct S3Credentials: Sendable, Equatable {
-    package var accessKeyID: String
-    package var secretAccessKey: String
+    var accessKeyID: String
+    var secretAccessKey: String
     /// For temporary credentials (`AWS_SESSION_TOKEN`): sent as `x-amz-security-token`.
-    package var sessionToken: String?
+    var sessionToken: String?
 
     package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
@@ -16,7 +16,7 @@ package struct S3Credentials: Sendable, Equatable {
     /// From `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`; else from the
     /// shared credentials file (`AWS_SHARED_CREDENTIALS_FILE`, or `~/.aws/credentials`) and its
     /// profile `AWS_PROFILE` (`default`). Throws, naming where it looked, when neither has keys.
-    package static func resolve(environment: [String: String]) throws -> S3Credentials {
+    static func resolve(environment: [String: String]) throws -> S3Credentials {
         if let id = environment["AWS_ACCESS_KEY_ID"], !id.isEmpty {
             guard let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
                 throw ObjectStoreError.configuration("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not")

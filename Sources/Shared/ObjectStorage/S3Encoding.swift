@@ -2,17 +2,17 @@
 /// `A–Z a–z 0–9 - _ . ~` as `%XX` in capitals (a space is `%20`, a `+` is `%2B`).
 package enum S3Encoding {
     /// One name or value.
-    package static func component(_ text: String) -> String {
+    static func component(_ text: String) -> String {
         encode(text, keepingSlash: false)
     }
 
     /// A path: each segment encoded, the slashes kept.
-    package static func path(_ text: String) -> String {
+    static func path(_ text: String) -> String {
         encode(text, keepingSlash: true)
     }
 
     /// The canonical query: encoded names and values, sorted by name then value, joined with `&`.
-    package static func canonicalQuery(_ items: [(String, String)]) -> String {
+    static func canonicalQuery(_ items: [(String, String)]) -> String {
         items.map { (component($0.0), component($0.1)) }
             .sorted { $0.0 == $1.0 ? $0.1 < $1.1 : $0.0 < $1.0 }
             .map { "\($0.0)=\($0.1)" }.joined(separator: "&")

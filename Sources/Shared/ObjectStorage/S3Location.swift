@@ -4,13 +4,13 @@ import Foundation
 package struct S3Location: Sendable, Equatable {
     /// The store's base URL: `https://s3.<region>.amazonaws.com` by default, or an
     /// S3-compatible store's (`--s3-endpoint`, `AWS_ENDPOINT_URL`).
-    package var endpoint: URL
-    package var bucket: String
+    var endpoint: URL
+    var bucket: String
     /// Prepended to every key; empty or ending in `/`.
-    package var prefix: String
-    package var region: String
+    var prefix: String
+    var region: String
     /// `endpoint/bucket/key` rather than `bucket.endpoint/key`: what most S3-compatible stores want.
-    package var pathStyle: Bool
+    var pathStyle: Bool
 
     /// Reads `s3://BUCKET[/PREFIX]`. Nil when `text` is not an `s3://` address.
     package init?(
@@ -42,7 +42,7 @@ package struct S3Location: Sendable, Equatable {
     }
 
     /// The host and port requests go to, as the `Host` header carries them.
-    package var hostHeader: String {
+    var hostHeader: String {
         let host = pathStyle ? endpoint.host! : "\(bucket).\(endpoint.host!)"
         if let port = endpoint.port, !(endpoint.scheme == "http" && port == 80),
             !(endpoint.scheme == "https" && port == 443)
@@ -53,14 +53,14 @@ package struct S3Location: Sendable, Equatable {
     }
 
     /// The encoded path of `key` (the prefix already in it), or of the bucket when nil.
-    package func path(of key: String?) -> String {
+    func path(of key: String?) -> String {
         let bucketPath = pathStyle ? "/\(S3Encoding.component(bucket))" : ""
         guard let key else { return bucketPath.isEmpty ? "/" : bucketPath }
         return "\(bucketPath)/\(S3Encoding.path(key))"
     }
 
     /// `s3://bucket/prefix` at the endpoint, for messages.
-    package var description: String {
+    var description: String {
         "s3://\(bucket)/\(prefix) at \(endpoint.absoluteString)"
     }
 

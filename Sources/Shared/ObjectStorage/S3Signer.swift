@@ -8,9 +8,9 @@ import Foundation
 /// inner runs of spaces folded, and the payload's SHA-256 is both signed and sent as
 /// `x-amz-content-sha256`.
 package struct S3Signer: Sendable {
-    package let credentials: S3Credentials
-    package let region: String
-    package let service: String
+    let credentials: S3Credentials
+    let region: String
+    let service: String
 
     package init(credentials: S3Credentials, region: String, service: String = "s3") {
         self.credentials = credentials
@@ -22,7 +22,7 @@ package struct S3Signer: Sendable {
     /// when there is one, and `Authorization`. `headers` are the request's own (with `host`);
     /// every one of them is signed. `path` is already encoded (``S3Encoding/path(_:)``), and
     /// `query` holds the raw names and values.
-    package func signedHeaders(
+    func signedHeaders(
         method: String, path: String, query: [(String, String)], headers: [(String, String)],
         payloadSHA256: String, date: Date
     ) -> [(String, String)] {
@@ -62,7 +62,7 @@ package struct S3Signer: Sendable {
     }
 
     /// The SHA-256 of a payload, as the signature and `x-amz-content-sha256` carry it.
-    package static func payloadHash(_ bytes: some DataProtocol) -> String {
+    static func payloadHash(_ bytes: some DataProtocol) -> String {
         hex(SHA256.hash(data: bytes))
     }
 

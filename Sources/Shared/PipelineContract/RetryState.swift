@@ -46,7 +46,7 @@ package struct RetryState: Sendable, Equatable {
     package var lastReason: String { history.last?.reason ?? "" }
 
     /// The most attempts a copy may claim: far more than any schedule makes in `--retry-for`.
-    package static let maxAttempts = 1_000_000
+    static let maxAttempts = 1_000_000
 
     /// The state a message carries; nil when it never failed, or when its headers do not read
     /// as a state (``problem(in:)`` says why).

@@ -3,7 +3,7 @@
 /// services do, so a client that leaves `+` unencoded is caught.
 package enum FormQuery {
     /// The name–value pairs in order; a later repeat of a name comes after the earlier one.
-    package static func decode(_ query: String?) -> [(name: String, value: String)] {
+    static func decode(_ query: String?) -> [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

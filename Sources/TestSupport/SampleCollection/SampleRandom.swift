@@ -17,7 +17,7 @@ package struct SampleRandom: RandomNumberGenerator, Sendable {
 
     /// A uniform integer in `range`, drawn without the standard library's algorithm so the
     /// sequence is fixed by this file alone.
-    package mutating func int(in range: ClosedRange<Int>) -> Int {
+    mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
 

@@ -5,7 +5,7 @@ import KafkaClient
 package struct WorkerLaunchSettings: Sendable {
     package var client: KafkaClientConfiguration
     /// Partitions handled at the same time.
-    package var concurrency: Int
+    var concurrency: Int
     package var metricsInterval: Duration = .seconds(10)
     /// How long a shutdown or rebalance waits for messages being handled.
     package var drainTimeout: Duration = .seconds(30)

@@ -11,10 +11,10 @@ import UnixSignals
 package enum WorkerLauncher {
     /// What the launcher needs from a worker command.
     package struct Worker<Handler: MessageHandler>: Sendable {
-        package var name: String
+        var name: String
         var groupID: String
         package var topics: [String]
-        package var handler: Handler
+        var handler: Handler
         /// Where messages that failed for the moment wait; nil to retry them in place.
         var retrySchedule: RetrySchedule?
         /// Services that run beside the worker and stop after it (a writer flushing its state).

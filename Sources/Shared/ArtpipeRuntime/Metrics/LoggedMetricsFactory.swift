@@ -60,7 +60,7 @@ package struct MetricsSnapshot: Sendable {
 
 /// Percentiles of one timer over one interval.
 package struct LatencySummary: Sendable {
-    package let count: Int
+    let count: Int
     let p50Milliseconds: Double
     let p95Milliseconds: Double
     let p99Milliseconds: Double

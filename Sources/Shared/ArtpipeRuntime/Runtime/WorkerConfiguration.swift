@@ -4,11 +4,11 @@ import PipelineContract
 /// How a worker runs, apart from its handler.
 package struct WorkerConfiguration: Sendable {
     /// The worker's name in logs, metrics and dead letters (`fetch`, `thumb`, `index`).
-    package var name: String
+    var name: String
     /// The topics it consumes.
     package var topics: [String]
     /// Partitions handled at the same time; within a partition, messages go one by one.
-    package var concurrency: Int
+    var concurrency: Int
     /// Retries in place, for workers without a retry schedule.
     var retry: RetryPolicy
     /// Where messages that failed for the moment wait, so the partition moves on; nil to retry in place.

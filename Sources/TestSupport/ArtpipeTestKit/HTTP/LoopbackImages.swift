@@ -9,7 +9,7 @@ import ThumbWorker
 package struct LoopbackImages: Sendable {
     package let server: TestHTTPServer
     let downloader: HTTPFetcher
-    package let configuration: Thumbnailer.Configuration
+    let configuration: Thumbnailer.Configuration
     package let output: URL
     package let handler: PageThumbnailHandler
 

@@ -19,9 +19,9 @@ package final class TestHTTPServer: Sendable {
 
     /// What to answer, after an optional delay.
     package struct Response: Sendable {
-        package var status: Int
+        var status: Int
         package var headers: [(String, String)]
-        package var body: [UInt8]
+        var body: [UInt8]
         package var delay: Duration
 
         package init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = [], delay: Duration = .zero) {

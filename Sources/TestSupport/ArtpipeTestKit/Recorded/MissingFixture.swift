@@ -1,5 +1,5 @@
 /// A fixture the test asked for is not among the recorded ones.
 package struct MissingFixture: Error, CustomStringConvertible {
-    package let name: String
+    let name: String
     package var description: String { "no recorded fixture \(name)" }
 }
