@@ -110,6 +110,16 @@ struct S3ClientTests {
                 #expect(missing?.description.contains("no-such-bucket") == true)
                 #expect(missing?.description.contains("NoSuchBucket") == true)
             }
+            // At start-up: a missing bucket is a configuration error naming it and the endpoint.
+            try await Self.withClient(store, bucket: "no-such-bucket", prefix: "site") { client in
+                let refused = await #expect(throws: ObjectStoreError.self) { try await client.checkAccess() }
+                guard case .configuration(let text)? = refused else {
+                    Issue.record("not a configuration error: \(String(describing: refused))")
+                    return
+                }
+                #expect(text.contains("s3://no-such-bucket/site/ at \(store.endpoint)"))
+                #expect(text.contains("NoSuchBucket"))
+            }
             guard kind == .cephGateway else { return }
             // The gateway checks every signature: a wrong secret is refused, for good.
             let bucket = UniqueName.make("bucket").lowercased()
@@ -118,6 +128,11 @@ struct S3ClientTests {
                 let refused = await #expect(throws: ObjectStoreError.self) { _ = try await client.get("k") }
                 #expect(refused?.description.contains("403 SignatureDoesNotMatch") == true)
                 #expect(refused?.isTransient == false)
+                let atStart = await #expect(throws: ObjectStoreError.self) { try await client.checkAccess() }
+                #expect(atStart?.description.contains("cannot use s3://\(bucket)/") == true)
+            }
+            try await Self.withClient(store, bucket: bucket) { client in
+                try await client.checkAccess()
             }
         }
 
@@ -126,6 +141,9 @@ struct S3ClientTests {
             credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), logger: .test)
         let unreachable = await #expect(throws: ObjectStoreError.self) { _ = try await closed.get("k") }
         #expect(unreachable?.isTransient == true)
+        // Down at start-up: for the moment, to be tried again, not a configuration error.
+        let downAtStart = await #expect(throws: ObjectStoreError.self) { try await closed.checkAccess() }
+        #expect(downAtStart?.isTransient == true)
         try await closed.shutdown()
     }
 

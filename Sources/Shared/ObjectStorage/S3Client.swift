@@ -51,6 +51,18 @@ package final class S3Client: Sendable {
         try response.expect(200, 200)
     }
 
+    /// Checks, at start-up, that the bucket exists and these keys may list it: one request. A
+    /// refusal (a missing bucket, a wrong key or secret, no permission) becomes a configuration
+    /// error naming the bucket and the endpoint; a store that is down for the moment throws its
+    /// transient error, to be tried again.
+    func checkAccess() async throws {
+        do {
+            _ = try await list(prefix: location.prefix, maxKeys: 1)
+        } catch let error as ObjectStoreError where !error.isTransient {
+            throw ObjectStoreError.configuration("cannot use \(location.description): \(error)")
+        }
+    }
+
     /// Writes `body` as `key` whole (a PUT replaces an object atomically). Returns its ETag.
     @discardableResult
     func put(
