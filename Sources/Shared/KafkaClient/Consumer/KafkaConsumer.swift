@@ -135,10 +135,13 @@ package final class KafkaConsumer: Sendable {
         assignment.drainAll()
         assignment.storeFinishedOffsets(client: client)
         assignment.commit(client: client)
-        do {
-            try client.closeConsumer()
-        } catch {
-            logger.warning("consumer close", metadata: ["kafka.error": "\(error)"])
+        // The group queue is given back after the close, as it was taken before the first poll.
+        withExtendedLifetime(queue) {
+            do {
+                try client.closeConsumer()
+            } catch {
+                logger.warning("consumer close", metadata: ["kafka.error": "\(error)"])
+            }
         }
         if !assignment.joined.load(ordering: .relaxed) { client.skipDestroyIfItAborts() }
         continuation.finish()
