@@ -28,9 +28,14 @@ prepare_root() {
   unmount_all
 }
 
+# Under a lock: the tests start several clusters at once, and the first ones find no root yet.
 setup() {
+  mkdir -p "$work"
+  exec 9>"$work/ceph-root.lock"
+  flock 9
   require_commands debootstrap=debootstrap
   make_root "$root" "trixie $packages" trixie
+  flock -u 9
 }
 
 # The daemons read /proc; it stays mounted while any cluster runs.
