@@ -8,9 +8,9 @@ package struct KafkaClientConfiguration: Sendable {
     /// librdkafka properties, applied after the client's own defaults so they can override them.
     package var properties: [String: String]
     /// `client.id` of the main clients; helper clients add a suffix (`<id>-offsets`).
-    var clientID: String
+    package var clientID: String
     /// Runs the blocking calls that are not part of a poll loop. Poll loops have threads of their own.
-    var threadPool: NIOThreadPool
+    package var threadPool: NIOThreadPool
 
     package init(
         brokers: String, properties: [String: String] = [:], clientID: String = "rdkafka",

@@ -1,5 +1,5 @@
 /// Topics and partition counts as the cluster reports them.
 package struct KafkaMetadata: Sendable {
-    let brokerCount: Int
+    package let brokerCount: Int
     package let partitionsByTopic: [String: Int]
 }

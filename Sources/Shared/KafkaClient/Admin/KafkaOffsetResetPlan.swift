@@ -10,7 +10,7 @@ package struct KafkaOffsetResetPlan: Sendable {
         package let target: Int64
     }
 
-    let group: String
+    package let group: String
     package let target: KafkaOffsetTarget
     package let rows: [Row]
 

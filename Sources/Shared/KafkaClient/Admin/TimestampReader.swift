@@ -1,49 +1,36 @@
+import CKafka
 import Foundation
 
-/// Finds the first offset at or after a time by reading messages' timestamps: for brokers that
-/// do not answer that lookup (the embedded one says "none" for every time). Reads with the same
-/// connection settings (TLS, SASL) as every other client.
+/// Reads single messages by offset, for their timestamps, with the same connection settings
+/// (TLS, SASL) as every other client.
 struct TimestampReader {
     let configuration: KafkaClientConfiguration
     let callbacks: RDKafkaCallbacks
     /// Milliseconds to wait for one message.
     let timeout: Int32
 
-    /// The first offset in `low..<high` whose message is stamped at or after `milliseconds`;
-    /// `high` when none is. A binary search: timestamps of one partition only grow.
-    func firstOffset(atOrAfter milliseconds: Int64, _ topicPartition: KafkaTopicPartition, low: Int64, high: Int64)
-        throws -> Int64
-    {
-        guard low < high else { return high }
-        guard let newest = try timestamp(of: high - 1, topicPartition), newest >= milliseconds else {
-            return high
-        }
-        var (lower, upper) = (low, high - 1)
-        while lower < upper {
-            let middle = lower + (upper - lower) / 2
-            let stamp = try timestamp(of: middle, topicPartition) ?? 0
-            if stamp >= milliseconds { upper = middle } else { lower = middle + 1 }
-        }
-        return lower
-    }
-
     /// The timestamp (ms since the epoch) of the message at `offset`, or of the next one
     /// after it; nil when none arrives.
     func timestamp(of offset: Int64, _ topicPartition: KafkaTopicPartition) throws -> Int64? {
         let reader = try RDKafkaClient(
-            kind: .consumer,
+            type: RD_KAFKA_CONSUMER,
             properties: configuration.clientProperties(
                 clientIDSuffix: "timestamps",
                 defaults: [("enable.partition.eof", "false"), ("enable.auto.commit", "false")],
                 fixed: [("group.id", "\(configuration.clientID)-timestamps-\(getpid())")]),
             callbacks: callbacks)
-        try reader.assign([(topicPartition, offset)])
-        defer { reader.unassignAll() }
+        let assigned = RDKafkaTopicPartitionList.with([(topicPartition, offset)]) { rd_kafka_assign(reader.handle, $0) }
+        guard assigned == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError("cannot read \(topicPartition)", rdError: assigned)
+        }
+        defer { _ = rd_kafka_assign(reader.handle, nil) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout))
         while ContinuousClock.now < deadline {
-            if let stamp = reader.pollConsumer(timeoutMilliseconds: 100, { $0.timestampMilliseconds }) {
-                return stamp
-            }
+            guard let message = rd_kafka_consumer_poll(reader.handle, 100) else { continue }
+            defer { rd_kafka_message_destroy(message) }
+            guard message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR else { continue }
+            var type = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+            return rd_kafka_message_timestamp(message, &type)
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import CKafka
 import Foundation
 import Logging
 import Synchronization
@@ -43,7 +44,7 @@ package final class KafkaConsumer: Sendable {
         var offsetReader: RDKafkaClient?
         if configuration.startOffset != nil {
             offsetReader = try RDKafkaClient(
-                kind: .consumer,
+                type: RD_KAFKA_CONSUMER,
                 properties: configuration.client.clientProperties(
                     clientIDSuffix: "offsets",
                     defaults: [("group.id", configuration.groupID), ("enable.auto.commit", "false")]),
@@ -54,15 +55,16 @@ package final class KafkaConsumer: Sendable {
         let latestLag = LatestValue<KafkaConsumerLag?>(nil)
         let brokersUp = LatestValue<Int?>(nil)
         let callbacks = RDKafkaCallbacks(logger: logger)
-        callbacks.rebalance = { client, rebalance in
-            assignment.rebalance(rebalance, client: client)
+        callbacks.rebalance = { handle, error, partitions in
+            assignment.rebalance(handle: handle, error: error, partitions: partitions)
         }
         callbacks.statistics = { json in
             if let lag = KafkaConsumerLag(statisticsJSON: json) { latestLag.value = lag }
             if let up = KafkaConsumerHealth.brokersUp(statisticsJSON: json) { brokersUp.value = up }
         }
-        let client = try RDKafkaClient(kind: .consumer, properties: properties, callbacks: callbacks)
-        client.forwardEventsToConsumerQueue()
+        let client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, properties: properties, callbacks: callbacks)
+        // Serve logs, statistics and rebalances from the consumer queue the poll loop reads.
+        rd_kafka_poll_set_consumer(client.handle)
 
         (batches, continuation) = AsyncStream.makeStream(of: KafkaMessageBatch.self)
         self.client = client
@@ -75,7 +77,13 @@ package final class KafkaConsumer: Sendable {
 
     /// Joins the group for `topics`. Partitions arrive once ``run()`` polls.
     package func subscribe(topics: [String]) throws {
-        try client.subscribe(topics)
+        let result = RDKafkaTopicPartitionList.with(topics.map { (KafkaTopicPartition(topic: $0, partition: -1), nil) })
+        {
+            rd_kafka_subscribe(client.handle, $0)
+        }
+        guard result == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError("cannot subscribe to \(topics.joined(separator: ","))", rdError: result)
+        }
     }
 
     /// Polls until ``shutdown()``; then drains, commits, leaves the group and returns.
@@ -111,61 +119,105 @@ package final class KafkaConsumer: Sendable {
     }
 
     private func pollLoop() {
-        let queue: RDKafkaConsumerQueue
-        do {
-            queue = try RDKafkaConsumerQueue(client: client)
-        } catch {
-            logger.error("\(error)")
+        let handle = client.handle
+        guard let queue = rd_kafka_queue_get_consumer(handle) else {
+            logger.error("consumer has no group queue")
             continuation.finish()
             return
         }
+        defer { rd_kafka_queue_destroy(queue) }
+        let capacity = 2_048
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<rd_kafka_message_t>?>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+
         while !shutdownRequested.load(ordering: .acquiring) {
             lastPoll.value = .now
-            let messages = queue.next(timeoutMilliseconds: 100) { error in
-                logger.warning("consume error", metadata: ["kafka.error": "\(error)"])
+            let count = rd_kafka_consume_batch_queue(queue, 100, buffer, capacity)
+            if count > 0 {
+                dispatch(UnsafeMutableBufferPointer(start: buffer, count: count))
             }
-            if !messages.isEmpty { dispatch(messages) }
-            assignment.storeFinishedOffsets(client: client)
+            assignment.storeFinishedOffsets(handle: handle)
             oldestStall.value = assignment.oldestStall
             assignment.applyBackpressure(
-                client: client, maxMessages: configuration.maxBufferedPerPartition,
+                handle: handle, maxMessages: configuration.maxBufferedPerPartition,
                 maxBytes: configuration.maxBufferedBytesPerPartition)
         }
 
         assignment.drainAll()
-        assignment.storeFinishedOffsets(client: client)
-        assignment.commit(client: client)
-        // The group queue is given back after the close, as it was taken before the first poll.
-        withExtendedLifetime(queue) {
-            do {
-                try client.closeConsumer()
-            } catch {
-                logger.warning("consumer close", metadata: ["kafka.error": "\(error)"])
-            }
+        assignment.storeFinishedOffsets(handle: handle)
+        assignment.commit(handle: handle)
+        let closeError = rd_kafka_consumer_close(handle)
+        if closeError != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.warning("consumer close", metadata: ["kafka.error": "\(KafkaError("close", rdError: closeError))"])
         }
         if !assignment.joined.load(ordering: .relaxed) { client.skipDestroyIfItAborts() }
         continuation.finish()
         logger.info("consumer closed")
     }
 
-    /// Hands the messages on as one batch per partition, in the order they came.
-    private func dispatch(_ messages: [KafkaConsumerMessage]) {
-        var batches: [[KafkaConsumerMessage]] = []
-        for message in messages {
-            if let index = batches.lastIndex(where: {
-                $0[0].partition == message.partition && $0[0].topic == message.topic
-            }) {
-                batches[index].append(message)
+    private struct PendingBatch {
+        let topic: OpaquePointer?
+        let partition: Int32
+        var messages: [KafkaConsumerMessage]
+    }
+
+    private func dispatch(_ messages: UnsafeMutableBufferPointer<UnsafeMutablePointer<rd_kafka_message_t>?>) {
+        var pending: [PendingBatch] = []
+        var topicNames: [OpaquePointer: String] = [:]
+        for case let message? in messages {
+            defer { rd_kafka_message_destroy(message) }
+            let raw = message.pointee
+            guard raw.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                logger.warning("consume error", metadata: ["kafka.error": "\(KafkaError("consume", rdError: raw.err))"])
+                continue
+            }
+            let topic: String
+            if let name = topicNames[raw.rkt] {
+                topic = name
             } else {
-                batches.append([message])
+                topic = String(cString: rd_kafka_topic_name(raw.rkt))
+                topicNames[raw.rkt] = topic
+            }
+            let converted = Self.convert(message, topic: topic)
+            if let index = pending.lastIndex(where: { $0.topic == raw.rkt && $0.partition == raw.partition }) {
+                pending[index].messages.append(converted)
+            } else {
+                pending.append(PendingBatch(topic: raw.rkt, partition: raw.partition, messages: [converted]))
             }
         }
-        for batch in batches {
-            let topicPartition = KafkaTopicPartition(topic: batch[0].topic, partition: batch[0].partition)
+        for batch in pending {
+            guard let first = batch.messages.first else { continue }
+            let topicPartition = KafkaTopicPartition(topic: first.topic, partition: batch.partition)
             // A partition revoked while its messages were queued: the next owner reads them.
             guard let lease = assignment.lease(for: topicPartition) else { continue }
-            lease.deliveredThrough = batch.last?.offset
-            continuation.yield(KafkaMessageBatch(lease: lease, messages: batch))
+            lease.deliveredThrough = batch.messages.last?.offset
+            continuation.yield(KafkaMessageBatch(lease: lease, messages: batch.messages))
         }
+    }
+
+    static func convert(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String)
+        -> KafkaConsumerMessage
+    {
+        let raw = message.pointee
+        let value = raw.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.len)) } ?? []
+        let key = raw.key.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.key_len)) }
+        var headers: [KafkaHeader] = []
+        var rawHeaders: OpaquePointer?
+        if rd_kafka_message_headers(message, &rawHeaders) == RD_KAFKA_RESP_ERR_NO_ERROR, let rawHeaders {
+            var index = 0
+            var name: UnsafePointer<CChar>?
+            var headerValue: UnsafeRawPointer?
+            var size = 0
+            while rd_kafka_header_get_all(rawHeaders, index, &name, &headerValue, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+                let bytes = headerValue.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }
+                headers.append(KafkaHeader(name.map { String(cString: $0) } ?? "", bytes))
+                index += 1
+            }
+        }
+        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
+        return KafkaConsumerMessage(
+            topic: topic, partition: raw.partition, offset: raw.offset, key: key, value: value, headers: headers,
+            timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp)
     }
 }

@@ -2,8 +2,8 @@
 package struct KafkaConsumerConfiguration: Sendable {
     /// A ``startOffset`` meaning the oldest message the partition still holds.
     package static let beginningOffset: Int64 = -2
-    var client: KafkaClientConfiguration
-    var groupID: String
+    package var client: KafkaClientConfiguration
+    package var groupID: String
     /// Messages buffered per partition before that partition is paused.
     package var maxBufferedPerPartition: Int = 50_000
     /// Key and value bytes buffered per partition before that partition is paused.

@@ -6,7 +6,7 @@ package struct KafkaMessageBatch: Sendable {
     package let lease: KafkaPartitionLease
     package let messages: [KafkaConsumerMessage]
     /// Key and value bytes of all the messages.
-    let byteCount: Int
+    package let byteCount: Int
 
     init(lease: KafkaPartitionLease, messages: [KafkaConsumerMessage]) {
         self.lease = lease

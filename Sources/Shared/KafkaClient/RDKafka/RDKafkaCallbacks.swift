@@ -7,9 +7,8 @@ import Logging
 /// librdkafka's threads.
 final class RDKafkaCallbacks: @unchecked Sendable {
     let logger: Logger
-    var rebalance: (@Sendable (RDKafkaClient, RDKafkaRebalance) -> Void)?
-    /// The client these callbacks serve, set once it exists.
-    weak var client: RDKafkaClient?
+    var rebalance:
+        (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
     var statistics: (@Sendable (String) -> Void)?
     var deliveryReports = false
 
@@ -56,14 +55,7 @@ final class RDKafkaCallbacks: @unchecked Sendable {
         if rebalance != nil {
             rd_kafka_conf_set_rebalance_cb(conf) { handle, error, partitions, _ in
                 guard let handle, let partitions, let callbacks = RDKafkaCallbacks.from(handle) else { return }
-                let rebalance = RDKafkaRebalance(handle: handle, error: error, list: partitions)
-                guard let client = callbacks.client, let handler = callbacks.rebalance else {
-                    // A client being destroyed: give up what is taken, take nothing.
-                    if case .assign = rebalance.kind { return }
-                    try? rebalance.release()
-                    return
-                }
-                handler(client, rebalance)
+                callbacks.rebalance?(handle, error, partitions)
             }
         }
         if statistics != nil {

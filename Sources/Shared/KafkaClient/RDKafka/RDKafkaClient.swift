@@ -11,25 +11,18 @@ final class RDKafkaClient: @unchecked Sendable {
     let callbacks: RDKafkaCallbacks
     private let destroyOnDeinit = Atomic<Bool>(true)
 
-    enum Kind {
-        case producer
-        case consumer
-    }
-
     /// Creates a handle. `properties` are applied in order, so later ones override earlier ones.
-    init(kind: Kind, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
+    init(type: rd_kafka_type_t, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
         let conf = try RDKafkaConfig.make(properties)
         callbacks.install(on: conf)
         var errstr = [CChar](repeating: 0, count: 512)
         // On success rd_kafka_new takes ownership of conf.
-        let type = kind == .producer ? RD_KAFKA_PRODUCER : RD_KAFKA_CONSUMER
         guard let handle = rd_kafka_new(type, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
             throw KafkaError("cannot create Kafka client: \(String(errorBuffer: errstr))")
         }
         self.handle = handle
         self.callbacks = callbacks
-        callbacks.client = self
     }
 
     deinit {

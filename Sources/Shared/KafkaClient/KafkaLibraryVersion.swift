@@ -7,10 +7,10 @@ package enum KafkaLibraryVersion {
     package static var description: String { String(cString: rd_kafka_version_str()) }
 
     /// As librdkafka encodes it: 0xMMmmrrxx (major, minor, revision, pre-release).
-    static var number: Int32 { rd_kafka_version() }
+    package static var number: Int32 { rd_kafka_version() }
 
     /// Whether the loaded librdkafka is at least `major.minor`.
-    static func isAtLeast(_ major: Int32, _ minor: Int32) -> Bool {
+    package static func isAtLeast(_ major: Int32, _ minor: Int32) -> Bool {
         number >= (major << 24 | minor << 16)
     }
 }
