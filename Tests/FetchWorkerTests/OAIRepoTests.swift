@@ -22,7 +22,7 @@ struct OAIRepoTests {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("oai-repo"))
             let child = try ChildProcess(
                 executableURL: URL(fileURLWithPath: "/usr/bin/env"),
-                arguments: [Self.python(), script.path, "--records", String(records)], outputURL: output)
+                arguments: [TestPython.path, script.path, "--records", String(records)], outputURL: output)
             process = child
             var port = ""
             try await waitUntil("oai-repo to listen (make setup installs it)", timeout: .seconds(30)) {
@@ -34,15 +34,6 @@ struct OAIRepoTests {
             let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             try #require(!port.isEmpty, "oai-repo did not start: \(said)")
             baseURL = "http://127.0.0.1:\(port)"
-        }
-
-        /// The Python with oai-repo: `ARTPIPE_TEST_PYTHON`, else the checkout's `.build-python`
-        /// (`make setup` makes it), else `python3` on the PATH.
-        static func python() -> String {
-            let environment = ProcessInfo.processInfo.environment["ARTPIPE_TEST_PYTHON"]
-            let checkout = ChildProcess.packageRoot()?.appendingPathComponent(".build-python/bin/python3").path
-            return [environment, checkout].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
-                ?? "python3"
         }
 
         /// Asks the server to change its records; returns the identifiers it changed.

@@ -87,7 +87,7 @@ struct S3SignerTests {
 
     @Test("every request signs as botocore signs it, with and without a session token")
     func matchesBotocore() throws {
-        let python = S3TestStore.python()
+        let python = TestPython.path
         let script = try #require(ChildProcess.packageRoot()).appendingPathComponent("Tests/Servers/sigv4_botocore.py")
         for token in [nil, "FwoGZXIvYXdzEBYaDPlus+Slash/Equals=="] {
             let credentials = S3Credentials(

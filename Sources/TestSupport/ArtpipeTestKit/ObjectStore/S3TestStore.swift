@@ -41,7 +41,7 @@ package final class S3TestStore: Sendable {
             }
             arguments = ["bash", root.appendingPathComponent("scripts/ceph-rgw.sh").path, "start", name, key, secret]
         case .moto:
-            arguments = [Self.python(), root.appendingPathComponent("Tests/Servers/s3_moto_server.py").path]
+            arguments = [TestPython.path, root.appendingPathComponent("Tests/Servers/s3_moto_server.py").path]
         }
         let process = try ChildProcess(
             executableURL: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments, outputURL: output)
@@ -89,15 +89,6 @@ package final class S3TestStore: Sendable {
             try? stopper.run()
             stopper.waitUntilExit()
         }
-    }
-
-    /// The Python with the test packages: `ARTPIPE_TEST_PYTHON`, else the checkout's
-    /// `.build-python` (`make setup` makes it), else `python3` on the PATH.
-    package static func python() -> String {
-        let environment = ProcessInfo.processInfo.environment["ARTPIPE_TEST_PYTHON"]
-        let checkout = ChildProcess.packageRoot()?.appendingPathComponent(".build-python/bin/python3").path
-        return [environment, checkout].compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
-            ?? "python3"
     }
 }
 
