@@ -45,13 +45,22 @@ struct WorkerProcessTests {
             first.stdout.contains("partitions assigned")
         }
         let second = try setup.startProbe(record: "b", extra: ["--handle-delay-ms", "2"])
-        try await waitUntil("the second member to be assigned", timeout: .seconds(30)) {
-            second.stdout.contains("partitions assigned")
-        }
-        try await setup.produce(0..<count)
-        try await waitUntil("both members to make progress", timeout: .seconds(60)) {
-            ProbeRecord(url: setup.recordURL("a")).done.count > 500
-                && ProbeRecord(url: setup.recordURL("b")).done.count > 500
+        do {
+            // The join waits for the first member to rejoin, on a machine the other suites keep busy.
+            try await waitUntil("the second member to be assigned", timeout: .seconds(60)) {
+                second.stdout.contains("partitions assigned")
+            }
+            try await setup.produce(0..<count)
+            try await waitUntil("both members to make progress", timeout: .seconds(60)) {
+                ProbeRecord(url: setup.recordURL("a")).done.count > 500
+                    && ProbeRecord(url: setup.recordURL("b")).done.count > 500
+            }
+        } catch {
+            // What each member saw of the group, to tell a slow join from a stuck one.
+            Issue.record("first member:\n\(first.stdout.suffix(4_000))\nsecond member:\n\(second.stdout.suffix(4_000))")
+            first.stop()
+            second.stop()
+            throw error
         }
         return (first, second)
     }
