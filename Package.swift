@@ -87,14 +87,14 @@ let package = Package(
             name: "ThumbWorker",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "HTTPFetching", "CVips",
-                logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+                "ObjectStorage", logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .target(
             name: "IndexWorker",
             dependencies: [
-                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging, nioPosix,
-                serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ObjectStorage", logging,
+                nioPosix, serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
 
@@ -122,7 +122,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
                 "FetchWorker", "ThumbWorker", "IndexWorker", "HTTPFetching", "SampleCollection", "WorkerEndpoints",
-                argumentParser, logging, nioPosix, serviceLifecycle,
+                "ObjectStorage", argumentParser, logging, nioPosix, serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),

@@ -86,8 +86,9 @@ package struct PageThumbnailHandler: MessageHandler {
             return .settled(PageThumbnails.Item(objectNumber: objectNumber, status: .noImage))
         }
         let store = self.store
-        if let earlier = try await files.runIfActive({ store.existing(objectNumber: objectNumber, imageURL: imageURL) })
-        {
+        if let earlier = try await files.runIfActive({
+            try store.existing(objectNumber: objectNumber, imageURL: imageURL)
+        }) {
             return .settled(earlier)
         }
         guard let url = URL(string: imageURL) else {

@@ -1,25 +1,32 @@
 import ArtpipeSupport
 import Crypto
 import Foundation
+import ObjectStorage
 import PipelineContract
 
-/// Thumbnail files under `DIR/thumbs/<size>/<folder>/`, and a manifest per version of an
-/// artwork's image under `DIR/thumbs/.manifests/<folder>/` saying which image URL and settings
-/// they were made from, or why that image can never give thumbnails (``ThumbnailFileName``
-/// names both: each version its own files).
+/// Thumbnail files under `thumbs/<size>/<folder>/` of the output store (a folder or a bucket),
+/// and a manifest per version of an artwork's image under `thumbs/.manifests/<folder>/` saying
+/// which image URL and settings they were made from, or why that image can never give
+/// thumbnails (``ThumbnailFileName`` names both: each version its own files).
 /// Every file is written whole or not at all; the manifest last, so it never names a file
 /// that is not there.
+///
+/// Its calls block on the store: the handler makes them on its file thread pool.
 package struct ThumbnailStore: Sendable {
-    let outputDirectory: URL
+    let output: any OutputStore
     /// Identifies the settings (sizes, quality, format); a change makes thumbnails again.
     let settingsKey: String
     let fileExtension: String
 
-    package init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
-        self.outputDirectory = outputDirectory
+    package init(output: any OutputStore, configuration: Thumbnailer.Configuration) {
+        self.output = output
         self.fileExtension = configuration.webp ? "webp" : "jpg"
         self.settingsKey =
             "sizes=\(configuration.sizes.sorted().map(String.init).joined(separator: ","));q=\(configuration.quality);\(fileExtension)"
+    }
+
+    package init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
+        self.init(output: FolderOutputStore(directory: outputDirectory), configuration: configuration)
     }
 
     struct Manifest: Codable {
@@ -30,16 +37,13 @@ package struct ThumbnailStore: Sendable {
         let failure: String?
     }
 
-    private var thumbs: URL { outputDirectory.appendingPathComponent("thumbs") }
-
     /// The version of `imageURL`'s thumbnails under these settings (``ThumbnailFileName``).
     func version(of imageURL: String) -> String {
         ThumbnailFileName.version(imageURL: imageURL, settings: settingsKey)
     }
 
-    private func manifestURL(_ objectNumber: String, imageURL: String) -> URL {
-        outputDirectory.appendingPathComponent(
-            ThumbnailFileName.manifestPath(objectNumber, version: version(of: imageURL)))
+    private func manifestPath(_ objectNumber: String, imageURL: String) -> String {
+        ThumbnailFileName.manifestPath(objectNumber, version: version(of: imageURL))
     }
 
     /// The outcome of an earlier run for the same image and settings: its files, when they
@@ -48,34 +52,33 @@ package struct ThumbnailStore: Sendable {
     /// Reusing files marks them as just used (their modification time becomes now), which is
     /// what tells a `prune` running meanwhile to keep them; a file that is gone by then, or
     /// taken by that prune, makes the thumbnails again.
-    func existing(objectNumber: String, imageURL: String) -> PageThumbnails.Item? {
-        let versioned = manifestURL(objectNumber, imageURL: imageURL)
-        let unversioned = outputDirectory.appendingPathComponent(
-            ThumbnailFileName.unversionedManifestPath(objectNumber))
-        for url in [versioned, unversioned] {
-            guard let data = try? Data(contentsOf: url),
-                let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+    func existing(objectNumber: String, imageURL: String) throws -> PageThumbnails.Item? {
+        let versioned = manifestPath(objectNumber, imageURL: imageURL)
+        let unversioned = ThumbnailFileName.unversionedManifestPath(objectNumber)
+        for path in [versioned, unversioned] {
+            guard let bytes = try output.read(path),
+                let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes)),
                 manifest.imageURL == imageURL, manifest.settings == settingsKey
             else { continue }
             if let failure = manifest.failure {
-                _ = markUsed(url)
+                _ = try output.markUsed(path)
                 return PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: failure)
             }
-            let used = manifest.files.allSatisfy { markUsed(outputDirectory.appendingPathComponent($0.path)) }
-            guard used, markUsed(url) else { return nil }
+            for file in manifest.files {
+                guard try output.markUsed(file.path) else { return nil }
+            }
+            guard try output.markUsed(path) else { return nil }
             return PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files)
         }
         return nil
     }
 
-    /// Sets the file's modification time to now; false when it is not there.
-    private func markUsed(_ url: URL) -> Bool {
-        utimensat(AT_FDCWD, url.path, nil, 0) == 0
-    }
-
-    /// Removes what writes killed mid-way left in the thumbnail and manifest folders. Returns the count.
+    /// Removes what writes killed mid-way left in the thumbnail and manifest folders of a
+    /// folder store (a bucket has none: a PUT is whole or absent). Returns the count.
     @discardableResult
     package func removeStaleTemporaries() -> Int {
+        guard let folder = output as? FolderOutputStore else { return 0 }
+        let thumbs = folder.directory.appendingPathComponent("thumbs")
         let fileManager = FileManager.default
         var removed = 0
         for folder in (try? fileManager.contentsOfDirectory(atPath: thumbs.path)) ?? [] {
@@ -102,10 +105,7 @@ package struct ThumbnailStore: Sendable {
         for thumbnail in thumbnails.sorted(by: { $0.size < $1.size }) {
             let relative = ThumbnailFileName.thumbnailPath(
                 objectNumber, version: version, size: thumbnail.size, fileExtension: fileExtension)
-            let url = outputDirectory.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(Data(thumbnail.data), to: url)
+            try output.write(thumbnail.data, to: relative, durable: true)
             files.append(
                 PageThumbnails.File(
                     size: thumbnail.size, path: relative, width: thumbnail.width, height: thumbnail.height,
@@ -117,10 +117,10 @@ package struct ThumbnailStore: Sendable {
     }
 
     private func writeManifest(_ manifest: Manifest, for objectNumber: String) throws {
-        let url = manifestURL(objectNumber, imageURL: manifest.imageURL)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(try encoder.encode(manifest), to: url)
+        try output.write(
+            Array(try encoder.encode(manifest)), to: manifestPath(objectNumber, imageURL: manifest.imageURL),
+            durable: true)
     }
 }

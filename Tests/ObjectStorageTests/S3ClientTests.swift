@@ -81,18 +81,21 @@ struct S3ClientTests {
                 var listed: [String] = []
                 var token: String?
                 repeat {
-                    let page = try await client.list(prefix: "out/", continuationToken: token, maxKeys: 2)
+                    let page = try await client.list(prefix: "", continuationToken: token, maxKeys: 2)
                     pages += 1
                     listed += page.objects.map(\.key)
                     token = page.continuationToken
                 } while token != nil
                 #expect(pages == 3)
-                #expect(listed.sorted() == keys.map { "out/" + $0 }.sorted())
-                let failures = try await client.delete(["out/a b.json", "out/é.json", "out/never-written.json"])
+                #expect(listed.sorted() == keys.sorted())
+                let failures = try await client.delete(["a b.json", "é.json", "never-written.json"])
                 #expect(failures.isEmpty)
                 var remaining: [String] = []
-                try await client.listAll(prefix: "out/") { remaining.append($0.key) }
-                #expect(remaining.sorted() == ["out/  spaced  .json", "out/a+b.json", "out/x/y/z.json"].sorted())
+                try await client.listAll(prefix: "") { remaining.append($0.key) }
+                #expect(remaining.sorted() == ["  spaced  .json", "a+b.json", "x/y/z.json"].sorted())
+                var direct: [String] = []
+                try await client.listAll(prefix: "", directOnly: true) { direct.append($0.key) }
+                #expect(direct.sorted() == ["  spaced  .json", "a+b.json"].sorted())
             }
         }
     }

@@ -137,7 +137,7 @@ final class PipelineRun: @unchecked Sendable {
         let pages = expectedPages ?? self.expectedPages
         try await waitUntil("the index to be complete", timeout: timeout) {
             guard let manifest, manifest.progress(crawlId: crawlId).isComplete(expectedPages: pages),
-                let files = PublishedFiles(in: output, paths: IndexLayout.publishedPaths(in: output)),
+                let files = PublishedFiles(in: output, paths: (try? IndexLayout.publishedPaths(in: output)) ?? []),
                 let index = try? PublishedIndex.read(from: output).index,
                 PublishedFiles(IndexLayout.files(for: index)) == files
             else { return false }

@@ -199,7 +199,8 @@ struct ThumbWorkerPipelineTests {
         #expect(given.items.last?.reason?.contains("asked to wait") == true, "\(given.items.last?.reason ?? "-")")
         let imageURL = "\(images.server.baseURL)/always-throttled.jpg"
         #expect(
-            images.store.existing(objectNumber: "SK-4", imageURL: imageURL) == nil, "not the image's lasting failure")
+            try images.store.existing(objectNumber: "SK-4", imageURL: imageURL) == nil,
+            "not the image's lasting failure")
         await cluster.shutdown()
     }
 
@@ -270,13 +271,13 @@ struct ThumbWorkerPipelineTests {
         let unavailable = try await handler(policy).item(for: artwork)
         #expect(unavailable.status == .failed)
         #expect(unavailable.reason?.contains("failed for now") == true, "\(unavailable.reason ?? "-")")
-        #expect(store.existing(objectNumber: "DNS-1", imageURL: url) == nil, "a replay will try it again")
+        #expect(try store.existing(objectNumber: "DNS-1", imageURL: url) == nil, "a replay will try it again")
 
         policy.resolver = { _ in .notFound }
         let missing = try await handler(policy).item(for: artwork)
         #expect(missing.status == .failed && missing.reason?.contains("does not resolve") == true)
         #expect(
-            store.existing(objectNumber: "DNS-1", imageURL: url)?.status == .failed,
+            try store.existing(objectNumber: "DNS-1", imageURL: url)?.status == .failed,
             "a name that does not exist is lasting")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectStorage
 
 /// Where an index is published: schema `artpipe-index/2` (documented in `docs/index-format.md`).
 ///
@@ -112,25 +113,23 @@ package enum IndexLayout {
         return "a" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(slice)"
     }
 
-    /// The index's files now in `directory` (relative paths): what a publish compares with,
-    /// and removes when no longer part of the index. Only regular files named as the index
-    /// names its own count: a user's `gallery/custom.css`, or a folder, is never touched.
-    package static func publishedPaths(in directory: URL) -> Set<String> {
-        var candidates = [manifestPath, GallerySite.frontPagePath]
+    /// The index's files in `output` now, with their versions: what a publish compares with,
+    /// and removes when no longer part of the index. Only objects named as the index names its
+    /// own count: a user's `gallery/custom.css`, or a folder, is never touched.
+    package static func publishedVersions(in output: any OutputStore) throws -> [String: OutputVersion] {
+        var versions: [String: OutputVersion] = [:]
         for folder in [worksFolder, galleryFolder] {
-            let names =
-                (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path))
-                ?? []
-            candidates += names.map { "\(folder)/\($0)" }
+            versions.merge(try output.versions(in: folder)) { first, _ in first }
         }
-        return Set(
-            candidates.filter { path in
-                var isDirectory: ObjCBool = false
-                return isIndexFile(path)
-                    && FileManager.default.fileExists(
-                        atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
-                    && !isDirectory.boolValue
-            })
+        for path in [manifestPath, GallerySite.frontPagePath] {
+            if let version = try output.version(of: path) { versions[path] = version }
+        }
+        return versions.filter { isIndexFile($0.key) }
+    }
+
+    /// The index's files in `directory` now.
+    package static func publishedPaths(in directory: URL) throws -> Set<String> {
+        Set(try publishedVersions(in: FolderOutputStore(directory: directory)).keys)
     }
 
     /// Whether `path` is one the index writes: the manifest, the front page, a bucket's

@@ -2,16 +2,18 @@ import ArtpipeSupport
 import Crypto
 import Dispatch
 import Foundation
+import ObjectStorage
 import Synchronization
 
-/// Publishes the index from the shards on disk (``IndexLayout``): each file written whole, and
-/// only when its bytes change; `index.json` last; files no longer part of the index removed.
+/// Publishes the index from the shards on disk (``IndexLayout``) to the output store (a folder
+/// or a bucket): each file written whole, and only when its bytes change; `index.json` last;
+/// files no longer part of the index removed after it.
 package final class IndexPublisher: Sendable {
     /// What this instance knows a published file holds.
     private struct Published {
         var digest: [UInt8]
         /// The file after this instance wrote or checked it.
-        var identity: FileIdentity?
+        var version: OutputVersion?
     }
 
     private struct State {
@@ -22,14 +24,18 @@ package final class IndexPublisher: Sendable {
         var live: LiveArtistIndex?
     }
 
-    private let outputDirectory: URL
+    private let output: any OutputStore
     private let store: IndexStateStore
     // Only the writer service calls in, one call at a time; the lock makes that checkable.
     private let state = Mutex(State())
 
-    package init(outputDirectory: URL, store: IndexStateStore) {
-        self.outputDirectory = outputDirectory
+    package init(output: any OutputStore, store: IndexStateStore) {
+        self.output = output
         self.store = store
+    }
+
+    package convenience init(outputDirectory: URL, store: IndexStateStore) {
+        self.init(output: FolderOutputStore(directory: outputDirectory), store: store)
     }
 
     /// Returns how many files were written or removed.
@@ -41,7 +47,9 @@ package final class IndexPublisher: Sendable {
     /// whole render or build.
     @discardableResult
     package func publish() throws -> Int {
-        let filesReplaced = publishedFilesChanged()
+        // One look at what is published: a listing per folder, not a request per file.
+        let listing = try IndexLayout.publishedVersions(in: output)
+        let filesReplaced = publishedFilesChanged(listing)
         var previous = state.withLock { $0.live.take() }
         let reading = try store.readChanges()
         // Identities taken before reading: a shard written meanwhile shows as a change next time.
@@ -66,19 +74,15 @@ package final class IndexPublisher: Sendable {
             live = LiveArtistIndex(inputs)
         }
         if filesReplaced { buckets = nil }
-        let changes = try write(live.content, buckets: buckets)
+        let changes = try write(live.content, buckets: buckets, listing: listing)
         state.withLock { $0.live = live }
         return changes
     }
 
     /// Writes the shared files, and the given buckets' (all when nil); the manifest last; then
     /// removes the files no longer part of the index.
-    private func write(_ index: IndexContent, buckets: Set<Int>?) throws -> Int {
+    private func write(_ index: IndexContent, buckets: Set<Int>?, listing: [String: OutputVersion]) throws -> Int {
         let plan = IndexLayout.Plan(index)
-        for folder in [IndexLayout.worksFolder, IndexLayout.galleryFolder] {
-            try FileManager.default.createDirectory(
-                at: outputDirectory.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
         var current = Set<String>()
         for bucket in plan.buckets.keys {
             current.insert(IndexLayout.worksPath(bucket))
@@ -92,7 +96,7 @@ package final class IndexPublisher: Sendable {
             guard outcome.withLock({ $0.error == nil }) else { return }
             do {
                 for (path, bytes) in IndexLayout.bucketFiles(rendered[number], of: index, plan: plan) {
-                    if try publish(bytes, at: path) { outcome.withLock { $0.changes += 1 } }
+                    if try publish(bytes, at: path, listed: listing[path]) { outcome.withLock { $0.changes += 1 } }
                 }
             } catch {
                 outcome.withLock { $0.error = error }
@@ -104,50 +108,40 @@ package final class IndexPublisher: Sendable {
         let shared = IndexLayout.sharedFiles(for: index, plan: plan)
         current.formUnion(shared.keys)
         for (path, bytes) in shared.sorted(by: { $0.key < $1.key }) where path != IndexLayout.manifestPath {
-            if try publish(bytes, at: path) { changes += 1 }
+            if try publish(bytes, at: path, listed: listing[path]) { changes += 1 }
         }
         // The manifest last: a reader who sees it new finds the files it names already there.
-        if let manifest = shared[IndexLayout.manifestPath], try publish(manifest, at: IndexLayout.manifestPath) {
+        if let manifest = shared[IndexLayout.manifestPath],
+            try publish(manifest, at: IndexLayout.manifestPath, listed: listing[IndexLayout.manifestPath])
+        {
             changes += 1
         }
         // Then what the index no longer has, after the manifest that stopped naming it.
-        for path in IndexLayout.publishedPaths(in: outputDirectory).sorted() where !current.contains(path) {
-            let url = outputDirectory.appendingPathComponent(path)
-            if unlink(url.path) != 0 && errno != ENOENT {
-                throw FileWriteError(path: url.path, reason: String(cString: strerror(errno)))
-            }
+        for path in listing.keys.sorted() where !current.contains(path) {
+            try output.remove(path)
             state.withLock { _ = $0.published.removeValue(forKey: path) }
             changes += 1
         }
         return changes
     }
 
-    /// Writes `bytes` to `path` unless the file already holds them. Returns whether it wrote.
-    private func publish(_ bytes: [UInt8], at path: String) throws -> Bool {
-        let url = outputDirectory.appendingPathComponent(path)
+    /// Writes `bytes` to `path` unless the store already holds them. Returns whether it wrote.
+    /// - Parameter listed: the version the store listed at the start of this publish.
+    private func publish(_ bytes: [UInt8], at path: String, listed: OutputVersion?) throws -> Bool {
         let digest = Array(SHA256.hash(data: bytes))
-        let onDisk = FileIdentity(path: url.path)
         let known = state.withLock { $0.published[path] }
-        if let known, onDisk != nil, known.identity == onDisk {
+        if let known, listed != nil, known.version == listed {
             if known.digest == digest { return false }
-        } else if onDisk != nil, let current = try? Data(contentsOf: url), Self.same(current, bytes) {
+        } else if listed != nil, let current = try output.read(path), current == bytes {
             // Written by another instance, or before a restart: the same bytes stay.
-            state.withLock { $0.published[path] = Published(digest: digest, identity: onDisk) }
+            state.withLock { $0.published[path] = Published(digest: digest, version: listed) }
             return false
         }
         // Not flushed to disk: a restart builds the index from the state again and compares
         // every file's bytes, so a file a power cut left behind is put right.
-        let written = FileIdentity(try AtomicFile.write(Data(bytes), to: url, durable: false))
-        state.withLock { $0.published[path] = Published(digest: digest, identity: written) }
+        let written = try output.write(bytes, to: path, durable: false)
+        state.withLock { $0.published[path] = Published(digest: digest, version: written) }
         return true
-    }
-
-    private static func same(_ data: Data, _ bytes: [UInt8]) -> Bool {
-        guard data.count == bytes.count else { return false }
-        return bytes.isEmpty
-            || data.withUnsafeBytes { data in
-                bytes.withUnsafeBytes { memcmp(data.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
-            }
     }
 
     /// Whether the published files may no longer match the shards: another instance wrote a
@@ -155,18 +149,20 @@ package final class IndexPublisher: Sendable {
     /// index workers, one may publish from shards another was still writing, even after the
     /// other's complete index, and then die: every live instance rebuilds and, where the bytes
     /// differ, puts the right ones back.
-    package func changedSinceLastBuild() -> Bool {
+    package func changedSinceLastBuild() throws -> Bool {
+        // No build yet, or the last publish failed part way.
+        if state.withLock({ $0.live == nil }) { return true }
         let builtFrom = state.withLock { $0.builtFrom }
-        return store.shardSignature() != builtFrom || publishedFilesChanged()
+        return try store.shardSignature() != builtFrom
+            || publishedFilesChanged(IndexLayout.publishedVersions(in: output))
     }
 
     /// Whether a published file was replaced, added or removed by anyone but this instance:
-    /// a stat per file, a few thousand at a million works.
-    private func publishedFilesChanged() -> Bool {
+    /// against a listing of the index's folders (a stat per file in a folder, a page of a
+    /// thousand keys per request in a bucket).
+    private func publishedFilesChanged(_ listing: [String: OutputVersion]) -> Bool {
         let published = state.withLock { $0.published }
-        if Set(published.keys) != IndexLayout.publishedPaths(in: outputDirectory) { return true }
-        return published.contains { path, file in
-            FileIdentity(path: outputDirectory.appendingPathComponent(path).path) != file.identity
-        }
+        if Set(published.keys) != Set(listing.keys) { return true }
+        return published.contains { path, file in listing[path] != file.version }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import NIOPosix
+import ObjectStorage
 import ServiceLifecycle
 
 /// Writes changed shards and republishes the index at most once per interval, and a last
@@ -50,22 +51,44 @@ package struct IndexWriterService: Service {
         let clock = ContinuousClock()
         let missing = store.missingHistory
         historyMissing.record(missing.count)
-        let (changed, flushing, publishing) = try await threadPool.runIfActive {
+        let outcome = try await threadPool.runIfActive {
             let start = clock.now
             let flushed = try store.flush()
             let flushedAt = clock.now
             // An index without the pages Kafka lost would look complete and be smaller.
-            guard missing.isEmpty else { return (false, flushedAt - start, Duration.zero) }
-            let changed = (flushed || force || publisher.changedSinceLastBuild()) ? try publisher.publish() > 0 : false
-            return (changed, flushedAt - start, clock.now - flushedAt)
+            guard missing.isEmpty else { return PublishOutcome.withheld }
+            do {
+                let due = try flushed || force || publisher.changedSinceLastBuild()
+                let changed = due ? try publisher.publish() > 0 : false
+                return .published(changed: changed, flushing: flushedAt - start, publishing: clock.now - flushedAt)
+            } catch let error as ObjectStoreError where error.isTransient {
+                // The state is flushed: the next interval publishes it all again.
+                return .storeUnavailable(error)
+            }
         }
-        if missing.isEmpty { currentAt.record(Date().timeIntervalSince1970) }
-        if changed {
-            logger.debug(
-                "index written",
-                metadata: [
-                    "index.flush.seconds": "\(flushing.seconds)", "index.publish.seconds": "\(publishing.seconds)",
-                ])
+        switch outcome {
+        case .withheld:
+            break
+        case .published(let changed, let flushing, let publishing):
+            currentAt.record(Date().timeIntervalSince1970)
+            if changed {
+                logger.debug(
+                    "index written",
+                    metadata: [
+                        "index.flush.seconds": "\(flushing.seconds)", "index.publish.seconds": "\(publishing.seconds)",
+                    ])
+            }
+        case .storeUnavailable(let error):
+            logger.warning(
+                "cannot publish the index for the moment; trying again at the next interval",
+                metadata: ["reason": "\(error)"])
         }
+    }
+
+    private enum PublishOutcome: Sendable {
+        /// History is missing (``MissingHistory``): nothing may be published.
+        case withheld
+        case published(changed: Bool, flushing: Duration, publishing: Duration)
+        case storeUnavailable(ObjectStoreError)
     }
 }

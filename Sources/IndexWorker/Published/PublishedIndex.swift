@@ -1,4 +1,5 @@
 import Foundation
+import ObjectStorage
 
 /// Reads a published index back: the manifest alone, or every work.
 package enum PublishedIndex {
@@ -8,17 +9,29 @@ package enum PublishedIndex {
 
     /// `DIR/index.json`. Throws when it is missing, or is not an `artpipe-index/2` manifest.
     package static func manifest(in directory: URL) throws -> IndexManifest {
-        let url = directory.appendingPathComponent(IndexLayout.manifestPath)
-        guard let data = try? Data(contentsOf: url) else { throw ReadError(description: "cannot read \(url.path)") }
+        try manifest(in: FolderOutputStore(directory: directory))
+    }
+
+    /// `index.json` in a folder or a bucket.
+    package static func manifest(in output: any OutputStore) throws -> IndexManifest {
+        let place = output.address(of: IndexLayout.manifestPath)
+        let bytes: [UInt8]?
+        do {
+            bytes = try output.read(IndexLayout.manifestPath)
+        } catch {
+            throw ReadError(description: "cannot read \(place): \(error)")
+        }
+        guard let bytes else { throw ReadError(description: "cannot read \(place)") }
+        let data = Data(bytes)
         let manifest: IndexManifest
         do {
             manifest = try JSONDecoder().decode(IndexManifest.self, from: data)
         } catch {
-            throw ReadError(description: "\(url.path) is not an artpipe index (\(IndexLayout.schemaName))")
+            throw ReadError(description: "\(place) is not an artpipe index (\(IndexLayout.schemaName))")
         }
         guard manifest.schema == IndexLayout.schemaName else {
             throw ReadError(
-                description: "\(url.path) has schema \(manifest.schema); this artpipe reads \(IndexLayout.schemaName)")
+                description: "\(place) has schema \(manifest.schema); this artpipe reads \(IndexLayout.schemaName)")
         }
         return manifest
     }
@@ -26,14 +39,21 @@ package enum PublishedIndex {
     /// The whole index, the manifest and every bucket it names. For tools and tests: it holds
     /// every work in memory.
     package static func read(from directory: URL) throws -> (manifest: IndexManifest, index: ArtistIndex) {
-        let manifest = try manifest(in: directory)
+        try read(from: FolderOutputStore(directory: directory))
+    }
+
+    /// The whole index in a folder or a bucket.
+    package static func read(from output: any OutputStore) throws -> (manifest: IndexManifest, index: ArtistIndex) {
+        let manifest = try manifest(in: output)
         var works: [String: [ArtistIndex.Work]] = [:]
         for bucket in Set(manifest.artists.flatMap(\.buckets)).sorted() {
             let path = "\(IndexLayout.worksFolder)/\(bucket).jsonl"
-            guard let data = try? Data(contentsOf: directory.appendingPathComponent(path)) else {
+            guard let bytes = try? output.read(path) else {
                 throw ReadError(description: "index.json names \(path), which cannot be read")
             }
-            for line in try WorkLines.parse(data, file: path) { works[line.artist, default: []].append(line.work) }
+            for line in try WorkLines.parse(Data(bytes), file: path) {
+                works[line.artist, default: []].append(line.work)
+            }
         }
         let artists = manifest.artists.map { artist in
             ArtistIndex.Artist(

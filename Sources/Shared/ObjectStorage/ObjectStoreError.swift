@@ -21,7 +21,7 @@ package enum ObjectStoreError: Error, CustomStringConvertible, Sendable, Equatab
 
     /// Worth trying again later: the store is down, overloaded or unreachable for the moment.
     /// A refusal (403, a missing bucket) is not: no retry changes it.
-    var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .configuration, .malformed: false
         case .transport: true

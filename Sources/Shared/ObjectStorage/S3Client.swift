@@ -9,6 +9,8 @@ import NIOHTTP1
 /// The requests the workers make of an S3-compatible store: PUT, GET, HEAD, ListObjectsV2 and
 /// DeleteObjects, signed with Signature Version 4, each one attempt (callers decide on retries
 /// through ``ObjectStoreError/isTransient``).
+///
+/// Keys are relative to the location's prefix, in what it is given and in what it lists.
 package final class S3Client: Sendable {
     let location: S3Location
     private let signer: S3Signer
@@ -32,7 +34,7 @@ package final class S3Client: Sendable {
         self.logger = logger
     }
 
-    func shutdown() async throws {
+    package func shutdown() async throws {
         try await http.shutdown()
     }
 
@@ -57,7 +59,7 @@ package final class S3Client: Sendable {
     /// transient error, to be tried again.
     func checkAccess() async throws {
         do {
-            _ = try await list(prefix: location.prefix, maxKeys: 1)
+            _ = try await list(prefix: "", maxKeys: 1)
         } catch let error as ObjectStoreError where !error.isTransient {
             throw ObjectStoreError.configuration("cannot use \(location.description): \(error)")
         }
@@ -99,22 +101,28 @@ package final class S3Client: Sendable {
             cacheControl: response.headers.first(name: "cache-control"))
     }
 
-    /// One page (up to `maxKeys`) of the keys under `prefix`, in key order.
-    func list(prefix: String, continuationToken: String? = nil, maxKeys: Int = 1_000) async throws
-        -> S3ListPage
+    /// One page (up to `maxKeys`) of the keys under `prefix`, in key order. With
+    /// `directOnly`, keys below a further `/` are left out.
+    func list(prefix: String, directOnly: Bool = false, continuationToken: String? = nil, maxKeys: Int = 1_000)
+        async throws -> S3ListPage
     {
-        var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", String(maxKeys))]
+        var query = [("list-type", "2"), ("prefix", location.prefix + prefix), ("max-keys", String(maxKeys))]
+        if directOnly { query.append(("delimiter", "/")) }
         if let continuationToken { query.append(("continuation-token", continuationToken)) }
         let response = try await send("GET", key: nil, query: query)
         try response.expect(200, 200)
-        return try S3ListResult.parse(response.body, request: response.request)
+        var page = try S3ListResult.parse(response.body, request: response.request)
+        for index in page.objects.indices where page.objects[index].key.hasPrefix(location.prefix) {
+            page.objects[index].key.removeFirst(location.prefix.count)
+        }
+        return page
     }
 
     /// Every key under `prefix`, page by page.
-    func listAll(prefix: String, visit: (S3ObjectInfo) throws -> Void) async throws {
+    func listAll(prefix: String, directOnly: Bool = false, visit: (S3ObjectInfo) throws -> Void) async throws {
         var token: String?
         repeat {
-            let page = try await list(prefix: prefix, continuationToken: token)
+            let page = try await list(prefix: prefix, directOnly: directOnly, continuationToken: token)
             for object in page.objects { try visit(object) }
             token = page.continuationToken
         } while token != nil
@@ -126,7 +134,7 @@ package final class S3Client: Sendable {
         guard !keys.isEmpty else { return [] }
         precondition(keys.count <= 1_000, "DeleteObjects takes at most 1,000 keys")
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>"
-        for key in keys { xml += "<Object><Key>\(HTMLText.escaped(key))</Key></Object>" }
+        for key in keys { xml += "<Object><Key>\(HTMLText.escaped(location.prefix + key))</Key></Object>" }
         xml += "</Delete>"
         let body = Array(xml.utf8)
         let md5 = Data(Insecure.MD5.hash(data: body)).base64EncodedString()
@@ -137,14 +145,20 @@ package final class S3Client: Sendable {
             ],
             body: body)
         try response.expect(200, 200)
-        return try S3ListResult.deleteFailures(response.body, request: response.request)
+        return try S3ListResult.deleteFailures(response.body, request: response.request).map { failure in
+            (
+                failure.key.hasPrefix(location.prefix)
+                    ? String(failure.key.dropFirst(location.prefix.count)) : failure.key,
+                failure.reason
+            )
+        }
     }
 
     private func send(
         _ method: String, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [],
         body: [UInt8] = []
     ) async throws -> S3Response {
-        let fullKey = key.map { location.prefix.isEmpty || $0.hasPrefix(location.prefix) ? $0 : location.prefix + $0 }
+        let fullKey = key.map { location.prefix + $0 }
         let path = location.path(of: fullKey)
         let queryText = S3Encoding.canonicalQuery(query)
         let description = "\(method) \(location.bucket)/\(fullKey ?? "")"

@@ -1,0 +1,75 @@
+import ArtpipeSupport
+import Foundation
+
+/// Published files under a folder (`--out DIR`): each written to a temporary file and renamed
+/// over the old one.
+package struct FolderOutputStore: OutputStore {
+    package let directory: URL
+
+    package init(directory: URL) {
+        self.directory = directory
+    }
+
+    package var description: String { directory.path }
+
+    package func address(of path: String) -> String { url(path).path }
+
+    package func close() async throws {}
+
+    private func url(_ path: String) -> URL { directory.appendingPathComponent(path) }
+
+    package func read(_ path: String) throws -> [UInt8]? {
+        do {
+            return Array(try Data(contentsOf: url(path)))
+        } catch CocoaError.fileReadNoSuchFile {
+            return nil
+        } catch {
+            throw FileWriteError(path: url(path).path, reason: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    package func version(of path: String) throws -> OutputVersion? {
+        var status = stat()
+        guard stat(url(path).path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Self.version(status)
+    }
+
+    package func versions(in folder: String) throws -> [String: OutputVersion] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path)) ?? []
+        var versions: [String: OutputVersion] = [:]
+        for name in names where !name.hasPrefix(".") {
+            let path = folder.isEmpty ? name : "\(folder)/\(name)"
+            if let version = try version(of: path) { versions[path] = version }
+        }
+        return versions
+    }
+
+    @discardableResult
+    package func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion {
+        let target = url(path)
+        do {
+            return Self.version(try AtomicFile.write(Data(bytes), to: target, durable: durable))
+        } catch let error as FileWriteError {
+            // The first file of its folder: make the folder, then write again.
+            let folder = target.deletingLastPathComponent()
+            guard !FileManager.default.fileExists(atPath: folder.path) else { throw error }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return Self.version(try AtomicFile.write(Data(bytes), to: target, durable: durable))
+        }
+    }
+
+    package func remove(_ path: String) throws {
+        if unlink(url(path).path) != 0 && errno != ENOENT {
+            throw FileWriteError(path: url(path).path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    package func markUsed(_ path: String) throws -> Bool {
+        utimensat(AT_FDCWD, url(path).path, nil, 0) == 0
+    }
+
+    private static func version(_ status: stat) -> OutputVersion {
+        OutputVersion(
+            "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)")
+    }
+}
