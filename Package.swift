@@ -132,7 +132,7 @@ let package = Package(
             name: "ArtpipeTestKit",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection",
-                "ThumbWorker", "HTTPFetching", logging, hummingbird, httpTypes, nioCore,
+                "ThumbWorker", "HTTPFetching", "ObjectStorage", logging, hummingbird, httpTypes, nioCore,
             ], path: testSupport("ArtpipeTestKit"),
             resources: [.copy("Fixtures")]),
         .executableTarget(
@@ -191,7 +191,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "ThumbWorker", "HTTPFetching",
-                "SampleCollection", "SampleImages", "ArtpipeTestKit", logging,
+                "SampleCollection", "SampleImages", "ArtpipeTestKit", "ObjectStorage", logging,
             ]),
     ]
 )

@@ -2,6 +2,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import IndexWorker
+import ObjectStorage
 import PipelineContract
 import SampleCollection
 import Testing
@@ -20,6 +21,13 @@ final class PipelineRun: @unchecked Sendable {
     private(set) var workers: [String: [ChildProcess]] = [:]
     /// Added to every fetch worker's command line.
     var fetchWorkerFlags: [String] = []
+    /// Where the thumb and index workers publish: ``output`` unless ``publish(to:bucket:)``
+    /// chose a bucket (the index state stays in ``output`` then).
+    private(set) var published: any OutputStore
+    private var outFlags: [String]
+    private var stateFlags: [String] = []
+    /// Added to every worker's environment (the store's keys).
+    private var environment: [String: String] = [:]
 
     init(sample: SampleServerHandle, source: String = "rijksmuseum", partitions: Int = 3) throws {
         self.source = source
@@ -29,6 +37,25 @@ final class PipelineRun: @unchecked Sendable {
         }
         self.sample = sample
         output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("pipeline-out"))
+        published = FolderOutputStore(directory: output)
+        outFlags = ["--out", output.path]
+    }
+
+    /// Makes the thumb and index workers publish to a new bucket of `store` (under a prefix),
+    /// with the store's keys in their environment. Returns the client the run reads it with.
+    func publish(to store: S3TestStore, bucket: String) async throws -> S3Client {
+        let address = "s3://\(bucket)/site"
+        let location = try #require(try S3Location(address, endpoint: store.endpoint, region: nil))
+        let client = S3Client(
+            location: location,
+            credentials: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey),
+            logger: .test)
+        try await client.createBucket()
+        published = BucketOutputStore(client: client)
+        outFlags = ["--out", address, "--s3-endpoint", store.endpoint]
+        stateFlags = ["--state", output.appendingPathComponent(".index-state").path]
+        environment = ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey]
+        return client
     }
 
     var brokers: String { cluster.brokers }
@@ -72,8 +99,8 @@ final class PipelineRun: @unchecked Sendable {
             return ["fetch-worker", "--base-url", sample.baseURL, "--flickr-key-file", flickrKeyFile]
                 + fetchWorkerFlags + common
         case "thumb-worker":
-            return ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + common
-        default: return ["index-worker", "--out", output.path, "--write-interval", "0.2"] + common
+            return ["thumb-worker", "--allow-host", "127.0.0.1", "--allow-private-hosts"] + outFlags + common
+        default: return ["index-worker", "--write-interval", "0.2"] + outFlags + stateFlags + common
         }
     }
 
@@ -86,7 +113,7 @@ final class PipelineRun: @unchecked Sendable {
 
     @discardableResult
     func start(_ role: String) throws -> ChildProcess {
-        let process = try ChildProcess("artpipe", arguments(role))
+        let process = try ChildProcess("artpipe", arguments(role), environment: environment)
         workers[role, default: []].append(process)
         return process
     }
@@ -125,7 +152,9 @@ final class PipelineRun: @unchecked Sendable {
         return status.stdout
     }
 
-    var manifest: IndexManifest? { try? PublishedIndex.manifest(in: output) }
+    var manifest: IndexManifest? {
+        get async { try? await offCooperativePool { [published] in try PublishedIndex.manifest(in: published) } }
+    }
 
     /// Waits until every page is indexed or failed and no thumbnail is pending, and the files
     /// on disk are exactly what the index they hold publishes (none stale, none missing);
@@ -136,13 +165,20 @@ final class PipelineRun: @unchecked Sendable {
         var complete: (ArtistIndex, PublishedFiles)?
         let pages = expectedPages ?? self.expectedPages
         try await waitUntil("the index to be complete", timeout: timeout) {
-            guard let manifest, manifest.progress(crawlId: crawlId).isComplete(expectedPages: pages),
-                let files = PublishedFiles(in: output, paths: (try? IndexLayout.publishedPaths(in: output)) ?? []),
-                let index = try? PublishedIndex.read(from: output).index,
-                PublishedFiles(IndexLayout.files(for: index)) == files
+            guard let manifest = await manifest, manifest.progress(crawlId: crawlId).isComplete(expectedPages: pages)
             else { return false }
-            complete = (index, files)
-            return true
+            let found = try await offCooperativePool { [published] () -> (ArtistIndex, PublishedFiles)? in
+                guard
+                    let files = PublishedFiles(
+                        in: published,
+                        paths: (try? IndexLayout.publishedVersions(in: published)).map { Array($0.keys) } ?? []),
+                    let index = try? PublishedIndex.read(from: published).index,
+                    PublishedFiles(IndexLayout.files(for: index)) == files
+                else { return nil }
+                return (index, files)
+            }
+            complete = found
+            return found != nil
         }
         return complete!
     }

@@ -168,7 +168,7 @@ struct PipelineTests {
         try run.startWorkers()
         try await run.crawl()
         try await waitUntil("some pages indexed", timeout: .seconds(120)) {
-            (run.manifest?.progress(crawlId: PipelineRun.crawlId).pagesIndexed ?? 0) >= 1
+            (await run.manifest?.progress(crawlId: PipelineRun.crawlId).pagesIndexed ?? 0) >= 1
         }
         run.cluster.broker.setBrokerDown()
         // The outage's length is the input.

@@ -59,25 +59,38 @@ package final class IndexStateStore: Sendable {
     /// Names this instance's ``PartitionClaim``s.
     let instance = UUID().uuidString
 
-    static let folderName = ".index-state"
+    package static let folderName = ".index-state"
 
-    package init(outputDirectory: URL, acceptsMissingHistory: Bool = false, logger: Logger) throws {
-        directory = outputDirectory.appendingPathComponent(Self.folderName)
+    /// The state in `directory` (`--state`): on the index worker's own disk, whatever the
+    /// published files go to.
+    package init(stateDirectory: URL, acceptsMissingHistory: Bool = false, logger: Logger) throws {
+        directory = stateDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.acceptsMissingHistory = acceptsMissingHistory
         self.logger = logger
     }
 
-    /// Removes what writes killed mid-way left beside the shards and the published files.
-    /// Returns the count.
+    /// The state in `DIR/.index-state`, beside the files published in `DIR`.
+    package convenience init(outputDirectory: URL, acceptsMissingHistory: Bool = false, logger: Logger) throws {
+        try self.init(
+            stateDirectory: outputDirectory.appendingPathComponent(Self.folderName),
+            acceptsMissingHistory: acceptsMissingHistory, logger: logger)
+    }
+
+    /// Removes what writes killed mid-way left beside the shards, and beside the published
+    /// files when they are in `publishedIn`. Returns the count.
     @discardableResult
-    package func removeStaleTemporaries() -> Int {
-        let output = directory.deletingLastPathComponent()
-        return [
-            directory, output, output.appendingPathComponent(IndexLayout.worksFolder),
-            output.appendingPathComponent(IndexLayout.galleryFolder),
-        ]
-        .map { AtomicFile.removeStaleTemporaries(in: $0) }.reduce(0, +)
+    package func removeStaleTemporaries(publishedIn output: URL?) -> Int {
+        var folders = [directory]
+        if let output {
+            folders += [
+                output, output.appendingPathComponent(IndexLayout.worksFolder),
+                output.appendingPathComponent(IndexLayout.galleryFolder),
+            ]
+        }
+        return
+            folders
+            .map { AtomicFile.removeStaleTemporaries(in: $0) }.reduce(0, +)
     }
 
     /// Where to start reading a newly assigned partition: after its offset, or at the beginning

@@ -33,7 +33,11 @@ package struct MissingHistory: Sendable, Equatable, Codable, CustomStringConvert
 
     /// Every gap an index instance recorded under `DIR/.index-state/`, oldest partition first.
     package static func recorded(in outputDirectory: URL) -> [MissingHistory] {
-        let directory = outputDirectory.appendingPathComponent(IndexStateStore.folderName)
+        recorded(inState: outputDirectory.appendingPathComponent(IndexStateStore.folderName))
+    }
+
+    /// The gaps recorded in an index worker's `--state` directory.
+    package static func recorded(inState directory: URL) -> [MissingHistory] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(fileSuffix) }.sorted().compactMap { name in
             (try? Data(contentsOf: directory.appendingPathComponent(name))).flatMap {

@@ -39,7 +39,7 @@ package final class S3Client: Sendable {
     }
 
     /// Creates the bucket; one that exists and is ours already is not an error.
-    func createBucket() async throws {
+    package func createBucket() async throws {
         // Outside us-east-1 the region must be named; there it must not be.
         var body: [UInt8] = []
         if location.region != "us-east-1" {
@@ -67,7 +67,7 @@ package final class S3Client: Sendable {
 
     /// Writes `body` as `key` whole (a PUT replaces an object atomically). Returns its ETag.
     @discardableResult
-    func put(
+    package func put(
         _ key: String, body: [UInt8], contentType: String, cacheControl: String? = nil, metadata: [String: String] = [:]
     ) async throws -> String {
         var headers = [("content-type", contentType), ("content-length", String(body.count))]
@@ -79,7 +79,7 @@ package final class S3Client: Sendable {
     }
 
     /// The object's bytes; nil when there is no such key.
-    func get(_ key: String) async throws -> [UInt8]? {
+    package func get(_ key: String) async throws -> [UInt8]? {
         let response = try await send("GET", key: key)
         if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
         try response.expect(200, 200)
@@ -87,7 +87,7 @@ package final class S3Client: Sendable {
     }
 
     /// What the store says of `key`; nil when there is no such key. Reads no body.
-    func head(_ key: String) async throws -> S3ObjectInfo? {
+    package func head(_ key: String) async throws -> S3ObjectInfo? {
         let response = try await send("HEAD", key: key)
         if response.status == 404 { return nil }
         try response.expect(200, 200)
@@ -119,7 +119,7 @@ package final class S3Client: Sendable {
     }
 
     /// Every key under `prefix`, page by page.
-    func listAll(prefix: String, directOnly: Bool = false, visit: (S3ObjectInfo) throws -> Void) async throws {
+    package func listAll(prefix: String, directOnly: Bool = false, visit: (S3ObjectInfo) throws -> Void) async throws {
         var token: String?
         repeat {
             let page = try await list(prefix: prefix, directOnly: directOnly, continuationToken: token)
@@ -130,7 +130,7 @@ package final class S3Client: Sendable {
 
     /// Deletes up to 1,000 keys in one request. Deleting a key that does not exist succeeds.
     /// Returns the keys the store could not delete, with its reason.
-    func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
+    package func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
         guard !keys.isEmpty else { return [] }
         precondition(keys.count <= 1_000, "DeleteObjects takes at most 1,000 keys")
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>"

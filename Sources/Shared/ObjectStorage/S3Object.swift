@@ -3,7 +3,7 @@ import Foundation
 /// What a HEAD or a listing says of one object.
 package struct S3ObjectInfo: Sendable, Equatable {
     /// The key within the bucket, prefix included.
-    var key: String
+    package var key: String
     var size: Int
     /// Without quotes.
     var etag: String
@@ -11,8 +11,8 @@ package struct S3ObjectInfo: Sendable, Equatable {
     /// `x-amz-meta-*` values (HEAD only), by name without the prefix.
     var metadata: [String: String] = [:]
     /// As the object was written (HEAD only).
-    var contentType: String?
-    var cacheControl: String?
+    package var contentType: String?
+    package var cacheControl: String?
 }
 
 /// One page of a listing.

@@ -3,6 +3,8 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import Foundation
 import IndexWorker
+import Logging
+import ObjectStorage
 import SampleCollection
 import Synchronization
 import UnixSignals
@@ -19,10 +21,20 @@ struct DemoCommand: AsyncParsableCommand {
             """)
 
     @Option(
-        help:
-            "Output directory (index.html, index.json, works/, gallery/, thumbs/, logs/). Emptied first if an earlier demo made it."
-    )
+        help: """
+            Output directory (index.html, index.json, works/, gallery/, thumbs/, logs/), or s3://BUCKET[/PREFIX] for \
+            the published files. Emptied first if an earlier demo made it.
+            """)
     var out: String = "artpipe-demo"
+
+    @Option(help: "With --out s3://…: the directory for logs and the index worker's state.")
+    var workDir: String = "artpipe-demo"
+
+    @Option(help: "With --out s3://…: the S3-compatible store's URL (default AWS_ENDPOINT_URL, else AWS).")
+    var s3Endpoint: String?
+
+    @Option(help: "With --out s3://…: the bucket's region (default AWS_REGION, else us-east-1).")
+    var s3Region: String?
 
     @OptionGroup var collection: SampleCollectionOptions
 
@@ -88,9 +100,35 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = URL(fileURLWithPath: out).standardizedFileURL
+        let location: OutputLocation
+        do {
+            location = try OutputLocation(out, endpoint: s3Endpoint, region: s3Region)
+        } catch let error as ObjectStoreError {
+            throw ConfigurationError("--out: \(error)")
+        }
+        let output = (location.folder ?? URL(fileURLWithPath: workDir)).standardizedFileURL
         try DemoDirectory.prepare(output)
-        let run = DemoRun(output: output, expectedPages: expectedPages, interactive: isatty(STDOUT_FILENO) == 1)
+        // The workers' flags for where they publish, and where the demo reads the index.
+        var outFlags = ["--out", output.path]
+        var published: any OutputStore = FolderOutputStore(directory: output)
+        var stateFlags: [String] = []
+        if location.folder == nil {
+            let bucket: BucketOutputStore
+            do {
+                bucket = try await location.open(logger: Logger(label: "artpipe.demo")) as! BucketOutputStore
+            } catch let error as ObjectStoreError {
+                throw ConfigurationError("--out: \(error)")
+            }
+            published = bucket
+            try await DemoBucket.prepare(bucket)
+            outFlags =
+                ["--out", out] + (s3Endpoint.map { ["--s3-endpoint", $0] } ?? [])
+                + (s3Region.map { ["--s3-region", $0] } ?? [])
+            stateFlags = ["--state", output.appendingPathComponent(".index-state").path]
+        }
+        let run = DemoRun(
+            output: output, published: published, expectedPages: expectedPages,
+            interactive: isatty(STDOUT_FILENO) == 1)
         let signals = await UnixSignalsSequence.shutdownSignals()
         let received = Mutex<UnixSignal?>(nil)
         let watcher = Task {
@@ -126,10 +164,10 @@ struct DemoCommand: AsyncParsableCommand {
                     ["fetch-worker", "--base-url", baseURL, "--flickr-key-file", keyFile] + kafka)
                 try run.launch(
                     "thumb-worker\(suffix)",
-                    ["thumb-worker", "--out", output.path, "--allow-host", "127.0.0.1", "--allow-private-hosts"] + kafka
-                )
+                    ["thumb-worker", "--allow-host", "127.0.0.1", "--allow-private-hosts"] + outFlags + kafka)
                 try run.launch(
-                    "index-worker\(suffix)", ["index-worker", "--out", output.path, "--write-interval", "0.5"] + kafka)
+                    "index-worker\(suffix)",
+                    ["index-worker", "--write-interval", "0.5"] + outFlags + stateFlags + kafka)
             }
             run.say("pipeline started: broker \(bootstrap), sample collection \(baseURL), logs in \(output.path)/logs")
             try await run.crawl(
@@ -143,14 +181,18 @@ struct DemoCommand: AsyncParsableCommand {
             let memory = run.peakResidentBytes()
             let elapsed = run.elapsed
             await run.stopGracefully()
-            var summary = DemoSummary(manifest: manifest, index: index, elapsed: elapsed, cpu: cpu, output: output)
+            var summary = DemoSummary(
+                manifest: manifest, index: index, elapsed: elapsed, cpu: cpu, output: output,
+                gallery: published.address(of: "index.html"))
             summary.memory = memory
             if let decoded = run.loggedCounters(["images_decoded", "image_bytes_decoded"], prefix: "thumb-worker") {
                 summary.decoded = (decoded[0], decoded[1])
             }
             print(summary.text)
+            try? await published.close()
         } catch {
             await run.stopGracefully()
+            try? await published.close()
             throw error
         }
     }

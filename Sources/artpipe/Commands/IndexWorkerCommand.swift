@@ -6,6 +6,7 @@ import Foundation
 import IndexWorker
 import Logging
 import NIOPosix
+import ObjectStorage
 import WorkerEndpoints
 
 /// `artpipe index-worker`: pages, thumbnails and failed requests in; the published index (index.json, works/, index.html, gallery/) out.
@@ -13,13 +14,20 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index-worker",
         abstract:
-            "Maintain the index in DIR (index.json, works/, index.html, gallery/) from artpipe.pages, artpipe.thumbnails and the dead letters."
+            "Maintain the index (index.json, works/, index.html, gallery/) in a directory or a bucket, from artpipe.pages, artpipe.thumbnails and the dead letters."
     )
 
     @OptionGroup var worker: WorkerOptions
 
-    @Option(help: "Output directory (shared with thumb-worker, which writes DIR/thumbs).")
-    var out: String
+    /// Shared with thumb-worker, which writes `thumbs/` there.
+    @OptionGroup var output: OutputOptions
+
+    @Option(
+        help: """
+            The worker's own state, rebuilt from Kafka when lost (a local disk; an emptyDir in Kubernetes). \
+            Default: DIR/.index-state with --out DIR; required with --out s3://….
+            """)
+    var state: String?
 
     @Option(help: "Seconds between writes of the index (at most one write per interval).")
     var writeInterval: Double = 1
@@ -34,27 +42,46 @@ struct IndexWorkerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard writeInterval > 0 else { throw ValidationError("--write-interval must be positive") }
+        if state == nil, (try? output.location().folder) == nil {
+            throw ValidationError("--state DIR is required with --out s3://…: the index state stays on a local disk")
+        }
     }
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
-        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.index")
-        let output = URL(fileURLWithPath: out, isDirectory: true)
+        let location = try output.location()
+        let stateDirectory =
+            state.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? location.folder!.appendingPathComponent(IndexStateStore.folderName)
         let store: IndexStateStore
         do {
             store = try IndexStateStore(
-                outputDirectory: output, acceptsMissingHistory: acceptMissingHistory, logger: logger)
+                stateDirectory: stateDirectory, acceptsMissingHistory: acceptMissingHistory, logger: logger)
         } catch {
-            throw ConfigurationError("--out: cannot use \(output.path): \(error.localizedDescription)")
+            throw ConfigurationError("--state: cannot use \(stateDirectory.path): \(error.localizedDescription)")
         }
-        if case let swept = store.removeStaleTemporaries(), swept > 0 {
+        if case let swept = store.removeStaleTemporaries(publishedIn: location.folder), swept > 0 {
             logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
         }
+        let published = try await output.open(logger: logger)
+        do {
+            try await run(store: store, published: published, logger: logger)
+        } catch {
+            try? await published.close()
+            throw error
+        }
+        try await published.close()
+    }
+
+    private func run(
+        store: IndexStateStore, published: any OutputStore, logger: Logger
+    ) async throws {
+        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The index writer's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
             let writer = IndexWriterService(
-                store: store, publisher: IndexPublisher(outputDirectory: output, store: store),
+                store: store, publisher: IndexPublisher(output: published, store: store),
                 interval: .seconds(fromFlag: writeInterval), threadPool: threadPool, logger: logger)
             try await WorkerLauncher.run(
                 .init(

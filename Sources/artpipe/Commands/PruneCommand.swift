@@ -31,6 +31,11 @@ struct PruneCommand: ParsableCommand {
     var keepRecent: String = "1d"
 
     func run() throws {
+        guard !out.hasPrefix("s3://") else {
+            throw ConfigurationError(
+                "--out \(out): prune works on a directory only; pruning a bucket is not supported yet, and nothing was removed"
+            )
+        }
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let indexURL = output.appendingPathComponent(IndexLayout.manifestPath)
         guard

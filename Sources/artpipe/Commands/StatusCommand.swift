@@ -6,6 +6,8 @@ import Foundation
 import IndexWorker
 import KafkaClient
 import Logging
+import NIOPosix
+import ObjectStorage
 import PipelineContract
 import Synchronization
 
@@ -23,8 +25,17 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var kafka: KafkaOptions
 
-    @Option(help: "The index worker's output directory, to tell which pages are indexed.")
+    @Option(
+        help: """
+            Where the index worker publishes (a directory, or s3://BUCKET[/PREFIX] with the store's address in \
+            AWS_ENDPOINT_URL), to tell which pages are indexed.
+            """)
     var out: String?
+
+    @Option(
+        help:
+            "The index worker's --state directory, for partitions whose history is missing (default DIR/.index-state).")
+    var state: String?
 
     @Option(help: "Seconds to spend reading each topic.")
     var readTimeout: Double = 60
@@ -78,11 +89,29 @@ struct StatusCommand: AsyncParsableCommand {
             throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")
         }
         var status = collected.withLock { $0 }
+        if let stateDirectory = state.map({ URL(fileURLWithPath: $0) })
+            ?? out.flatMap({ try? OutputLocation($0).folder?.appendingPathComponent(IndexStateStore.folderName) })
+        {
+            status.missingHistory = MissingHistory.recorded(inState: stateDirectory)
+        }
         if let out {
-            let output = URL(fileURLWithPath: out)
-            status.missingHistory = MissingHistory.recorded(in: output)
+            let output: any OutputStore
             do {
-                status.add(index: try PublishedIndex.manifest(in: output))
+                output = try await OutputLocation(out).open(patience: timeout, logger: logger)
+            } catch let error as ObjectStoreError {
+                throw ConfigurationError("--out: \(error)")
+            }
+            // The store's reads block: off the cooperative pool.
+            let read: Result<IndexManifest, any Error>
+            do {
+                read = .success(
+                    try await NIOThreadPool.singleton.runIfActive { try PublishedIndex.manifest(in: output) })
+            } catch {
+                read = .failure(error)
+            }
+            try? await output.close()
+            do {
+                status.add(index: try read.get())
             } catch let error as PublishedIndex.ReadError {
                 // Never published because history is missing: that is the news.
                 guard !status.missingHistory.isEmpty else { throw ConfigurationError("--out: \(error.description)") }

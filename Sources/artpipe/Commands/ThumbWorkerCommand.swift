@@ -3,10 +3,11 @@ import ArtpipeCommandLine
 import ArtpipeRuntime
 import Logging
 import NIOPosix
+import ObjectStorage
 import ThumbWorker
 import WorkerEndpoints
 
-/// `artpipe thumb-worker`: pages in, thumbnails on disk and `PageThumbnails` out.
+/// `artpipe thumb-worker`: pages in, thumbnails in a folder or a bucket and `PageThumbnails` out.
 struct ThumbWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb-worker",
@@ -18,12 +19,25 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
-        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.thumb")
+        let output = try await thumbs.output.open(logger: logger)
+        do {
+            try await run(output: output, logger: logger)
+        } catch {
+            try? await output.close()
+            throw error
+        }
+        try await output.close()
+    }
+
+    private func run(
+        output: any OutputStore, logger: Logger
+    ) async throws {
+        let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         try await NIOThreadPool.withPool(threads: thumbs.blockingThreads) { threadPool in
             let settings = try worker.launchSettings(threadPool: threadPool)
             let (handler, downloader) = try thumbs.makeHandler(
-                threadPool: threadPool, maxRetryAfter: try retry.giveUpAfter(), logger: logger)
+                output: output, threadPool: threadPool, maxRetryAfter: try retry.giveUpAfter(), logger: logger)
             try await WorkerLauncher.run(
                 .init(
                     stage: .thumb, handler: handler, retryDelays: try retry.delays(), retryFor: try retry.giveUpAfter()),

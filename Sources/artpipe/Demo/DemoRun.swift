@@ -1,21 +1,27 @@
 import ArtpipeSupport
 import Foundation
 import IndexWorker
+import NIOPosix
+import ObjectStorage
 import UnixSignals
 
 /// The demo's processes and its progress display.
 final class DemoRun {
     static let crawlId = "demo"
 
+    /// Logs and the demo's own files; the published files too unless they go to a bucket.
     let output: URL
+    /// Where the index is published.
+    let published: any OutputStore
     let expectedPages: Int
     let interactive: Bool
     /// Each role's process, by name.
     private(set) var processes: [(name: String, child: ChildProcess)] = []
     private var crawlStarted = ContinuousClock.now
 
-    init(output: URL, expectedPages: Int, interactive: Bool) {
+    init(output: URL, published: any OutputStore, expectedPages: Int, interactive: Bool) {
         self.output = output
+        self.published = published
         self.expectedPages = expectedPages
         self.interactive = interactive
     }
@@ -80,11 +86,15 @@ final class DemoRun {
                 throw DemoFailure(description: "stopped by signal \(signal) before the index was complete")
             }
             for (name, process) in processes { try checkAlive(name, process) }
-            let progress = (try? PublishedIndex.manifest(in: output))?.progress(crawlId: Self.crawlId)
+            // The store's reads block: off the cooperative pool.
+            let published = self.published
+            let progress =
+                (try? await NIOThreadPool.singleton.runIfActive { try PublishedIndex.manifest(in: published) })?
+                .progress(crawlId: Self.crawlId)
             if let progress, progress.isComplete(expectedPages: expectedPages) {
                 if interactive { FileHandle.standardOutput.write(Data((progressLine(progress) + "\n").utf8)) }
                 // Published before the manifest that says complete, and the same in every later build.
-                return try PublishedIndex.read(from: output)
+                return try await NIOThreadPool.singleton.runIfActive { try PublishedIndex.read(from: published) }
             }
             let now = ContinuousClock.now
             if now >= deadline {

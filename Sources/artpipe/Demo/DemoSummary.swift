@@ -14,6 +14,8 @@ struct DemoSummary {
     /// Images the thumb workers decoded and their bytes, from their last metrics lines.
     var decoded: (images: Int64, bytes: Int64)?
     let output: URL
+    /// The front page: a file's path, or its address in the bucket.
+    let gallery: String
 
     var text: String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -57,7 +59,7 @@ struct DemoSummary {
             let parts = memory.map { "\($0.name) \($0.bytes >> 20) MiB" }.joined(separator: ", ")
             lines.append("  peak RSS    \(parts)")
         }
-        lines.append("  gallery     \(output.appendingPathComponent("index.html").path)")
+        lines.append("  gallery     \(gallery)")
         lines.append("  logs        \(output.appendingPathComponent("logs").path)/")
         return lines.joined(separator: "\n")
     }

@@ -4,12 +4,13 @@ import Foundation
 import HTTPFetching
 import Logging
 import NIOPosix
+import ObjectStorage
 import ThumbWorker
 
 /// `thumb-worker`'s own flags.
 struct ThumbWorkerOptions: ParsableArguments {
-    @Option(help: "Output directory: thumbnails go to DIR/thumbs/<size>/.")
-    var out: String
+    /// Thumbnails go to `thumbs/<size>/` there.
+    @OptionGroup var output: OutputOptions
 
     @Option(help: "Thumbnail sizes, longest edge in pixels, comma-separated.")
     var sizes: String = "200,400"
@@ -87,16 +88,10 @@ struct ThumbWorkerOptions: ParsableArguments {
     /// The handler these flags describe.
     /// - Parameter maxRetryAfter: the longest wait a throttled image host may ask for before its
     ///   images fail at once: `--retry-for`, past which the page's retries would give up anyway.
-    func makeHandler(threadPool: NIOThreadPool, maxRetryAfter: Duration, logger: Logger) throws -> (
-        PageThumbnailHandler, HTTPFetcher
-    ) {
-        let output = URL(fileURLWithPath: out, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(
-                at: output.appendingPathComponent("thumbs"), withIntermediateDirectories: true)
-        } catch {
-            throw ConfigurationError("--out: cannot create \(output.path)/thumbs: \(error.localizedDescription)")
-        }
+    /// - Parameter output: the store ``output`` opened.
+    func makeHandler(
+        output: any OutputStore, threadPool: NIOThreadPool, maxRetryAfter: Duration, logger: Logger
+    ) throws -> (PageThumbnailHandler, HTTPFetcher) {
         var configuration = Thumbnailer.Configuration()
         configuration.sizes = Array(Set(sizeList)).sorted()
         configuration.quality = quality
@@ -124,7 +119,7 @@ struct ThumbWorkerOptions: ParsableArguments {
         let policy = HostPolicy(
             allowedHosts: HostPolicy.imageHosts + allowHost, allowPrivateAddresses: allowPrivateHosts,
             threadPool: threadPool)
-        let store = ThumbnailStore(outputDirectory: output, configuration: configuration)
+        let store = ThumbnailStore(output: output, configuration: configuration)
         if case let swept = store.removeStaleTemporaries(), swept > 0 {
             logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
         }

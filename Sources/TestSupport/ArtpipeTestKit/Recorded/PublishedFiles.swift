@@ -1,4 +1,5 @@
 import Foundation
+import ObjectStorage
 
 /// A published index as one comparable value: every file's path and bytes, by path.
 package struct PublishedFiles: Equatable, Sendable, CustomStringConvertible {
@@ -14,6 +15,17 @@ package struct PublishedFiles: Equatable, Sendable, CustomStringConvertible {
         for path in paths {
             guard let data = try? Data(contentsOf: directory.appendingPathComponent(path)) else { return nil }
             files[path] = Array(data)
+        }
+        self.files = files
+    }
+
+    /// The objects at `paths` in a folder or a bucket; nil when one cannot be read. Blocks on
+    /// the store: call it off the cooperative pool (``offCooperativePool(_:)``).
+    package init?(in store: any OutputStore, paths: some Sequence<String>) {
+        var files: [String: [UInt8]] = [:]
+        for path in paths {
+            guard let bytes = try? store.read(path) else { return nil }
+            files[path] = bytes
         }
         self.files = files
     }

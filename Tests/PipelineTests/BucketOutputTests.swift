@@ -1,0 +1,116 @@
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import IndexWorker
+import KafkaClient
+import ObjectStorage
+import PipelineContract
+import Testing
+
+/// The thumb and index workers publishing to an S3-compatible bucket (`--out s3://…`), against
+/// Ceph's RADOS Gateway (moto where no cluster can start), compared with the same pipeline
+/// publishing to a folder.
+@Suite("Outputs in object storage", .serialized, .timeLimit(.minutes(8)))
+struct BucketOutputTests {
+    @Test(
+        "to a bucket: the bytes a folder gets, thumbnails included, served with their types; the same after SIGKILLs and a replay, no image downloaded again"
+    )
+    func bucketMatchesFolder() async throws {
+        let kind = try #require(S3TestStore.Kind.selected.first)
+        let store = try await S3TestStore.start(kind)
+        defer { store.stop() }
+        let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
+        let folderRun = try PipelineRun(sample: sample)
+        let bucketRun = try PipelineRun(sample: sample)
+        defer {
+            folderRun.killWorkers()
+            bucketRun.killWorkers()
+        }
+        let client = try await bucketRun.publish(to: store, bucket: UniqueName.make("out").lowercased())
+        defer { Task { try? await client.shutdown() } }
+        for run in [folderRun, bucketRun] {
+            try run.startWorkers()
+            try await run.crawl()
+        }
+        // Killed while they work: a thumb worker between its objects, an index worker mid-publish.
+        try await waitUntil("the bucket's first indexed page", timeout: .seconds(120)) {
+            (await bucketRun.manifest?.progress(crawlId: PipelineRun.crawlId).pagesIndexed ?? 0) >= 1
+        }
+        try await bucketRun.killAndRestart("thumb-worker")
+        try await bucketRun.killAndRestart("index-worker")
+        let (_, folderFiles) = try await folderRun.waitForCompletion()
+        let (_, bucketFiles) = try await bucketRun.waitForCompletion()
+        #expect(firstDifference(bucketFiles, folderFiles) == nil)
+        let folderThumbs = try Self.thumbnails(in: folderRun.output)
+        #expect(folderThumbs.count > 50, "the sample has images")
+        #expect(
+            try await Self.thumbnails(in: client) == folderThumbs, "every thumbnail and its manifest, byte for byte")
+
+        // Served as a website would: types, and caching only for what never changes.
+        let page = try #require(try await client.head("index.html"))
+        #expect(page.contentType == "text/html; charset=utf-8")
+        #expect(page.cacheControl == "no-cache")
+        #expect(try await client.head("index.json")?.contentType == "application/json")
+        let thumbnail = try #require(folderThumbs.keys.first { $0.hasSuffix(".jpg") })
+        let thumbnailHead = try #require(try await client.head(thumbnail))
+        #expect(thumbnailHead.contentType == "image/jpeg")
+        #expect(thumbnailHead.cacheControl == "public, max-age=31536000, immutable")
+        #expect(try await folderRun.stopWorkers().isEmpty)
+
+        // A replay of every page: nothing downloaded again, checked without listing the bucket.
+        let imagesBefore = sample.server.imageRequestsServed
+        #expect(try await bucketRun.stopWorkers(["thumb-worker", "index-worker"]).isEmpty)
+        for group in ["artpipe-thumb", "artpipe-index"] {
+            let replay = try ChildProcess(
+                "artpipe",
+                [
+                    "replay", "--brokers", bucketRun.brokers, "--group", group, "--topic", ArtpipeTopic.pages,
+                    "--to-earliest", "--execute",
+                ])
+            #expect(try await replay.waitForExit(timeout: .seconds(90)) == 0, "\(replay.stderr)")
+        }
+        try bucketRun.start("thumb-worker")
+        try bucketRun.start("index-worker")
+        let offsets = KafkaGroupOffsets(
+            configuration: KafkaClientConfiguration(brokers: bucketRun.brokers), logger: .test)
+        try await waitUntil("both groups to read artpipe.pages again to its end", timeout: .seconds(120)) {
+            var caughtUp = true
+            for group in ["artpipe-thumb", "artpipe-index"] {
+                let rows = try await offsets.positions(group: group, topics: [ArtpipeTopic.pages])
+                caughtUp = caughtUp && rows.allSatisfy { $0.committed == $0.high }
+            }
+            return caughtUp
+        }
+        let (_, replayedFiles) = try await bucketRun.waitForCompletion()
+        #expect(firstDifference(replayedFiles, folderFiles) == nil)
+        #expect(try await Self.thumbnails(in: client) == folderThumbs)
+        #expect(sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
+        try await bucketRun.expectCleanStop()
+        await folderRun.shutdown()
+        await sample.stop()
+    }
+
+    /// Every file under `thumbs/` of a folder (manifests included, temporary files not).
+    static func thumbnails(in output: URL) throws -> [String: [UInt8]] {
+        let thumbs = output.appendingPathComponent("thumbs")
+        var files: [String: [UInt8]] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: thumbs.path)?.allObjects ?? [] {
+            var isDirectory: ObjCBool = false
+            let url = thumbs.appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                !path.hasSuffix(".tmp")
+            else { continue }
+            files["thumbs/\(path)"] = Array(try Data(contentsOf: url))
+        }
+        return files
+    }
+
+    /// Every object under `thumbs/` of the bucket.
+    static func thumbnails(in client: S3Client) async throws -> [String: [UInt8]] {
+        var keys: [String] = []
+        try await client.listAll(prefix: "thumbs/") { keys.append($0.key) }
+        var objects: [String: [UInt8]] = [:]
+        for key in keys { objects[key] = try await client.get(key) }
+        return objects
+    }
+}
