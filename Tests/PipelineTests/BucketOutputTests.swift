@@ -90,6 +90,83 @@ struct BucketOutputTests {
         await sample.stop()
     }
 
+    @Test(
+        "a missing bucket, no keys or no --state stop the workers at start-up with a clear error; prune refuses a bucket"
+    )
+    func refusedAtStartUp() async throws {
+        let kind = try #require(S3TestStore.Kind.selected.last)
+        let store = try await S3TestStore.start(kind)
+        defer { store.stop() }
+        let keys = ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey]
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("state")).path
+        let unused = "127.0.0.1:9"
+        for (role, extra) in [("thumb-worker", []), ("index-worker", ["--state", state])] {
+            let missing = try ChildProcess(
+                "artpipe",
+                [role, "--brokers", unused, "--out", "s3://no-such-bucket/site", "--s3-endpoint", store.endpoint]
+                    + extra, environment: keys)
+            #expect(try await missing.waitForExit(timeout: .seconds(60)) == 2, "\(missing.stderr)")
+            #expect(missing.stderr.contains("s3://no-such-bucket/site/ at \(store.endpoint)"), "\(missing.stderr)")
+            #expect(missing.stderr.contains("NoSuchBucket"), "\(missing.stderr)")
+        }
+        let noKeys = try ChildProcess(
+            "artpipe",
+            ["thumb-worker", "--brokers", unused, "--out", "s3://some-bucket", "--s3-endpoint", store.endpoint],
+            environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials"])
+        #expect(try await noKeys.waitForExit(timeout: .seconds(60)) == 2)
+        #expect(noKeys.stderr.contains("no credentials"), "\(noKeys.stderr)")
+        let noState = try ChildProcess(
+            "artpipe", ["index-worker", "--brokers", unused, "--out", "s3://some-bucket"], environment: keys)
+        #expect(try await noState.waitForExit(timeout: .seconds(60)) == 2)
+        #expect(noState.stderr.contains("--state DIR is required with --out s3://"), "\(noState.stderr)")
+        let prune = try ChildProcess("artpipe", ["prune", "--out", "s3://some-bucket/site"], environment: keys)
+        #expect(try await prune.waitForExit(timeout: .seconds(60)) == 2)
+        #expect(prune.stderr.contains("pruning a bucket is not supported yet"), "\(prune.stderr)")
+    }
+
+    @Test(
+        "demo to a bucket: complete, the gallery in the bucket; again in the same prefix; a foreign prefix refused, untouched"
+    )
+    func demoToBucket() async throws {
+        let kind = try #require(S3TestStore.Kind.selected.first)
+        let store = try await S3TestStore.start(kind)
+        defer { store.stop() }
+        let bucket = UniqueName.make("demo").lowercased()
+        let client = S3Client(
+            location: try #require(try S3Location("s3://\(bucket)", endpoint: store.endpoint, region: nil)),
+            credentials: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey),
+            logger: .test)
+        defer { Task { try? await client.shutdown() } }
+        try await client.createBucket()
+        try await client.put("foreign/precious.txt", body: Array("keep me".utf8), contentType: "text/plain")
+        let keys = ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey]
+        func demo(_ prefix: String) throws -> ChildProcess {
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("demo-work"))
+            return try ChildProcess(
+                "artpipe",
+                [
+                    "demo", "--out", "s3://\(bucket)/\(prefix)", "--s3-endpoint", store.endpoint, "--work-dir",
+                    work.path, "--pages", "2", "--page-size", "10", "--timeout", "180",
+                ], environment: keys)
+        }
+        for round in 1...2 {
+            let run = try demo("site")
+            defer { run.stop() }
+            #expect(try await run.waitForExit(timeout: .seconds(200)) == 0, "round \(round): \(run.stderr)")
+            #expect(run.stdout.contains("gallery     s3://\(bucket)/site/index.html"), "\(run.stdout)")
+            let front = String(decoding: try #require(try await client.get("site/index.html")), as: UTF8.self)
+            #expect(front.contains("gallery/letter-"))
+            var thumbnails = 0
+            try await client.listAll(prefix: "site/thumbs/") { if $0.key.hasSuffix(".jpg") { thumbnails += 1 } }
+            #expect(thumbnails > 0)
+        }
+        let refused = try demo("foreign")
+        defer { refused.stop() }
+        #expect(try await refused.waitForExit(timeout: .seconds(60)) == 2)
+        #expect(refused.stderr.contains("not empty and was not made by artpipe demo"), "\(refused.stderr)")
+        #expect(try await client.get("foreign/precious.txt") == Array("keep me".utf8))
+    }
+
     /// Every file under `thumbs/` of a folder (manifests included, temporary files not).
     static func thumbnails(in output: URL) throws -> [String: [UInt8]] {
         let thumbs = output.appendingPathComponent("thumbs")

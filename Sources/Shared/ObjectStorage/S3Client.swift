@@ -14,7 +14,7 @@ import NIOHTTP1
 package final class S3Client: Sendable {
     let location: S3Location
     private let signer: S3Signer
-    private let http: HTTPClient
+    private var http: HTTPClient { Self.http }
     private let timeout: TimeAmount
     /// Bodies larger than this are refused rather than held (an answer's, not a PUT's).
     private let maxResponseBytes: Int
@@ -26,17 +26,24 @@ package final class S3Client: Sendable {
     ) {
         self.location = location
         self.signer = S3Signer(credentials: credentials, region: location.region)
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        configuration.timeout = .init(connect: .seconds(10), read: .nanoseconds(Int64(timeout.nanoseconds)))
-        self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.timeout = .nanoseconds(Int64(timeout.nanoseconds))
         self.maxResponseBytes = maxResponseBytes
         self.logger = logger
     }
 
-    package func shutdown() async throws {
-        try await http.shutdown()
-    }
+    /// One connection pool for every client of the process, never shut down: a client can
+    /// then be dropped on any path, an error's included, with nothing left to close. A
+    /// redirect is not followed (the signature would not match the new address); each
+    /// request has its own deadline besides these.
+    private static let http: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// Nothing to release: the connections are the process's (``http``). Kept so callers
+    /// say where they are done with the store.
+    package func shutdown() async throws {}
 
     /// Creates the bucket; one that exists and is ours already is not an error.
     package func createBucket() async throws {

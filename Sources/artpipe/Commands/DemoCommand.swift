@@ -120,7 +120,12 @@ struct DemoCommand: AsyncParsableCommand {
                 throw ConfigurationError("--out: \(error)")
             }
             published = bucket
-            try await DemoBucket.prepare(bucket)
+            do {
+                try await DemoBucket.prepare(bucket)
+            } catch {
+                try? await bucket.close()
+                throw error
+            }
             outFlags =
                 ["--out", out] + (s3Endpoint.map { ["--s3-endpoint", $0] } ?? [])
                 + (s3Region.map { ["--s3-region", $0] } ?? [])
