@@ -9,6 +9,8 @@
 #                                          a fresh cluster; prints "endpoint: http://127.0.0.1:PORT"
 #                                          when the gateway answers, with an S3 user of these keys
 #   scripts/ceph-rgw.sh stop NAME          stops that cluster and deletes its data
+#   scripts/ceph-rgw.sh gateway-down NAME  kills its gateway (the store refuses connections)
+#   scripts/ceph-rgw.sh gateway-up NAME    starts the gateway again on its port, objects kept
 #
 # Each cluster lives in its own folder under the root (/var/lib/artpipe-ceph/NAME), with its own
 # ports, so several run at once. A cluster whose starter has gone (its PARENT, default the
@@ -128,9 +130,45 @@ stop() {
   fi
 }
 
+# The gateway alone goes down (connections refused) and comes back on the same port, with
+# the cluster and its objects kept: an outage of the store, for the tests.
+gateway_down() {
+  local dir=/var/lib/artpipe-ceph/$1
+  [ -d "$root$dir" ] || fail "no cluster named $1"
+  pkill -9 -f -- "radosgw -c $dir/ceph.conf" 2>/dev/null || true
+  local deadline=$((SECONDS + 20))
+  while pgrep -f -- "radosgw -c $dir/ceph.conf" >/dev/null; do
+    [ $SECONDS -lt $deadline ] || fail "the gateway of $1 did not stop"
+    sleep 0.1
+  done
+}
+
+gateway_up() {
+  local dir=/var/lib/artpipe-ceph/$1
+  [ -d "$root$dir" ] || fail "no cluster named $1"
+  local port
+  port=$(sed -n 's/^rgw frontends = beast endpoint=127.0.0.1:\([0-9]*\)$/\1/p' "$root$dir/ceph.conf")
+  # Without the descriptors this script inherited: a caller that learns of its exit through
+  # one of them (Foundation's Process does) would wait for the daemon instead.
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done
+    exec chroot "$root" radosgw -c "$dir/ceph.conf" -n client.rgw >>"$root$dir/log/setup.log" 2>&1
+  )
+  local deadline=$((SECONDS + 120))
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/"; do
+    [ $SECONDS -lt $deadline ] || fail "the gateway of $1 did not come back within 120 s"
+    sleep 0.2
+  done
+}
+
 case ${1:-} in
   setup) setup ;;
   start) [ $# -eq 4 ] || fail "usage: $0 start NAME KEY SECRET"; start "$2" "$3" "$4" ;;
   stop) [ $# -eq 2 ] || fail "usage: $0 stop NAME"; stop "$2" ;;
-  *) fail "usage: $0 setup | start NAME KEY SECRET | stop NAME" ;;
+  gateway-down) [ $# -eq 2 ] || fail "usage: $0 gateway-down NAME"; gateway_down "$2" ;;
+  gateway-up) [ $# -eq 2 ] || fail "usage: $0 gateway-up NAME"; gateway_up "$2" ;;
+  *) fail "usage: $0 setup | start NAME KEY SECRET | stop NAME | gateway-down NAME | gateway-up NAME" ;;
 esac

@@ -91,6 +91,49 @@ struct BucketOutputTests {
     }
 
     @Test(
+        "the store down mid-run: pages wait on the retry topics, the index waits for the store, then the bytes a folder gets",
+        .enabled(
+            if: S3TestStore.Kind.selected.contains(.cephGateway), "needs Ceph's gateway, which can go down and back"))
+    func storeDownMidRun() async throws {
+        let store = try await S3TestStore.start(.cephGateway)
+        defer { store.stop() }
+        let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
+        let folderRun = try PipelineRun(sample: sample)
+        let bucketRun = try PipelineRun(sample: sample)
+        defer {
+            folderRun.killWorkers()
+            bucketRun.killWorkers()
+        }
+        _ = try await bucketRun.publish(to: store, bucket: UniqueName.make("out").lowercased())
+        // Retries soon enough for a test; the default waits a minute, then ten.
+        bucketRun.thumbWorkerFlags = ["--retry-delays", "2s,4s,8s"]
+        for run in [folderRun, bucketRun] { try run.startWorkers() }
+        try await folderRun.crawl()
+        let (_, folderFiles) = try await folderRun.waitForCompletion()
+        try await store.setGateway(up: false)
+        try await bucketRun.crawl()
+        let thumb = try #require(bucketRun.workers["thumb-worker"]?.first)
+        let index = try #require(bucketRun.workers["index-worker"]?.first)
+        do {
+            try await waitUntil("both workers to meet the store down", timeout: .seconds(120)) {
+                thumb.stdout.contains("\"retry.topic\":\"artpipe.pages.retry-1\"")
+                    && index.stdout.contains("cannot publish the index for the moment")
+            }
+        } catch {
+            Issue.record("thumb worker:\n\(thumb.stdout.suffix(3_000))\nindex worker:\n\(index.stdout.suffix(3_000))")
+            throw error
+        }
+        try await store.setGateway(up: true)
+        let (_, bucketFiles) = try await bucketRun.waitForCompletion(timeout: .seconds(240))
+        #expect(firstDifference(bucketFiles, folderFiles) == nil)
+        let status = try await bucketRun.status()
+        #expect(status.contains("dead letters: 0"), "nothing dead-lettered: \(status)")
+        try await bucketRun.expectCleanStop()
+        await folderRun.shutdown()
+        await sample.stop()
+    }
+
+    @Test(
         "a missing bucket, no keys or no --state stop the workers at start-up with a clear error; prune refuses a bucket"
     )
     func refusedAtStartUp() async throws {

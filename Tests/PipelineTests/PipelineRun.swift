@@ -21,11 +21,14 @@ final class PipelineRun: @unchecked Sendable {
     private(set) var workers: [String: [ChildProcess]] = [:]
     /// Added to every fetch worker's command line.
     var fetchWorkerFlags: [String] = []
+    /// Added to every thumb worker's command line.
+    var thumbWorkerFlags: [String] = []
     /// Where the thumb and index workers publish: ``output`` unless ``publish(to:bucket:)``
     /// chose a bucket (the index state stays in ``output`` then).
     private(set) var published: any OutputStore
     private var outFlags: [String]
     private var stateFlags: [String] = []
+    private var statusFlags: [String]
     /// Added to every worker's environment (the store's keys).
     private var environment: [String: String] = [:]
 
@@ -39,6 +42,7 @@ final class PipelineRun: @unchecked Sendable {
         output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("pipeline-out"))
         published = FolderOutputStore(directory: output)
         outFlags = ["--out", output.path]
+        statusFlags = ["--out", output.path]
     }
 
     /// Makes the thumb and index workers publish to a new bucket of `store` (under a prefix),
@@ -54,7 +58,12 @@ final class PipelineRun: @unchecked Sendable {
         published = BucketOutputStore(client: client)
         outFlags = ["--out", address, "--s3-endpoint", store.endpoint]
         stateFlags = ["--state", output.appendingPathComponent(".index-state").path]
-        environment = ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey]
+        statusFlags = ["--out", address] + stateFlags
+        environment = [
+            "AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey,
+            // For `status`, which takes the endpoint from the environment only.
+            "AWS_ENDPOINT_URL": store.endpoint,
+        ]
         return client
     }
 
@@ -99,7 +108,8 @@ final class PipelineRun: @unchecked Sendable {
             return ["fetch-worker", "--base-url", sample.baseURL, "--flickr-key-file", flickrKeyFile]
                 + fetchWorkerFlags + common
         case "thumb-worker":
-            return ["thumb-worker", "--allow-host", "127.0.0.1", "--allow-private-hosts"] + outFlags + common
+            return ["thumb-worker", "--allow-host", "127.0.0.1", "--allow-private-hosts"] + outFlags + thumbWorkerFlags
+                + common
         default: return ["index-worker", "--write-interval", "0.2"] + outFlags + stateFlags + common
         }
     }
@@ -145,7 +155,8 @@ final class PipelineRun: @unchecked Sendable {
 
     /// `artpipe status --out` for this run: its stdout.
     func status() async throws -> String {
-        let status = try ChildProcess("artpipe", ["status", "--brokers", brokers, "--out", output.path])
+        let status = try ChildProcess(
+            "artpipe", ["status", "--brokers", brokers] + statusFlags, environment: environment)
         guard try await status.waitForExit(timeout: .seconds(60)) == 0 else {
             throw DeadlineExceeded(description: "status failed: \(status.stderr)")
         }

@@ -47,17 +47,7 @@ package final class S3Client: Sendable {
 
     /// Creates the bucket; one that exists and is ours already is not an error.
     package func createBucket() async throws {
-        // Outside us-east-1 the region must be named; there it must not be.
-        var body: [UInt8] = []
-        if location.region != "us-east-1" {
-            body = Array(
-                ("<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>"
-                    + HTMLText.escaped(location.region) + "</LocationConstraint></CreateBucketConfiguration>").utf8)
-        }
-        let response = try await send(
-            "PUT", key: nil, headers: [("content-length", String(body.count))], body: body)
-        if response.errorCode == "BucketAlreadyOwnedByYou" { return }
-        try response.expect(200, 200)
+        try await run(createBucketCall())
     }
 
     /// Checks, at start-up, that the bucket exists and these keys may list it: one request. A
@@ -77,35 +67,18 @@ package final class S3Client: Sendable {
     package func put(
         _ key: String, body: [UInt8], contentType: String, cacheControl: String? = nil, metadata: [String: String] = [:]
     ) async throws -> String {
-        var headers = [("content-type", contentType), ("content-length", String(body.count))]
-        if let cacheControl { headers.append(("cache-control", cacheControl)) }
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-\(name)", value)) }
-        let response = try await send("PUT", key: key, headers: headers, body: body)
-        try response.expect(200, 200)
-        return response.etag ?? ""
+        try await run(
+            putCall(key, body: body, contentType: contentType, cacheControl: cacheControl, metadata: metadata))
     }
 
     /// The object's bytes; nil when there is no such key.
     package func get(_ key: String) async throws -> [UInt8]? {
-        let response = try await send("GET", key: key)
-        if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
-        try response.expect(200, 200)
-        return response.body
+        try await run(getCall(key))
     }
 
     /// What the store says of `key`; nil when there is no such key. Reads no body.
     package func head(_ key: String) async throws -> S3ObjectInfo? {
-        let response = try await send("HEAD", key: key)
-        if response.status == 404 { return nil }
-        try response.expect(200, 200)
-        var metadata: [String: String] = [:]
-        for (name, value) in response.headers where name.lowercased().hasPrefix("x-amz-meta-") {
-            metadata[String(name.lowercased().dropFirst("x-amz-meta-".count))] = value
-        }
-        return S3ObjectInfo(
-            key: key, size: Int(response.headers.first(name: "content-length") ?? "") ?? 0, etag: response.etag ?? "",
-            lastModified: nil, metadata: metadata, contentType: response.headers.first(name: "content-type"),
-            cacheControl: response.headers.first(name: "cache-control"))
+        try await run(headCall(key))
     }
 
     /// One page (up to `maxKeys`) of the keys under `prefix`, in key order. With
@@ -113,16 +86,8 @@ package final class S3Client: Sendable {
     func list(prefix: String, directOnly: Bool = false, continuationToken: String? = nil, maxKeys: Int = 1_000)
         async throws -> S3ListPage
     {
-        var query = [("list-type", "2"), ("prefix", location.prefix + prefix), ("max-keys", String(maxKeys))]
-        if directOnly { query.append(("delimiter", "/")) }
-        if let continuationToken { query.append(("continuation-token", continuationToken)) }
-        let response = try await send("GET", key: nil, query: query)
-        try response.expect(200, 200)
-        var page = try S3ListResult.parse(response.body, request: response.request)
-        for index in page.objects.indices where page.objects[index].key.hasPrefix(location.prefix) {
-            page.objects[index].key.removeFirst(location.prefix.count)
-        }
-        return page
+        try await run(
+            listCall(prefix: prefix, directOnly: directOnly, continuationToken: continuationToken, maxKeys: maxKeys))
     }
 
     /// Every key under `prefix`, page by page.
@@ -139,59 +104,45 @@ package final class S3Client: Sendable {
     /// Returns the keys the store could not delete, with its reason.
     package func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
         guard !keys.isEmpty else { return [] }
-        precondition(keys.count <= 1_000, "DeleteObjects takes at most 1,000 keys")
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>"
-        for key in keys { xml += "<Object><Key>\(HTMLText.escaped(location.prefix + key))</Key></Object>" }
-        xml += "</Delete>"
-        let body = Array(xml.utf8)
-        let md5 = Data(Insecure.MD5.hash(data: body)).base64EncodedString()
-        let response = try await send(
-            "POST", key: nil, query: [("delete", "")],
-            headers: [
-                ("content-type", "application/xml"), ("content-length", String(body.count)), ("content-md5", md5),
-            ],
-            body: body)
-        try response.expect(200, 200)
-        return try S3ListResult.deleteFailures(response.body, request: response.request).map { failure in
-            (
-                failure.key.hasPrefix(location.prefix)
-                    ? String(failure.key.dropFirst(location.prefix.count)) : failure.key,
-                failure.reason
-            )
-        }
+        return try await run(deleteCall(keys))
     }
 
-    private func send(
-        _ method: String, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [],
-        body: [UInt8] = []
-    ) async throws -> S3Response {
-        let fullKey = key.map { location.prefix + $0 }
+    func run<Result>(_ call: S3Call<Result>) async throws -> Result {
+        try call.interpret(try await send(call).get())
+    }
+
+    /// Sends the request; the future fails only with an ``ObjectStoreError``. Everything runs
+    /// on the HTTP client's event loops, so waiting on it needs no thread of Swift's pools.
+    func send<Result>(_ call: S3Call<Result>) -> EventLoopFuture<S3Response> {
+        let fullKey = call.key.map { location.prefix + $0 }
         let path = location.path(of: fullKey)
-        let queryText = S3Encoding.canonicalQuery(query)
-        let description = "\(method) \(location.bucket)/\(fullKey ?? "")"
-        var request = HTTPClientRequest(
-            url:
-                "\(location.endpoint.scheme!)://\(location.hostHeader)\(path)\(queryText.isEmpty ? "" : "?" + queryText)"
-        )
-        request.method = HTTPMethod(rawValue: method)
-        let own = [("host", location.hostHeader)] + headers
+        let queryText = S3Encoding.canonicalQuery(call.query)
+        let description = "\(call.method) \(location.bucket)/\(fullKey ?? "")"
+        let url =
+            "\(location.endpoint.scheme!)://\(location.hostHeader)\(path)\(queryText.isEmpty ? "" : "?" + queryText)"
+        let own = [("host", location.hostHeader)] + call.headers
         let signed = signer.signedHeaders(
-            method: method, path: path, query: query, headers: own, payloadSHA256: S3Signer.payloadHash(body),
-            date: Date())
-        for (name, value) in own + signed where name != "content-length" {
-            request.headers.add(name: name, value: value)
-        }
-        if method == "PUT" || method == "POST" { request.body = .bytes(ByteBuffer(bytes: body)) }
+            method: call.method, path: path, query: call.query, headers: own,
+            payloadSHA256: S3Signer.payloadHash(call.body), date: Date())
+        var headers = HTTPHeaders()
+        // The client writes the length of the body it sends.
+        for (name, value) in own + signed where name != "content-length" { headers.add(name: name, value: value) }
+        let request: HTTPClient.Request
         do {
-            let response = try await http.execute(request, timeout: timeout)
-            let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: maxResponseBytes)
-            return S3Response(
-                request: description, status: Int(response.status.code), headers: response.headers,
-                body: Array(buffer: bytes))
-        } catch let error as ObjectStoreError {
-            throw error
+            request = try HTTPClient.Request(
+                url: url, method: HTTPMethod(rawValue: call.method), headers: headers,
+                body: call.method == "PUT" || call.method == "POST" ? .bytes(call.body) : nil)
         } catch {
-            throw ObjectStoreError.transport("\(error)", request: description)
+            return http.eventLoopGroup.next().makeFailedFuture(
+                ObjectStoreError.transport("\(error)", request: description))
         }
+        let accumulator = ResponseAccumulator(request: request, maxBodySize: maxResponseBytes)
+        return http.execute(request: request, delegate: accumulator, deadline: .now() + timeout).futureResult
+            .map { response in
+                S3Response(
+                    request: description, status: Int(response.status.code), headers: response.headers,
+                    body: response.body.map { Array(buffer: $0) } ?? [])
+            }
+            .flatMapErrorThrowing { error in throw ObjectStoreError.transport("\(error)", request: description) }
     }
 }

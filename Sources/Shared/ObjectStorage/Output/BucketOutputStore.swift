@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// Published files as objects in an S3-compatible bucket (`--out s3://BUCKET/PREFIX`): each
 /// written by one PUT, which replaces an object whole, with the `Content-Type` and
@@ -27,36 +25,32 @@ package final class BucketOutputStore: OutputStore {
     }
 
     package func read(_ path: String) throws -> [UInt8]? {
-        try wait { [client] in try await client.get(path) }
+        try client.blocking.get(path)
     }
 
     package func version(of path: String) throws -> OutputVersion? {
-        try wait { [client] in try await client.head(path) }.map { OutputVersion($0.etag) }
+        try client.blocking.head(path).map { OutputVersion($0.etag) }
     }
 
     package func versions(in folder: String) throws -> [String: OutputVersion] {
-        try wait { [client] in
-            var versions: [String: OutputVersion] = [:]
-            try await client.listAll(prefix: folder.isEmpty ? "" : "\(folder)/", directOnly: true) { object in
-                versions[object.key] = OutputVersion(object.etag)
-            }
-            return versions
+        var versions: [String: OutputVersion] = [:]
+        try client.blocking.listAll(prefix: folder.isEmpty ? "" : "\(folder)/", directOnly: true) { object in
+            versions[object.key] = OutputVersion(object.etag)
         }
+        return versions
     }
 
     /// A PUT is durable once answered: `durable` changes nothing here.
     @discardableResult
     package func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion {
         OutputVersion(
-            try wait { [client] in
-                try await client.put(
-                    path, body: bytes, contentType: OutputMediaType.contentType(of: path),
-                    cacheControl: OutputMediaType.cacheControl(of: path))
-            })
+            try client.blocking.put(
+                path, body: bytes, contentType: OutputMediaType.contentType(of: path),
+                cacheControl: OutputMediaType.cacheControl(of: path)))
     }
 
     package func remove(_ path: String) throws {
-        let failures = try wait { [client] in try await client.delete([path]) }
+        let failures = try client.blocking.delete([path])
         if let failure = failures.first {
             throw ObjectStoreError.status(
                 code: 200, error: nil, message: failure.reason, request: "DELETE \(client.location.bucket)/\(path)")
@@ -66,21 +60,6 @@ package final class BucketOutputStore: OutputStore {
     /// Whether the object is there: a HEAD. An object's time cannot be set without writing it
     /// again, and `prune` does not work on buckets yet, so nothing is marked.
     package func markUsed(_ path: String) throws -> Bool {
-        try wait { [client] in try await client.head(path) } != nil
-    }
-
-    /// Runs `body` on the HTTP client's event loops and blocks this thread (one of a pool, by
-    /// ``OutputStore``'s contract) until it is done.
-    private func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<T, any Error>?>(nil)
-        Task {
-            let result: Result<T, any Error>
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
+        try client.blocking.head(path) != nil
     }
 }

@@ -74,6 +74,25 @@ package final class S3TestStore: Sendable {
         self.process = process
     }
 
+    /// Takes the gateway down (connections refused) or brings it back on the same port with
+    /// every object kept: an outage of the store. Ceph's gateway only.
+    package func setGateway(up: Bool) async throws {
+        guard kind == .cephGateway, let root = ChildProcess.packageRoot() else {
+            throw S3TestStoreError("only Ceph's gateway can go down and come back")
+        }
+        // Its output to a file: the gateway the script starts would inherit a pipe and hold it.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("gateway"))
+        let script = try ChildProcess(
+            executableURL: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [
+                "bash", root.appendingPathComponent("scripts/ceph-rgw.sh").path, up ? "gateway-up" : "gateway-down",
+                name,
+            ], outputURL: log)
+        guard try await script.waitForExit(timeout: .seconds(150)) == 0 else {
+            throw S3TestStoreError("the gateway did not go \(up ? "up" : "down"): \(script.outputTail(lines: 10))")
+        }
+    }
+
     /// Stops the store and deletes what it held.
     package func stop() {
         switch kind {

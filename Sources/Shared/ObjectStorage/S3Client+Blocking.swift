@@ -1,0 +1,47 @@
+extension S3Client {
+    /// The same requests, each waited for on the calling thread while the HTTP client's event
+    /// loops do the work: for code that runs on a thread pool (the workers' file writes) and
+    /// must not wait on a task, whose threads may be the ones it blocks.
+    package struct Blocking: Sendable {
+        let client: S3Client
+
+        @discardableResult
+        package func put(
+            _ key: String, body: [UInt8], contentType: String, cacheControl: String? = nil,
+            metadata: [String: String] = [:]
+        ) throws -> String {
+            try run(
+                client.putCall(
+                    key, body: body, contentType: contentType, cacheControl: cacheControl, metadata: metadata))
+        }
+
+        package func get(_ key: String) throws -> [UInt8]? {
+            try run(client.getCall(key))
+        }
+
+        package func head(_ key: String) throws -> S3ObjectInfo? {
+            try run(client.headCall(key))
+        }
+
+        package func listAll(prefix: String, directOnly: Bool = false, visit: (S3ObjectInfo) throws -> Void) throws {
+            var token: String?
+            repeat {
+                let page = try run(
+                    client.listCall(prefix: prefix, directOnly: directOnly, continuationToken: token, maxKeys: 1_000))
+                for object in page.objects { try visit(object) }
+                token = page.continuationToken
+            } while token != nil
+        }
+
+        package func delete(_ keys: [String]) throws -> [(key: String, reason: String)] {
+            guard !keys.isEmpty else { return [] }
+            return try run(client.deleteCall(keys))
+        }
+
+        private func run<Result>(_ call: S3Call<Result>) throws -> Result {
+            try call.interpret(try client.send(call).wait())
+        }
+    }
+
+    package var blocking: Blocking { Blocking(client: self) }
+}
