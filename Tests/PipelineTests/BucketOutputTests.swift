@@ -19,15 +19,11 @@ struct BucketOutputTests {
         let kind = try #require(S3TestStore.Kind.selected.first)
         let store = try await S3TestStore.start(kind)
         defer { store.stop() }
-        let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
-        let folderRun = try PipelineRun(sample: sample)
-        let bucketRun = try PipelineRun(sample: sample)
+        let (sample, folderRun, bucketRun, client) = try await Self.folderAndBucketRuns(store)
         defer {
             folderRun.killWorkers()
             bucketRun.killWorkers()
         }
-        let client = try await bucketRun.publish(to: store, bucket: UniqueName.make("out").lowercased())
-        defer { Task { try? await client.shutdown() } }
         for run in [folderRun, bucketRun] {
             try run.startWorkers()
             try await run.crawl()
@@ -71,16 +67,7 @@ struct BucketOutputTests {
         }
         try bucketRun.start("thumb-worker")
         try bucketRun.start("index-worker")
-        let offsets = KafkaGroupOffsets(
-            configuration: KafkaClientConfiguration(brokers: bucketRun.brokers), logger: .test)
-        try await waitUntil("both groups to read artpipe.pages again to its end", timeout: .seconds(120)) {
-            var caughtUp = true
-            for group in ["artpipe-thumb", "artpipe-index"] {
-                let rows = try await offsets.positions(group: group, topics: [ArtpipeTopic.pages])
-                caughtUp = caughtUp && rows.allSatisfy { $0.committed == $0.high }
-            }
-            return caughtUp
-        }
+        try await bucketRun.waitUntilCaughtUp(groups: ["artpipe-thumb", "artpipe-index"])
         let (_, replayedFiles) = try await bucketRun.waitForCompletion()
         #expect(firstDifference(replayedFiles, folderFiles) == nil)
         #expect(try await Self.thumbnails(in: client) == folderThumbs)
@@ -97,14 +84,11 @@ struct BucketOutputTests {
     func storeDownMidRun() async throws {
         let store = try await S3TestStore.start(.cephGateway)
         defer { store.stop() }
-        let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
-        let folderRun = try PipelineRun(sample: sample)
-        let bucketRun = try PipelineRun(sample: sample)
+        let (sample, folderRun, bucketRun, _) = try await Self.folderAndBucketRuns(store)
         defer {
             folderRun.killWorkers()
             bucketRun.killWorkers()
         }
-        _ = try await bucketRun.publish(to: store, bucket: UniqueName.make("out").lowercased())
         // Retries soon enough for a test; the default waits a minute, then ten.
         bucketRun.thumbWorkerFlags = ["--retry-delays", "2s,4s,8s"]
         for run in [folderRun, bucketRun] { try run.startWorkers() }
@@ -179,7 +163,6 @@ struct BucketOutputTests {
             location: try #require(try S3Location("s3://\(bucket)", endpoint: store.endpoint, region: nil)),
             credentials: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey),
             logger: .test)
-        defer { Task { try? await client.shutdown() } }
         try await client.createBucket()
         try await client.put("foreign/precious.txt", body: Array("keep me".utf8), contentType: "text/plain")
         let keys = ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey]
@@ -208,6 +191,18 @@ struct BucketOutputTests {
         #expect(try await refused.waitForExit(timeout: .seconds(60)) == 2)
         #expect(refused.stderr.contains("not empty and was not made by artpipe demo"), "\(refused.stderr)")
         #expect(try await client.get("foreign/precious.txt") == Array("keep me".utf8))
+    }
+
+    /// Two pipelines on one sample server, so their image URLs and bytes are the same: one
+    /// publishing to a folder, one to a new bucket of `store`; and a client of that bucket.
+    static func folderAndBucketRuns(_ store: S3TestStore) async throws -> (
+        sample: SampleServerHandle, folder: PipelineRun, bucket: PipelineRun, client: S3Client
+    ) {
+        let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
+        let folderRun = try PipelineRun(sample: sample)
+        let bucketRun = try PipelineRun(sample: sample)
+        let client = try await bucketRun.publish(to: store, bucket: UniqueName.make("out").lowercased())
+        return (sample, folderRun, bucketRun, client)
     }
 
     /// Every file under `thumbs/` of a folder (manifests included, temporary files not).

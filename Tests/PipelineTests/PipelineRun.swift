@@ -2,6 +2,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import IndexWorker
+import KafkaClient
 import ObjectStorage
 import PipelineContract
 import SampleCollection
@@ -192,6 +193,19 @@ final class PipelineRun: @unchecked Sendable {
             return found != nil
         }
         return complete!
+    }
+
+    /// Waits until each of `groups` has committed the end of every partition of `artpipe.pages`
+    /// (after a replay: read again to its end).
+    func waitUntilCaughtUp(groups: [String], timeout: Duration = .seconds(120)) async throws {
+        let offsets = KafkaGroupOffsets(configuration: KafkaClientConfiguration(brokers: brokers), logger: .test)
+        try await waitUntil("\(groups.joined(separator: " and ")) to read artpipe.pages to its end", timeout: timeout) {
+            for group in groups {
+                let rows = try await offsets.positions(group: group, topics: [ArtpipeTopic.pages])
+                guard rows.allSatisfy({ $0.committed == $0.high }) else { return false }
+            }
+            return true
+        }
     }
 
     /// SIGTERM to every worker: each must exit 0. Then the broker stops.

@@ -101,15 +101,7 @@ struct PipelineTests {
         }
         let thumbWorker = try run.start("thumb-worker")
         try run.start("index-worker")
-        let offsets = KafkaGroupOffsets(configuration: KafkaClientConfiguration(brokers: run.brokers), logger: .test)
-        try await waitUntil("both groups to read artpipe.pages again to its end", timeout: .seconds(120)) {
-            var caughtUp = true
-            for group in ["artpipe-thumb", "artpipe-index"] {
-                let rows = try await offsets.positions(group: group, topics: [ArtpipeTopic.pages])
-                caughtUp = caughtUp && rows.allSatisfy { $0.committed == $0.high }
-            }
-            return caughtUp
-        }
+        try await run.waitUntilCaughtUp(groups: ["artpipe-thumb", "artpipe-index"])
         try await waitUntil("the thumb worker to report the pages it handled again", timeout: .seconds(30)) {
             thumbWorker.stdout.split(separator: "\n").contains { line in
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
