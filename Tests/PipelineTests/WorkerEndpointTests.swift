@@ -68,10 +68,17 @@ struct WorkerEndpointTests {
             try await Self.get("\(base)/readyz").status == 200
         }
         var lags: [Int] = []
-        try await waitUntil("/metrics to show the partition's lag falling to 0", timeout: .seconds(60)) {
-            let metrics = try await Self.get("\(base)/metrics").body
-            if let lag = Self.partitionLag(metrics) { lags.append(lag) }
-            return lags.last == 0 && lags.contains { $0 > 0 }
+        do {
+            // Twelve slow images, one at a time, on a machine the other suites keep busy.
+            try await waitUntil("/metrics to show the partition's lag falling to 0", timeout: .seconds(120)) {
+                let metrics = try await Self.get("\(base)/metrics").body
+                if let lag = Self.partitionLag(metrics) { lags.append(lag) }
+                return lags.last == 0 && lags.contains { $0 > 0 }
+            }
+        } catch {
+            // Whether the lag never showed, or never fell: different causes.
+            Issue.record("lags seen, oldest first: \(lags.suffix(40))\nworker: \(worker.stdout.suffix(2_000))")
+            throw error
         }
         let metrics = try await Self.get("\(base)/metrics").body
         // Named as Prometheus expects: counters end in _total, durations are _seconds histograms.
