@@ -49,11 +49,11 @@ package struct FolderOutputStore: OutputStore {
         let target = url(path)
         do {
             return Self.version(try AtomicFile.write(Data(bytes), to: target, durable: durable))
-        } catch let error as FileWriteError {
-            // The first file of its folder: make the folder, then write again.
-            let folder = target.deletingLastPathComponent()
-            guard !FileManager.default.fileExists(atPath: folder.path) else { throw error }
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch is FileWriteError {
+            // Perhaps the first file of its folder: make the folder (another thread may be making
+            // it too; that is no error), then write again, which fails for good if that was not it.
+            try? FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             return Self.version(try AtomicFile.write(Data(bytes), to: target, durable: durable))
         }
     }
