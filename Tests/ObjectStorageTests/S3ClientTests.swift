@@ -10,7 +10,7 @@ import Testing
 /// moto (PyPI), a light stand-in; over real HTTP on loopback.
 @Suite("S3 client against Ceph's gateway and moto", .timeLimit(.minutes(10)))
 struct S3ClientTests {
-    /// Runs `body` with a client of `bucket` on `store`, shut down however `body` ends.
+    /// Runs `body` with a client of `bucket` on `store`.
     static func withClient(
         _ store: S3TestStore, bucket: String, prefix: String = "", secret: String? = nil,
         _ body: (S3Client) async throws -> Void
@@ -25,13 +25,7 @@ struct S3ClientTests {
             credentials: S3Credentials(
                 accessKeyID: store.accessKeyID, secretAccessKey: secret ?? store.secretAccessKey),
             logger: .test)
-        do {
-            try await body(client)
-        } catch {
-            try await client.shutdown()
-            throw error
-        }
-        try await client.shutdown()
+        try await body(client)
     }
 
     /// Runs `body` with a fresh store of `kind`, stopped however `body` ends.
@@ -147,7 +141,6 @@ struct S3ClientTests {
         // Down at start-up: for the moment, to be tried again, not a configuration error.
         let downAtStart = await #expect(throws: ObjectStoreError.self) { try await closed.checkAccess() }
         #expect(downAtStart?.isTransient == true)
-        try await closed.shutdown()
     }
 
     @Test("locations: s3:// addresses, endpoints, path style, and clear errors for bad ones")

@@ -41,10 +41,6 @@ package final class S3Client: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
-    /// Nothing to release: the connections are the process's (``http``). Kept so callers
-    /// say where they are done with the store.
-    package func shutdown() async throws {}
-
     /// Creates the bucket; one that exists and is ours already is not an error.
     package func createBucket() async throws {
         try await run(createBucketCall())

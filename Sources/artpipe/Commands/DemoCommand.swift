@@ -120,12 +120,7 @@ struct DemoCommand: AsyncParsableCommand {
                 throw ConfigurationError("--out: \(error)")
             }
             published = bucket
-            do {
-                try await DemoBucket.prepare(bucket)
-            } catch {
-                try? await bucket.close()
-                throw error
-            }
+            try await DemoBucket.prepare(bucket)
             outFlags =
                 ["--out", out] + (s3Endpoint.map { ["--s3-endpoint", $0] } ?? [])
                 + (s3Region.map { ["--s3-region", $0] } ?? [])
@@ -194,10 +189,8 @@ struct DemoCommand: AsyncParsableCommand {
                 summary.decoded = (decoded[0], decoded[1])
             }
             print(summary.text)
-            try? await published.close()
         } catch {
             await run.stopGracefully()
-            try? await published.close()
             throw error
         }
     }

@@ -64,14 +64,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         if case let swept = store.removeStaleTemporaries(publishedIn: location.folder), swept > 0 {
             logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
         }
-        let published = try await output.open(logger: logger)
-        do {
-            try await run(store: store, published: published, logger: logger)
-        } catch {
-            try? await published.close()
-            throw error
-        }
-        try await published.close()
+        try await run(store: store, published: try await output.open(logger: logger), logger: logger)
     }
 
     private func run(

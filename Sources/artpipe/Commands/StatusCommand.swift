@@ -102,16 +102,9 @@ struct StatusCommand: AsyncParsableCommand {
                 throw ConfigurationError("--out: \(error)")
             }
             // The store's reads block: off the cooperative pool.
-            let read: Result<IndexManifest, any Error>
             do {
-                read = .success(
-                    try await NIOThreadPool.singleton.runIfActive { try PublishedIndex.manifest(in: output) })
-            } catch {
-                read = .failure(error)
-            }
-            try? await output.close()
-            do {
-                status.add(index: try read.get())
+                status.add(
+                    index: try await NIOThreadPool.singleton.runIfActive { try PublishedIndex.manifest(in: output) })
             } catch let error as PublishedIndex.ReadError {
                 // Never published because history is missing: that is the news.
                 guard !status.missingHistory.isEmpty else { throw ConfigurationError("--out: \(error.description)") }

@@ -20,14 +20,7 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
         let logger = Logger(label: "artpipe.thumb")
-        let output = try await thumbs.output.open(logger: logger)
-        do {
-            try await run(output: output, logger: logger)
-        } catch {
-            try? await output.close()
-            throw error
-        }
-        try await output.close()
+        try await run(output: try await thumbs.output.open(logger: logger), logger: logger)
     }
 
     private func run(

@@ -20,10 +20,6 @@ package final class BucketOutputStore: OutputStore {
         "s3://\(client.location.bucket)/\(client.location.prefix)\(path)"
     }
 
-    package func close() async throws {
-        try await client.shutdown()
-    }
-
     package func read(_ path: String) throws -> [UInt8]? {
         try client.blocking.get(path)
     }

@@ -14,8 +14,6 @@ package struct FolderOutputStore: OutputStore {
 
     package func address(of path: String) -> String { url(path).path }
 
-    package func close() async throws {}
-
     private func url(_ path: String) -> URL { directory.appendingPathComponent(path) }
 
     package func read(_ path: String) throws -> [UInt8]? {

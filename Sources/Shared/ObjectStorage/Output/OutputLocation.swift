@@ -51,22 +51,16 @@ package enum OutputLocation: Sendable {
             let client = S3Client(
                 location: location, credentials: try S3Credentials.resolve(environment: environment), logger: logger)
             let deadline = ContinuousClock.now + patience
-            do {
-                while true {
-                    do {
-                        try await client.checkAccess()
-                        return BucketOutputStore(client: client)
-                    } catch let error as ObjectStoreError where error.isTransient && ContinuousClock.now < deadline {
-                        logger.warning(
-                            "the object store does not answer yet; trying again",
-                            metadata: ["s3.location": "\(location.description)", "reason": "\(error)"])
-                        try await Task.sleep(for: .seconds(2))
-                    }
+            while true {
+                do {
+                    try await client.checkAccess()
+                    return BucketOutputStore(client: client)
+                } catch let error as ObjectStoreError where error.isTransient && ContinuousClock.now < deadline {
+                    logger.warning(
+                        "the object store does not answer yet; trying again",
+                        metadata: ["s3.location": "\(location.description)", "reason": "\(error)"])
+                    try await Task.sleep(for: .seconds(2))
                 }
-            } catch {
-                // Nothing else will use it: its connections go now.
-                try? await client.shutdown()
-                throw error
             }
         }
     }

@@ -31,7 +31,4 @@ package protocol OutputStore: Sendable {
     /// Whether the object is there, marking it as just used where the store can (a folder
     /// sets the file's modification time, which `prune` reads).
     func markUsed(_ path: String) throws -> Bool
-
-    /// Lets go of connections; the store is not used after.
-    func close() async throws
 }
