@@ -1,7 +1,8 @@
 #!/bin/sh
 # Makes a Debian root filesystem into artpipe's runtime: the packages of runtime-packages.txt
-# (beside this script), the non-root user 10001 and its data folder. Run by deploy/Dockerfile
-# and by scripts/image-check.sh (in a chroot), so the image and the check are one.
+# (beside this script), the non-root user 10001, its data folder and the index worker's state
+# folder. Run by deploy/Dockerfile and by scripts/image-check.sh (in a chroot), so the image
+# and the check are one.
 set -eu
 here=$(dirname "$0")
 packages=$(grep -v '^[[:space:]]*#' "$here/runtime-packages.txt" | tr '\n' ' ')
@@ -14,3 +15,6 @@ rm -rf /var/lib/apt/lists/*
 id artpipe >/dev/null 2>&1 \
   || useradd --system --uid 10001 --user-group --home-dir /data --no-create-home artpipe
 install -d -o artpipe -g artpipe /data
+# The index worker's state (--state /state) when it publishes to a bucket: a volume mounted
+# here starts owned by the user.
+install -d -o artpipe -g artpipe /state

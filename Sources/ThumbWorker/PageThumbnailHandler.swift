@@ -27,6 +27,7 @@ package struct PageThumbnailHandler: MessageHandler {
     /// Images decoded into thumbnails, and their bytes: the stage's own speed, next to its CPU time.
     let imagesDecoded = Counter(label: "images_decoded", dimensions: [("worker", "thumb")])
     let imageBytesDecoded = Counter(label: "image_bytes_decoded", dimensions: [("worker", "thumb")])
+    let fenceWatch = PruneFenceWatch()
 
     package init(
         thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: HostPolicy,
@@ -45,8 +46,18 @@ package struct PageThumbnailHandler: MessageHandler {
     }
 
     package func handle(_ page: Page, context: MessageContext) async throws -> [KafkaProducerRecord] {
+        let store = self.store
+        let fence = try await files.runIfActive { try store.pruneFence() }
+        if let fence, fenceWatch.holds(fence) {
+            throw HandlerFailure.transient("a prune of the bucket is deleting thumbnails; the page waits until it ends")
+        }
         let attempts = try await page.artworks.concurrentMap(limit: imageConcurrency) { artwork in
             try await self.attempt(artwork)
+        }
+        // A prune that began meanwhile may have checked this page's files before they were
+        // written or marked: the page is made again after it (PruneFence).
+        if let fence, try await files.runIfActive({ try store.pruneFence() }) != fence {
+            throw HandlerFailure.transient("a prune of the bucket began while the page was handled; it is tried again")
         }
         let forNow = attempts.compactMap(\.failedForNow)
         if let first = forNow.first {

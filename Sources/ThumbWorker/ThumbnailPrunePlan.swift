@@ -27,19 +27,14 @@ package struct ThumbnailPrunePlan {
     ///   - referencedPaths: the thumbnail paths the index shows.
     ///   - unsettledObjectNumbers: the works the index shows as pending or failed.
     package init(output: URL, referencedPaths: [String], unsettledObjectNumbers: [String], cutoff: Date) throws {
-        let referenced = Set(referencedPaths.map { ThumbnailFileName.owner(ofPath: $0).version })
-        let unsettled = Set(unsettledObjectNumbers.map { ThumbnailFileName.workOwner($0) })
+        let isUnused = Self.unusedRule(referencedPaths: referencedPaths, unsettledObjectNumbers: unsettledObjectNumbers)
         let fileManager = FileManager.default
         let thumbs = output.appendingPathComponent("thumbs")
         var candidates: [Candidate] = []
         // Every depth: files of the flat layout before thumbnails were spread over folders count too.
         let paths = (fileManager.enumerator(atPath: thumbs.path)?.allObjects as? [String]) ?? []
         for path in paths.sorted() {
-            let owner = ThumbnailFileName.owner(ofPath: path)
-            // Temporary files of a write in progress stay.
-            guard !referenced.contains(owner.version), !unsettled.contains(owner.work),
-                !(path.split(separator: "/").last ?? "").hasPrefix(".")
-            else { continue }
+            guard isUnused(path) else { continue }
             var status = stat()
             guard lstat(thumbs.appendingPathComponent(path).path, &status) == 0 else {
                 if errno == ENOENT { continue }
@@ -53,6 +48,19 @@ package struct ThumbnailPrunePlan {
             candidates.append(Candidate(path: "thumbs/\(path)", bytes: Int(status.st_size), modified: modified))
         }
         self.candidates = candidates
+    }
+
+    /// Whether a path under `thumbs/` is one no work can point to, whatever its age: neither
+    /// its version referenced nor its work unsettled. Names starting with a dot (a write in
+    /// progress, the prune fence) are never unused.
+    static func unusedRule(referencedPaths: [String], unsettledObjectNumbers: [String]) -> (String) -> Bool {
+        let referenced = Set(referencedPaths.map { ThumbnailFileName.owner(ofPath: $0).version })
+        let unsettled = Set(unsettledObjectNumbers.map { ThumbnailFileName.workOwner($0) })
+        return { path in
+            let owner = ThumbnailFileName.owner(ofPath: path)
+            return !referenced.contains(owner.version) && !unsettled.contains(owner.work)
+                && !(path.split(separator: "/").last ?? "").hasPrefix(".")
+        }
     }
 
     /// Removes `candidate` unless a thumb worker reused it since the plan was made: the file

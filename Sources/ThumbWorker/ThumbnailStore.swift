@@ -73,6 +73,13 @@ package struct ThumbnailStore: Sendable {
         return nil
     }
 
+    /// The prune fence of a bucket (``PruneFence``); nil for a folder, where `prune` renames
+    /// each file aside and needs no fence.
+    func pruneFence() throws -> PruneFence? {
+        guard output is BucketOutputStore else { return nil }
+        return try PruneFence.read(from: output)
+    }
+
     /// Removes what writes killed mid-way left in the thumbnail and manifest folders of a
     /// folder store (a bucket has none: a PUT is whole or absent). Returns the count.
     @discardableResult

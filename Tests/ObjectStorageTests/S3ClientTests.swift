@@ -156,6 +156,14 @@ struct S3ClientTests {
         #expect(try S3Location("/var/out", endpoint: nil, region: nil) == nil)
         #expect(throws: ObjectStoreError.self) { try S3Location("s3://Bad_Bucket/x", endpoint: nil, region: nil) }
         #expect(throws: ObjectStoreError.self) { try S3Location("s3://bucket", endpoint: "ftp://x", region: nil) }
+        // From the environment, as the deploy files set it; an empty variable counts as unset.
+        let environment = ["AWS_ENDPOINT_URL_S3": "", "AWS_ENDPOINT_URL": "http://minio:9000", "AWS_REGION": ""]
+        guard case .bucket(let fromEnvironment) = try OutputLocation("s3://artpipe", environment: environment) else {
+            Issue.record("s3://artpipe is not a bucket")
+            return
+        }
+        #expect(fromEnvironment.hostHeader == "minio:9000")
+        #expect(fromEnvironment.region == "us-east-1")
     }
 
     @Test("credentials from the environment, else from the shared file's profile, else a clear error")

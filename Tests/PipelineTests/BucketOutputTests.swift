@@ -6,6 +6,7 @@ import KafkaClient
 import ObjectStorage
 import PipelineContract
 import Testing
+import ThumbWorker
 
 /// The thumb and index workers publishing to an S3-compatible bucket (`--out s3://…`), against
 /// Ceph's RADOS Gateway (moto where no cluster can start), compared with the same pipeline
@@ -146,9 +147,83 @@ struct BucketOutputTests {
             "artpipe", ["index-worker", "--brokers", unused, "--out", "s3://some-bucket"], environment: keys)
         #expect(try await noState.waitForExit(timeout: .seconds(60)) == 2)
         #expect(noState.stderr.contains("--state DIR is required with --out s3://"), "\(noState.stderr)")
-        let prune = try ChildProcess("artpipe", ["prune", "--out", "s3://some-bucket/site"], environment: keys)
+        let prune = try ChildProcess(
+            "artpipe", ["prune", "--out", "s3://no-such-bucket/site", "--s3-endpoint", store.endpoint],
+            environment: keys)
         #expect(try await prune.waitForExit(timeout: .seconds(60)) == 2)
-        #expect(prune.stderr.contains("pruning a bucket is not supported yet"), "\(prune.stderr)")
+        #expect(prune.stderr.contains("NoSuchBucket"), "\(prune.stderr)")
+    }
+
+    @Test(
+        "prune of a bucket: thumbnails reused after index.json was written stay, the unused go; pages wait while a prune holds the fence"
+    )
+    func pruneAfterReplay() async throws {
+        let kind = try #require(S3TestStore.Kind.selected.first)
+        let store = try await S3TestStore.start(kind)
+        defer { store.stop() }
+        let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
+        let run = try PipelineRun(sample: sample)
+        defer { run.killWorkers() }
+        let bucket = UniqueName.make("prune").lowercased()
+        let client = try await run.publish(to: store, bucket: bucket)
+        // Every reuse renews the object's time (the default renews only those older than an
+        // hour, against the default --keep-recent of a day), and retries come soon.
+        run.thumbWorkerFlags = ["--touch-after", "0s", "--retry-delays", "2s,4s,8s"]
+        try await client.put("thumbs/200/zz/orphan.jpg", body: [0xFF, 0xD8], contentType: "image/jpeg")
+        try run.startWorkers()
+        try await run.crawl()
+        _ = try await run.waitForCompletion()
+
+        // The index as a prune would see it once every work was dropped: every thumbnail is
+        // then unused, and the replay below brings every work back, reusing its thumbnails.
+        #expect(try await run.stopWorkers(["thumb-worker", "index-worker"]).isEmpty)
+        let published = run.published
+        let emptyState = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("empty"))
+        _ = try await offCooperativePool {
+            try IndexPublisher(output: published, store: try IndexStateStore(stateDirectory: emptyState, logger: .test))
+                .publish()
+        }
+        // A prune holds the fence: the replayed pages wait on the retry topics until it is lowered.
+        var fence = PruneFence(generation: "held-by-the-test", running: true, heartbeat: 0)
+        try await offCooperativePool { [fence] in try fence.write(to: published) }
+        let replay = try ChildProcess(
+            "artpipe",
+            [
+                "replay", "--brokers", run.brokers, "--group", "artpipe-thumb", "--topic", ArtpipeTopic.pages,
+                "--to-earliest", "--execute",
+            ])
+        #expect(try await replay.waitForExit(timeout: .seconds(90)) == 0, "\(replay.stderr)")
+        let thumbWorker = try run.start("thumb-worker")
+        try await waitUntil("the thumb worker to hold a page back for the prune", timeout: .seconds(120)) {
+            thumbWorker.stdout.contains("a prune of the bucket is deleting thumbnails")
+        }
+        fence.running = false
+        try await offCooperativePool { [fence] in try fence.write(to: published) }
+        try await run.waitUntilCaughtUp(groups: ["artpipe-thumb"], timeout: .seconds(240))
+
+        let prune = try ChildProcess(
+            "artpipe", ["prune", "--out", "s3://\(bucket)/site", "--execute", "--keep-recent", "0s"],
+            environment: [
+                "AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey,
+                "AWS_ENDPOINT_URL": store.endpoint,
+            ])
+        #expect(try await prune.waitForExit(timeout: .seconds(120)) == 0, "\(prune.stderr)")
+        #expect(prune.stdout.contains("removed thumbs/200/zz/orphan.jpg\n"), "\(prune.stdout.suffix(2_000))")
+        #expect(try await client.head("thumbs/200/zz/orphan.jpg") == nil)
+
+        // The index rebuilt from Kafka: every thumbnail it shows is in the bucket.
+        run.useNewIndexState()
+        try run.start("index-worker")
+        let (index, _) = try await run.waitForCompletion(timeout: .seconds(240))
+        let shown = index.artists.flatMap(\.works).flatMap(\.thumbnails.values)
+        #expect(shown.count > 50, "the sample has images")
+        var missing: [String] = []
+        for path in shown where try await client.head(path) == nil { missing.append(path) }
+        #expect(missing.isEmpty, "\(missing.count) of \(shown.count) thumbnails missing, such as \(missing.prefix(3))")
+        let status = try await run.status()
+        #expect(status.contains("dead letters: 0"), "nothing dead-lettered: \(status)")
+        try await run.expectCleanStop()
+        await sample.stop()
     }
 
     @Test(

@@ -69,6 +69,14 @@ final class PipelineRun: @unchecked Sendable {
     }
 
     var brokers: String { cluster.brokers }
+
+    /// Gives index workers started from now on an empty state folder, so they read every
+    /// partition from the start (a bucket run only: a folder run keeps its state in the output).
+    func useNewIndexState() {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-state")).path
+        stateFlags = ["--state", state]
+        statusFlags = Array(statusFlags.prefix(2)) + stateFlags
+    }
     /// The legacy API lists the collection's pages, and Flickr's stand-in the same; the Search
     /// API pages its distinct works, OAI-PMH too (200 records a page), and iTunes, which ends
     /// on a short page (an empty one after a full last page).

@@ -1,3 +1,5 @@
+import Foundation
+
 extension S3Client {
     /// The same requests, each waited for on the calling thread while the HTTP client's event
     /// loops do the work: for code that runs on a thread pool (the workers' file writes) and
@@ -21,6 +23,11 @@ extension S3Client {
 
         package func head(_ key: String) throws -> S3ObjectInfo? {
             try run(client.headCall(key))
+        }
+
+        /// Renews the object's `Last-Modified` by copying it onto itself; false when it is not there.
+        package func touch(_ key: String, contentType: String, cacheControl: String?) throws -> Bool {
+            try run(client.touchCall(key, contentType: contentType, cacheControl: cacheControl, used: Date()))
         }
 
         package func listAll(prefix: String, directOnly: Bool = false, visit: (S3ObjectInfo) throws -> Void) throws {

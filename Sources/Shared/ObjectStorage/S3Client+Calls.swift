@@ -49,9 +49,27 @@ extension S3Client {
             }
             return S3ObjectInfo(
                 key: key, size: Int(response.headers.first(name: "content-length") ?? "") ?? 0,
-                etag: response.etag ?? "", lastModified: nil, metadata: metadata,
+                etag: response.etag ?? "", lastModified: response.lastModified, metadata: metadata,
                 contentType: response.headers.first(name: "content-type"),
                 cacheControl: response.headers.first(name: "cache-control"))
+        }
+    }
+
+    /// Copies the object onto itself with `used` as metadata, which renews its `Last-Modified`
+    /// (the only way S3 has); false when there is no such object. Its bytes and ETag stay.
+    func touchCall(_ key: String, contentType: String, cacheControl: String?, used: Date) -> S3Call<Bool> {
+        let source = "/\(location.bucket)/\(S3Encoding.path(location.prefix + key))"
+        var headers = [
+            ("content-type", contentType), ("content-length", "0"), ("x-amz-copy-source", source),
+            ("x-amz-metadata-directive", "REPLACE"),
+            // A copy onto itself must change something: the time it was used does.
+            ("x-amz-meta-used", String(Int(used.timeIntervalSince1970))),
+        ]
+        if let cacheControl { headers.append(("cache-control", cacheControl)) }
+        return S3Call(method: "PUT", key: key, headers: headers) { response in
+            if response.status == 404 && response.errorCode == "NoSuchKey" { return false }
+            try response.expect(200, 200)
+            return true
         }
     }
 

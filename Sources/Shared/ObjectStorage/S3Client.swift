@@ -113,7 +113,8 @@ package final class S3Client: Sendable {
         let fullKey = call.key.map { location.prefix + $0 }
         let path = location.path(of: fullKey)
         let queryText = S3Encoding.canonicalQuery(call.query)
-        let description = "\(call.method) \(location.bucket)/\(fullKey ?? "")"
+        let verb = call.headers.contains { $0.0 == "x-amz-copy-source" } ? "COPY" : call.method
+        let description = "\(verb) \(location.bucket)/\(fullKey ?? "")"
         let url =
             "\(location.endpoint.scheme!)://\(location.hostHeader)\(path)\(queryText.isEmpty ? "" : "?" + queryText)"
         let own = [("host", location.hostHeader)] + call.headers

@@ -2,10 +2,13 @@ import ArgumentParser
 import ArtpipeSupport
 import Foundation
 import IndexWorker
+import Logging
+import NIOPosix
+import ObjectStorage
 import ThumbWorker
 
 /// `artpipe prune`: removes thumbnail files that no work in the index uses any more.
-struct PruneCommand: ParsableCommand {
+struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Remove thumbnails (and their manifests) that index.json no longer references. Dry run by default.",
@@ -14,11 +17,11 @@ struct PruneCommand: ParsableCommand {
             removes them. Without --execute this lists what would go. A prune while the workers run takes nothing
             a live work can point to: files of works waiting for thumbnails stay, and so do files a thumb worker
             wrote or reused after index.json was written or less than --keep-recent before; a file reused while
-            the prune runs is put back.
+            the prune runs is put back (a folder) or kept (a bucket, where thumb workers hold back pages while a
+            prune deletes: see docs/object-storage.md).
             """)
 
-    @Option(help: "The output directory the thumb and index workers share.")
-    var out: String
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Remove the files instead of listing them.")
     var execute = false
@@ -26,17 +29,66 @@ struct PruneCommand: ParsableCommand {
     @Option(
         help: """
             Keep files written or reused this long before index.json was written (30s, 10m, 2h, 1d): \
-            longer than a page can take from the thumb worker into a published index.
+            longer than a page can take from the thumb worker into a published index, and in a bucket longer \
+            than the thumb workers' --touch-after too.
             """)
     var keepRecent: String = "1d"
 
-    func run() throws {
-        guard !out.hasPrefix("s3://") else {
-            throw ConfigurationError(
-                "--out \(out): prune works on a directory only; pruning a bucket is not supported yet, and nothing was removed"
-            )
+    func run() async throws {
+        guard let keepRecent = Duration(text: keepRecent) else {
+            throw ConfigurationError("--keep-recent: '\(self.keepRecent)' is not a duration (write 30s, 10m, 2h or 1d)")
         }
-        let output = URL(fileURLWithPath: out, isDirectory: true)
+        if let folder = try output.location().folder {
+            try prune(folder: folder, keepRecent: keepRecent)
+            return
+        }
+        let store = try await output.open(logger: Logger(label: "artpipe.prune"))
+        guard let bucket = store as? BucketOutputStore else { return }
+        // The store's calls block: they run on a thread of their own, not on Swift's pool.
+        try await NIOThreadPool.withPool(threads: 1) { pool in
+            try await pool.runIfActive { try prune(bucket: bucket, keepRecent: keepRecent) }
+        }
+    }
+
+    /// What the index says stays: the thumbnails it shows, and works waiting for theirs.
+    private func liveWorks(_ index: ArtistIndex) -> (referenced: [String], unsettled: [String]) {
+        let works = index.artists.flatMap(\.works)
+        return (
+            works.flatMap(\.thumbnails.values),
+            works.filter { ["pending", "failed"].contains($0.thumbnailStatus) }.map(\.objectNumber)
+        )
+    }
+
+    private func prune(bucket: BucketOutputStore, keepRecent: Duration) throws {
+        let indexAddress = bucket.address(of: IndexLayout.manifestPath)
+        guard let written = try bucket.lastModified(of: IndexLayout.manifestPath) ?? nil else {
+            throw ConfigurationError("--out: \(indexAddress) is not there: nothing says which thumbnails are in use")
+        }
+        let index: ArtistIndex
+        do {
+            index = try PublishedIndex.read(from: bucket).index
+        } catch let error as PublishedIndex.ReadError {
+            throw ConfigurationError("--out: \(error.description)")
+        }
+        let live = liveWorks(index)
+        let plan = try BucketPrunePlan(
+            store: bucket, referencedPaths: live.referenced, unsettledObjectNumbers: live.unsettled,
+            cutoff: written.addingTimeInterval(-keepRecent.seconds))
+        guard execute else {
+            for candidate in plan.candidates { print("would remove " + candidate.path) }
+            print(
+                "\(plan.candidates.count) unreferenced objects, \(plan.bytes) bytes; run again with --execute to remove them"
+            )
+            return
+        }
+        let outcome = try plan.execute(in: bucket) { print($0) }
+        for candidate in outcome.removed { print("removed " + candidate.path) }
+        for candidate in outcome.kept { print("kept " + candidate.path + " (used while pruning)") }
+        print(
+            "\(outcome.removed.count) unreferenced objects, \(outcome.removed.map(\.bytes).reduce(0, +)) bytes removed")
+    }
+
+    private func prune(folder output: URL, keepRecent: Duration) throws {
         let indexURL = output.appendingPathComponent(IndexLayout.manifestPath)
         guard
             let written = (try? FileManager.default.attributesOfItem(atPath: indexURL.path))?[.modificationDate]
@@ -50,14 +102,9 @@ struct PruneCommand: ParsableCommand {
         } catch let error as PublishedIndex.ReadError {
             throw ConfigurationError("--out: \(error.description)")
         }
-        guard let keepRecent = Duration(text: keepRecent) else {
-            throw ConfigurationError("--keep-recent: '\(self.keepRecent)' is not a duration (write 30s, 10m, 2h or 1d)")
-        }
-        let works = index.artists.flatMap(\.works)
+        let live = liveWorks(index)
         let plan = try ThumbnailPrunePlan(
-            output: output, referencedPaths: works.flatMap(\.thumbnails.values),
-            unsettledObjectNumbers: works.filter { ["pending", "failed"].contains($0.thumbnailStatus) }.map(
-                \.objectNumber),
+            output: output, referencedPaths: live.referenced, unsettledObjectNumbers: live.unsettled,
             cutoff: written.addingTimeInterval(-keepRecent.seconds))
         guard execute else {
             for candidate in plan.candidates { print("would remove " + candidate.path) }

@@ -20,7 +20,8 @@ struct ThumbWorkerCommand: AsyncParsableCommand {
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
         let logger = Logger(label: "artpipe.thumb")
-        try await run(output: try await thumbs.output.open(logger: logger), logger: logger)
+        try await run(
+            output: try await thumbs.output.open(touchAfter: thumbs.touchAfterDuration, logger: logger), logger: logger)
     }
 
     private func run(

@@ -41,9 +41,9 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Opens the store, checking once that it can be written.
-    func open(logger: Logger) async throws -> any OutputStore {
+    func open(touchAfter: Duration = .seconds(3_600), logger: Logger) async throws -> any OutputStore {
         do {
-            return try await location().open(logger: logger)
+            return try await location().open(touchAfter: touchAfter, logger: logger)
         } catch let error as ObjectStoreError {
             throw ConfigurationError("--out: \(error)")
         }

@@ -59,7 +59,17 @@ struct ThumbWorkerOptions: ParsableArguments {
     @Flag(help: "Allow image hosts on loopback and private addresses (the demo's sample server).")
     var allowPrivateHosts = false
 
+    @Option(
+        help: """
+            With --out s3://…: a thumbnail reused from an earlier run and written longer ago than this (30s, 10m, 2h) \
+            is copied onto itself, which renews the time `artpipe prune` reads. Keep prune's --keep-recent longer \
+            than this plus the time a page takes into the index.
+            """)
+    var touchAfter: String = "1h"
+
     init() {}
+
+    var touchAfterDuration: Duration { Duration(text: touchAfter) ?? .seconds(3_600) }
 
     var sizeList: [Int] {
         sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -79,6 +89,9 @@ struct ThumbWorkerOptions: ParsableArguments {
         guard maxImageMib >= 1 else { throw ValidationError("--max-image-mib must be at least 1") }
         guard maxMegapixels >= 1 else { throw ValidationError("--max-megapixels must be at least 1") }
         guard downloadTimeout > 0 else { throw ValidationError("--download-timeout must be positive") }
+        guard Duration(text: touchAfter) != nil else {
+            throw ValidationError("--touch-after: '\(touchAfter)' is not a duration (write 30s, 10m, 2h or 1d)")
+        }
     }
 
     /// Threads of the worker's blocking pool: one per image in libvips, and two for file

@@ -9,9 +9,15 @@ import Foundation
 /// the store said so.
 package final class BucketOutputStore: OutputStore {
     package let client: S3Client
+    /// How old an object reused by ``markUsed(_:)`` may be before it is copied onto itself.
+    let touchAfter: Duration
 
-    package init(client: S3Client) {
+    /// - Parameter touchAfter: reused objects last written longer ago than this are copied onto
+    ///   themselves (a request like a PUT), which renews the time `prune` reads; younger ones
+    ///   cost a HEAD only.
+    package init(client: S3Client, touchAfter: Duration = .seconds(3_600)) {
         self.client = client
+        self.touchAfter = touchAfter
     }
 
     package var description: String { client.location.description }
@@ -53,9 +59,43 @@ package final class BucketOutputStore: OutputStore {
         }
     }
 
-    /// Whether the object is there: a HEAD. An object's time cannot be set without writing it
-    /// again, and `prune` does not work on buckets yet, so nothing is marked.
+    /// Whether the object is there: a HEAD, then, when it was last written more than
+    /// `touchAfter` ago, a copy onto itself, which renews its `Last-Modified` (S3 has no other
+    /// way to set it) and fails when a prune took the object meanwhile.
     package func markUsed(_ path: String) throws -> Bool {
-        try client.blocking.head(path) != nil
+        guard let object = try client.blocking.head(path) else { return false }
+        if let written = object.lastModified, Date().timeIntervalSince(written) < touchAfter.seconds {
+            return true
+        }
+        return try client.blocking.touch(
+            path, contentType: OutputMediaType.contentType(of: path),
+            cacheControl: OutputMediaType.cacheControl(of: path))
+    }
+
+    /// Every object under `folder`, at any depth, with its size and `Last-Modified`: a listing
+    /// of 1,000 keys a request.
+    package func objects(under folder: String, visit: (_ path: String, _ bytes: Int, _ written: Date?) throws -> Void)
+        throws
+    {
+        try client.blocking.listAll(prefix: "\(folder)/") { object in
+            try visit(object.key, object.size, object.lastModified)
+        }
+    }
+
+    /// When the object was last written; nil when it is not there.
+    package func lastModified(of path: String) throws -> Date?? {
+        try client.blocking.head(path).map(\.lastModified)
+    }
+
+    /// Deletes the objects, 1,000 a request. Throws when the store refuses any of them.
+    package func remove(batch paths: [String]) throws {
+        for start in stride(from: 0, to: paths.count, by: 1_000) {
+            let chunk = Array(paths[start..<min(start + 1_000, paths.count)])
+            if let failure = try client.blocking.delete(chunk).first {
+                throw ObjectStoreError.status(
+                    code: 200, error: nil, message: "\(failure.key): \(failure.reason)",
+                    request: "DELETE \(client.location.bucket)/…")
+            }
+        }
     }
 }

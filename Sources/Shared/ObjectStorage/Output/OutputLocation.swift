@@ -14,8 +14,10 @@ package enum OutputLocation: Sendable {
         _ text: String, endpoint: String? = nil, region: String? = nil, pathStyle: Bool? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        let endpoint = endpoint ?? environment["AWS_ENDPOINT_URL_S3"] ?? environment["AWS_ENDPOINT_URL"]
-        let region = region ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"]
+        // An empty variable counts as unset, as a deploy file's `AWS_REGION: ""` means.
+        let setting = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let endpoint = endpoint ?? setting("AWS_ENDPOINT_URL_S3") ?? setting("AWS_ENDPOINT_URL")
+        let region = region ?? setting("AWS_REGION") ?? setting("AWS_DEFAULT_REGION")
         if let location = try S3Location(text, endpoint: endpoint, region: region, pathStyle: pathStyle) {
             self = .bucket(location)
         } else if text.contains("://") {
@@ -35,9 +37,11 @@ package enum OutputLocation: Sendable {
     /// is listed with the keys from the environment (or the credentials file). A refusal is a
     /// configuration error naming the bucket and endpoint; a store that does not answer yet is
     /// tried again until `patience` passes.
+    /// - Parameter touchAfter: in a bucket, how old a reused object may be before it is copied
+    ///   onto itself (``BucketOutputStore/markUsed(_:)``).
     package func open(
         environment: [String: String] = ProcessInfo.processInfo.environment, patience: Duration = .seconds(60),
-        logger: Logger
+        touchAfter: Duration = .seconds(3_600), logger: Logger
     ) async throws -> any OutputStore {
         switch self {
         case .folder(let url):
@@ -54,7 +58,7 @@ package enum OutputLocation: Sendable {
             while true {
                 do {
                     try await client.checkAccess()
-                    return BucketOutputStore(client: client)
+                    return BucketOutputStore(client: client, touchAfter: touchAfter)
                 } catch let error as ObjectStoreError where error.isTransient && ContinuousClock.now < deadline {
                     logger.warning(
                         "the object store does not answer yet; trying again",
