@@ -88,11 +88,12 @@ package final class IndexPublisher: Sendable {
             current.insert(IndexLayout.worksPath(bucket))
             current.insert(GallerySite.bucketPath(bucket))
         }
-        // Rendered a bucket at a time, one per core, so a whole render never holds every file at
-        // once. This runs on the blocking pool already; the threads are Dispatch's.
+        // Rendered a bucket at a time, one per core (more for a store whose writes mostly wait),
+        // so a whole render never holds every file at once. This runs on the blocking pool already.
         let rendered = plan.buckets.keys.filter { buckets?.contains($0) ?? true }.sorted()
         let outcome = Mutex<(changes: Int, error: (any Error)?)>((0, nil))
-        DispatchQueue.concurrentPerform(iterations: rendered.count) { number in
+        let width = max(ProcessInfo.processInfo.activeProcessorCount, output.writeConcurrency)
+        BlockingFanOut.run(iterations: rendered.count, width: width) { number in
             guard outcome.withLock({ $0.error == nil }) else { return }
             do {
                 for (path, bytes) in IndexLayout.bucketFiles(rendered[number], of: index, plan: plan) {

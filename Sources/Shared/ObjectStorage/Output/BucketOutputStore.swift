@@ -22,6 +22,9 @@ package final class BucketOutputStore: OutputStore {
 
     package var description: String { client.location.description }
 
+    /// Requests in flight at once from one publish: they wait on the network, not on a core.
+    package var writeConcurrency: Int { 16 }
+
     package func address(of path: String) -> String {
         "s3://\(client.location.bucket)/\(client.location.prefix)\(path)"
     }

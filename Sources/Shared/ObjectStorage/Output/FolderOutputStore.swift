@@ -12,6 +12,9 @@ package struct FolderOutputStore: OutputStore {
 
     package var description: String { directory.path }
 
+    /// One write per core: a write is mostly the disk's and the CPU's work, not waiting.
+    package var writeConcurrency: Int { 1 }
+
     package func address(of path: String) -> String { url(path).path }
 
     private func url(_ path: String) -> URL { directory.appendingPathComponent(path) }

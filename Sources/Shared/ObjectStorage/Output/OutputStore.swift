@@ -10,6 +10,10 @@ package protocol OutputStore: Sendable {
     /// Where `path` is, for messages: a file's path, or `s3://bucket/key`.
     func address(of path: String) -> String
 
+    /// How many writes at once are worth making: one per core for a folder; more for a store,
+    /// whose requests mostly wait on the network.
+    var writeConcurrency: Int { get }
+
     /// The object's bytes; nil when there is none.
     func read(_ path: String) throws -> [UInt8]?
 
