@@ -39,6 +39,8 @@ bench: setup
 	bench/thumb-worker.sh
 	bench/index.sh
 	bench/index-scale.sh
+	bench/thumb-store.sh
+	bench/index-store.sh
 	bench/demo.sh
 
 # Renders a sample gallery in headless Chromium; prints where the screenshot is.

@@ -90,14 +90,24 @@ package final class BucketOutputStore: OutputStore {
         try client.blocking.head(path).map(\.lastModified)
     }
 
-    /// Deletes the objects, 1,000 a request. Throws when the store refuses any of them.
+    /// Deletes the objects, 1,000 a request. A key the store could not delete this time (a
+    /// busy Ceph answers `UnknownError` for some) is tried again, three more times over about
+    /// 3.5 s; throws when one still fails.
     package func remove(batch paths: [String]) throws {
         for start in stride(from: 0, to: paths.count, by: 1_000) {
-            let chunk = Array(paths[start..<min(start + 1_000, paths.count)])
-            if let failure = try client.blocking.delete(chunk).first {
-                throw ObjectStoreError.status(
-                    code: 200, error: nil, message: "\(failure.key): \(failure.reason)",
-                    request: "DELETE \(client.location.bucket)/…")
+            var remaining = Array(paths[start..<min(start + 1_000, paths.count)])
+            for attempt in 1...4 {
+                let failures = try client.blocking.delete(remaining)
+                guard let failure = failures.first else { break }
+                guard attempt < 4 else {
+                    throw ObjectStoreError.status(
+                        code: 200, error: nil,
+                        message:
+                            "\(failures.count) keys not deleted after 4 tries, such as \(failure.key): \(failure.reason)",
+                        request: "DELETE \(client.location.bucket)/…")
+                }
+                remaining = failures.map(\.key)
+                Thread.sleep(forTimeInterval: 0.5 * Double(1 << (attempt - 1)))
             }
         }
     }
