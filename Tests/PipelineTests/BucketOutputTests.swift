@@ -155,11 +155,15 @@ struct BucketOutputTests {
     }
 
     @Test(
-        "prune of a bucket: thumbnails reused after index.json was written stay, the unused go; pages wait while a prune holds the fence"
+        "prune of a bucket: thumbnails reused after index.json was written stay, the unused go; pages wait while a prune holds the fence",
+        // moto's copy of an object onto itself does not renew what the prune reads (its thumbnails
+        // went missing in the runtime-libraries chroot); the claim is made against Ceph's gateway.
+        .enabled(
+            if: S3TestStore.Kind.selected.contains(.cephGateway),
+            "needs Ceph's gateway: a copy onto itself renews the time")
     )
     func pruneAfterReplay() async throws {
-        let kind = try #require(S3TestStore.Kind.selected.first)
-        let store = try await S3TestStore.start(kind)
+        let store = try await S3TestStore.start(.cephGateway)
         defer { store.stop() }
         let sample = try await SampleServerHandle.start(ReferenceRun.configuration)
         let run = try PipelineRun(sample: sample)
