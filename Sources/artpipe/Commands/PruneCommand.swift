@@ -50,8 +50,14 @@ struct PruneCommand: AsyncParsableCommand {
         }
     }
 
-    /// What the index says stays: the thumbnails it shows, and works waiting for theirs.
-    private func liveWorks(_ index: ArtistIndex) -> (referenced: [String], unsettled: [String]) {
+    /// What the published index says stays: the thumbnails it shows, and works waiting for theirs.
+    private func liveWorks(in output: any OutputStore) throws -> (referenced: [String], unsettled: [String]) {
+        let index: ArtistIndex
+        do {
+            index = try PublishedIndex.read(from: output).index
+        } catch let error as PublishedIndex.ReadError {
+            throw ConfigurationError("--out: \(error.description)")
+        }
         let works = index.artists.flatMap(\.works)
         return (
             works.flatMap(\.thumbnails.values),
@@ -64,21 +70,12 @@ struct PruneCommand: AsyncParsableCommand {
         guard let written = try bucket.lastModified(of: IndexLayout.manifestPath) ?? nil else {
             throw ConfigurationError("--out: \(indexAddress) is not there: nothing says which thumbnails are in use")
         }
-        let index: ArtistIndex
-        do {
-            index = try PublishedIndex.read(from: bucket).index
-        } catch let error as PublishedIndex.ReadError {
-            throw ConfigurationError("--out: \(error.description)")
-        }
-        let live = liveWorks(index)
+        let live = try liveWorks(in: bucket)
         let plan = try BucketPrunePlan(
             store: bucket, referencedPaths: live.referenced, unsettledObjectNumbers: live.unsettled,
             cutoff: written.addingTimeInterval(-keepRecent.seconds))
         guard execute else {
-            for candidate in plan.candidates { print("would remove " + candidate.path) }
-            print(
-                "\(plan.candidates.count) unreferenced objects, \(plan.bytes) bytes; run again with --execute to remove them"
-            )
+            printDryRun(plan.candidates.map(\.path), bytes: plan.bytes, noun: "objects")
             return
         }
         let outcome = try plan.execute(in: bucket) { print($0) }
@@ -96,21 +93,12 @@ struct PruneCommand: AsyncParsableCommand {
         else {
             throw ConfigurationError("--out: cannot read \(indexURL.path)")
         }
-        let index: ArtistIndex
-        do {
-            index = try PublishedIndex.read(from: output).index
-        } catch let error as PublishedIndex.ReadError {
-            throw ConfigurationError("--out: \(error.description)")
-        }
-        let live = liveWorks(index)
+        let live = try liveWorks(in: FolderOutputStore(directory: output))
         let plan = try ThumbnailPrunePlan(
             output: output, referencedPaths: live.referenced, unsettledObjectNumbers: live.unsettled,
             cutoff: written.addingTimeInterval(-keepRecent.seconds))
         guard execute else {
-            for candidate in plan.candidates { print("would remove " + candidate.path) }
-            print(
-                "\(plan.candidates.count) unreferenced files, \(plan.bytes) bytes; run again with --execute to remove them"
-            )
+            printDryRun(plan.candidates.map(\.path), bytes: plan.bytes, noun: "files")
             return
         }
         var removed = 0
@@ -125,5 +113,10 @@ struct PruneCommand: AsyncParsableCommand {
             }
         }
         print("\(removed) unreferenced files, \(bytes) bytes removed")
+    }
+
+    private func printDryRun(_ paths: [String], bytes: Int, noun: String) {
+        for path in paths { print("would remove " + path) }
+        print("\(paths.count) unreferenced \(noun), \(bytes) bytes; run again with --execute to remove them")
     }
 }
