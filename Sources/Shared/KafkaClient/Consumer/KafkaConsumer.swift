@@ -189,8 +189,24 @@ package final class KafkaConsumer: Sendable {
             guard let first = batch.messages.first else { continue }
             let topicPartition = KafkaTopicPartition(topic: first.topic, partition: batch.partition)
             // A partition revoked while its messages were queued: the next owner reads them.
-            guard let lease = assignment.lease(for: topicPartition) else { continue }
-            lease.deliveredThrough = batch.messages.last?.offset
+            guard let lease = assignment.lease(for: topicPartition), let last = batch.messages.last else { continue }
+            switch lease.continuity.admit(first: first.offset, last: last.offset) {
+            case .deliver:
+                break
+            case .refetch(let offset):
+                logger.warning(
+                    "offsets skipped in a fetch; fetching again",
+                    metadata: [
+                        "kafka.partition": "\(topicPartition)", "kafka.offset": "\(offset)",
+                        "kafka.next": "\(first.offset)",
+                    ])
+                assignment.refetch(topicPartition, from: offset, handle: client.handle)
+                continue
+            case .deliverPastGap(let missing):
+                logger.error(
+                    "offsets absent from the log however often fetched; going on past them",
+                    metadata: ["kafka.partition": "\(topicPartition)", "kafka.offsets": "\(missing)"])
+            }
             continuation.yield(KafkaMessageBatch(lease: lease, messages: batch.messages))
         }
     }

@@ -169,7 +169,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                 // Fetch again from right after the last message handed to us, not from where
                 // librdkafka thinks the application stands.
                 let positions = resume.compactMap { topicPartition, _ in
-                    leases[topicPartition]?.deliveredThrough.map { (topicPartition, Optional($0 + 1)) }
+                    leases[topicPartition]?.continuity.deliveredThrough.map { (topicPartition, Optional($0 + 1)) }
                 }
                 if !positions.isEmpty {
                     report(
@@ -179,6 +179,13 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             }
             _ = RDKafkaTopicPartitionList.with(resume) { rd_kafka_resume_partitions(handle, $0) }
         }
+    }
+
+    /// Fetches `topicPartition` again from `offset` (``KafkaDeliveryContinuity``).
+    func refetch(_ topicPartition: KafkaTopicPartition, from offset: Int64, handle: OpaquePointer) {
+        report(
+            RDKafkaTopicPartitionList.with([(topicPartition, offset)]) { rd_kafka_seek_partitions(handle, $0, 0) },
+            "cannot fetch a partition again")
     }
 
     /// librdkafka before 2.1.0 can skip messages of a partition paused and resumed while its

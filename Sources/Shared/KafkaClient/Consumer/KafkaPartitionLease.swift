@@ -8,7 +8,7 @@ import Foundation
 /// starts at the committed offset, never sees a message this one also handled.
 ///
 /// Unchecked: every field is read and written under `condition`, except `paused` and
-/// `deliveredThrough`, which only the poll thread touches.
+/// `continuity`, which only the poll thread touches.
 package final class KafkaPartitionLease: @unchecked Sendable {
     package let topicPartition: KafkaTopicPartition
 
@@ -27,8 +27,8 @@ package final class KafkaPartitionLease: @unchecked Sendable {
     private var waitingOnPurpose = false
     /// Only touched by the consumer's poll thread.
     var paused = false
-    /// The offset of the last message handed to the application; only the poll thread touches it.
-    var deliveredThrough: Int64?
+    /// Where delivery stands, and whether batches follow on; only the poll thread touches it.
+    var continuity = KafkaDeliveryContinuity()
 
     init(_ topicPartition: KafkaTopicPartition) {
         self.topicPartition = topicPartition
