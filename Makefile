@@ -37,6 +37,7 @@ bench: setup
 	bench/harvest.sh
 	bench/thumbs.sh
 	bench/thumb-worker.sh
+	bench/vips-stages.sh
 	bench/index.sh
 	bench/index-scale.sh
 	bench/thumb-store.sh

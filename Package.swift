@@ -164,7 +164,11 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ArtpipeSupport", "ArtpipeTestKit", logging]),
         .testTarget(
-            name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "ArtpipeSupport", "ArtpipeTestKit", logging]),
+            name: "HTTPFetchingTests",
+            dependencies: [
+                "HTTPFetching", "ArtpipeSupport", "ArtpipeTestKit", logging, nioCore,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(
             name: "FetchWorkerTests",
             dependencies: [

@@ -49,6 +49,12 @@ package final class Thumbnailer: Sendable {
     ///   `configuration.concurrency` threads.
     package init(configuration: Configuration, threadPool: NIOThreadPool) throws {
         try LibVips.start()
+        // Images run side by side, `concurrency` at a time, and a JPEG decodes on one thread:
+        // more libvips threads per image only hand its work around (4% slower, bench/thumb-worker.sh).
+        if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil {
+            artpipe_vips_set_threads_per_image(
+                Int32(max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.concurrency))))
+        }
         self.configuration = configuration
         self.threadPool = threadPool
         self.limit = ConcurrencyLimit(configuration.concurrency)
@@ -71,6 +77,10 @@ package final class Thumbnailer: Sendable {
     /// The format of `image`, from its first bytes.
     /// The libvips this process loaded, for example "8.16.1".
     package static var libvipsVersion: String { String(cString: artpipe_vips_version()) }
+
+    /// Whether libvips' vector paths are on: off before libvips 8.15, whose liborc code is not
+    /// safe on several threads at once.
+    package static var vectorPathsEnabled: Bool { artpipe_vips_vector_enabled() == 1 }
 
     package static func format(of image: [UInt8]) throws(ThumbnailFailure) -> String {
         guard !image.isEmpty else { throw .empty }

@@ -30,9 +30,21 @@ struct DeliveryContinuityTests {
             #expect(continuity.admit(first: 11, last: 20) == .refetch(from: 10))
         }
         #expect(continuity.admit(first: 11, last: 20) == .deliverPastGap(missing: 10...10))
+        #expect(continuity.logHasGaps)
         #expect(continuity.admit(first: 21, last: 21) == .deliver)
-        // A later gap gets its own tries.
-        #expect(continuity.admit(first: 30, last: 31) == .refetch(from: 22))
+        // A compacted log: its later gaps are delivered past without fetching again.
+        #expect(continuity.admit(first: 30, last: 31) == .deliver)
+        #expect(continuity.deliveredThrough == 31)
+    }
+
+    @Test("a gap that a refetch fills leaves the partition checked")
+    func filledGapKeepsChecking() {
+        var continuity = KafkaDeliveryContinuity()
+        _ = continuity.admit(first: 0, last: 9)
+        #expect(continuity.admit(first: 15, last: 20) == .refetch(from: 10))
+        #expect(continuity.admit(first: 10, last: 20) == .deliver)
+        #expect(!continuity.logHasGaps)
+        #expect(continuity.admit(first: 30, last: 31) == .refetch(from: 21))
     }
 
     @Test("messages delivered again after a seek back do not move the position backwards")

@@ -31,6 +31,14 @@ struct ThumbnailerTests {
         }
     }
 
+    @Test("vector (SIMD) paths: off with a libvips that makes them with liborc (before 8.15), on with Highway's")
+    func vectorPaths() throws {
+        let parts = Thumbnailer.libvipsVersion.split(separator: ".").compactMap { Int($0) }
+        let major = try #require(parts.first)
+        let minor = try #require(parts.dropFirst().first)
+        #expect(Thumbnailer.vectorPathsEnabled == (major > 8 || (major == 8 && minor >= 15)), "\(parts)")
+    }
+
     @Test("WebP output, on request")
     func webp() async throws {
         var configuration = Thumbnailer.Configuration()

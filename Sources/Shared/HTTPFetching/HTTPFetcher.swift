@@ -208,9 +208,9 @@ package final class HTTPFetcher: Sendable {
         if let bodyBudget { await bodyBudget.acquire(reserved) }
         // Refuses a Content-Length over the limit before reading, and stops reading as soon as
         // a body without one passes it.
-        let body: ByteBuffer
+        let body: [UInt8]
         do {
-            body = try await response.body.collect(upTo: limit)
+            body = try await response.bytes(upTo: limit, announced: announced)
         } catch is NIOTooManyBytesError {
             bodyBudget?.release(reserved)
             throw HTTPFetchError.tooLarge(limit: limit, url: shownURL)
@@ -220,7 +220,7 @@ package final class HTTPFetcher: Sendable {
         }
         var fetched = HTTPFetchResponse(
             status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-            body: Array(body.readableBytesView))
+            body: body)
         if let bodyBudget {
             let held = bodyBudget.charge(for: fetched.body.count)
             let charged = bodyBudget.charge(for: reserved)

@@ -25,11 +25,24 @@ struct ProducePagesCommand: AsyncParsableCommand {
     var imageURL: String?
     @Option(help: "How many images --image-url names.")
     var images: Int = 1
+    @Option(
+        help: """
+            Send one record to this topic and read the topics' metadata before the pages: a new \
+            producer's first records wait for its producer id and the topic's metadata (a second or \
+            two), so the pages' timestamps then say when they reached the broker.
+            """)
+    var warmUpTopic: String?
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let producer = try KafkaProducer(
             configuration: try kafka.clientConfiguration(), logger: Logger(label: "artpipe.probe"))
+        if let warmUpTopic {
+            try await producer.send([KafkaProducerRecord(topic: warmUpTopic, key: nil, value: [])])
+            // A first record to a topic librdkafka has no metadata for waits for its next scan of
+            // topics (up to a second); asking for every topic's metadata now fills its cache.
+            _ = try await producer.metadata(timeout: .seconds(10))
+        }
         let last = firstPage + pages - 1
         for first in stride(from: firstPage, through: last, by: 100) {
             let records = try (first...min(last, first + 99)).map { number in

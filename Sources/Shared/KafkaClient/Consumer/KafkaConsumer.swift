@@ -203,8 +203,8 @@ package final class KafkaConsumer: Sendable {
                 assignment.refetch(topicPartition, from: offset, handle: client.handle)
                 continue
             case .deliverPastGap(let missing):
-                logger.error(
-                    "offsets absent from the log however often fetched; going on past them",
+                logger.info(
+                    "offsets absent from the log (compacted, or transaction markers); going on past them",
                     metadata: ["kafka.partition": "\(topicPartition)", "kafka.offsets": "\(missing)"])
             }
             continuation.yield(KafkaMessageBatch(lease: lease, messages: batch.messages))
