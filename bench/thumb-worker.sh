@@ -121,24 +121,27 @@ from skimage.io import imread
 from skimage.metrics import structural_similarity
 
 work, count = sys.argv[1], int(sys.argv[2])
-# The second run's works are serials count … 2·count−1, each showing img<serial mod count>.
-for size in (200, 400):
-    scores = []
+
+
+def scores(pattern, size):
+    """SSIM of each thumbnail matching pattern (by serial) against vipsthumbnail's of its file."""
+    result = []
+    # The second run's works are serials count … 2·count−1, each showing img<serial mod count>.
     for serial in range(count, 2 * count):
-        (ours,) = glob.glob(f"{work}/worker-200-400/thumbs/{size}/*/BENCH-{serial}.*.jpg")
+        (ours,) = glob.glob(pattern.format(serial=serial))
         a, b = imread(ours), imread(f"{work}/vips-{size}/img{serial % count:03d}.jpg")
         height, width = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-        scores.append(structural_similarity(a[:height, :width], b[:height, :width], channel_axis=2))
-    print(f"SSIM against vipsthumbnail at {size}: mean {np.mean(scores):.4f}, lowest {np.min(scores):.4f}")
+        result.append(structural_similarity(a[:height, :width], b[:height, :width], channel_axis=2))
+    return np.array(result)
+
+
+for size in (200, 400):
+    found = scores(f"{work}/worker-200-400/thumbs/{size}/*/BENCH-{{serial}}.*.jpg", size)
+    print(f"SSIM against vipsthumbnail at {size}: mean {found.mean():.4f}, lowest {found.min():.4f}")
     # The stated bound (docs/benchmarks.md): every thumbnail at least this close to vipsthumbnail's.
-    if np.min(scores) < 0.98:
+    if found.min() < 0.98:
         sys.exit(f"SSIM at {size} below the bound of 0.98")
-scores = []
-for serial in range(count, 2 * count):
-    (second,) = glob.glob(f"{work}/from-jpeg/BENCH-{serial}.*.jpg")
-    a, b = imread(second), imread(f"{work}/vips-200/img{serial % count:03d}.jpg")
-    height, width = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-    scores.append(structural_similarity(a[:height, :width], b[:height, :width], channel_axis=2))
-print(f"  200 px made from the 400 px JPEG instead (a second generation): mean {np.mean(scores):.4f}, "
-      f"lowest {np.min(scores):.4f}")
+second = scores(f"{work}/from-jpeg/BENCH-{{serial}}.*.jpg", 200)
+print(f"  200 px made from the 400 px JPEG instead (a second generation): mean {second.mean():.4f}, "
+      f"lowest {second.min():.4f}")
 PYTHON
