@@ -105,6 +105,9 @@ struct WorkerEndpointTests {
         }
         worker.signal(SIGTERM)
         #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
+        // A clean stop is not an error: the HTTP server shuts down with the worker, not cancelled.
+        let errors = Self.lines(worker.stdout).filter { $0["level"] as? String == "error" }
+        #expect(errors.isEmpty, "\(errors)")
     }
 
     @Test(

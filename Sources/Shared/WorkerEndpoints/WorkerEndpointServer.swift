@@ -91,9 +91,7 @@ package struct WorkerEndpointServer: Service {
                     "http endpoints listening",
                     metadata: ["http.host": "\(host)", "http.port": "\(channel.localAddress?.port ?? 0)"])
             }, logger: logger)
-        try await cancelWhenGracefulShutdown {
-            try await application.runService(gracefulShutdownSignals: [])
-        }
+        try await application.runService(gracefulShutdownSignals: [])
     }
 
     private static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
