@@ -15,6 +15,16 @@ enum LibVips {
         try started.get()
     }
 
+    /// Gives each image the cores left when `images` run side by side, at least one thread,
+    /// unless `VIPS_CONCURRENCY` says otherwise. A JPEG decodes on one thread: more threads per
+    /// image only hand its work around (0.96x the wall time with one instead of two, in
+    /// docs/benchmarks.md's `farm-bench` pairing). The setting is the process's.
+    static func shareCores(amongImages images: Int) {
+        guard ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil else { return }
+        artpipe_vips_set_threads_per_image(
+            Int32(max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, images))))
+    }
+
     static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -49,12 +49,7 @@ package final class Thumbnailer: Sendable {
     ///   `configuration.concurrency` threads.
     package init(configuration: Configuration, threadPool: NIOThreadPool) throws {
         try LibVips.start()
-        // Images run side by side, `concurrency` at a time, and a JPEG decodes on one thread:
-        // more libvips threads per image only hand its work around (4% slower, bench/thumb-worker.sh).
-        if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil {
-            artpipe_vips_set_threads_per_image(
-                Int32(max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, configuration.concurrency))))
-        }
+        LibVips.shareCores(amongImages: configuration.concurrency)
         self.configuration = configuration
         self.threadPool = threadPool
         self.limit = ConcurrencyLimit(configuration.concurrency)

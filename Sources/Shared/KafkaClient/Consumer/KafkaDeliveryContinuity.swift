@@ -5,7 +5,9 @@
 /// paused and resumed during a rebalance, librdkafka 2.0.2, on the embedded broker), or that
 /// the log has a gap of its own: a compacted topic (artpipe.pages is one, on Kafka) or a
 /// producer's transaction markers. The poll loop then fetches again from the first missing
-/// offset. A gap still there after ``refetchLimit`` tries is the log's: the batch is delivered,
+/// offset. The seek that does it makes every message fetched before it outdated, and librdkafka
+/// drops those instead of returning them, so each try counts a new fetch, not a leftover one.
+/// A gap still there after ``refetchLimit`` tries is the log's: the batch is delivered,
 /// the gap reported, and the partition is not checked again while this lease holds it, so a
 /// compacted log costs its lease a couple of fetches, not a few per gap.
 ///
