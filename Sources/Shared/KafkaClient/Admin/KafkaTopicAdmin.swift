@@ -1,4 +1,3 @@
-import CKafka
 import Logging
 
 /// Creates topics on a real Kafka cluster with the CreateTopics admin request.
@@ -14,73 +13,12 @@ package enum KafkaTopicAdmin {
     ) async throws -> [String] {
         let properties = configuration.clientProperties(clientIDSuffix: "admin")
         let client = try RDKafkaClient(
-            type: RD_KAFKA_PRODUCER, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
+            type: .producer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
         let timeoutMilliseconds = Int32(timeout.milliseconds)
         return try await configuration.runBlocking {
-            try createTopics(
+            try client.createTopics(
                 names, partitions: partitions, replicationFactor: replicationFactor, settings: settings,
-                client: client, timeoutMilliseconds: timeoutMilliseconds)
+                timeoutMilliseconds: timeoutMilliseconds)
         }
-    }
-
-    private static func createTopics(
-        _ names: [String], partitions: Int, replicationFactor: Int, settings: [String: [String: String]],
-        client: RDKafkaClient, timeoutMilliseconds: Int32
-    ) throws -> [String] {
-        var errstr = [CChar](repeating: 0, count: 512)
-        var newTopics: [OpaquePointer?] = []
-        defer { for topic in newTopics { rd_kafka_NewTopic_destroy(topic) } }
-        for name in names {
-            guard
-                let topic = rd_kafka_NewTopic_new(
-                    name, Int32(partitions), Int32(replicationFactor), &errstr, errstr.count)
-            else {
-                throw KafkaError("cannot describe topic \(name): \(String(errorBuffer: errstr))")
-            }
-            newTopics.append(topic)
-            for (key, value) in (settings[name] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                let error = rd_kafka_NewTopic_set_config(topic, key, value)
-                guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                    throw KafkaError("cannot set \(key)=\(value) on topic \(name)", rdError: error)
-                }
-            }
-        }
-        let options = rd_kafka_AdminOptions_new(client.handle, RD_KAFKA_ADMIN_OP_CREATETOPICS)
-        defer { rd_kafka_AdminOptions_destroy(options) }
-        _ = rd_kafka_AdminOptions_set_operation_timeout(options, timeoutMilliseconds, &errstr, errstr.count)
-        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMilliseconds, &errstr, errstr.count)
-        let queue = rd_kafka_queue_new(client.handle)
-        defer { rd_kafka_queue_destroy(queue) }
-
-        rd_kafka_CreateTopics(client.handle, &newTopics, newTopics.count, options, queue)
-        guard let event = rd_kafka_queue_poll(queue, timeoutMilliseconds + 1_000) else {
-            throw KafkaError("no answer to CreateTopics within \(timeoutMilliseconds) ms")
-        }
-        defer { rd_kafka_event_destroy(event) }
-        let requestError = rd_kafka_event_error(event)
-        guard requestError == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError(
-                "CreateTopics failed: \(String(cString: rd_kafka_event_error_string(event)))",
-                code: requestError.rawValue)
-        }
-        guard let result = rd_kafka_event_CreateTopics_result(event) else {
-            throw KafkaError("CreateTopics gave no result")
-        }
-        var count = 0
-        guard let results = rd_kafka_CreateTopics_result_topics(result, &count) else { return [] }
-        var created: [String] = []
-        for index in 0..<count {
-            let topicResult = results[index]
-            let name = String(cString: rd_kafka_topic_result_name(topicResult))
-            let error = rd_kafka_topic_result_error(topicResult)
-            switch error {
-            case RD_KAFKA_RESP_ERR_NO_ERROR: created.append(name)
-            case RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS: continue
-            default:
-                let reason = rd_kafka_topic_result_error_string(topicResult).map { String(cString: $0) } ?? ""
-                throw KafkaError("cannot create topic \(name): \(reason)", code: error.rawValue)
-            }
-        }
-        return created
     }
 }

@@ -1,4 +1,3 @@
-import CKafka
 import Foundation
 import Logging
 
@@ -30,7 +29,7 @@ package enum KafkaTopicSnapshot {
             // librdkafka wants a group to assign partitions; it is never joined or committed to.
             fixed: [("group.id", "\(configuration.clientID)-snapshot-\(getpid())")])
         let client = try RDKafkaClient(
-            type: RD_KAFKA_CONSUMER, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
+            type: .consumer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
         let milliseconds = Int32(timeout.milliseconds)
         try await configuration.runBlocking {
             try scan(topic, from: starts, client: client, timeoutMilliseconds: milliseconds, visit: visit)
@@ -54,13 +53,8 @@ package enum KafkaTopicSnapshot {
         var remaining: [Int32: Int64] = [:]
         var assignment: [(KafkaTopicPartition, Int64?)] = []
         for partition in partitions {
-            var low: Int64 = 0
-            var high: Int64 = 0
-            let error = rd_kafka_query_watermark_offsets(
-                client.handle, topic, partition, &low, &high, timeoutMilliseconds)
-            guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                throw KafkaError("cannot read the offsets of \(topic)/\(partition)", rdError: error)
-            }
+            let (low, high) = try client.watermarks(
+                KafkaTopicPartition(topic: topic, partition: partition), timeoutMilliseconds: timeoutMilliseconds)
             let start = max(starts?[partition] ?? low, low)
             if start < high {
                 remaining[partition] = high
@@ -68,20 +62,14 @@ package enum KafkaTopicSnapshot {
             }
         }
         guard !assignment.isEmpty else { return }
-        let assigned = RDKafkaTopicPartitionList.with(assignment) { rd_kafka_assign(client.handle, $0) }
-        guard assigned == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError("cannot read \(topic)", rdError: assigned)
-        }
-        defer { _ = rd_kafka_assign(client.handle, nil) }
+        try client.assign(assignment)
+        defer { client.unassign() }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutMilliseconds))
         while !remaining.isEmpty {
             guard ContinuousClock.now < deadline else {
                 throw KafkaError("reading \(topic) took longer than \(timeoutMilliseconds) ms")
             }
-            guard let raw = rd_kafka_consumer_poll(client.handle, 100) else { continue }
-            defer { rd_kafka_message_destroy(raw) }
-            guard raw.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR else { continue }
-            let message = KafkaConsumer.convert(raw, topic: topic)
+            guard let message = client.pollMessage(timeoutMilliseconds: 100) else { continue }
             guard let high = remaining[message.partition] else { continue }
             if message.offset < high { visit(message) }
             if message.offset + 1 >= high { remaining[message.partition] = nil }

@@ -1,4 +1,3 @@
-import CKafka
 import Foundation
 import Logging
 import Synchronization
@@ -44,7 +43,7 @@ package final class KafkaConsumer: Sendable {
         var offsetReader: RDKafkaClient?
         if configuration.startOffset != nil {
             offsetReader = try RDKafkaClient(
-                type: RD_KAFKA_CONSUMER,
+                type: .consumer,
                 properties: configuration.client.clientProperties(
                     clientIDSuffix: "offsets",
                     defaults: [("group.id", configuration.groupID), ("enable.auto.commit", "false")]),
@@ -55,16 +54,13 @@ package final class KafkaConsumer: Sendable {
         let latestLag = LatestValue<KafkaConsumerLag?>(nil)
         let brokersUp = LatestValue<Int?>(nil)
         let callbacks = RDKafkaCallbacks(logger: logger)
-        callbacks.rebalance = { handle, error, partitions in
-            assignment.rebalance(handle: handle, error: error, partitions: partitions)
-        }
+        callbacks.rebalance = { client, rebalance in assignment.rebalance(rebalance, client: client) }
         callbacks.statistics = { json in
             if let lag = KafkaConsumerLag(statisticsJSON: json) { latestLag.value = lag }
             if let up = KafkaConsumerHealth.brokersUp(statisticsJSON: json) { brokersUp.value = up }
         }
-        let client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, properties: properties, callbacks: callbacks)
-        // Serve logs, statistics and rebalances from the consumer queue the poll loop reads.
-        rd_kafka_poll_set_consumer(client.handle)
+        let client = try RDKafkaClient(type: .consumer, properties: properties, callbacks: callbacks)
+        client.forwardEventsToConsumerQueue()
 
         (batches, continuation) = AsyncStream.makeStream(of: KafkaMessageBatch.self)
         self.client = client
@@ -77,13 +73,7 @@ package final class KafkaConsumer: Sendable {
 
     /// Joins the group for `topics`. Partitions arrive once ``run()`` polls.
     package func subscribe(topics: [String]) throws {
-        let result = RDKafkaTopicPartitionList.with(topics.map { (KafkaTopicPartition(topic: $0, partition: -1), nil) })
-        {
-            rd_kafka_subscribe(client.handle, $0)
-        }
-        guard result == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError("cannot subscribe to \(topics.joined(separator: ","))", rdError: result)
-        }
+        try client.subscribe(topics)
     }
 
     /// Polls until ``shutdown()``; then drains, commits, leaves the group and returns.
@@ -119,77 +109,52 @@ package final class KafkaConsumer: Sendable {
     }
 
     private func pollLoop() {
-        let handle = client.handle
-        guard let queue = rd_kafka_queue_get_consumer(handle) else {
+        guard let queue = client.consumerQueue() else {
             logger.error("consumer has no group queue")
             continuation.finish()
             return
         }
-        defer { rd_kafka_queue_destroy(queue) }
-        let capacity = 2_048
-        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<rd_kafka_message_t>?>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
-
         while !shutdownRequested.load(ordering: .acquiring) {
             lastPoll.value = .now
-            let count = rd_kafka_consume_batch_queue(queue, 100, buffer, capacity)
-            if count > 0 {
-                dispatch(UnsafeMutableBufferPointer(start: buffer, count: count))
+            let messages = queue.consumeBatch(timeoutMilliseconds: 100) { error in
+                logger.warning("consume error", metadata: ["kafka.error": "\(error)"])
             }
-            assignment.storeFinishedOffsets(handle: handle)
+            if !messages.isEmpty { dispatch(messages) }
+            assignment.storeFinishedOffsets(client: client)
             oldestStall.value = assignment.oldestStall
             assignment.applyBackpressure(
-                handle: handle, maxMessages: configuration.maxBufferedPerPartition,
+                client: client, maxMessages: configuration.maxBufferedPerPartition,
                 maxBytes: configuration.maxBufferedBytesPerPartition)
         }
 
         assignment.drainAll()
-        assignment.storeFinishedOffsets(handle: handle)
-        assignment.commit(handle: handle)
-        let closeError = rd_kafka_consumer_close(handle)
-        if closeError != RD_KAFKA_RESP_ERR_NO_ERROR {
-            logger.warning("consumer close", metadata: ["kafka.error": "\(KafkaError("close", rdError: closeError))"])
+        assignment.storeFinishedOffsets(client: client)
+        assignment.commit(client: client)
+        if let closeError = client.close() {
+            logger.warning("consumer close", metadata: ["kafka.error": "\(closeError)"])
         }
         if !assignment.joined.load(ordering: .relaxed) { client.skipDestroyIfItAborts() }
         continuation.finish()
         logger.info("consumer closed")
     }
 
-    private struct PendingBatch {
-        let topic: OpaquePointer?
-        let partition: Int32
-        var messages: [KafkaConsumerMessage]
-    }
-
-    private func dispatch(_ messages: UnsafeMutableBufferPointer<UnsafeMutablePointer<rd_kafka_message_t>?>) {
-        var pending: [PendingBatch] = []
-        var topicNames: [OpaquePointer: String] = [:]
-        for case let message? in messages {
-            defer { rd_kafka_message_destroy(message) }
-            let raw = message.pointee
-            guard raw.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                logger.warning("consume error", metadata: ["kafka.error": "\(KafkaError("consume", rdError: raw.err))"])
-                continue
-            }
-            let topic: String
-            if let name = topicNames[raw.rkt] {
-                topic = name
+    /// Groups `messages` by partition, in the order they came, and hands each group to its lease.
+    private func dispatch(_ messages: [KafkaConsumerMessage]) {
+        var pending: [[KafkaConsumerMessage]] = []
+        for message in messages {
+            if let index = pending.lastIndex(where: {
+                $0[0].partition == message.partition && $0[0].topic == message.topic
+            }) {
+                pending[index].append(message)
             } else {
-                topic = String(cString: rd_kafka_topic_name(raw.rkt))
-                topicNames[raw.rkt] = topic
-            }
-            let converted = Self.convert(message, topic: topic)
-            if let index = pending.lastIndex(where: { $0.topic == raw.rkt && $0.partition == raw.partition }) {
-                pending[index].messages.append(converted)
-            } else {
-                pending.append(PendingBatch(topic: raw.rkt, partition: raw.partition, messages: [converted]))
+                pending.append([message])
             }
         }
         for batch in pending {
-            guard let first = batch.messages.first else { continue }
-            let topicPartition = KafkaTopicPartition(topic: first.topic, partition: batch.partition)
+            guard let first = batch.first, let last = batch.last else { continue }
+            let topicPartition = KafkaTopicPartition(topic: first.topic, partition: first.partition)
             // A partition revoked while its messages were queued: the next owner reads them.
-            guard let lease = assignment.lease(for: topicPartition), let last = batch.messages.last else { continue }
+            guard let lease = assignment.lease(for: topicPartition) else { continue }
             switch lease.continuity.admit(first: first.offset, last: last.offset) {
             case .deliver:
                 break
@@ -200,40 +165,14 @@ package final class KafkaConsumer: Sendable {
                         "kafka.partition": "\(topicPartition)", "kafka.offset": "\(offset)",
                         "kafka.next": "\(first.offset)",
                     ])
-                assignment.refetch(topicPartition, from: offset, handle: client.handle)
+                assignment.refetch(topicPartition, from: offset, client: client)
                 continue
             case .deliverPastGap(let missing):
                 logger.info(
                     "offsets absent from the log (compacted, or transaction markers); going on past them",
                     metadata: ["kafka.partition": "\(topicPartition)", "kafka.offsets": "\(missing)"])
             }
-            continuation.yield(KafkaMessageBatch(lease: lease, messages: batch.messages))
+            continuation.yield(KafkaMessageBatch(lease: lease, messages: batch))
         }
-    }
-
-    static func convert(_ message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String)
-        -> KafkaConsumerMessage
-    {
-        let raw = message.pointee
-        let value = raw.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.len)) } ?? []
-        let key = raw.key.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.key_len)) }
-        var headers: [KafkaHeader] = []
-        var rawHeaders: OpaquePointer?
-        if rd_kafka_message_headers(message, &rawHeaders) == RD_KAFKA_RESP_ERR_NO_ERROR, let rawHeaders {
-            var index = 0
-            var name: UnsafePointer<CChar>?
-            var headerValue: UnsafeRawPointer?
-            var size = 0
-            while rd_kafka_header_get_all(rawHeaders, index, &name, &headerValue, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
-                let bytes = headerValue.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) }
-                headers.append(KafkaHeader(name.map { String(cString: $0) } ?? "", bytes))
-                index += 1
-            }
-        }
-        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
-        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
-        return KafkaConsumerMessage(
-            topic: topic, partition: raw.partition, offset: raw.offset, key: key, value: value, headers: headers,
-            timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp)
     }
 }

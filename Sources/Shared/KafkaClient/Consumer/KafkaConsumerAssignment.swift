@@ -1,5 +1,4 @@
 import ArtpipeSupport
-import CKafka
 import Foundation
 import Logging
 import Synchronization
@@ -36,14 +35,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         leases[topicPartition]
     }
 
-    func rebalance(
-        handle: OpaquePointer, error: rd_kafka_resp_err_t,
-        partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
-    ) {
-        let cooperative = String(cString: rd_kafka_rebalance_protocol(handle)) == "COOPERATIVE"
-        let topicPartitions = RDKafkaTopicPartitionList.topicPartitions(partitions)
-        switch error {
-        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+    func rebalance(_ rebalance: RDKafkaRebalance, client: RDKafkaClient) {
+        let topicPartitions = rebalance.partitions
+        switch rebalance.kind {
+        case .assign:
             // Only the eager protocol can hand over a partition we still hold: retire the old lease
             // first, so its buffered messages are not handled alongside the new ones.
             drain(topicPartitions.compactMap { leases[$0] })
@@ -52,32 +47,24 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             }
             if let startOffset {
                 let committed = committedOffsets(topicPartitions)
-                for index in 0..<Int(partitions.pointee.cnt) {
-                    let topicPartition = topicPartitions[index]
+                for (index, topicPartition) in topicPartitions.enumerated() {
                     if let offset = startOffset(
                         topicPartition, committed[topicPartition], earliestOffset(topicPartition))
                     {
-                        partitions.pointee.elems[index].offset = offset
+                        rebalance.setStartOffset(offset, at: index)
                     }
                 }
             }
             joined.store(true, ordering: .relaxed)
             assignedCount.store(leases.count, ordering: .relaxed)
             logger.info("partitions assigned", metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
-            if cooperative {
-                report(rd_kafka_incremental_assign(handle, partitions), "cannot take partitions")
-            } else {
-                let result = rd_kafka_assign(handle, partitions)
-                if result != RD_KAFKA_RESP_ERR_NO_ERROR {
-                    logger.error(
-                        "cannot take partitions", metadata: ["kafka.error": "\(KafkaError("assign", rdError: result))"])
-                }
+            // Resumed too, whatever the outcome: a partition paused when it was taken away must
+            // not stay paused now that its new lease says it runs.
+            if let error = rebalance.accept() {
+                logger.error("cannot take partitions", metadata: ["kafka.error": "\(error)"])
             }
-            // librdkafka keeps a partition's pause through unassign: one paused when it was taken
-            // away would stay paused when it comes back, while its new lease says it runs.
-            _ = rd_kafka_resume_partitions(handle, partitions)
-        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
-            let lost = rd_kafka_assignment_lost(handle) != 0
+        case .revoke:
+            let lost = rebalance.assignmentLost
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             assignedCount.store(leases.count, ordering: .relaxed)
             if !drainedForClose { drain(revoked) }
@@ -87,19 +74,17 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                 logger.warning(
                     "partitions lost", metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
             } else {
-                store(revoked, handle: handle)
-                commit(handle: handle)
+                store(revoked, client: client)
+                commit(client: client)
                 logger.info(
                     "partitions revoked", metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
             }
-            if cooperative {
-                report(rd_kafka_incremental_unassign(handle, partitions), "cannot release partitions")
-            } else {
-                _ = rd_kafka_assign(handle, nil)
+            if let error = rebalance.release() {
+                logger.error("cannot release partitions", metadata: ["kafka.error": "\(error)"])
             }
-        default:
-            logger.error("rebalance failed", metadata: ["kafka.error": "\(KafkaError("rebalance", rdError: error))"])
-            _ = rd_kafka_assign(handle, nil)
+        case .failed(let error):
+            logger.error("rebalance failed", metadata: ["kafka.error": "\(error)"])
+            rebalance.release()
         }
     }
 
@@ -124,112 +109,89 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     }
 
     /// Hands finished offsets to librdkafka, which commits them in the background.
-    func storeFinishedOffsets(handle: OpaquePointer) {
-        store(Array(leases.values), handle: handle)
+    func storeFinishedOffsets(client: RDKafkaClient) {
+        store(Array(leases.values), client: client)
     }
 
-    private func store(_ leases: [KafkaPartitionLease], handle: OpaquePointer) {
+    private func store(_ leases: [KafkaPartitionLease], client: RDKafkaClient) {
         let entries = leases.compactMap { lease in
             lease.takeOffsetToStore().map { (lease.topicPartition, Optional($0)) }
         }
         guard !entries.isEmpty else { return }
-        let result = RDKafkaTopicPartitionList.with(entries) { rd_kafka_offsets_store(handle, $0) }
-        if result != RD_KAFKA_RESP_ERR_NO_ERROR {
-            logger.debug("offsets not stored", metadata: ["kafka.error": "\(KafkaError("store", rdError: result))"])
+        if let error = client.storeOffsets(entries) {
+            logger.debug("offsets not stored", metadata: ["kafka.error": "\(error)"])
         }
     }
 
     /// Commits every stored offset now and waits for the broker's answer.
-    func commit(handle: OpaquePointer) {
-        let result = rd_kafka_commit(handle, nil, 0)
-        if result != RD_KAFKA_RESP_ERR_NO_ERROR && result != RD_KAFKA_RESP_ERR__NO_OFFSET {
-            logger.warning("commit failed", metadata: ["kafka.error": "\(KafkaError("commit", rdError: result))"])
+    func commit(client: RDKafkaClient) {
+        if let error = client.commitStoredOffsets() {
+            logger.warning("commit failed", metadata: ["kafka.error": "\(error)"])
         }
     }
 
     /// Pauses partitions whose buffered batches pass either limit; resumes them once below
     /// half of both. librdkafka drops its prefetched messages of a paused partition and fetches
     /// them again on resume, so the limits are set high enough that pausing is the exception.
-    func applyBackpressure(handle: OpaquePointer, maxMessages: Int, maxBytes: Int) {
-        var pause: [(KafkaTopicPartition, Int64?)] = []
-        var resume: [(KafkaTopicPartition, Int64?)] = []
+    func applyBackpressure(client: RDKafkaClient, maxMessages: Int, maxBytes: Int) {
+        var pause: [KafkaTopicPartition] = []
+        var resume: [KafkaTopicPartition] = []
         for lease in leases.values {
             let buffered = lease.buffered
             if !lease.paused && (buffered.messages > maxMessages || buffered.bytes > maxBytes) {
                 lease.paused = true
-                pause.append((lease.topicPartition, nil))
+                pause.append(lease.topicPartition)
             } else if lease.paused && buffered.messages <= maxMessages / 2 && buffered.bytes <= maxBytes / 2 {
                 lease.paused = false
-                resume.append((lease.topicPartition, nil))
+                resume.append(lease.topicPartition)
             }
         }
-        if !pause.isEmpty { _ = RDKafkaTopicPartitionList.with(pause) { rd_kafka_pause_partitions(handle, $0) } }
+        if !pause.isEmpty { client.pause(pause) }
         if !resume.isEmpty {
             if Self.maySkipAfterResume {
                 // Fetch again from right after the last message handed to us, not from where
                 // librdkafka thinks the application stands.
-                let positions = resume.compactMap { topicPartition, _ in
+                let positions = resume.compactMap { topicPartition in
                     leases[topicPartition]?.continuity.deliveredThrough.map { (topicPartition, Optional($0 + 1)) }
                 }
-                if !positions.isEmpty {
-                    report(
-                        RDKafkaTopicPartitionList.with(positions) { rd_kafka_seek_partitions(handle, $0, 0) },
-                        "cannot seek resumed partitions")
-                }
+                if !positions.isEmpty { report(client.seek(positions, "cannot seek resumed partitions")) }
             }
-            _ = RDKafkaTopicPartitionList.with(resume) { rd_kafka_resume_partitions(handle, $0) }
+            client.resume(resume)
         }
     }
 
     /// Fetches `topicPartition` again from `offset` (``KafkaDeliveryContinuity``).
-    func refetch(_ topicPartition: KafkaTopicPartition, from offset: Int64, handle: OpaquePointer) {
-        report(
-            RDKafkaTopicPartitionList.with([(topicPartition, offset)]) { rd_kafka_seek_partitions(handle, $0, 0) },
-            "cannot fetch a partition again")
+    func refetch(_ topicPartition: KafkaTopicPartition, from offset: Int64, client: RDKafkaClient) {
+        report(client.seek([(topicPartition, offset)], "cannot fetch a partition again"))
     }
 
     /// librdkafka before 2.1.0 can skip messages of a partition paused and resumed while its
     /// messages were being fetched (confluentinc/librdkafka#4208).
     static let maySkipAfterResume = !KafkaLibraryVersion.isAtLeast(2, 1)
 
-    private func report(_ error: OpaquePointer?, _ context: String) {
+    private func report(_ error: KafkaError?) {
         guard let error else { return }
-        logger.error("\(context)", metadata: ["kafka.error": "\(KafkaError(context, error: error))"])
-        rd_kafka_error_destroy(error)
+        logger.error("\(error)")
     }
 
-    /// The group's committed offsets of `topicPartitions` (absent where none, or when the
-    /// coordinator does not answer).
     /// The oldest offset `topicPartition` still holds: a broker round trip, made only for
     /// consumers that choose their start offsets. Nil when the broker did not answer in time.
     private func earliestOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
         guard let offsetReader else { return nil }
-        var (low, high): (Int64, Int64) = (0, 0)
-        let error = rd_kafka_query_watermark_offsets(
-            offsetReader.handle, topicPartition.topic, topicPartition.partition, &low, &high, 5_000)
-        guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+        do {
+            return try offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).low
+        } catch {
             logger.warning(
                 "cannot read the oldest offset a partition holds",
-                metadata: [
-                    "kafka.partition": "\(topicPartition)",
-                    "kafka.error": "\(KafkaError("watermarks", rdError: error))",
-                ])
+                metadata: ["kafka.partition": "\(topicPartition)", "kafka.error": "\(error)"])
             return nil
         }
-        return low
     }
 
+    /// The group's committed offsets of `topicPartitions` (absent where none, or when the
+    /// coordinator does not answer).
     private func committedOffsets(_ topicPartitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
         guard let offsetReader else { return [:] }
-        return RDKafkaTopicPartitionList.with(topicPartitions.map { ($0, nil) }) { list in
-            guard rd_kafka_committed(offsetReader.handle, list, 10_000) == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                return [:]
-            }
-            var offsets: [KafkaTopicPartition: Int64] = [:]
-            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset >= 0 {
-                offsets[topicPartitions[index]] = list.pointee.elems[index].offset
-            }
-            return offsets
-        }
+        return (try? offsetReader.committedOffsets(topicPartitions, timeoutMilliseconds: 10_000)) ?? [:]
     }
 }

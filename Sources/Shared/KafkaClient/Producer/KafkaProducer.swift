@@ -1,4 +1,3 @@
-import CKafka
 import Foundation
 import Logging
 import Synchronization
@@ -31,7 +30,7 @@ package final class KafkaProducer: Sendable {
         ])
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.deliveryReports = true
-        self.client = try RDKafkaClient(type: RD_KAFKA_PRODUCER, properties: properties, callbacks: callbacks)
+        self.client = try RDKafkaClient(type: .producer, properties: properties, callbacks: callbacks)
         self.configuration = configuration
         self.logger = logger
         startPolling()
@@ -46,14 +45,13 @@ package final class KafkaProducer: Sendable {
 
     private func pollUntilStopped() {
         while !stopRequested.load(ordering: .acquiring) {
-            rd_kafka_poll(client.handle, 100)
+            client.poll(timeoutMilliseconds: 100)
         }
         let timeout = flushTimeout.withLock { $0 }
-        let error = rd_kafka_flush(client.handle, Int32(timeout.milliseconds))
-        if error != RD_KAFKA_RESP_ERR_NO_ERROR {
+        if let (error, queued) = client.flush(timeoutMilliseconds: Int32(timeout.milliseconds)) {
             logger.error(
                 "producer shut down with undelivered records",
-                metadata: ["kafka.queued": "\(rd_kafka_outq_len(client.handle))"])
+                metadata: ["kafka.queued": "\(queued)", "kafka.error": "\(error)"])
         }
         let waiters = lifecycle.withLock { lifecycle in
             defer { lifecycle = .stopped }
@@ -72,8 +70,7 @@ package final class KafkaProducer: Sendable {
     /// for good, for tests of what the application does then.
     /// Returns librdkafka's answer (no error when the fatal error is now raised).
     package func triggerFatalErrorForTesting(reason: String) -> KafkaError? {
-        let result = rd_kafka_test_fatal_error(client.handle, RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, reason)
-        return result == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError("test fatal error", rdError: result)
+        client.triggerFatalErrorForTesting(reason: reason)
     }
 
     /// Produces the records and waits until every one is acknowledged.
@@ -102,87 +99,15 @@ package final class KafkaProducer: Sendable {
 
     /// The client's fatal error, when it has one: nothing it produces can succeed any more.
     package func fatalError() -> KafkaError? {
-        var reason = [CChar](repeating: 0, count: 512)
-        let code = rd_kafka_fatal_error(client.handle, &reason, reason.count)
-        guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
-        let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return KafkaError("fatal producer error: \(text)", code: RD_KAFKA_RESP_ERR__FATAL.rawValue)
+        client.fatalError()
     }
 
     private func enqueue(_ record: KafkaProducerRecord, waiter: DeliveryWaiter) async throws {
-        while true {
-            let opaque = Unmanaged.passRetained(waiter).toOpaque()
-            let error = produce(record, opaque: opaque)
-            if error == RD_KAFKA_RESP_ERR_NO_ERROR { return }
-            Unmanaged<DeliveryWaiter>.fromOpaque(opaque).release()
-            guard error == RD_KAFKA_RESP_ERR__QUEUE_FULL, !stopRequested.load(ordering: .relaxed) else {
-                throw KafkaError("cannot produce to \(record.topic)", rdError: error)
-            }
+        while let error = client.produce(record, waiter: waiter) {
+            guard error.isQueueFull, !stopRequested.load(ordering: .relaxed) else { throw error }
             // The local queue is full: give the delivery thread time to drain it.
             try await Task.sleep(for: .milliseconds(5))
         }
-    }
-
-    private func produce(_ record: KafkaProducerRecord, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
-        let headers: OpaquePointer? = record.headers.isEmpty ? nil : rd_kafka_headers_new(record.headers.count)
-        for header in record.headers {
-            if let value = header.value {
-                _ = value.withUnsafeBytes { rd_kafka_header_add(headers, header.name, -1, $0.baseAddress, $0.count) }
-            } else {
-                _ = rd_kafka_header_add(headers, header.name, -1, nil, 0)
-            }
-        }
-        let error: OpaquePointer? = record.topic.withCString { topic in
-            record.value.withUnsafeBytes { value in
-                withKeyBytes(record.key) { key in
-                    var fields: [rd_kafka_vu_t] = []
-                    fields.reserveCapacity(6)
-                    var field = rd_kafka_vu_t()
-                    field.vtype = RD_KAFKA_VTYPE_TOPIC
-                    field.u.cstr = topic
-                    fields.append(field)
-                    field = rd_kafka_vu_t()
-                    field.vtype = RD_KAFKA_VTYPE_VALUE
-                    field.u.mem.ptr = UnsafeMutableRawPointer(mutating: value.baseAddress)
-                    field.u.mem.size = value.count
-                    fields.append(field)
-                    if let key {
-                        field = rd_kafka_vu_t()
-                        field.vtype = RD_KAFKA_VTYPE_KEY
-                        field.u.mem.ptr = UnsafeMutableRawPointer(mutating: key.baseAddress)
-                        field.u.mem.size = key.count
-                        fields.append(field)
-                    }
-                    if let partition = record.partition {
-                        field = rd_kafka_vu_t()
-                        field.vtype = RD_KAFKA_VTYPE_PARTITION
-                        field.u.i32 = partition
-                        fields.append(field)
-                    }
-                    field = rd_kafka_vu_t()
-                    field.vtype = RD_KAFKA_VTYPE_MSGFLAGS
-                    field.u.i = RD_KAFKA_MSG_F_COPY
-                    fields.append(field)
-                    field = rd_kafka_vu_t()
-                    field.vtype = RD_KAFKA_VTYPE_OPAQUE
-                    field.u.ptr = opaque
-                    fields.append(field)
-                    if let headers {
-                        field = rd_kafka_vu_t()
-                        field.vtype = RD_KAFKA_VTYPE_HEADERS
-                        field.u.headers = headers
-                        fields.append(field)
-                    }
-                    return rd_kafka_produceva(client.handle, fields, fields.count)
-                }
-            }
-        }
-        guard let error else { return RD_KAFKA_RESP_ERR_NO_ERROR }
-        // On failure the headers stay ours to free.
-        if let headers { rd_kafka_headers_destroy(headers) }
-        let code = rd_kafka_error_code(error)
-        rd_kafka_error_destroy(error)
-        return code
     }
 
     /// Stops the delivery thread after flushing queued records for at most `timeout`.
@@ -214,9 +139,4 @@ package final class KafkaProducer: Sendable {
             try client.metadata(timeoutMilliseconds: Int32(timeout.milliseconds))
         }
     }
-}
-
-private func withKeyBytes<R>(_ key: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-    guard let key else { return body(nil) }
-    return key.withUnsafeBytes { body($0) }
 }

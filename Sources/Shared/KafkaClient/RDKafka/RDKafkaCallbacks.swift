@@ -3,12 +3,14 @@ import Logging
 
 /// The Swift side of librdkafka's callbacks, reached through the handle's opaque pointer.
 ///
-/// Set up before the handle exists and never changed afterwards, so it may be read from
-/// librdkafka's threads.
+/// Set up before the handle exists and never changed afterwards (but for ``client``, set once
+/// as the handle is made, before any poll can serve a rebalance), so it may be read from
+/// librdkafka's threads. One instance serves one handle.
 final class RDKafkaCallbacks: @unchecked Sendable {
     let logger: Logger
-    var rebalance:
-        (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
+    /// The client whose handle calls back; nil once it is being destroyed.
+    weak var client: RDKafkaClient?
+    var rebalance: (@Sendable (RDKafkaClient, RDKafkaRebalance) -> Void)?
     var statistics: (@Sendable (String) -> Void)?
     var deliveryReports = false
 
@@ -55,7 +57,13 @@ final class RDKafkaCallbacks: @unchecked Sendable {
         if rebalance != nil {
             rd_kafka_conf_set_rebalance_cb(conf) { handle, error, partitions, _ in
                 guard let handle, let partitions, let callbacks = RDKafkaCallbacks.from(handle) else { return }
-                callbacks.rebalance?(handle, error, partitions)
+                let rebalance = RDKafkaRebalance(handle: handle, error: error, list: partitions)
+                guard let client = callbacks.client, let handler = callbacks.rebalance else {
+                    // A client being destroyed: answer as librdkafka would without a callback.
+                    if case .assign = rebalance.kind { rebalance.accept() } else { rebalance.release() }
+                    return
+                }
+                handler(client, rebalance)
             }
         }
         if statistics != nil {

@@ -7,22 +7,30 @@ import Synchronization
 /// Unchecked: it holds a C handle, and librdkafka's API on a handle is thread-safe; the only
 /// Swift state is an atomic.
 final class RDKafkaClient: @unchecked Sendable {
+    /// Which side of the protocol a handle speaks.
+    enum Kind {
+        case producer
+        case consumer
+    }
+
     let handle: OpaquePointer
     let callbacks: RDKafkaCallbacks
     private let destroyOnDeinit = Atomic<Bool>(true)
 
     /// Creates a handle. `properties` are applied in order, so later ones override earlier ones.
-    init(type: rd_kafka_type_t, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
+    init(type: Kind, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
         let conf = try RDKafkaConfig.make(properties)
         callbacks.install(on: conf)
         var errstr = [CChar](repeating: 0, count: 512)
         // On success rd_kafka_new takes ownership of conf.
-        guard let handle = rd_kafka_new(type, conf, &errstr, errstr.count) else {
+        let rdType = type == .producer ? RD_KAFKA_PRODUCER : RD_KAFKA_CONSUMER
+        guard let handle = rd_kafka_new(rdType, conf, &errstr, errstr.count) else {
             rd_kafka_conf_destroy(conf)
             throw KafkaError("cannot create Kafka client: \(String(errorBuffer: errstr))")
         }
         self.handle = handle
         self.callbacks = callbacks
+        callbacks.client = self
     }
 
     deinit {

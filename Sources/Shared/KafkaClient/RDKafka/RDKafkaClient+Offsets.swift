@@ -1,0 +1,59 @@
+import CKafka
+
+extension RDKafkaClient {
+    /// The oldest offset `topicPartition` holds and the offset after its newest message.
+    func watermarks(_ topicPartition: KafkaTopicPartition, timeoutMilliseconds: Int32) throws -> (
+        low: Int64, high: Int64
+    ) {
+        var (low, high): (Int64, Int64) = (0, 0)
+        let error = rd_kafka_query_watermark_offsets(
+            handle, topicPartition.topic, topicPartition.partition, &low, &high, timeoutMilliseconds)
+        guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError("cannot read the offsets of \(topicPartition)", rdError: error)
+        }
+        return (low, high)
+    }
+
+    /// The group's committed offsets of `partitions`; absent where it has none.
+    func committedOffsets(_ partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws
+        -> [KafkaTopicPartition: Int64]
+    {
+        try RDKafkaTopicPartitionList.with(partitions.map { ($0, nil) }) { list in
+            let error = rd_kafka_committed(handle, list, timeoutMilliseconds)
+            guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                throw KafkaError("cannot read committed offsets", rdError: error)
+            }
+            var result: [KafkaTopicPartition: Int64] = [:]
+            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset >= 0 {
+                result[partitions[index]] = list.pointee.elems[index].offset
+            }
+            return result
+        }
+    }
+
+    /// The broker's answer to "the first offset at or after `milliseconds`"; nil for "none".
+    func offset(atTime milliseconds: Int64, _ topicPartition: KafkaTopicPartition, timeoutMilliseconds: Int32)
+        throws -> Int64?
+    {
+        try RDKafkaTopicPartitionList.with([(topicPartition, milliseconds)]) { list in
+            let error = rd_kafka_offsets_for_times(handle, list, timeoutMilliseconds)
+            guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                throw KafkaError("cannot look up offsets by time", rdError: error)
+            }
+            let offset = list.pointee.elems[0].offset
+            return offset >= 0 ? offset : nil
+        }
+    }
+
+    /// Commits `offsets` for the handle's group and waits for the broker's answer.
+    func commit(_ offsets: [(KafkaTopicPartition, Int64)]) throws {
+        try RDKafkaTopicPartitionList.with(offsets.map { ($0.0, Optional($0.1)) }) { list in
+            let error = rd_kafka_commit(handle, list, 0)
+            guard error == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError("cannot commit offsets", rdError: error) }
+            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                throw KafkaError(
+                    "cannot commit offsets of \(offsets[index].0)", rdError: list.pointee.elems[index].err)
+            }
+        }
+    }
+}

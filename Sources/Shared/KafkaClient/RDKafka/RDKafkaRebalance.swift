@@ -1,0 +1,67 @@
+import CKafka
+
+/// One rebalance callback: the partitions it gives or takes, and the calls that answer it.
+///
+/// Valid only inside the callback, on the thread that serves it.
+struct RDKafkaRebalance {
+    enum Kind {
+        case assign
+        case revoke
+        case failed(KafkaError)
+    }
+
+    let kind: Kind
+    let partitions: [KafkaTopicPartition]
+    /// Cooperative rebalances give and take partitions incrementally; eager ones replace the
+    /// whole assignment.
+    let cooperative: Bool
+    private let handle: OpaquePointer
+    private let list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+
+    init(handle: OpaquePointer, error: rd_kafka_resp_err_t, list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>)
+    {
+        self.handle = handle
+        self.list = list
+        self.partitions = RDKafkaTopicPartitionList.topicPartitions(list)
+        self.cooperative = String(cString: rd_kafka_rebalance_protocol(handle)) == "COOPERATIVE"
+        switch error {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS: kind = .assign
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS: kind = .revoke
+        default: kind = .failed(KafkaError("rebalance", rdError: error))
+        }
+    }
+
+    /// Whether the partitions were taken without a chance to commit (the session expired).
+    var assignmentLost: Bool { rd_kafka_assignment_lost(handle) != 0 }
+
+    /// Where the partition at `index` of ``partitions`` starts, in place of its committed offset.
+    func setStartOffset(_ offset: Int64, at index: Int) {
+        list.pointee.elems[index].offset = offset
+    }
+
+    /// Takes the partitions given. Returns the error when taking them failed.
+    @discardableResult
+    func accept() -> KafkaError? {
+        // librdkafka keeps a partition's pause through unassign: one paused when it was taken
+        // away would stay paused when it comes back.
+        defer { _ = rd_kafka_resume_partitions(handle, list) }
+        if cooperative {
+            return rd_kafka_incremental_assign(handle, list).map { KafkaError("cannot take partitions", consuming: $0) }
+        }
+        let error = rd_kafka_assign(handle, list)
+        return error == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError("cannot take partitions", rdError: error)
+    }
+
+    /// Gives up the partitions taken (all of them for an eager rebalance or a failed one).
+    /// Returns the error when giving them up failed.
+    @discardableResult
+    func release() -> KafkaError? {
+        if cooperative, case .revoke = kind {
+            return rd_kafka_incremental_unassign(handle, list).map {
+                KafkaError("cannot release partitions", consuming: $0)
+            }
+        }
+        _ = rd_kafka_assign(handle, nil)
+        return nil
+    }
+}
