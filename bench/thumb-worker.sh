@@ -42,7 +42,7 @@ export VIPS_WARNING=0
 cat "$work/corpus"/*.jpg >/dev/null  # both read from the page cache
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(cd "$work/corpus" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
+python3 bench/image-server.py "$work/corpus" "$port" >"$work/image-server.log" 2>&1 &
 pids+=($!)
 "$bin/artpipe" broker --partitions "${PARTITIONS:-6}" --bootstrap-file "$work/bootstrap" >"$work/broker.log" 2>&1 &
 pids+=($!)
@@ -54,6 +54,8 @@ echo "corpus: $count JPEGs ($(du -sh "$work/corpus" | cut -f1)), half 6000x4000,
 
 # cpu PID: user + system seconds the process has used.
 cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+# faults PID: minor page faults the process has taken (memory the kernel had to map and zero).
+faults() { awk '{ print $10 }' "/proc/$1/stat"; }
 # worker SIZES FIRST-PAGE: seconds from producing the pages to the last PageThumbnails' broker
 # timestamp. With PROFILE=1, perf samples the worker meanwhile (cpu-clock: this machine has no
 # hardware counters) and the top of its profile is printed.
@@ -88,6 +90,7 @@ worker() {
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   echo "$(cpu "${pids[0]}") - $server_cpu" | bc >"$work/server-cpu-${1/,/-}"
   cpu "$pid" >"$work/worker-cpu-${1/,/-}"
+  faults "$pid" >"$work/worker-faults-${1/,/-}"
   kill -TERM "$pid"; wait "$pid" || true
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1000 }'
 }
@@ -107,8 +110,9 @@ both=$(worker 200,400 $((pages + 1)))
 vips200=$(vips 200)
 awk -v w="$one" -v v="$vips400" -v n="$count" 'BEGIN {
   printf "one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, v / w }'
-echo "  thumb-worker used $(cat "$work/worker-cpu-400") s of CPU (start-up included), the loopback HTTP server (python3" \
-  "http.server, standing in for the image host) $(cat "$work/server-cpu-400") s, on the same 2 cores"
+echo "  thumb-worker used $(cat "$work/worker-cpu-400") s of CPU and took $(cat "$work/worker-faults-400") minor page faults" \
+  "(start-up included), the loopback HTTP server (bench/image-server.py," \
+  "sendfile, standing in for the image host) $(cat "$work/server-cpu-400") s, on the same 2 cores"
 awk -v w="$both" -v a="$vips200" -v b="$vips400" -v n="$count" 'BEGIN {
   printf "two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
 if [ -n "${PROFILE:-}" ]; then
