@@ -117,9 +117,11 @@ awk -v w="$both" -v a="$vips200" -v b="$vips400" -v n="$count" 'BEGIN {
   printf "two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
 if [ -n "${PROFILE:-}" ]; then
   echo "profile of thumb-worker, one size (cpu-clock samples, self time), by library:"
-  perf report -i "$work/perf-400.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -12
+  perf report -i "$work/perf-400.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -12 || true
   echo "and by function (top 15):"
-  perf report -i "$work/perf-400.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -15
+  perf report -i "$work/perf-400.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -15 || true
+  mkdir -p .build/bench && cp "$work"/perf-*.data .build/bench/
+  echo "perf data kept in .build/bench/ (perf report -i .build/bench/perf-400.data)"
 fi
 # The way the worker does not take, for its figure: the 200 px size made from the 400 px JPEG.
 mkdir -p "$work/from-jpeg"
