@@ -286,10 +286,12 @@ struct DemoCommandTests {
         let bucket = try #require(gallery.first { $0.hasSuffix(".html") && !$0.hasPrefix("letter-") })
         let page = try String(contentsOf: output.appendingPathComponent("gallery/\(bucket)"), encoding: .utf8)
         #expect(page.contains("<figure "))
-        // Every role stopped: nothing is left listening for the next run.
+        // Every role stopped cleanly: it logged, and nothing at level error (a stop is not a failure).
         for role in ["broker", "sample-server", "fetch-worker", "thumb-worker", "index-worker"] {
             let log = try String(contentsOf: output.appendingPathComponent("logs/\(role).log"), encoding: .utf8)
             #expect(!log.isEmpty, "\(role) logged")
+            let errors = log.split(separator: "\n").filter { $0.contains(#""level":"error""#) }
+            #expect(errors.isEmpty, "\(role) logged errors: \(errors)")
         }
     }
 

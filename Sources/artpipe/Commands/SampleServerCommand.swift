@@ -110,7 +110,7 @@ struct SampleServerCommand: AsyncParsableCommand {
     }
 }
 
-/// Runs the sample server until graceful shutdown.
+/// Runs the sample server until graceful shutdown, which it follows: open connections finish.
 struct SampleServerService: Service {
     let server: SampleCollectionServer
     let host: String
@@ -119,8 +119,7 @@ struct SampleServerService: Service {
     let onListening: @Sendable (Int) -> Void
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await server.run(host: host, port: port, logger: logger, onListening: onListening)
-        }
+        // Hummingbird shuts down gracefully with the group; cancelling it logged two errors.
+        try await server.run(host: host, port: port, logger: logger, onListening: onListening)
     }
 }
