@@ -141,7 +141,9 @@ let package = Package(
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
                 "IndexWorker", "HTTPFetching", "FetchWorker", "ThumbWorker", "SampleImages", "ArtpipeTestKit",
                 "SampleCollection",
-                argumentParser, logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+                argumentParser, logging, nioCore, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ], path: testSupport("artpipe-probe")),
 
         // Tests, one target per module they test.
