@@ -77,6 +77,7 @@ worker() {
     perf_pid=$!
   fi
   local server_cpu; server_cpu=$(cpu "${pids[0]}")
+  local broker_cpu; broker_cpu=$(cpu "${pids[1]}")
   "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works $((count / pages)) \
     --first-page "$first_page" --warm-up-topic bench.warm-up --image-url "http://127.0.0.1:$port/img%03d.jpg" --images "$count" >/dev/null
   # One consumer that waits (a kcat started every few milliseconds would take CPU from the worker).
@@ -89,6 +90,7 @@ worker() {
   end=$(kcat -b "$brokers" -C -t artpipe.thumbnails -e -q -f '%T\n' 2>/dev/null | sort -n | tail -1)
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   echo "$(cpu "${pids[0]}") - $server_cpu" | bc >"$work/server-cpu-${1/,/-}"
+  echo "$(cpu "${pids[1]}") - $broker_cpu" | bc >"$work/broker-cpu-${1/,/-}"
   cpu "$pid" >"$work/worker-cpu-${1/,/-}"
   faults "$pid" >"$work/worker-faults-${1/,/-}"
   kill -TERM "$pid"; wait "$pid" || true
@@ -112,7 +114,8 @@ awk -v w="$one" -v v="$vips400" -v n="$count" 'BEGIN {
   printf "one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, v / w }'
 echo "  thumb-worker used $(cat "$work/worker-cpu-400") s of CPU and took $(cat "$work/worker-faults-400") minor page faults" \
   "(start-up included), the loopback HTTP server (bench/image-server.py," \
-  "sendfile, standing in for the image host) $(cat "$work/server-cpu-400") s, on the same 2 cores"
+  "sendfile, standing in for the image host) $(cat "$work/server-cpu-400") s, the embedded broker" \
+  "$(cat "$work/broker-cpu-400") s, on the same 2 cores"
 awk -v w="$both" -v a="$vips200" -v b="$vips400" -v n="$count" 'BEGIN {
   printf "two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
 if [ -n "${PROFILE:-}" ]; then
