@@ -32,7 +32,11 @@ extension KafkaGroupOffsets {
                 everyPartition.insert(KafkaTopicPartition(topic: topic, partition: Int32(partition)))
             }
         }
-        try client.subscribe(topics)
+        do {
+            try client.subscribe(topics)
+        } catch let error as KafkaError {
+            throw KafkaError("cannot join group \(plan.group): \(error.message)", code: error.code)
+        }
         while ContinuousClock.now < deadline {
             // Messages are not read: this member only takes the partitions and commits.
             _ = client.pollMessage(timeoutMilliseconds: 100)
