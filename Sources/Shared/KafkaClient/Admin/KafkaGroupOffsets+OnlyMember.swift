@@ -39,7 +39,7 @@ extension KafkaGroupOffsets {
         }
         while ContinuousClock.now < deadline {
             // Messages are not read: this member only takes the partitions and commits.
-            _ = client.pollMessage(timeoutMilliseconds: 100)
+            client.serveEvents(timeoutMilliseconds: 100)
             assigned = client.assignment()
             if assigned == everyPartition { break }
         }

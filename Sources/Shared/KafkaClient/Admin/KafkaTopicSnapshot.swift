@@ -69,7 +69,7 @@ package enum KafkaTopicSnapshot {
             guard ContinuousClock.now < deadline else {
                 throw KafkaError("reading \(topic) took longer than \(timeoutMilliseconds) ms")
             }
-            guard let message = client.pollMessage(timeoutMilliseconds: 100) else { continue }
+            guard let message = client.pollMessage(of: topic, timeoutMilliseconds: 100) else { continue }
             guard let high = remaining[message.partition] else { continue }
             if message.offset < high { visit(message) }
             if message.offset + 1 >= high { remaining[message.partition] = nil }

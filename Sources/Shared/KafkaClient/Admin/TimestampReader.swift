@@ -23,7 +23,7 @@ struct TimestampReader {
         defer { reader.unassign() }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout))
         while ContinuousClock.now < deadline {
-            guard let message = reader.pollMessage(timeoutMilliseconds: 100) else { continue }
+            guard let message = reader.pollMessage(of: topicPartition.topic, timeoutMilliseconds: 100) else { continue }
             return message.timestampMilliseconds ?? -1
         }
         return nil

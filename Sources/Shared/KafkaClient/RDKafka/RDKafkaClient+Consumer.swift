@@ -22,13 +22,19 @@ extension RDKafkaClient {
         rd_kafka_queue_get_consumer(handle).map { RDKafkaConsumerQueue(queue: $0) }
     }
 
-    /// Waits up to `timeoutMilliseconds` for one message of the assigned partitions.
-    /// Messages that carry an error are dropped: librdkafka retries what can be retried.
-    func pollMessage(timeoutMilliseconds: Int32) -> KafkaConsumerMessage? {
+    /// Waits up to `timeoutMilliseconds` for one message of the assigned partitions, which are
+    /// all of `topic`. Messages that carry an error are dropped: librdkafka retries what can be.
+    func pollMessage(of topic: String, timeoutMilliseconds: Int32) -> KafkaConsumerMessage? {
         guard let message = rd_kafka_consumer_poll(handle, timeoutMilliseconds) else { return nil }
         defer { rd_kafka_message_destroy(message) }
         guard message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
-        return KafkaConsumerMessage(message, topic: String(cString: rd_kafka_topic_name(message.pointee.rkt)))
+        return KafkaConsumerMessage(message, topic: topic)
+    }
+
+    /// Serves rebalances and logs for up to `timeoutMilliseconds`, for a member that reads
+    /// nothing: a message that arrives meanwhile is dropped unread.
+    func serveEvents(timeoutMilliseconds: Int32) {
+        if let message = rd_kafka_consumer_poll(handle, timeoutMilliseconds) { rd_kafka_message_destroy(message) }
     }
 
     /// Reads `entries` (partition, first offset) outside any group, replacing what was assigned.
