@@ -1,9 +1,7 @@
 import CKafka
 
-/// A group consumer's message queue, read in batches by one thread.
-///
-/// Unchecked: only the consumer's poll thread uses it.
-final class RDKafkaConsumerQueue: @unchecked Sendable {
+/// A group consumer's message queue, read in batches by the consumer's poll thread alone.
+final class RDKafkaConsumerQueue {
     private let queue: OpaquePointer
     private let buffer: UnsafeMutablePointer<UnsafeMutablePointer<rd_kafka_message_t>?>
     private let capacity = 2_048
