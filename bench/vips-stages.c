@@ -2,7 +2,7 @@
 // per image over the files given: the header read, the decode with shrink-on-load to 400 px
 // (kept in memory), the 400 px JPEG encode with and without optimize_coding, and the 200 px
 // size made from the 400 px pixels and encoded. VECTOR=1 turns libvips' vector paths on
-// (artpipe's choice depends on the libvips version), one libvips thread per image.
+// (artpipe keeps them on), one libvips thread per image.
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

@@ -69,14 +69,13 @@ package final class Thumbnailer: Sendable {
         return try result.get()
     }
 
-    /// The format of `image`, from its first bytes.
     /// The libvips this process loaded, for example "8.16.1".
     package static var libvipsVersion: String { String(cString: artpipe_vips_version()) }
 
-    /// Whether libvips' vector paths are on: off before libvips 8.15, whose liborc code is not
-    /// safe on several threads at once.
+    /// Whether libvips' vector (SIMD) paths are on: always, unless `VIPS_NOVECTOR` is set.
     package static var vectorPathsEnabled: Bool { artpipe_vips_vector_enabled() == 1 }
 
+    /// The format of `image`, from its first bytes.
     package static func format(of image: [UInt8]) throws(ThumbnailFailure) -> String {
         guard !image.isEmpty else { throw .empty }
         var loader = [CChar](repeating: 0, count: 64)

@@ -18,12 +18,36 @@ int artpipe_vips_init(const char *program_name, char *error, size_t error_size) 
     vips_block_untrusted_set(TRUE);
     // Every thumbnail has a different source: cached operations would only hold memory.
     vips_cache_set_max(0);
-    // Before 8.15, libvips vectorises with liborc, whose code generated at run time crashed a
-    // thumb worker resizing on several threads (liborc 0.4.33, Debian bookworm): C paths there.
-    // From 8.15 its vector paths are Highway's, compiled in: on (6% off a decode on 8.16,
-    // bench/vips-stages.sh).
-    if (vips_version(0) == 8 && vips_version(1) < 15) vips_vector_set_enabled(FALSE);
     return 0;
+}
+
+// Before 8.15, libvips vectorises with liborc: it generates a resize's code when it builds the
+// resize and frees that code when the resize is finalised. liborc before 0.4.34 (Debian
+// bookworm's 0.4.33) allocates and frees code memory without a lock, so two images built or
+// dropped at once crashed a worker. Pipelines are therefore built and dropped one thread at a
+// time, which takes microseconds; their pixels are still computed on every thread.
+static GMutex pipelines;
+
+static int build_thumbnail_of_buffer(const void *data, size_t length, int size, VipsImage **out) {
+    g_mutex_lock(&pipelines);
+    // fail_on reaches the buffer loader only through option_string.
+    int result = vips_thumbnail_buffer((void *)data, length, out, size, "size", VIPS_SIZE_DOWN, "option_string",
+                                       "fail_on=truncated", NULL);
+    g_mutex_unlock(&pipelines);
+    return result;
+}
+
+static int build_thumbnail_of_image(VipsImage *in, int size, VipsImage **out) {
+    g_mutex_lock(&pipelines);
+    int result = vips_thumbnail_image(in, out, size, "size", VIPS_SIZE_DOWN, NULL);
+    g_mutex_unlock(&pipelines);
+    return result;
+}
+
+static void drop(VipsImage *image) {
+    g_mutex_lock(&pipelines);
+    g_object_unref(image);
+    g_mutex_unlock(&pipelines);
 }
 
 int artpipe_vips_loader(const void *data, size_t length, char *loader, size_t loader_size) {
@@ -50,22 +74,19 @@ int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, i
                             size_t error_size) {
     for (int i = 0; i < count; i++) outputs[i] = NULL;
     VipsImage *largest = NULL;
-    // fail_on reaches the buffer loader only through option_string.
-    if (vips_thumbnail_buffer((void *)data, length, &largest, sizes[0], "size", VIPS_SIZE_DOWN, "option_string",
-                              "fail_on=truncated", NULL))
-        return fail(error, error_size, "cannot decode");
+    if (build_thumbnail_of_buffer(data, length, sizes[0], &largest)) return fail(error, error_size, "cannot decode");
     // Decoded once, into memory (the largest thumbnail's pixels, not the original's): every
     // size is made from these, none from another's JPEG. libvips decodes lazily, here:
     // damaged data fails at this point.
     VipsImage *decoded = vips_image_copy_memory(largest);
-    g_object_unref(largest);
+    drop(largest);
     if (!decoded) return fail(error, error_size, "damaged image data");
     int result = 0;
     for (int i = 0; i < count && result == 0; i++) {
         VipsImage *sized = decoded;
         if (i == 0) {
             g_object_ref(sized);
-        } else if (vips_thumbnail_image(decoded, &sized, sizes[i], "size", VIPS_SIZE_DOWN, NULL)) {
+        } else if (build_thumbnail_of_image(decoded, sizes[i], &sized)) {
             result = -1;
             break;
         }
@@ -77,9 +98,9 @@ int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, i
         }
         widths[i] = vips_image_get_width(sized);
         heights[i] = vips_image_get_height(sized);
-        g_object_unref(sized);
+        drop(sized);
     }
-    g_object_unref(decoded);
+    drop(decoded);
     if (result) {
         for (int i = 0; i < count; i++) {
             g_free(outputs[i]);

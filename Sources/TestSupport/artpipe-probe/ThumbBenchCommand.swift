@@ -6,11 +6,12 @@ import NIOPosix
 import SampleImages
 import ThumbWorker
 
-/// `artpipe-probe thumbs`: the thumbnail benchmark's two halves.
+/// `artpipe-probe thumbs`: the thumbnail benchmark's two halves, and libvips on many threads.
 struct ThumbBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "thumbs", abstract: "Make a corpus of large JPEGs, or thumbnail a folder of images.",
-        subcommands: [MakeCorpus.self, Thumbnail.self])
+        commandName: "thumbs",
+        abstract: "Make a corpus of large JPEGs, thumbnail a folder of images, or thumbnail side by side.",
+        subcommands: [MakeCorpus.self, Thumbnail.self, SideBySide.self])
 
     struct MakeCorpus: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -61,6 +62,36 @@ struct ThumbBenchCommand: AsyncParsableCommand {
                 return start.duration(to: .now).seconds
             }
             print("artpipe: \(files.count) images in \(String(format: "%.2f", seconds)) s")
+        }
+    }
+
+    struct SideBySide: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "side-by-side",
+            abstract: "Thumbnail small images on THREADS threads at once for SECONDS; print how many were made.")
+
+        @Option var threads: Int = 4
+        @Option var seconds: Int = 10
+
+        func run() async throws {
+            var configuration = Thumbnailer.Configuration()
+            // Two sizes: both of libvips' ways of building a resize, from a buffer and from pixels.
+            configuration.sizes = [40, 16]
+            configuration.concurrency = threads
+            // Small images: libvips builds and drops a pipeline many times a second.
+            let images = try (0..<8).map { try SampleImage.noisy(width: 96 + 8 * $0, height: 64, seed: $0 + 1) }
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            let made = try await NIOThreadPool.withPool(threads: threads) { threadPool in
+                let thumbnailer = try Thumbnailer(configuration: configuration, threadPool: threadPool)
+                return try await Array(0..<threads).concurrentMap(limit: threads) { lane in
+                    var count = 0
+                    while ContinuousClock.now < deadline {
+                        count += try await thumbnailer.thumbnails(of: images[(lane + count) % images.count]).count
+                    }
+                    return count
+                }.reduce(0, +)
+            }
+            print("artpipe: \(made) thumbnails on \(threads) threads in \(seconds) s")
         }
     }
 }

@@ -38,7 +38,8 @@ void artpipe_vips_free(void *pointer);
 /// The version of the libvips the process loaded ("8.16.1"), not the one it was built with.
 const char *artpipe_vips_version(void);
 
-/// 1 when libvips' vector (SIMD) paths are on: from libvips 8.15, whose are Highway's; 0 before.
+/// 1 when libvips' vector (SIMD) paths are on: Highway's from libvips 8.15, liborc's before
+/// (pipelines are then built and dropped one thread at a time), unless VIPS_NOVECTOR is set.
 int artpipe_vips_vector_enabled(void);
 
 /// The threads libvips gives each image it makes (`vips_concurrency_set`).
