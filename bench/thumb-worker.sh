@@ -3,16 +3,20 @@
 # broker: download, header check, decode, encode, SHA-256, write, produce) against
 # vipsthumbnail on the same files as local files, two at a time as the worker's
 # --image-concurrency 2, release build. One size (400), then the default sizes (200 and 400)
-# against vipsthumbnail once per size. Prints each time, the ratios from this one run, and
-# the SSIM of the worker's thumbnails against vipsthumbnail's for the same size (failing
-# under 0.98), and that of 200 px thumbnails made from the worker's 400 px JPEGs instead.
+# against vipsthumbnail once per size, in ROUNDS rounds (default 3) that alternate the two
+# so a drift in the machine's speed reaches both. Prints each round's times and ratios, the
+# run's ratio as the median of its rounds', and the SSIM of the worker's thumbnails against
+# vipsthumbnail's for the same size (failing under 0.98), and that of 200 px thumbnails made
+# from the worker's 400 px JPEGs instead.
 # The worker's time runs from the first page's timestamp to the last PageThumbnails' (the
 # probe's own start-up is not the worker's); the topics have `artpipe broker`'s 6 partitions.
 # The worker's fetch wait is 50 ms: the embedded broker answers a fetch only when that wait
 # runs out, where Kafka answers as soon as records arrive.
 #   bench/thumb-worker.sh [IMAGES] [PAGES]
 #   THUMB_FLAGS="…" adds thumb-worker flags; WORKER_ENV="NAME=value …" sets the worker's
-#   environment (for example GLIBC_TUNABLES=…); PARTITIONS, default 6.
+#   environment (for example VIPS_NOVECTOR=1); PARTITIONS, default 6; ROUNDS, default 3.
+#   PROFILE=1 samples the worker with perf (which slows it: its times are then not the
+#   worker's own) and prints the first round's profile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-40}
@@ -106,26 +110,37 @@ vips() {
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1000 }'
 }
 
-one=$(worker 400 1)
-vips400=$(vips 400)
-both=$(worker 200,400 $((pages + 1)))
-vips200=$(vips 200)
-awk -v w="$one" -v v="$vips400" -v n="$count" 'BEGIN {
-  printf "one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, v / w }'
-echo "  thumb-worker used $(cat "$work/worker-cpu-400") s of CPU and took $(cat "$work/worker-faults-400") minor page faults" \
-  "(start-up included), the loopback HTTP server (bench/image-server.py," \
-  "sendfile, standing in for the image host) $(cat "$work/server-cpu-400") s, the embedded broker" \
-  "$(cat "$work/broker-cpu-400") s, on the same 2 cores"
-awk -v w="$both" -v a="$vips200" -v b="$vips400" -v n="$count" 'BEGIN {
-  printf "two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
-if [ -n "${PROFILE:-}" ]; then
-  echo "profile of thumb-worker, one size (cpu-clock samples, self time), by library:"
-  perf report -i "$work/perf-400.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -12 || true
-  echo "and by function (top 15):"
-  perf report -i "$work/perf-400.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -15 || true
-  mkdir -p .build/bench && cp "$work"/perf-*.data .build/bench/
-  echo "perf data kept in .build/bench/ (perf report -i .build/bench/perf-400.data)"
-fi
+rounds=${ROUNDS:-3}
+ones=() boths=()
+for ((round = 0; round < rounds; round++)); do
+  # Each round's pages are new works: serials 2·round·count onwards, then (2·round+1)·count.
+  one=$(worker 400 $((2 * round * pages + 1)))
+  vips400=$(vips 400)
+  both=$(worker 200,400 $(((2 * round + 1) * pages + 1)))
+  vips200=$(vips 200)
+  ones+=("$(awk -v w="$one" -v v="$vips400" 'BEGIN { printf "%.3f", v / w }')")
+  boths+=("$(awk -v w="$both" -v a="$vips200" -v b="$vips400" 'BEGIN { printf "%.3f", (a + b) / w }')")
+  echo "round $((round + 1)) of $rounds:"
+  awk -v w="$one" -v v="$vips400" -v n="$count" 'BEGIN {
+    printf "  one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, v / w }'
+  echo "    thumb-worker used $(cat "$work/worker-cpu-400") s of CPU and took $(cat "$work/worker-faults-400") minor page faults" \
+    "(start-up included), the loopback HTTP server (bench/image-server.py," \
+    "sendfile, standing in for the image host) $(cat "$work/server-cpu-400") s, the embedded broker" \
+    "$(cat "$work/broker-cpu-400") s, on the same 2 cores"
+  awk -v w="$both" -v a="$vips200" -v b="$vips400" 'BEGIN {
+    printf "  two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
+  if [ "$round" -eq 0 ] && [ -n "${PROFILE:-}" ]; then
+    echo "profile of thumb-worker, one size (cpu-clock samples, self time), by library:"
+    perf report -i "$work/perf-400.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -12 || true
+    echo "and by function (top 15):"
+    perf report -i "$work/perf-400.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -15 || true
+    mkdir -p .build/bench && cp "$work"/perf-*.data .build/bench/
+    echo "perf data kept in .build/bench/ (perf report -i .build/bench/perf-400.data)"
+  fi
+done
+# median VALUE…: the middle value, or the mean of the middle two.
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+echo "this run, median of $rounds rounds: one size $(median "${ones[@]}")x (${ones[*]}), two sizes $(median "${boths[@]}")x (${boths[*]})"
 # The way the worker does not take, for its figure: the 200 px size made from the 400 px JPEG.
 mkdir -p "$work/from-jpeg"
 for file in "$work"/worker-200-400/thumbs/400/*/BENCH-*.jpg; do
