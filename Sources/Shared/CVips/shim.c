@@ -24,8 +24,9 @@ int artpipe_vips_init(const char *program_name, char *error, size_t error_size) 
 // Before 8.15, libvips vectorises with liborc: it generates a resize's code when it builds the
 // resize and frees that code when the resize is finalised. liborc before 0.4.34 (Debian
 // bookworm's 0.4.33) allocates and frees code memory without a lock, so two images built or
-// dropped at once crashed a worker. Pipelines are therefore built and dropped one thread at a
-// time, which takes microseconds; their pixels are still computed on every thread.
+// dropped at once crashed a worker. Thumbnail pipelines (the only ones here that resize) are
+// therefore built and dropped one thread at a time; their pixels, nearly all of a thumbnail's
+// time, are still computed on every thread.
 static GMutex pipelines;
 
 static int build_thumbnail_of_buffer(const void *data, size_t length, int size, VipsImage **out) {
