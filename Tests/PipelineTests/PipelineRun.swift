@@ -203,14 +203,24 @@ final class PipelineRun: @unchecked Sendable {
         return complete!
     }
 
-    /// Waits until each of `groups` has committed the end of every partition of `artpipe.pages`
-    /// (after a replay: read again to its end).
+    /// Waits until each of `groups` has committed the end of every partition of every topic it
+    /// reads: `artpipe.pages` (after a replay: read again to its end) and, for the thumb worker,
+    /// its retry topics, where a page that failed for the moment waits.
+    ///
+    /// One read is enough: committed offsets are read before the ends, and a worker sends a
+    /// retry copy before it commits the message it copies, so a page moving from one topic to
+    /// another is seen on one of them.
     func waitUntilCaughtUp(groups: [String], timeout: Duration = .seconds(120)) async throws {
         let offsets = KafkaGroupOffsets(configuration: KafkaClientConfiguration(brokers: brokers), logger: .test)
-        try await waitUntil("\(groups.joined(separator: " and ")) to read artpipe.pages to its end", timeout: timeout) {
-            for group in groups {
-                let rows = try await offsets.positions(group: group, topics: [ArtpipeTopic.pages])
-                guard rows.allSatisfy({ $0.committed == $0.high }) else { return false }
+        let topics = groups.map { PipelineStage(groupID: $0)?.inputTopics ?? [ArtpipeTopic.pages] }
+        try await waitUntil(
+            "\(groups.joined(separator: " and ")) to read \(Set(topics.joined()).sorted()) to their ends",
+            timeout: timeout
+        ) {
+            for (group, topics) in zip(groups, topics) {
+                let rows = try await offsets.positions(group: group, topics: topics)
+                // A partition the group never committed on is read to its end when it is empty.
+                guard rows.allSatisfy({ ($0.committed ?? $0.low) == $0.high }) else { return false }
             }
             return true
         }
