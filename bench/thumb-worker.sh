@@ -15,8 +15,8 @@
 #   bench/thumb-worker.sh [IMAGES] [PAGES]
 #   THUMB_FLAGS="…" adds thumb-worker flags; WORKER_ENV="NAME=value …" sets the worker's
 #   environment (for example VIPS_NOVECTOR=1); PARTITIONS, default 6; ROUNDS, default 3.
-#   PROFILE=1 samples the worker with perf (which slows it: its times are then not the
-#   worker's own) and prints the first round's profile.
+#   PROFILE=1 samples the worker with perf in the first round (which slows it: that round's
+#   times are not the worker's own) and prints its profile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-40}
@@ -121,30 +121,34 @@ for ((round = 0; round < rounds; round++)); do
   ones+=("$(awk -v w="$one" -v v="$vips400" 'BEGIN { printf "%.3f", v / w }')")
   boths+=("$(awk -v w="$both" -v a="$vips200" -v b="$vips400" 'BEGIN { printf "%.3f", (a + b) / w }')")
   echo "round $((round + 1)) of $rounds:"
-  awk -v w="$one" -v v="$vips400" -v n="$count" 'BEGIN {
-    printf "  one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, v / w }'
+  awk -v w="$one" -v v="$vips400" -v n="$count" -v r="${ones[round]}" 'BEGIN {
+    printf "  one size (400):   thumb-worker %.2f s (%.1f images/s) | vipsthumbnail %.2f s: %.2fx\n", w, n / w, v, r }'
   echo "    thumb-worker used $(cat "$work/worker-cpu-400") s of CPU and took $(cat "$work/worker-faults-400") minor page faults" \
     "(start-up included), the loopback HTTP server (bench/image-server.py," \
     "sendfile, standing in for the image host) $(cat "$work/server-cpu-400") s, the embedded broker" \
     "$(cat "$work/broker-cpu-400") s, on the same 2 cores"
-  awk -v w="$both" -v a="$vips200" -v b="$vips400" 'BEGIN {
-    printf "  two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, (a + b) / w }'
-  if [ "$round" -eq 0 ] && [ -n "${PROFILE:-}" ]; then
+  awk -v w="$both" -v a="$vips200" -v b="$vips400" -v r="${boths[round]}" 'BEGIN {
+    printf "  two sizes (200, 400): thumb-worker %.2f s | vipsthumbnail once per size %.2f s: %.2fx\n", w, a + b, r }'
+  if [ -n "${PROFILE:-}" ]; then
     echo "profile of thumb-worker, one size (cpu-clock samples, self time), by library:"
     perf report -i "$work/perf-400.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -12 || true
     echo "and by function (top 15):"
     perf report -i "$work/perf-400.data" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^#' | grep '%' | head -15 || true
     mkdir -p .build/bench && cp "$work"/perf-*.data .build/bench/
     echo "perf data kept in .build/bench/ (perf report -i .build/bench/perf-400.data)"
+    PROFILE="" profiled=1  # the other rounds run unsampled
   fi
 done
 # median VALUE…: the middle value, or the mean of the middle two.
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "this run, median of $rounds rounds: one size $(median "${ones[@]}")x (${ones[*]}), two sizes $(median "${boths[@]}")x (${boths[*]})"
+if [ -n "${profiled:-}" ]; then echo "  (round 1 ran under perf: its ratios are not the worker's own)"; fi
 # The way the worker does not take, for its figure: the 200 px size made from the 400 px JPEG.
 mkdir -p "$work/from-jpeg"
-for file in "$work"/worker-200-400/thumbs/400/*/BENCH-*.jpg; do
-  vipsthumbnail "$file" -s 200 -o "$work/from-jpeg/%s.jpg[Q=82,strip]"
+for ((serial = count; serial < 2 * count; serial++)); do  # the first round's, which the SSIM reads
+  for file in "$work"/worker-200-400/thumbs/400/*/BENCH-"$serial".*.jpg; do
+    vipsthumbnail "$file" -s 200 -o "$work/from-jpeg/%s.jpg[Q=82,strip]"
+  done
 done
 "$python" - "$work" "$count" <<'PYTHON'
 import glob, sys

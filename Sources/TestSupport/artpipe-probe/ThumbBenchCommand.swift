@@ -84,11 +84,13 @@ struct ThumbBenchCommand: AsyncParsableCommand {
             let made = try await NIOThreadPool.withPool(threads: threads) { threadPool in
                 let thumbnailer = try Thumbnailer(configuration: configuration, threadPool: threadPool)
                 return try await Array(0..<threads).concurrentMap(limit: threads) { lane in
-                    var count = 0
+                    var total = 0
+                    var next = lane
                     while ContinuousClock.now < deadline {
-                        count += try await thumbnailer.thumbnails(of: images[(lane + count) % images.count]).count
+                        total += try await thumbnailer.thumbnails(of: images[next % images.count]).count
+                        next += 1
                     }
-                    return count
+                    return total
                 }.reduce(0, +)
             }
             print("artpipe: \(made) thumbnails on \(threads) threads in \(seconds) s")
