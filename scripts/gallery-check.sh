@@ -86,4 +86,53 @@ case "$found" in
   "search: Ëva Bes at gallery/"*.html#a*) echo "the search box finds 'EVA BES': ${found#search: }" ;;
   *) fail "the search box did not find Ëva Bes: ${found:-no answer}" ;;
 esac
+# Every image loads and every link names a file, as Chromium resolves them: each page in a frame,
+# each <img> loaded again eagerly (the gallery's are lazy) and its naturalWidth read, each link's
+# resolved URL percent-decoded and looked for on disk.
+pages=$(cd "$out" && find index.html gallery -name '*.html' | sort | sed 's/.*/"&"/' | paste -sd, -)
+cat >"$out/.links.html" <<HTML
+<!doctype html><html><body><pre id="r">no-result</pre>
+<iframe id="f" style="width:1280px;height:900px;border:0"></iframe>
+<script>
+var pages = [$pages], lines = [], images = 0, frame = document.getElementById('f');
+function next() {
+  if (!pages.length) { document.getElementById('r').textContent = 'checked ' + images + ' images\n' + lines.join('\n'); return; }
+  frame.src = pages.shift();
+}
+frame.addEventListener('load', function () {
+  var doc = this.contentWindow.document, page = this.contentWindow.location.href;
+  doc.querySelectorAll('a[href]').forEach(function (a) { lines.push('link ' + page + ' ' + a.href); });
+  var pending = [].slice.call(doc.querySelectorAll('img')).map(function (img) {
+    return new Promise(function (done) {
+      var probe = new Image();
+      probe.onload = probe.onerror = function () {
+        images++;
+        if (!probe.naturalWidth) { lines.push('broken ' + page + ' ' + img.getAttribute('src')); }
+        done();
+      };
+      probe.src = img.src;
+    });
+  });
+  Promise.all(pending).then(next);
+});
+next();
+</script></body></html>
+HTML
+report=$(chromium "${flags[@]}" --virtual-time-budget=60000 --dump-dom "file://$out/.links.html" 2>/dev/null |
+  python3 -c 'import html, sys; t = sys.stdin.read(); s = t.find("<pre id=\"r\">"); print(html.unescape(t[s + 12:t.find("</pre>", s)]) if s >= 0 else "no-result")')
+checked=$(printf '%s\n' "$report" | sed -n 's/^checked \([0-9]*\) images$/\1/p')
+[ -n "$checked" ] || fail "Chromium did not finish checking the images and links: $(printf '%s' "$report" | head -c 300)"
+broken=$(printf '%s\n' "$report" | grep '^broken ' || true)
+[ -z "$broken" ] || fail "$(printf '%s\n' "$broken" | wc -l) of $checked images do not load in Chromium, such as: $(printf '%s\n' "$broken" | head -3)"
+missing=$(printf '%s\n' "$report" | grep '^link ' | python3 -c '
+import os, sys, urllib.parse
+for line in sys.stdin:
+    _, page, url = line.split(" ", 2)
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme == "file" and not os.path.isfile(urllib.parse.unquote(parts.path)):
+        print(page, "->", url.strip())
+')
+[ -z "$missing" ] || fail "links that name no file: $(printf '%s\n' "$missing" | head -3)"
+links=$(printf '%s\n' "$report" | grep -c '^link ' || true)
+echo "Chromium loaded all $checked images; all $links links name a file"
 echo "$works works by $listed artists shown; largest page $((${largest%% *} / 1024)) KiB; screenshots: $out/screenshot-*.png, $out/phone-*.png"

@@ -29,9 +29,7 @@ extension GallerySite {
             if slice.number + 1 < artistSlices.count {
                 let next = artistSlices[slice.number + 1]
                 html.raw("<p class=\"more\"><a href=\"")
-                html.markup(
-                    IndexLayout.bucketName(next.bucket) + ".html#"
-                        + IndexLayout.anchor(of: artist.name, slice: next.number))
+                html.text(link(slice: next, of: artist.name))
                 html.markup("\">Works \(next.works.lowerBound + 1)–\(next.works.upperBound) →</a></p>\n")
             }
             html.raw("</section>\n")
@@ -47,8 +45,8 @@ extension GallerySite {
         html.text(work.objectNumber)
         html.raw("\">")
         if let path = work.thumbnails[preferredSize] ?? work.thumbnails.values.sorted().first {
-            html.raw("<img loading=\"lazy\" src=\"../")
-            html.text(path)
+            html.raw("<img loading=\"lazy\" src=\"")
+            html.text(link("../" + path))
             html.raw("\" alt=\"")
             html.text(title)
             html.raw("\">")

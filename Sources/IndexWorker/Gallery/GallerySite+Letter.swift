@@ -44,7 +44,7 @@ extension GallerySite {
         html.raw("<nav class=\"letters\" aria-label=\"Artists by letter\">")
         for letter in letters {
             html.raw("<a href=\"")
-            html.markup(prefix + letter.fileName(page: 0))
+            html.text(link(prefix + letter.fileName(page: 0)))
             html.raw("\">")
             html.text(letter.label)
             html.raw("<small>")
@@ -69,7 +69,7 @@ extension GallerySite {
         html.raw("<ul class=\"artists\">\n")
         for artist in artists {
             html.raw("<li><a href=\"")
-            html.markup(artistLink(artist, of: index, plan: plan))
+            html.text(artistLink(artist, of: index, plan: plan))
             html.raw("\">")
             html.text(displayName(index.artists[artist].name))
             html.raw("</a> <small>")
@@ -86,7 +86,7 @@ extension GallerySite {
                     html.raw("</b> ")
                 } else {
                     html.raw("<a href=\"")
-                    html.markup(letter.fileName(page: number))
+                    html.text(link(letter.fileName(page: number)))
                     html.raw("\">")
                     html.int(number + 1)
                     html.raw("</a> ")

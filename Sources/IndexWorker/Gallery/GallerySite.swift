@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 /// The gallery: a static site that opens as files, without a server, at any size of index.
 ///
 /// - `index.html`: totals, the letters A–Z with their artist counts, and a search box over
@@ -21,11 +23,23 @@ package enum GallerySite {
         "\(IndexLayout.galleryFolder)/\(IndexLayout.bucketName(bucket)).html"
     }
 
+    /// A relative URL of the file at `path` (relative itself), percent-encoded: browsers, static
+    /// servers and S3 websites decode a URL's path before looking for the file, and thumbnail
+    /// names hold `%XX` of their own. Every `href` and `src` the gallery writes is one of these.
+    static func link(_ path: String, fragment: String? = nil) -> String {
+        PercentEncoding.path(path) + (fragment.map { "#" + PercentEncoding.component($0) } ?? "")
+    }
+
     /// From a gallery page: where an artist's first slice is.
     static func artistLink(_ artist: Int, of index: IndexContent, plan: IndexLayout.Plan) -> String {
-        let first = plan.slices[artist][0]
-        return IndexLayout.bucketName(first.bucket) + ".html#"
-            + IndexLayout.anchor(of: index.artists[artist].name, slice: 0)
+        link(slice: plan.slices[artist][0], of: index.artists[artist].name)
+    }
+
+    /// From a gallery page: where one slice of an artist's works is.
+    static func link(slice: IndexLayout.Slice, of artist: String) -> String {
+        link(
+            IndexLayout.bucketName(slice.bucket) + ".html",
+            fragment: IndexLayout.anchor(of: artist, slice: slice.number))
     }
 
     static func displayName(_ name: String) -> String { name.isEmpty ? "Unknown maker" : name }

@@ -41,7 +41,8 @@ package struct SampleCollection: Sendable {
         var drafts: [(objectNumber: String, title: String, maker: String, image: SampleWork.Image?)] = []
         var usedNumbers = Set<String>()
         for index in 0..<distinct {
-            var objectNumber = random.pick(SampleNames.objectPrefixes) + String(random.int(in: 1...99_999))
+            var objectNumber = SampleNames.objectNumber(
+                random.pick(SampleNames.objectPrefixes) + String(random.int(in: 1...99_999)), index: index)
             while usedNumbers.contains(objectNumber) { objectNumber += "-\(index)" }
             usedNumbers.insert(objectNumber)
             let title = random.pick(SampleNames.subjects) + random.pick(SampleNames.qualifiers)

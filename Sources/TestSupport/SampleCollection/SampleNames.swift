@@ -25,4 +25,15 @@ package enum SampleNames {
         "", " (sketch)", " — study", " & Pendant", " <after the master>", " \"Evening\"", ", c. 1650", " nº 2",
     ]
     static let objectPrefixes = ["SK-A-", "SK-C-", "RP-P-1906-", "RP-T-00-", "BK-NM-", "AK-MAK-"]
+
+    /// Endings of object numbers as museums write them (`RP-P-OB-23.990`, `NG 2`, `BK-16676/A`),
+    /// with every character a URL treats specially and letters beyond ASCII.
+    static let objectNumberEndings = [".990", " (A)", "/A", "#2", "?b", "%20", "+1", "-é", "-ß.ñ", "[1]"]
+
+    /// `base`, or, for one work in five, `base` with one of ``objectNumberEndings``: the choice
+    /// follows `index` alone, so the seeded draws and every other field stay as they were.
+    package static func objectNumber(_ base: String, index: Int) -> String {
+        guard index % 5 == 2 else { return base }
+        return base + objectNumberEndings[(index / 5) % objectNumberEndings.count]
+    }
 }

@@ -38,7 +38,7 @@ struct SampleGalleryCommand: AsyncParsableCommand {
             let (width, height) = number % 3 == 0 ? (200, 140) : (150, 200)
             let image = try SampleImage.noisy(width: width, height: height, seed: number, quality: 80)
             let path = ThumbnailFileName.thumbnailPath(
-                "sample-\(number)", version: "0000000000000000", size: 200, fileExtension: "jpg")
+                Self.objectNumber(number), version: "0000000000000000", size: 200, fileExtension: "jpg")
             let url = output.appendingPathComponent(path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -62,7 +62,7 @@ struct SampleGalleryCommand: AsyncParsableCommand {
                 // Cubed, so the first artists hold most works, as anonymous does in a museum.
                 let share = Double(random >> 11) / Double(1 << 53)
                 let maker = makers[min(Int(Double(makers.count) * share * share * share), makers.count - 1)]
-                let objectNumber = "SK-S-\(number)"
+                let objectNumber = Self.objectNumber(number)
                 let hasImage = number % 10 != 9
                 artworks.append(
                     Artwork(
@@ -91,6 +91,12 @@ struct SampleGalleryCommand: AsyncParsableCommand {
             try Data(bytes).write(to: url)
         }
         print("wrote \(works) works by \(index.totals.artists) artists to \(output.path)")
+    }
+
+    /// Object numbers as museums write them: one in five has a `.`, a space, a `/`, a `#`, a `?`,
+    /// a `%`, a `+` or letters beyond ASCII.
+    static func objectNumber(_ number: Int) -> String {
+        SampleNames.objectNumber("SK-S-\(number)", index: number)
     }
 
     /// The fixed makers first (the unknown maker among them), then generated names.
