@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import PipelineContract
 
 /// A museum API that serves pages of a query.
@@ -122,22 +123,21 @@ package struct SourceCount: Sendable {
 }
 
 /// A source's answer that is not what its API promises: poison, not worth retrying.
-package struct SourceFormatError: Error, CustomStringConvertible {
+package struct SourceFormatError: ClassifiedError {
     package let description: String
+    package var failureClass: FailureClass { .forGood }
 
     package init(_ description: String) {
         self.description = description
     }
 }
 
-/// A service that could not answer for the moment, whatever it sent: the page is tried again
-/// later (FetchWorker's retry topics; `crawl` retries a count), unlike a ``SourceFormatError``.
-package protocol RetryableSourceError: Error, CustomStringConvertible {}
-
 /// An answer that is not in the API's format at all: an HTML error page, a body cut short. The
-/// service is having a moment (a maintenance page comes with status 200 too).
-package struct UnrecognisedAnswerError: RetryableSourceError {
+/// service is having a moment (a maintenance page comes with status 200 too): for the moment,
+/// unlike a ``SourceFormatError``.
+package struct UnrecognisedAnswerError: ClassifiedError {
     package let description: String
+    package var failureClass: FailureClass { .forNow }
 
     package init(_ what: String, body: [UInt8]) {
         let start = String(decoding: body.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")

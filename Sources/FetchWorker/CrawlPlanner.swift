@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import PipelineContract
 
@@ -74,15 +75,15 @@ package enum CrawlPlanner {
     }
 
     /// Delays between attempts at a count the service could not answer for the moment (an
-    /// HTML maintenance page, Flickr's `stat: fail`); HTTP errors are retried by the fetcher.
+    /// HTML maintenance page, Flickr's `stat: fail`, a request the fetcher gave up on for now).
     package static let countRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
 
     private static func count(source: any CollectionSource, query: [String: String]) async throws -> SourceCount {
         for delay in countRetryDelays {
             do {
                 return try await source.count(query: query)
-            } catch is any RetryableSourceError {
-                try await Task.sleep(for: delay)
+            } catch let error where !FailureClass.of(error).isForGood {
+                try await Task.sleep(for: max(delay, FailureClass.of(error).retryAfter ?? .zero))
             }
         }
         return try await source.count(query: query)

@@ -12,6 +12,8 @@ package struct PageFetchHandler: MessageHandler {
     let redaction: SecretRedaction
     /// Records left out of their pages because they could not be read.
     let unreadableRecords = Counter(label: "records_unreadable")
+    /// Said of a failed cursor-paged page: the crawl's later pages are asked for only by it.
+    package static let chainNote = " (a cursor chain: the crawl's later pages are requested only once this page passes)"
     /// On a retry copy: the next page's request went out with the attempt that failed.
     static let nextPublishedHeader = "artpipe-next-published"
 
@@ -31,7 +33,7 @@ package struct PageFetchHandler: MessageHandler {
 
     package func handle(_ request: PageRequest, context: MessageContext) async throws -> [KafkaProducerRecord] {
         guard let source = sources[request.source] else {
-            throw HandlerFailure.permanent(
+            throw HandlerFailure.forGood(
                 "unknown source '\(request.source)' (this worker serves \(sources.keys.sorted().joined(separator: ", ")))"
             )
         }
@@ -44,7 +46,7 @@ package struct PageFetchHandler: MessageHandler {
             do {
                 try await chains.load(for: context.message, lease: lease)
             } catch {
-                throw HandlerFailure.transient(
+                throw HandlerFailure.forNow(
                     "cannot read \(ArtpipeTopic.pageRequests) to see what is published: \(error)",
                     retryHeaders: chainHeaders)
             }
@@ -52,16 +54,12 @@ package struct PageFetchHandler: MessageHandler {
         let fetched: SourcePage
         do {
             fetched = try await source.fetch(request)
-        } catch let error as HTTPFetchError where error.isPermanent {
-            throw HandlerFailure.permanent(redaction.apply(error.description))
-        } catch let error as HTTPFetchError {
-            // The fetcher already retried in place; the page now waits on a retry topic.
-            throw HandlerFailure.transient(
-                redaction.apply(error.description), retryAfter: error.retryAfter, retryHeaders: chainHeaders)
-        } catch let error as any RetryableSourceError {
-            throw HandlerFailure.transient(redaction.apply(error.description), retryHeaders: chainHeaders)
-        } catch let error as SourceFormatError {
-            throw HandlerFailure.permanent(redaction.apply(error.description))
+        } catch {
+            // The error keeps its own class; only its words are redacted, and a retry copy keeps its chain.
+            var failure = HandlerFailure(error, reason: redaction.apply("\(error)"), retryHeaders: chainHeaders)
+            // Said whichever way it ends: dead-lettered now, or after --retry-for.
+            if step != nil, source.isCursorPaged { failure.reason += Self.chainNote }
+            throw failure
         }
         // The next page goes out once, even while this page is tried again.
         let nextPublished = context.message.headers.value(of: Self.nextPublishedHeader) == "true"
@@ -72,7 +70,7 @@ package struct PageFetchHandler: MessageHandler {
                 metadata: ["page.id": "\(request.pageId)"])
         }
         if let retry = fetched.retryLater {
-            throw HandlerFailure.transient(
+            throw HandlerFailure.forNow(
                 redaction.apply(retry.reason), retryAfter: retry.retryAfter, outputs: next,
                 retryHeaders: chainHeaders + [KafkaHeader(Self.nextPublishedHeader, "true")])
         }
@@ -110,7 +108,7 @@ package struct PageFetchHandler: MessageHandler {
             return ChainStep.of(message, page: request.page)
         }
         guard let step = ChainStep(text: text), step.page == request.page else {
-            throw HandlerFailure.permanent(
+            throw HandlerFailure.forGood(
                 "header \(ChainStep.header) '\(text)' is not <partition>@<offset>/<page> for page \(request.page)")
         }
         return step

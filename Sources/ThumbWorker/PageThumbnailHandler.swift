@@ -49,7 +49,7 @@ package struct PageThumbnailHandler: MessageHandler {
         let store = self.store
         let fence = try await files.runIfActive { try store.pruneFence() }
         if let fence, fenceWatch.holds(fence) {
-            throw HandlerFailure.transient("a prune of the bucket is deleting thumbnails; the page waits until it ends")
+            throw HandlerFailure.forNow("a prune of the bucket is deleting thumbnails; the page waits until it ends")
         }
         let attempts = try await page.artworks.concurrentMap(limit: imageConcurrency) { artwork in
             try await self.attempt(artwork)
@@ -57,7 +57,7 @@ package struct PageThumbnailHandler: MessageHandler {
         // A prune that began meanwhile may have checked this page's files before they were
         // written or marked: the page is made again after it (PruneFence).
         if let fence, try await files.runIfActive({ try store.pruneFence() }) != fence {
-            throw HandlerFailure.transient("a prune of the bucket began while the page was handled; it is tried again")
+            throw HandlerFailure.forNow("a prune of the bucket began while the page was handled; it is tried again")
         }
         let forNow = attempts.compactMap(\.failedForNow)
         if let first = forNow.first {
@@ -65,7 +65,7 @@ package struct PageThumbnailHandler: MessageHandler {
             // Nothing of the page goes out yet: the next attempt reuses what this one made and
             // tries only these images again.
             if context.retriesFailure(waiting: retryAfter) {
-                throw HandlerFailure.transient(
+                throw HandlerFailure.forNow(
                     "\(forNow.count) of \(attempts.count) images failed for the moment, such as "
                         + "\(first.item.objectNumber): \(first.item.reason ?? "-")",
                     retryAfter: retryAfter)
@@ -112,13 +112,13 @@ package struct PageThumbnailHandler: MessageHandler {
             download = try await downloader.get(url, accept: "image/*", check: { try await policy.check($0) })
         } catch let error as HTTPFetchError {
             let item = PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: Self.reason(error))
-            switch error {
-            case .exhausted, .throttled: return .failedForNow(item, retryAfter: error.retryAfter)
-            case .waitTooLong: return .settled(item)
-            default:
-                try await recordFailure(item, imageURL)
-                return .settled(item)
+            if case .forNow(let retryAfter) = error.failureClass {
+                return .failedForNow(item, retryAfter: retryAfter)
             }
+            // A wait longer than anything here waits is no lasting answer of the image's.
+            if case .waitTooLong = error { return .settled(item) }
+            try await recordFailure(item, imageURL)
+            return .settled(item)
         }
         let thumbnails: [Thumbnailer.Thumbnail]
         do {

@@ -1,10 +1,15 @@
+import ArtpipeSupport
+
 /// Why an image gave no thumbnail; `description` is the short reason put in `PageThumbnails`.
-package enum ThumbnailFailure: Error, CustomStringConvertible, Equatable {
+package enum ThumbnailFailure: ClassifiedError, Equatable {
     case empty
     case notAnImage
     case formatNotAllowed(String)
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case undecodable(String)
+
+    /// The same bytes fail the same way.
+    package var failureClass: FailureClass { .forGood }
 
     package var description: String {
         switch self {

@@ -41,6 +41,44 @@ struct PauseResumeTests {
         return counts
     }
 
+    @Test("the process-wide budget bounds what all partitions buffer together, far below their own limits")
+    func processWideBudget() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("budget", partitions: 4)
+        // 4 × 4,000 messages of 1 KiB: 16 MiB (the embedded broker keeps 5 MiB a partition), all
+        // of which fits the 32 MiB each partition may hold.
+        let value = String(repeating: "x", count: 1_024)
+        for chunk in stride(from: 0, to: 16_000, by: 500) {
+            try await cluster.producer.send(
+                (chunk..<chunk + 500).map {
+                    KafkaProducerRecord(topic: topic, partition: Int32($0 % 4), key: "k\($0)", value: Array(value.utf8))
+                })
+        }
+        let handler = ProbeHandler(handleDelay: .milliseconds(1))
+        let worker = try InProcessWorker(
+            brokers: cluster.brokers, group: UniqueName.make("group"), topics: [topic], handler: handler,
+            configureConsumer: { $0.maxBufferedBytesTotal = 1 << 20 })
+        try? await waitUntil("every message handled", timeout: .seconds(150)) { handler.handled.count >= 16_000 }
+        let peak = worker.consumer.peakBufferedBytes
+        try await worker.stop()
+        await cluster.shutdown()
+        #expect(handler.handled.count >= 16_000)
+        // Without the budget all 16 MiB are buffered at once (16.5 MiB measured). With it, what
+        // comes past a partition's share is fetched again later: the budget, and at most a
+        // message more per partition.
+        #expect(peak <= (1 << 20) + 4 * 1_100, "\(peak >> 10) KiB buffered at once, over a budget of 1 MiB")
+    }
+
+    @Test("a partition's byte limit is its share of the budget, never above its own nor below 64 KiB")
+    func budgetShares() throws {
+        var configuration = KafkaConsumerConfiguration(
+            client: KafkaClientConfiguration(brokers: "127.0.0.1:9"), groupID: "g")
+        #expect(configuration.partitionByteLimit(holding: 4) == 32 << 20)
+        #expect(configuration.partitionByteLimit(holding: 24) == (256 << 20) / 24)
+        configuration.maxBufferedBytesTotal = 1 << 20
+        #expect(configuration.partitionByteLimit(holding: 64) == 64 << 10)
+    }
+
     @Test("tiny buffers and a slow handler: every offset of every partition is handled")
     func noOffsetSkipped() async throws {
         let cluster = try TestCluster()

@@ -117,6 +117,41 @@ extension RetryScheduleTests {
     }
 }
 
+extension RetryScheduleTests {
+    /// The clock scaled 3,600 to 1: the last topic's delay of an hour is a second; a copy a
+    /// server asked to wait 5 h is due in 5 s, one asked to wait 1 h in 1 s.
+    @Test("a copy due sooner never waits behind one due later on the same retry partition")
+    func dueSoonerGoesFirst() async throws {
+        let rig = try RetryRig("parked")
+        let (cluster, output, tiers) = (rig.cluster, rig.output, rig.tiers)
+        let worker = try rig.worker(giveUpAfter: .seconds(30))
+        // The clock starts once the worker holds its partitions: joining takes seconds of its own.
+        try await waitUntil("the worker holds its four partitions", timeout: .seconds(60)) {
+            worker.consumer.health.assignedPartitions == 4
+        }
+        let now = Date()
+        let copy = { (hours: Double) in
+            RetryState(attempts: 1, firstFailure: now, due: now + hours, history: [.init(at: now, reason: "503")])
+                .headers(replacingIn: [])
+        }
+        // Both on the last retry topic's one partition: the one due in "5 h" first, then "1 h".
+        try await cluster.produce(to: tiers[2], 0..<2, value: { "ok-\($0)" }, headers: { copy($0 == 0 ? 5 : 1) })
+        let outputs = try await readTopic(output, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
+        let tier = try await readTopic(tiers[2], brokers: cluster.brokers, count: 3, timeout: .seconds(30))
+        try await worker.stop()
+        await cluster.shutdown()
+        #expect(outputs.compactMap(\.keyString) == ["k1", "k0"], "the copy due in 1 h ran first")
+        // When each output was produced, in seconds from the copies' failure.
+        let ranAt = outputs.map { Double($0.timestampMilliseconds ?? 0) / 1_000 - now.timeIntervalSince1970 }
+        #expect(ranAt[0] >= 1 && ranAt[0] < 5, "the copy due in 1 h ran \(ranAt[0]) s in, before the other was due")
+        // Headers and timestamps carry whole milliseconds.
+        #expect(ranAt[1] >= 4.99, "the copy due in 5 h ran \(ranAt[1]) s in: never early")
+        let parked = try #require(tier.last)
+        #expect(parked.keyString == "k0" && RetryState(headers: parked.headers)?.parkedAt != nil)
+        #expect(RetryState(headers: parked.headers)?.due.timeIntervalSince(now) ?? 0 > 4.9, "its due time is kept")
+    }
+}
+
 /// One-partition input, output, dead-letter and three retry topics on a cluster of their own,
 /// and a worker on them whose retries wait 0.3, 0.6 and 1 s and give up after 3 s.
 private struct RetryRig {
@@ -135,12 +170,12 @@ private struct RetryRig {
         tiers = try (1...3).map { try cluster.makeTopic("\(prefix)-tier-\($0)", partitions: 1) }
     }
 
-    func worker() throws -> InProcessWorker<RecoveringHandlerSelector> {
+    func worker(giveUpAfter: Duration = .seconds(3)) throws -> InProcessWorker<RecoveringHandlerSelector> {
         try InProcessWorker(
             brokers: cluster.brokers, group: UniqueName.make("group"), topics: [input],
             handler: RecoveringHandlerSelector(outputTopic: output),
             retrySchedule: RetrySchedule(
-                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)], giveUpAfter: .seconds(3)),
+                topics: tiers, delays: [.milliseconds(300), .milliseconds(600), .seconds(1)], giveUpAfter: giveUpAfter),
             deadLetterTopic: deadLetters)
     }
 }
@@ -155,7 +190,7 @@ private struct RecoveringHandlerSelector: MessageHandler {
         let failed = RetryState(headers: message.headers)?.attempts ?? 0
         let value = String(decoding: message.value, as: UTF8.self)
         if value.hasPrefix("never") || (value.hasPrefix("flaky") && failed < 2) {
-            throw HandlerFailure.transient("down for now (\(failed) failures so far)")
+            throw HandlerFailure.forNow("down for now (\(failed) failures so far)")
         }
         return [KafkaProducerRecord(topic: outputTopic, key: message.key, value: message.value)]
     }

@@ -48,14 +48,14 @@ struct HTTPFetcherTests {
         let error = await #expect(throws: HTTPFetchError.self) {
             try await http.get(URL(string: "\(server.baseURL)/x?key=s3cret-key")!)
         }
-        #expect(error?.isPermanent == false)
-        #expect(error?.retryAfter == .seconds(3_600))
+        #expect(error?.failureClass.isForGood == false)
+        #expect(error?.failureClass.retryAfter == .seconds(3_600))
         #expect(error?.description.contains("s3cret-key") == false)
         // Another URL of the same host: refused without a request, for what is left of the hour.
         let held = await #expect(throws: HTTPFetchError.self) {
             try await http.get(URL(string: "\(server.baseURL)/y")!)
         }
-        let left = try #require(held?.retryAfter)
+        let left = try #require(held?.failureClass.retryAfter)
         #expect(left > .seconds(3_590) && left <= .seconds(3_600), "\(left)")
         #expect(server.requests.count == 1)
         try await http.shutdown()
@@ -73,14 +73,36 @@ struct HTTPFetcherTests {
         let error = await #expect(throws: HTTPFetchError.self) {
             try await http.get(URL(string: "\(server.baseURL)/x")!)
         }
-        #expect(error?.isPermanent == true, "\(String(describing: error))")
+        #expect(error?.failureClass.isForGood == true, "\(String(describing: error))")
         #expect(error?.description.contains("--retry-for") == true, "\(String(describing: error))")
         let held = await #expect(throws: HTTPFetchError.self) {
             try await http.get(URL(string: "\(server.baseURL)/y")!)
         }
-        let left = try #require(held?.retryAfter)
+        let left = try #require(held?.failureClass.retryAfter)
         #expect(left > .seconds(86_000) && left <= .seconds(86_400), "the host is held a day at most, not \(left)")
         #expect(server.requests.count == 1)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test(
+        "Retry-After: 0 and a date in the past are floors under the backoff: the attempts never go back to back",
+        arguments: ["0", "Wed, 21 Oct 2015 07:28:00 GMT"])
+    func retryAfterIsAFloor(retryAfter: String) async throws {
+        let busy = TestHTTPServer.Response(status: 503, headers: [("Retry-After", retryAfter)])
+        let script = Script([busy, busy, busy, busy, .json("{}")])
+        let server = try await TestHTTPServer.start { _ in script.next() }
+        let http = fetcher {
+            $0.initialBackoff = .milliseconds(200)
+            $0.maxBackoff = .seconds(2)
+            $0.maxAttempts = 5
+        }
+        let start = ContinuousClock.now
+        let response = try await http.get(URL(string: "\(server.baseURL)/x")!)
+        let elapsed = start.duration(to: .now)
+        #expect(response.status == 200 && server.requests.count == 5)
+        // Our own backoff after attempts 1–4: at least 0.1 + 0.2 + 0.4 + 0.8 s.
+        #expect(elapsed >= .milliseconds(1_500), "five requests in \(elapsed)")
         try await http.shutdown()
         await server.stop()
     }
@@ -162,20 +184,22 @@ struct HTTPFetcherTests {
         await server.stop()
     }
 
-    @Test("a 4xx is not retried and its error holds no secret")
-    func rejected() async throws {
+    @Test(
+        "a 4xx is not retried in place and its error holds no secret; it passes unless it says the request or the resource is wrong",
+        arguments: [(401, false), (403, false), (404, true), (410, true), (400, true)])
+    func rejected(status: Int, forGood: Bool) async throws {
         let server = try await TestHTTPServer.start { request in
-            TestHTTPServer.Response(status: 401, body: Array("bad key \(request.query["key"] ?? "")".utf8))
+            TestHTTPServer.Response(status: status, body: Array("bad key \(request.query["key"] ?? "")".utf8))
         }
         let http = fetcher()
         let error = await #expect(throws: HTTPFetchError.self) {
             try await http.get(URL(string: "\(server.baseURL)/api?key=s3cret-key")!)
         }
         let text = try #require(error).description
-        #expect(text.contains("HTTP 401"))
+        #expect(text.contains("HTTP \(status)"))
         #expect(!text.contains("s3cret-key"))
         #expect(text.contains("key=REDACTED"))
-        #expect(error?.isPermanent == true)
+        #expect(error?.failureClass.isForGood == forGood)
         #expect(server.requests.count == 1)
         try await http.shutdown()
         await server.stop()
@@ -203,7 +227,7 @@ struct HTTPFetcherTests {
             try await http.get(URL(string: "\(server.baseURL)/big")!)
         }
         #expect(error?.description.contains("larger than") == true)
-        #expect(error?.isPermanent == true)
+        #expect(error?.failureClass.isForGood == true)
         try await http.shutdown()
         await server.stop()
     }

@@ -22,8 +22,8 @@ struct S3ClientTests {
                 region: store.kind == .moto ? "eu-west-1" : "default"))
         let client = S3Client(
             location: location,
-            credentials: S3Credentials(
-                accessKeyID: store.accessKeyID, secretAccessKey: secret ?? store.secretAccessKey),
+            credentials: S3CredentialSource(
+                fixed: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: secret ?? store.secretAccessKey)),
             logger: .test)
         try await body(client)
     }
@@ -103,7 +103,7 @@ struct S3ClientTests {
                 let missing = await #expect(throws: ObjectStoreError.self) {
                     try await client.put("k", body: [1], contentType: "text/plain")
                 }
-                #expect(missing?.isTransient == false)
+                #expect(missing?.failureClass.isForGood == true)
                 #expect(missing?.description.contains("no-such-bucket") == true)
                 #expect(missing?.description.contains("NoSuchBucket") == true)
             }
@@ -124,7 +124,7 @@ struct S3ClientTests {
             try await Self.withClient(store, bucket: bucket, secret: "wrong") { client in
                 let refused = await #expect(throws: ObjectStoreError.self) { _ = try await client.get("k") }
                 #expect(refused?.description.contains("403 SignatureDoesNotMatch") == true)
-                #expect(refused?.isTransient == false)
+                #expect(refused?.failureClass.isForGood == true)
                 let atStart = await #expect(throws: ObjectStoreError.self) { try await client.checkAccess() }
                 #expect(atStart?.description.contains("cannot use s3://\(bucket)/") == true)
             }
@@ -135,12 +135,13 @@ struct S3ClientTests {
 
         let closed = S3Client(
             location: try #require(try S3Location("s3://bucket", endpoint: "http://127.0.0.1:9", region: nil)),
-            credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), logger: .test)
+            credentials: S3CredentialSource(fixed: S3Credentials(accessKeyID: "a", secretAccessKey: "b")), logger: .test
+        )
         let unreachable = await #expect(throws: ObjectStoreError.self) { _ = try await closed.get("k") }
-        #expect(unreachable?.isTransient == true)
+        #expect(unreachable?.failureClass.isForGood == false)
         // Down at start-up: for the moment, to be tried again, not a configuration error.
         let downAtStart = await #expect(throws: ObjectStoreError.self) { try await closed.checkAccess() }
-        #expect(downAtStart?.isTransient == true)
+        #expect(downAtStart?.failureClass.isForGood == false)
     }
 
     @Test("locations: s3:// addresses, endpoints, path style, and clear errors for bad ones")

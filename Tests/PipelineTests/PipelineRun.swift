@@ -53,7 +53,8 @@ final class PipelineRun: @unchecked Sendable {
         let location = try #require(try S3Location(address, endpoint: store.endpoint, region: nil))
         let client = S3Client(
             location: location,
-            credentials: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey),
+            credentials: S3CredentialSource(
+                fixed: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey)),
             logger: .test)
         try await client.createBucket()
         published = BucketOutputStore(client: client)

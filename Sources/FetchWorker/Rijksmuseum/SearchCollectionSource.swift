@@ -105,11 +105,10 @@ package final class SearchCollectionSource: CollectionSource {
     func outcome(id: String, position: Int) async -> ObjectOutcome {
         do {
             return .artwork(try await artwork(id: id, position: position))
-        } catch let error as HTTPFetchError where !error.isPermanent {
-            return .retryLater(.init(reason: "object \(id): \(error.description)", retryAfter: error.retryAfter))
-        } catch let error as UnrecognisedAnswerError {
-            return .retryLater(.init(reason: "object \(id): \(error.description)", retryAfter: nil))
         } catch {
+            if case .forNow(let retryAfter) = FailureClass.of(error) {
+                return .retryLater(.init(reason: "object \(id): \(error)", retryAfter: retryAfter))
+            }
             return .unreadable(UnreadableRecord(recordId: id, reason: "\(error)"))
         }
     }

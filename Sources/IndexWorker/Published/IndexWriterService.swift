@@ -61,9 +61,9 @@ package struct IndexWriterService: Service {
                 let due = try flushed || force || publisher.changedSinceLastBuild()
                 let changed = due ? try publisher.publish() > 0 : false
                 return .published(changed: changed, flushing: flushedAt - start, publishing: clock.now - flushedAt)
-            } catch let error as ObjectStoreError where error.isTransient {
+            } catch let error where !FailureClass.of(error).isForGood {
                 // The state is flushed: the next interval publishes it all again.
-                return .storeUnavailable(error)
+                return .storeUnavailable("\(error)")
             }
         }
         switch outcome {
@@ -89,6 +89,6 @@ package struct IndexWriterService: Service {
         /// History is missing (``MissingHistory``): nothing may be published.
         case withheld
         case published(changed: Bool, flushing: Duration, publishing: Duration)
-        case storeUnavailable(ObjectStoreError)
+        case storeUnavailable(String)
     }
 }

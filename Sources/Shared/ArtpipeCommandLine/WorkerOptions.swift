@@ -24,6 +24,13 @@ package struct WorkerOptions: ParsableArguments {
     @Option(help: "MiB of messages buffered per partition before that partition is paused.")
     var maxBufferedMib: Int = 32
 
+    @Option(
+        help: """
+            MiB of messages buffered over every partition the worker holds: each partition's limit is its \
+            share of this when that is below --max-buffered-mib.
+            """)
+    var maxBufferedTotalMib: Int = 256
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -48,6 +55,7 @@ package struct WorkerOptions: ParsableArguments {
         if metricsInterval <= 0 { throw ValidationError("--metrics-interval must be positive") }
         if maxBuffered < 1 { throw ValidationError("--max-buffered must be at least 1") }
         if maxBufferedMib < 1 { throw ValidationError("--max-buffered-mib must be at least 1") }
+        if maxBufferedTotalMib < 1 { throw ValidationError("--max-buffered-total-mib must be at least 1") }
         if drainTimeout < 0 { throw ValidationError("--drain-timeout must not be negative") }
         if progressTimeout <= 0 { throw ValidationError("--progress-timeout must be positive") }
         if let httpPort, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be 0–65535") }
@@ -64,6 +72,7 @@ package struct WorkerOptions: ParsableArguments {
         settings.drainTimeout = .seconds(fromFlag: drainTimeout)
         settings.maxBufferedPerPartition = maxBuffered
         settings.maxBufferedBytesPerPartition = maxBufferedMib << 20
+        settings.maxBufferedBytesTotal = maxBufferedTotalMib << 20
         settings.connectTimeout = kafka.connectTimeoutDuration
         return settings
     }

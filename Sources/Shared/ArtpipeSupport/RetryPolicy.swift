@@ -1,4 +1,6 @@
-/// Exponential backoff with full jitter, bounded in attempts and in delay.
+/// Exponential backoff with equal jitter (half of each step fixed, half random), bounded in
+/// attempts and in delay: a retry always waits, so attempts never go back to back (a server's
+/// `Retry-After: 0` is a floor under this, not a replacement), and clients still spread out.
 package struct RetryPolicy: Sendable {
     /// Attempts in all, the first included.
     package var maxAttempts: Int
@@ -11,10 +13,19 @@ package struct RetryPolicy: Sendable {
         self.maxDelay = maxDelay
     }
 
-    /// The wait after failed attempt number `attempt` (1-based): uniform in 0...min(max, initial·2^(attempt−1)).
+    /// The wait after failed attempt number `attempt` (1-based): uniform in c/2...c, where
+    /// c = min(max, initial·2^(attempt−1)).
     package func delay(afterAttempt attempt: Int) -> Duration {
+        .seconds(Double.random(in: (ceiling(afterAttempt: attempt) / 2)...ceiling(afterAttempt: attempt)))
+    }
+
+    /// The shortest wait after failed attempt number `attempt`.
+    package func shortestDelay(afterAttempt attempt: Int) -> Duration {
+        .seconds(ceiling(afterAttempt: attempt) / 2)
+    }
+
+    private func ceiling(afterAttempt attempt: Int) -> Double {
         let exponent = min(max(attempt - 1, 0), 30)
-        let ceiling = min(maxDelay.seconds, initialDelay.seconds * Double(1 << exponent))
-        return .seconds(Double.random(in: 0...ceiling))
+        return min(maxDelay.seconds, initialDelay.seconds * Double(1 << exponent))
     }
 }

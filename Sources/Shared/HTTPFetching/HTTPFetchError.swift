@@ -1,12 +1,9 @@
 import ArtpipeSupport
 
-/// An error a URL check throws when it cannot decide now (a name look-up that failed for the
-/// moment): the fetcher retries it like a connection error instead of refusing the URL.
-package protocol TransientFailure: Error {}
-
 /// Why a fetch failed, with every URL and body already stripped of secrets.
-package enum HTTPFetchError: Error, CustomStringConvertible {
-    /// A 4xx other than 408 and 429: asking again cannot help.
+package enum HTTPFetchError: ClassifiedError {
+    /// A 4xx the fetcher does not retry in place (all but 408, 409, 425 and 429); whether it
+    /// lasts, ``HTTPStatusClass`` says.
     case rejected(status: Int, url: String, bodyPrefix: String)
     /// 429, 5xx or connection failures on every attempt.
     case exhausted(attempts: Int, url: String, lastFailure: String)
@@ -22,18 +19,13 @@ package enum HTTPFetchError: Error, CustomStringConvertible {
     /// The host asked us to wait longer than anything here waits for (`--retry-for`).
     case waitTooLong(url: String, retryAfter: Duration, limit: Duration)
 
-    /// True when retrying later cannot succeed.
-    package var isPermanent: Bool {
+    package var failureClass: FailureClass {
         switch self {
-        case .rejected, .tooLarge, .invalidURL, .refused, .tooManyRedirects, .waitTooLong: true
-        case .exhausted, .throttled: false
+        case .rejected(let status, _, _): HTTPStatusClass.of(status)
+        case .exhausted: .forNow
+        case .throttled(_, let retryAfter, _): .forNow(retryAfter: retryAfter)
+        case .tooLarge, .invalidURL, .refused, .tooManyRedirects, .waitTooLong: .forGood
         }
-    }
-
-    /// How long the server asked us to wait, when it did.
-    package var retryAfter: Duration? {
-        if case .throttled(_, let retryAfter, _) = self { return retryAfter }
-        return nil
     }
 
     package var description: String {

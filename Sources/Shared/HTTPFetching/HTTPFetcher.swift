@@ -97,7 +97,9 @@ package final class HTTPFetcher: Sendable {
                     do {
                         let approved = try await check(current)
                         if !approved.isEmpty { addresses = approved }
-                    } catch let error as any TransientFailure {
+                    } catch let error as any ClassifiedError where !error.failureClass.isForGood {
+                        // A check that cannot decide now (a name look-up failed): retried like a
+                        // connection error, not a refusal of the URL.
                         throw error
                     } catch {
                         throw HTTPFetchError.refused(url: shownURL, reason: redaction.apply("\(error)"))
@@ -157,7 +159,8 @@ package final class HTTPFetcher: Sendable {
             guard attempt < configuration.maxAttempts else {
                 throw HTTPFetchError.exhausted(attempts: attempt, url: shownURL, lastFailure: failure)
             }
-            let delay = retryAfter ?? backoff(afterAttempt: attempt)
+            // The server's wait is a floor: `Retry-After: 0` or a past date leaves our backoff.
+            let delay = max(retryAfter ?? .zero, backoff(afterAttempt: attempt))
             logger.warning(
                 "request failed; retrying",
                 metadata: [

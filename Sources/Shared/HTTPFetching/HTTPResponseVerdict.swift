@@ -7,10 +7,11 @@ enum HTTPResponseVerdict: Equatable {
     case done
     /// 3xx with a usable `Location`: ask `URL` next (absolute, resolved against the request's).
     case redirect(URL)
-    /// Worth another try (408, 429, 5xx): `retryAfter` is the server's `Retry-After`, scaled;
+    /// Worth another try in place (408, 409, 425, 429, 5xx): `retryAfter` is the server's `Retry-After`, scaled;
     /// `holdsHost` when the whole host asked for the pause (429 or 503 with `Retry-After`).
     case retry(failure: String, retryAfter: Duration?, holdsHost: Bool)
-    /// Asking again cannot help (another 4xx, or a redirect without a usable `Location`).
+    /// Not asked again here (another 4xx, or a redirect without a usable `Location`); whether
+    /// it lasts is ``HTTPStatusClass``'s call.
     case reject(status: Int, reason: String?)
 
     /// - Parameter header: the response's header of that name, if any.
@@ -24,7 +25,7 @@ enum HTTPResponseVerdict: Equatable {
                 return
             }
             self = .redirect(next.absoluteURL)
-        case 429, 408, 500..<600:
+        case 408, 409, 425, 429, 500..<600:
             let retryAfter = header("Retry-After").flatMap { RetryAfter.parse($0) }.map { $0 * retryAfterScale }
             self = .retry(
                 failure: "HTTP \(status)", retryAfter: retryAfter,

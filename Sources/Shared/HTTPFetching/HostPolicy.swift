@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import HTTPFetching
 import NIOPosix
@@ -34,14 +35,19 @@ package struct HostPolicy: Sendable {
         self.threadPool = threadPool
     }
 
-    package struct Refusal: Error, CustomStringConvertible {
+    /// The URL may not be fetched (a scheme, a host not allowed, a private address): for good.
+    package struct Refusal: ClassifiedError {
         package let description: String
+        package var failureClass: FailureClass { .forGood }
     }
 
-    /// The name could not be looked up for now (`EAI_AGAIN`): worth trying again later, never
-    /// a lasting failure of the image.
-    package struct LookupUnavailable: TransientFailure, CustomStringConvertible {
+    /// The name could not be looked up now: worth trying again later, never a lasting failure
+    /// of the image. A name that does not resolve counts too: DNS outages and a zone being
+    /// moved answer NXDOMAIN for a while, and a name that stays unknown ends in the dead
+    /// letters once retried long enough.
+    package struct LookupUnavailable: ClassifiedError {
         package let description: String
+        package var failureClass: FailureClass { .forNow }
     }
 
     /// What a name look-up gave.
@@ -74,7 +80,7 @@ package struct HostPolicy: Sendable {
         let addresses: [Address]
         switch try await threadPool.runIfActive({ resolver(host) }) {
         case .addresses(let found) where !found.isEmpty: addresses = found
-        case .addresses, .notFound: throw Refusal(description: "host \(host) does not resolve")
+        case .addresses, .notFound: throw LookupUnavailable(description: "host \(host) does not resolve")
         case .unavailable(let reason):
             throw LookupUnavailable(description: "name lookup of \(host) failed for now: \(reason)")
         }

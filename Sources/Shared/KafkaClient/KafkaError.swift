@@ -1,5 +1,7 @@
+import ArtpipeSupport
+
 /// An error reported by librdkafka or by this Kafka client.
-package struct KafkaError: Error, CustomStringConvertible, Sendable {
+package struct KafkaError: ClassifiedError, Sendable {
     /// The librdkafka error code, when the error came from librdkafka.
     package let code: Int32?
     /// A one-line explanation.

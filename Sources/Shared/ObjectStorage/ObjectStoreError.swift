@@ -1,5 +1,7 @@
+import ArtpipeSupport
+
 /// Why a request to the object store failed.
-package enum ObjectStoreError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum ObjectStoreError: ClassifiedError, Sendable, Equatable {
     /// The location, endpoint or credentials are unusable: a start-up error.
     case configuration(String)
     /// The store answered with an error status.
@@ -19,14 +21,30 @@ package enum ObjectStoreError: Error, CustomStringConvertible, Sendable, Equatab
         }
     }
 
-    /// Worth trying again later: the store is down, overloaded or unreachable for the moment.
-    /// A refusal (403, a missing bucket) is not: no retry changes it.
-    package var isTransient: Bool {
+    /// For the moment when the store is down, overloaded or unreachable, or the credentials
+    /// expired (read again before the next request): by HTTP status, and by S3's error code
+    /// whatever the status (DeleteObjects answers 200 with an `<Error>` per key it could not
+    /// delete). A refusal (`AccessDenied`, a missing bucket, a bad signature) is for good.
+    package var failureClass: FailureClass {
         switch self {
-        case .configuration, .malformed: false
-        case .transport: true
+        case .configuration, .malformed: .forGood
+        case .transport: .forNow
         case .status(let code, let error, _, _):
-            code >= 500 || code == 429 || code == 408 || error == "SlowDown" || error == "RequestTimeout"
+            code >= 500 || code == 429 || code == 408 || error.map(Self.passingCodes.contains) == true
+                ? .forNow : .forGood
         }
+    }
+
+    /// S3 error codes that pass: AWS's and Ceph's for an overloaded or busy store, and those of
+    /// expired temporary credentials.
+    static let passingCodes: Set<String> = [
+        "InternalError", "ServiceUnavailable", "SlowDown", "RequestTimeout", "UnknownError", "OperationAborted",
+        "Throttling", "ThrottlingException", "RequestTimeTooSkewed", "ExpiredToken", "TokenRefreshRequired",
+    ]
+
+    /// The store says the credentials expired: they are read again.
+    var credentialsExpired: Bool {
+        if case .status(_, let error?, _, _) = self { return ["ExpiredToken", "TokenRefreshRequired"].contains(error) }
+        return false
     }
 }

@@ -40,13 +40,19 @@ extension S3Client {
             } while token != nil
         }
 
-        package func delete(_ keys: [String]) throws -> [(key: String, reason: String)] {
+        package func delete(_ keys: [String]) throws -> [S3DeleteFailure] {
             guard !keys.isEmpty else { return [] }
             return try run(client.deleteCall(keys))
         }
 
         private func run<Result>(_ call: S3Call<Result>) throws -> Result {
-            try call.interpret(try client.send(call).wait())
+            do {
+                return try call.interpret(try client.send(call).wait())
+            } catch let error as ObjectStoreError
+                where error.credentialsExpired && client.credentialsReadAgain(after: error)
+            {
+                return try call.interpret(try client.send(call).wait())
+            }
         }
     }
 

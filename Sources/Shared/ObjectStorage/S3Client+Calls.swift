@@ -88,7 +88,7 @@ extension S3Client {
         }
     }
 
-    func deleteCall(_ keys: [String]) -> S3Call<[(key: String, reason: String)]> {
+    func deleteCall(_ keys: [String]) -> S3Call<[S3DeleteFailure]> {
         precondition(keys.count <= 1_000, "DeleteObjects takes at most 1,000 keys")
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete><Quiet>true</Quiet>"
         for key in keys { xml += "<Object><Key>\(HTMLText.escaped(location.prefix + key))</Key></Object>" }
@@ -105,10 +105,9 @@ extension S3Client {
         ) { response in
             try response.expect(200, 200)
             return try S3ListResult.deleteFailures(response.body, request: response.request).map { failure in
-                (
-                    failure.key.hasPrefix(prefix) ? String(failure.key.dropFirst(prefix.count)) : failure.key,
-                    failure.reason
-                )
+                var failure = failure
+                if failure.key.hasPrefix(prefix) { failure.key.removeFirst(prefix.count) }
+                return failure
             }
         }
     }

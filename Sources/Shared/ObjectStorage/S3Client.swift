@@ -8,12 +8,13 @@ import NIOHTTP1
 
 /// The requests the workers make of an S3-compatible store: PUT, GET, HEAD, ListObjectsV2 and
 /// DeleteObjects, signed with Signature Version 4, each one attempt (callers decide on retries
-/// through ``ObjectStoreError/isTransient``).
+/// through ``ObjectStoreError/failureClass``), but for one more when the credentials expired
+/// and read again differ.
 ///
 /// Keys are relative to the location's prefix, in what it is given and in what it lists.
 package final class S3Client: Sendable {
     let location: S3Location
-    private let signer: S3Signer
+    private let credentials: S3CredentialSource
     private var http: HTTPClient { Self.http }
     private let timeout: TimeAmount
     /// Bodies larger than this are refused rather than held (an answer's, not a PUT's).
@@ -21,11 +22,11 @@ package final class S3Client: Sendable {
     private let logger: Logger
 
     package init(
-        location: S3Location, credentials: S3Credentials, timeout: Duration = .seconds(30),
+        location: S3Location, credentials: S3CredentialSource, timeout: Duration = .seconds(30),
         maxResponseBytes: Int = 64 << 20, logger: Logger
     ) {
         self.location = location
-        self.signer = S3Signer(credentials: credentials, region: location.region)
+        self.credentials = credentials
         self.timeout = .nanoseconds(Int64(timeout.nanoseconds))
         self.maxResponseBytes = maxResponseBytes
         self.logger = logger
@@ -53,7 +54,7 @@ package final class S3Client: Sendable {
     func checkAccess() async throws {
         do {
             _ = try await list(prefix: "", maxKeys: 1)
-        } catch let error as ObjectStoreError where !error.isTransient {
+        } catch let error as ObjectStoreError where error.failureClass.isForGood {
             throw ObjectStoreError.configuration("cannot use \(location.description): \(error)")
         }
     }
@@ -98,13 +99,30 @@ package final class S3Client: Sendable {
 
     /// Deletes up to 1,000 keys in one request. Deleting a key that does not exist succeeds.
     /// Returns the keys the store could not delete, with its reason.
-    package func delete(_ keys: [String]) async throws -> [(key: String, reason: String)] {
+    package func delete(_ keys: [String]) async throws -> [S3DeleteFailure] {
         guard !keys.isEmpty else { return [] }
         return try await run(deleteCall(keys))
     }
 
     func run<Result>(_ call: S3Call<Result>) async throws -> Result {
-        try call.interpret(try await send(call).get())
+        do {
+            return try call.interpret(try await send(call).get())
+        } catch let error as ObjectStoreError where error.credentialsExpired && credentialsReadAgain(after: error) {
+            return try call.interpret(try await send(call).get())
+        }
+    }
+
+    /// After the store said the credentials expired: reads them again. True when they changed,
+    /// and the request is worth sending once more now; otherwise the error, for the moment,
+    /// goes to the caller's retries.
+    func credentialsReadAgain(after error: ObjectStoreError) -> Bool {
+        let changed = credentials.readAgain()
+        logger.warning(
+            changed
+                ? "the object store's credentials expired; read again, the request is sent once more"
+                : "the object store's credentials expired and read the same again; the request fails for now",
+            metadata: ["s3.location": "\(location.description)", "reason": "\(error)"])
+        return changed
     }
 
     /// Sends the request; the future fails only with an ``ObjectStoreError``. Everything runs
@@ -118,6 +136,7 @@ package final class S3Client: Sendable {
         let url =
             "\(location.endpoint.scheme!)://\(location.hostHeader)\(path)\(queryText.isEmpty ? "" : "?" + queryText)"
         let own = [("host", location.hostHeader)] + call.headers
+        let signer = S3Signer(credentials: credentials.credentials, region: location.region)
         let signed = signer.signedHeaders(
             method: call.method, path: path, query: call.query, headers: own,
             payloadSHA256: S3Signer.payloadHash(call.body), date: Date())

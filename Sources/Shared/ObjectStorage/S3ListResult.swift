@@ -20,14 +20,12 @@ enum S3ListResult {
         return S3ListPage(objects: objects, continuationToken: truncated ? token : nil)
     }
 
-    static func deleteFailures(_ body: [UInt8], request: String) throws -> [(key: String, reason: String)] {
+    static func deleteFailures(_ body: [UInt8], request: String) throws -> [S3DeleteFailure] {
         let tree = try document(body, root: "DeleteResult", request: request)
         return tree.children.filter { $0.name == "Error" }.map { error in
             let field = { (name: String) in error.children.first { $0.name == name } }
-            return (
-                field("Key")?.rawText ?? "",
-                [field("Code")?.text, field("Message")?.text].compactMap { $0 }.joined(separator: ": ")
-            )
+            return S3DeleteFailure(
+                key: field("Key")?.rawText ?? "", code: field("Code")?.text, message: field("Message")?.text)
         }
     }
 

@@ -11,6 +11,8 @@ package struct RetryState: Sendable, Equatable {
     package static let firstFailureHeader = "artpipe-retry-first-failure"
     package static let dueHeader = "artpipe-retry-due"
     static let historyHeader = "artpipe-retry-history"
+    /// When a copy not yet due went to the back of its retry topic (``RetrySchedule/holdUntil(_:topic:)``).
+    package static let parkedHeader = "artpipe-retry-parked"
     /// Entries kept in the history: the first and the latest ones.
     package static let maxHistory = 12
     /// Longer reasons are cut in the history.
@@ -34,6 +36,12 @@ package struct RetryState: Sendable, Equatable {
     package var due: Date
     /// The first and the latest failed attempts, oldest first.
     package var history: [Attempt]
+    /// When the copy last went to the back of its topic without an attempt, if it did.
+    package var parkedAt: Date?
+
+    /// When this copy came onto its retry topic: parked there, or failed last; nil when the
+    /// headers say neither.
+    package var arrivedAt: Date? { parkedAt ?? history.last?.at }
 
     package init(attempts: Int, firstFailure: Date, due: Date, history: [Attempt]) {
         self.attempts = attempts
@@ -64,6 +72,7 @@ package struct RetryState: Sendable, Equatable {
             guard parts.count == 2, let at = Self.date(String(parts[0])) else { return nil }
             return Attempt(at: at, reason: String(parts[1]))
         }
+        self.parkedAt = headers.value(of: Self.parkedHeader).flatMap(Self.date)
     }
 
     /// Why a message's retry headers are poison: present but out of range, or due further
@@ -100,13 +109,15 @@ package struct RetryState: Sendable, Equatable {
 
     /// The headers of a retry copy: the message's own headers, without an older state, plus this one.
     package func headers(replacingIn headers: [KafkaHeader]) -> [KafkaHeader] {
-        headers.replacing(with: [
-            KafkaHeader(Self.attemptsHeader, String(attempts)),
-            KafkaHeader(Self.firstFailureHeader, Self.text(firstFailure)),
-            KafkaHeader(Self.dueHeader, Self.text(due)),
-            KafkaHeader(
-                Self.historyHeader, history.map { "\(Self.text($0.at)) \($0.reason)" }.joined(separator: "\n")),
-        ])
+        let parked = parkedAt.map { [KafkaHeader(Self.parkedHeader, Self.text($0))] } ?? []
+        return headers.filter { $0.name != Self.parkedHeader }.replacing(
+            with: parked + [
+                KafkaHeader(Self.attemptsHeader, String(attempts)),
+                KafkaHeader(Self.firstFailureHeader, Self.text(firstFailure)),
+                KafkaHeader(Self.dueHeader, Self.text(due)),
+                KafkaHeader(
+                    Self.historyHeader, history.map { "\(Self.text($0.at)) \($0.reason)" }.joined(separator: "\n")),
+            ])
     }
 
     /// The copy of `message` to produce to `topic`.

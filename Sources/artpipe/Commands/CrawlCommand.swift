@@ -176,10 +176,10 @@ struct CrawlCommand: AsyncParsableCommand {
                     + "or --source \(SearchCollectionSource.sourceName)")
         } catch let error as HTTPFetchError {
             throw ConfigurationError("cannot plan the crawl: \(redaction.apply(error.description))")
-        } catch let error as any RetryableSourceError {
+        } catch let error where !FailureClass.of(error).isForGood {
             throw ConfigurationError(
-                "cannot plan the crawl, the source answered \(CrawlPlanner.countRetryDelays.count + 1) times: "
-                    + redaction.apply(error.description))
+                "cannot plan the crawl, the source failed for the moment \(CrawlPlanner.countRetryDelays.count + 1) "
+                    + "times: \(redaction.apply("\(error)"))")
         }
         let producer: KafkaProducer
         do {

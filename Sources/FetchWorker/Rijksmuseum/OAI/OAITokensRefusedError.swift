@@ -1,8 +1,11 @@
+import ArtpipeSupport
+
 /// A harvest whose tokens the server refused too often in a row to go on listing its slice
 /// again at once: the page waits on the retry topics, then goes to the dead letters with this.
-struct OAITokensRefusedError: RetryableSourceError {
+struct OAITokensRefusedError: ClassifiedError {
     var refusals: Int
     var slice: [String: String]
+    var failureClass: FailureClass { .forNow }
 
     var description: String {
         "the OAI-PMH server refused \(refusals) resumption tokens in a row while listing "

@@ -11,6 +11,7 @@ package struct WorkerLaunchSettings: Sendable {
     package var drainTimeout: Duration = .seconds(30)
     package var maxBufferedPerPartition = 50_000
     package var maxBufferedBytesPerPartition = 32 << 20
+    package var maxBufferedBytesTotal = 256 << 20
     /// How long to wait for the brokers to answer at start.
     package var connectTimeout: Duration = .seconds(10)
 

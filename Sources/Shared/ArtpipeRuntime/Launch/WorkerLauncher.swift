@@ -94,6 +94,7 @@ package enum WorkerLauncher {
         var consumerConfiguration = KafkaConsumerConfiguration(client: settings.client, groupID: worker.groupID)
         consumerConfiguration.maxBufferedPerPartition = settings.maxBufferedPerPartition
         consumerConfiguration.maxBufferedBytesPerPartition = settings.maxBufferedBytesPerPartition
+        consumerConfiguration.maxBufferedBytesTotal = settings.maxBufferedBytesTotal
         consumerConfiguration.drainTimeout = settings.drainTimeout
         consumerConfiguration.statisticsInterval = settings.metricsInterval
         worker.configureConsumer(&consumerConfiguration)

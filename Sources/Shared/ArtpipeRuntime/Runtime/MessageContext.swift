@@ -26,7 +26,7 @@ package struct MessageContext: Sendable {
         self.baseLogger = logger
     }
 
-    /// Whether a ``HandlerFailure/transient(_:retryAfter:outputs:retryHeaders:)`` thrown now
+    /// Whether a failure for the moment (``HandlerFailure/forNow(_:retryAfter:outputs:retryHeaders:)``) thrown now
     /// would be retried on the retry topics, rather than go to the dead letters: a handler that
     /// has a better last word than a dead letter (a page with some images failed) says it instead.
     ///

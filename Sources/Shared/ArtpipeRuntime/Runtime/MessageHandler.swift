@@ -15,7 +15,9 @@ package protocol MessageHandler: Sendable {
 
     /// Does the work and returns the records to produce.
     ///
-    /// Throw ``HandlerFailure/permanent(_:)`` for input that can never succeed. Any other
-    /// error is retried with backoff; after the last attempt the message is dead-lettered.
+    /// Throw errors as they come: the runtime reads each one's ``FailureClass`` once. One for
+    /// good sends the message to the dead letters at once; one for the moment is retried with
+    /// backoff (no sooner than its `retryAfter`), and dead-lettered once retried long enough.
+    /// ``HandlerFailure`` adds outputs and headers to a retry, or says what no error says.
     func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord]
 }

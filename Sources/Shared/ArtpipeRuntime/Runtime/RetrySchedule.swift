@@ -1,12 +1,15 @@
 import ArtpipeSupport
 import Foundation
+import PipelineContract
 
 /// Where a worker puts a message that failed for the moment, so its partition moves on: one
 /// retry topic per delay, the delay growing with each failure, until the message has failed
 /// for longer than `giveUpAfter` and goes to the dead letters with its history.
 ///
 /// Every message of one retry topic waits about the same delay, so a partition's messages
-/// come due in offset order and waiting for the first one holds up no earlier one.
+/// come due in offset order and waiting for the first one holds up no later one. A copy due
+/// further ahead (a long `Retry-After` on the last topic) holds its partition no longer than
+/// the topic's delay, then goes to the back (``holdUntil(_:topic:)``).
 package struct RetrySchedule: Sendable, Equatable {
     /// The retry topics, shortest delay first.
     package var topics: [String]
@@ -35,6 +38,15 @@ package struct RetrySchedule: Sendable, Equatable {
         }
         let wait = max(delays[tier], retryAfter ?? .zero)
         return (topics[tier], now.addingTimeInterval(wait.seconds))
+    }
+
+    /// Until when a copy read from `topic` may hold the head of its partition: its due time, or,
+    /// when that is further ahead than the topic's delay, one delay after it came onto the topic.
+    /// Every copy behind it came later and is due no sooner than one delay after that, so none
+    /// waits past its own time for it; a copy still not due then goes to the back of the topic.
+    package func holdUntil(_ state: RetryState, topic: String) -> Date {
+        guard let tier = topics.firstIndex(of: topic), let arrived = state.arrivedAt else { return state.due }
+        return min(state.due, arrived.addingTimeInterval(delays[tier].seconds))
     }
 
     /// The furthest ahead a copy this schedule made can be due: a copy due later carries

@@ -12,6 +12,8 @@ package struct WorkerMetrics: Sendable {
     let retried: Counter
     /// Messages put on a retry topic to be tried again later.
     let retryScheduled: Counter
+    /// Retry copies not yet due that went to the back of their topic, so copies behind them go on.
+    let retryParked: Counter
     /// Messages sent to the dead letters.
     let deadLettered: Counter
     /// Messages being handled now.
@@ -28,6 +30,7 @@ package struct WorkerMetrics: Sendable {
         succeeded = Counter(label: "succeeded", dimensions: dimensions)
         retried = Counter(label: "retried", dimensions: dimensions)
         retryScheduled = Counter(label: "retry_scheduled", dimensions: dimensions)
+        retryParked = Counter(label: "retry_parked", dimensions: dimensions)
         deadLettered = Counter(label: "dead_lettered", dimensions: dimensions)
         inFlight = Gauge(label: "in_flight", dimensions: dimensions)
         consumerLag = Gauge(label: "consumer_lag", dimensions: dimensions)

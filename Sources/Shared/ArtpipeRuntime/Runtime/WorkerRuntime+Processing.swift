@@ -28,10 +28,18 @@ extension WorkerRuntime {
         let lease = batch.lease
         for message in batch.messages {
             // A retry copy waits for its time without a place in the limit: other partitions go on.
-            guard await waitUntilDue(message, lease: lease) else { continue }
+            let readiness = await waitUntilDue(message, lease: lease)
+            if case .leaseEnded = readiness { continue }
             await limit.acquire()
             defer { limit.release() }
             guard lease.beginHandling() else { continue }
+            if case .notYet(let state) = readiness {
+                switch await park(message, state: state, lease: lease) {
+                case .commit: lease.finishHandling(offset: message.offset)
+                case .redeliver: lease.abandonHandling()
+                }
+                continue
+            }
             metrics.consumed.increment()
             inFlight.add(1, ordering: .relaxed)
             let start = DispatchTime.now().uptimeNanoseconds
@@ -47,22 +55,54 @@ extension WorkerRuntime {
         }
     }
 
-    /// Waits for the time a retry copy is due, in short steps so a revoke or shutdown is not
-    /// held up. False when the lease ended meanwhile.
-    private func waitUntilDue(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Bool {
+    /// What became of a message's wait for its due time.
+    private enum Readiness {
+        /// Due (or no retry copy at all): handle it.
+        case due
+        /// Held its partition as long as its topic allows and is still not due: to the back.
+        case notYet(RetryState)
+        /// The partition went elsewhere, or the worker stops: Kafka delivers it again.
+        case leaseEnded
+    }
+
+    /// Waits for the time a retry copy is due, or as long as it may hold its partition
+    /// (``RetrySchedule/holdUntil(_:topic:)``), in short steps so a revoke or shutdown is not held up.
+    private func waitUntilDue(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Readiness {
         guard let schedule = configuration.retrySchedule, let state = RetryState(headers: message.headers),
             RetryState.problem(in: message.headers, longestWait: schedule.longestWait) == nil
         else {
-            return true
+            return .due
         }
+        let holdUntil = schedule.holdUntil(state, topic: message.topic)
         lease.setWaitingOnPurpose(true)
         defer { lease.setWaitingOnPurpose(false) }
         while true {
-            let remaining = state.due.timeIntervalSinceNow
-            guard remaining > 0 else { return lease.isActive }
-            guard lease.isActive else { return false }
+            let remaining = holdUntil.timeIntervalSinceNow
+            guard remaining > 0 else {
+                guard lease.isActive else { return .leaseEnded }
+                return state.due.timeIntervalSinceNow > 0 ? .notYet(state) : .due
+            }
+            guard lease.isActive else { return .leaseEnded }
             try? await Task.sleep(for: .milliseconds(Int64(min(remaining, 0.1) * 1_000) + 1))
         }
+    }
+
+    /// Puts a copy that is not due yet at the back of its topic, unchanged but for when it was
+    /// parked, so the copies behind it, due sooner, do not wait for it.
+    private func park(_ message: KafkaConsumerMessage, state: RetryState, lease: KafkaPartitionLease) async -> Outcome {
+        var parked = state
+        parked.parkedAt = Date()
+        if let outcome = await finish(
+            produce([parked.record(for: message, topic: message.topic)], for: message, lease: lease),
+            outputsOf: message, lease: lease)
+        {
+            return outcome
+        }
+        metrics.retryParked.increment()
+        logger.describing(message).info(
+            "a retry copy due later than its topic's delay goes to the back of the topic; the copies behind it go on",
+            metadata: ["retry.due": "\(state.due.formatted(.iso8601))"])
+        return .commit
     }
 
     private func handle(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Outcome {
@@ -88,19 +128,26 @@ extension WorkerRuntime {
                     context: MessageContext(
                         message: message, attempt: attempt, lease: lease,
                         retrySchedule: configuration.retrySchedule, logger: logger))
-            } catch HandlerFailure.permanent(let reason) {
-                return await deadLetter(message, reason: reason, lease: lease)
-            } catch let error where configuration.retrySchedule != nil {
-                return await scheduleRetry(message, after: error, lease: lease)
             } catch {
+                // The one place a handler's failure is classified.
+                let failure = (error as? HandlerFailure) ?? HandlerFailure(error)
+                if failure.failureClass.isForGood {
+                    return await deadLetter(message, reason: failure.reason, lease: lease)
+                }
+                if configuration.retrySchedule != nil {
+                    return await scheduleRetry(message, after: failure, lease: lease)
+                }
                 guard attempt < configuration.retry.maxAttempts else {
                     return await deadLetter(
-                        message, reason: "failed after \(attempt) attempts: \(error)", lease: lease)
+                        message, reason: "failed after \(attempt) attempts: \(failure.reason)", lease: lease)
                 }
                 metrics.retried.increment()
                 logger.describing(message).warning(
-                    "handler failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(error)"])
-                guard await backOff(afterAttempt: attempt, lease: lease) else { return .redeliver(.partitionGone) }
+                    "handler failed; retrying", metadata: ["attempt": "\(attempt)", "reason": "\(failure.reason)"])
+                guard
+                    await backOff(
+                        afterAttempt: attempt, atLeast: failure.failureClass.retryAfter ?? .zero, lease: lease)
+                else { return .redeliver(.partitionGone) }
                 continue
             }
             if let outcome = await finish(
@@ -115,19 +162,14 @@ extension WorkerRuntime {
 
     /// Puts the message on the retry topic its failure count (and any `Retry-After`) calls for,
     /// or in the dead letters with its history once it has failed for too long.
-    private func scheduleRetry(_ message: KafkaConsumerMessage, after error: any Error, lease: KafkaPartitionLease)
-        async -> Outcome
-    {
+    private func scheduleRetry(
+        _ message: KafkaConsumerMessage, after failure: HandlerFailure, lease: KafkaPartitionLease
+    ) async -> Outcome {
         guard let schedule = configuration.retrySchedule else { preconditionFailure("no retry schedule") }
-        var retryAfter: Duration?
-        var outputs: [KafkaProducerRecord] = []
-        var retryHeaders: [KafkaHeader] = []
-        if case HandlerFailure.transient(_, let serverDelay, let partial, let headers) = error {
-            retryAfter = serverDelay
-            outputs = partial
-            retryHeaders = headers
-        }
-        let reason = "\(error)"
+        let (retryAfter, outputs, retryHeaders) = (
+            failure.failureClass.retryAfter, failure.outputs, failure.retryHeaders
+        )
+        let reason = failure.reason
         if let retryAfter, retryAfter > schedule.giveUpAfter {
             return await deadLetter(
                 message,
@@ -234,7 +276,7 @@ extension WorkerRuntime {
             } catch let error as KafkaError where error.isFatal {
                 stopFatally(error)
                 return .unsent(.clientFailed)
-            } catch let error as KafkaError where error.isPermanentForRecord {
+            } catch let error as KafkaError where error.failureClass.isForGood {
                 return .refused(error)
             } catch {
                 metrics.retried.increment()
@@ -257,10 +299,12 @@ extension WorkerRuntime {
         }
     }
 
-    /// Waits out the backoff in short steps, so a revoke or shutdown is not held up by it.
-    /// Returns false when the lease ended meanwhile.
-    private func backOff(afterAttempt attempt: Int, lease: KafkaPartitionLease) async -> Bool {
-        let deadline = ContinuousClock.now + configuration.retry.delay(afterAttempt: attempt)
+    /// Waits out the backoff in short steps, so a revoke or shutdown is not held up by it; a
+    /// wait the other side asked for is a floor under it. Returns false when the lease ended meanwhile.
+    private func backOff(afterAttempt attempt: Int, atLeast floor: Duration = .zero, lease: KafkaPartitionLease)
+        async -> Bool
+    {
+        let deadline = ContinuousClock.now + max(floor, configuration.retry.delay(afterAttempt: attempt))
         while ContinuousClock.now < deadline {
             guard lease.isActive else { return false }
             try? await Task.sleep(until: min(deadline, .now + .milliseconds(100)))

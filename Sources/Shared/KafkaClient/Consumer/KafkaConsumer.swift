@@ -37,6 +37,9 @@ package final class KafkaConsumer: Sendable {
             // forward to; at the default (100,000) a few busy partitions trip it and fetching
             // backs off for a second. Memory stays bounded by queued.max.messages.kbytes.
             ("queued.min.messages", "1000000"),
+            // librdkafka's own prefetch, one queue for all partitions, takes a quarter of the
+            // process's buffer budget (its default, 64 MiB, at the default budget of 256 MiB).
+            ("queued.max.messages.kbytes", "\(max((configuration.maxBufferedBytesTotal / 4) >> 10, 1_024))"),
             ("statistics.interval.ms", "\(configuration.statisticsInterval.milliseconds)"),
         ])
 
@@ -93,6 +96,10 @@ package final class KafkaConsumer: Sendable {
     /// The latest consumer lag librdkafka reported, if any yet.
     package var lag: KafkaConsumerLag? { latestLag.value }
 
+    /// The most key and value bytes buffered over all partitions at once, as the poll loop saw
+    /// it: what ``KafkaConsumerConfiguration/maxBufferedBytesTotal`` bounds.
+    package var peakBufferedBytes: Int { assignment.peakBufferedBytes.load(ordering: .relaxed) }
+
     /// Whether the poll loop runs, the group assigned partitions, and brokers are connected.
     package var health: KafkaConsumerHealth {
         KafkaConsumerHealth(
@@ -124,7 +131,7 @@ package final class KafkaConsumer: Sendable {
             oldestStall.value = assignment.oldestStall
             assignment.applyBackpressure(
                 client: client, maxMessages: configuration.maxBufferedPerPartition,
-                maxBytes: configuration.maxBufferedBytesPerPartition)
+                maxBytes: configuration.partitionByteLimit(holding: assignment.leases.count))
         }
 
         assignment.drainAll()
@@ -136,6 +143,17 @@ package final class KafkaConsumer: Sendable {
         if !assignment.joined.load(ordering: .relaxed) { client.skipDestroyIfItAborts() }
         continuation.finish()
         logger.info("consumer closed")
+    }
+
+    /// Where a partition's batch passes the `room` its buffer has left: the index of the first
+    /// message not taken; nil when all fit. A buffer holding nothing takes at least one message.
+    static func cut(_ batch: [KafkaConsumerMessage], room: Int, holdingAlready: Bool) -> Int? {
+        var bytes = 0
+        for (index, message) in batch.enumerated() {
+            bytes += message.value.count + (message.key?.count ?? 0)
+            if bytes > room && (index > 0 || holdingAlready) { return index }
+        }
+        return nil
     }
 
     /// Groups `messages` by partition, in the order they came, and hands each group to its lease.
@@ -150,11 +168,20 @@ package final class KafkaConsumer: Sendable {
                 pending.append([message])
             }
         }
-        for batch in pending {
-            guard let first = batch.first, let last = batch.last else { continue }
+        let byteLimit = configuration.partitionByteLimit(holding: assignment.leases.count)
+        for var batch in pending {
+            guard let first = batch.first else { continue }
             let topicPartition = KafkaTopicPartition(topic: first.topic, partition: first.partition)
             // A partition revoked while its messages were queued: the next owner reads them.
             guard let lease = assignment.lease(for: topicPartition) else { continue }
+            // What librdkafka fetched ahead of the buffer's room is fetched again once it drains.
+            let buffered = lease.buffered
+            if let cut = Self.cut(batch, room: byteLimit - buffered.bytes, holdingAlready: buffered.messages > 0) {
+                assignment.hold(lease, fetchAgainFrom: batch[cut].offset, client: client)
+                batch.removeSubrange(cut...)
+                guard !batch.isEmpty else { continue }
+            }
+            guard let last = batch.last else { continue }
             switch lease.continuity.admit(first: first.offset, last: last.offset) {
             case .deliver:
                 break

@@ -12,6 +12,8 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     /// For health checks from other threads: a first assignment arrived, and how many partitions are held.
     let joined = Atomic<Bool>(false)
     let assignedCount = Atomic<Int>(0)
+    /// The most bytes buffered over all leases at once.
+    let peakBufferedBytes = Atomic<Int>(0)
     private let drainTimeout: Duration
     private let startOffset: (@Sendable (KafkaTopicPartition, Int64?, Int64?) -> Int64?)?
     private let onRevoke: (@Sendable ([KafkaTopicPartition], Bool) -> Void)?
@@ -133,9 +135,13 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     /// Pauses partitions whose buffered batches pass either limit; resumes them once below
     /// half of both. librdkafka drops its prefetched messages of a paused partition and fetches
     /// them again on resume, so the limits are set high enough that pausing is the exception.
+    /// A partition's byte limit is its own or its share of `maxBytesTotal`, whichever is less.
     func applyBackpressure(client: RDKafkaClient, maxMessages: Int, maxBytes: Int) {
         var pause: [KafkaTopicPartition] = []
         var resume: [KafkaTopicPartition] = []
+        var total = 0
+        for lease in leases.values { total += lease.buffered.bytes }
+        if total > peakBufferedBytes.load(ordering: .relaxed) { peakBufferedBytes.store(total, ordering: .relaxed) }
         for lease in leases.values {
             let buffered = lease.buffered
             if !lease.paused && (buffered.messages > maxMessages || buffered.bytes > maxBytes) {
@@ -161,6 +167,16 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     }
 
     /// Fetches `topicPartition` again from `offset` (``KafkaDeliveryContinuity``).
+    /// Pauses a partition whose buffer is full and moves its position back to `offset`, the
+    /// first message it had no room for: resumed, it fetches from there.
+    func hold(_ lease: KafkaPartitionLease, fetchAgainFrom offset: Int64, client: RDKafkaClient) {
+        if !lease.paused {
+            lease.paused = true
+            client.pause([lease.topicPartition])
+        }
+        refetch(lease.topicPartition, from: offset, client: client)
+    }
+
     func refetch(_ topicPartition: KafkaTopicPartition, from offset: Int64, client: RDKafkaClient) {
         report(client.seek([(topicPartition, offset)], "cannot fetch a partition again"))
     }

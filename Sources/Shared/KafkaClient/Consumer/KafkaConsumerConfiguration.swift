@@ -8,6 +8,17 @@ package struct KafkaConsumerConfiguration: Sendable {
     package var maxBufferedPerPartition: Int = 50_000
     /// Key and value bytes buffered per partition before that partition is paused.
     package var maxBufferedBytesPerPartition: Int = 32 << 20
+    /// Key and value bytes buffered over every partition this consumer holds: each partition
+    /// gets an equal share of it (at least 64 KiB) when that is less than its own limit, so
+    /// partitions whose messages wait (retry copies not yet due) cannot take the process's memory;
+    /// librdkafka's prefetch queue gets a quarter of it (`queued.max.messages.kbytes`, at least 1 MiB).
+    package var maxBufferedBytesTotal: Int = 256 << 20
+
+    /// One partition's byte limit while the consumer holds `partitions`: its share of the
+    /// total, never above its own limit nor below 64 KiB.
+    package func partitionByteLimit(holding partitions: Int) -> Int {
+        min(maxBufferedBytesPerPartition, max(maxBufferedBytesTotal / max(partitions, 1), 64 << 10))
+    }
     /// How long a revoke or a close waits for the message being handled to finish.
     package var drainTimeout: Duration = .seconds(30)
     /// How often librdkafka reports statistics (consumer lag).

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import CKafka
 
 extension KafkaError {
@@ -13,14 +14,17 @@ extension KafkaError {
         rd_kafka_error_destroy(error)
     }
 
-    /// Producing the record can never succeed, however often it is tried: it is too large
-    /// for the broker or the client, or the broker refuses it as invalid.
-    package var isPermanentForRecord: Bool {
-        guard let code else { return false }
-        return [
+    /// For good when producing the record can never succeed, however often it is tried (it is
+    /// too large for the broker or the client, or the broker refuses it as invalid) and when
+    /// the client can go no further (``isFatal``); anything else passes (a broker down, a
+    /// leader moving, a full queue).
+    package var failureClass: FailureClass {
+        guard let code else { return .forNow }
+        let forGood = [
             RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
-            RD_KAFKA_RESP_ERR_INVALID_RECORD,
+            RD_KAFKA_RESP_ERR_INVALID_RECORD, RD_KAFKA_RESP_ERR__FATAL,
         ].contains { $0.rawValue == code }
+        return forGood ? .forGood : .forNow
     }
 
     /// The client can go no further (an idempotent producer's fatal error): only a new

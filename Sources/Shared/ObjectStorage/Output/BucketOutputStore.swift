@@ -57,8 +57,7 @@ package final class BucketOutputStore: OutputStore {
     package func remove(_ path: String) throws {
         let failures = try client.blocking.delete([path])
         if let failure = failures.first {
-            throw ObjectStoreError.status(
-                code: 200, error: nil, message: failure.reason, request: "DELETE \(client.location.bucket)/\(path)")
+            throw failure.error(request: "DELETE \(client.location.bucket)/\(path)")
         }
     }
 
@@ -92,19 +91,19 @@ package final class BucketOutputStore: OutputStore {
 
     /// Deletes the objects, 1,000 a request. A key the store could not delete this time (a
     /// busy Ceph answers `UnknownError` for some) is tried again, three more times over about
-    /// 3.5 s; throws when one still fails.
-    package func remove(batch paths: [String]) throws {
+    /// 3.5 s; throws when one still fails. `confirm` runs before every request and stops them by throwing.
+    package func remove(batch paths: [String], confirm: () throws -> Void = {}) throws {
         for start in stride(from: 0, to: paths.count, by: 1_000) {
             var remaining = Array(paths[start..<min(start + 1_000, paths.count)])
             for attempt in 1...4 {
+                try confirm()
                 let failures = try client.blocking.delete(remaining)
                 guard let failure = failures.first else { break }
                 guard attempt < 4 else {
-                    throw ObjectStoreError.status(
-                        code: 200, error: nil,
-                        message:
-                            "\(failures.count) keys not deleted after 4 tries, such as \(failure.key): \(failure.reason)",
-                        request: "DELETE \(client.location.bucket)/…")
+                    throw failure.error(
+                        request:
+                            "DELETE \(client.location.bucket)/… (\(failures.count) keys not deleted after 4 tries, "
+                            + "such as \(failure.key))")
                 }
                 remaining = failures.map(\.key)
                 Thread.sleep(forTimeInterval: 0.5 * Double(1 << (attempt - 1)))

@@ -53,13 +53,16 @@ package enum OutputLocation: Sendable {
             return FolderOutputStore(directory: url)
         case .bucket(let location):
             let client = S3Client(
-                location: location, credentials: try S3Credentials.resolve(environment: environment), logger: logger)
+                location: location, credentials: try S3CredentialSource.resolve(environment: environment),
+                logger: logger)
             let deadline = ContinuousClock.now + patience
             while true {
                 do {
                     try await client.checkAccess()
                     return BucketOutputStore(client: client, touchAfter: touchAfter)
-                } catch let error as ObjectStoreError where error.isTransient && ContinuousClock.now < deadline {
+                } catch let error as ObjectStoreError
+                    where !error.failureClass.isForGood && ContinuousClock.now < deadline
+                {
                     logger.warning(
                         "the object store does not answer yet; trying again",
                         metadata: ["s3.location": "\(location.description)", "reason": "\(error)"])

@@ -70,10 +70,10 @@ package final class ProbeHandler: MessageHandler {
             return attempts[id]!
         }
         if message.value.starts(with: Array("flaky".utf8)), attempt <= transientFailures {
-            throw HandlerFailure.transient("flaky attempt \(attempt)")
+            throw HandlerFailure.forNow("flaky attempt \(attempt)")
         }
         if message.value.starts(with: Array("doomed".utf8)) {
-            throw HandlerFailure.transient("doomed attempt \(attempt)")
+            throw HandlerFailure.forNow("doomed attempt \(attempt)")
         }
         if handleDelay > .zero { try? await Task.sleep(for: handleDelay) }
         record?.write("done \(id) \(message.keyString ?? "-")\n")

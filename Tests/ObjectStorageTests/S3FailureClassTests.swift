@@ -1,0 +1,77 @@
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ObjectStorage
+
+@Suite("Object store failures: for the moment or for good", .timeLimit(.minutes(1)))
+struct S3FailureClassTests {
+    static func client(_ server: TestHTTPServer, credentials: S3CredentialSource) throws -> S3Client {
+        S3Client(
+            location: try #require(try S3Location("s3://bucket", endpoint: server.baseURL, region: "us-east-1")),
+            credentials: credentials, logger: .test)
+    }
+
+    /// A DeleteObjects answer of 200 whose keys failed, each with S3's code.
+    static func deleteResult(_ errors: [(key: String, code: String)]) -> TestHTTPServer.Response {
+        let entries = errors.map { "<Error><Key>\($0.key)</Key><Code>\($0.code)</Code><Message>m</Message></Error>" }
+        return TestHTTPServer.Response(
+            headers: [("Content-Type", "application/xml")],
+            body: Array("<?xml version=\"1.0\"?><DeleteResult>\(entries.joined())</DeleteResult>".utf8))
+    }
+
+    @Test(
+        "a key DeleteObjects could not delete is for the moment when S3 says the store is busy, for good when refused")
+    func deleteFailures() async throws {
+        let server = try await TestHTTPServer.start { _ in
+            Self.deleteResult([
+                ("busy", "InternalError"), ("slow", "SlowDown"), ("ceph", "UnknownError"), ("denied", "AccessDenied"),
+            ])
+        }
+        defer { Task { await server.stop() } }
+        let client = try Self.client(
+            server, credentials: S3CredentialSource(fixed: .init(accessKeyID: "a", secretAccessKey: "b")))
+        let failures = try await client.delete(["busy", "slow", "ceph", "denied"])
+        let classes = Dictionary(
+            uniqueKeysWithValues: failures.map { ($0.key, $0.error(request: "DELETE").failureClass) })
+        #expect(classes == ["busy": .forNow, "slow": .forNow, "ceph": .forNow, "denied": .forGood])
+        // Through the store, as the index publisher and prune meet it.
+        let store = BucketOutputStore(client: client, touchAfter: .seconds(3_600))
+        let thrown = #expect(throws: ObjectStoreError.self) { try store.remove("busy") }
+        #expect(thrown?.failureClass == .forNow, "\(String(describing: thrown))")
+    }
+
+    @Test("credentials the store says expired are read again, and the request is sent once more with the new ones")
+    func expiredCredentials() async throws {
+        let tokens = Mutex<[String]>([])
+        let server = try await TestHTTPServer.start { request in
+            let token = request.headers["x-amz-security-token"] ?? "none"
+            tokens.withLock { $0.append(token) }
+            guard token == "renewed" else {
+                return TestHTTPServer.Response(
+                    status: 400, headers: [("Content-Type", "application/xml")],
+                    body: Array(
+                        "<Error><Code>ExpiredToken</Code><Message>The provided token has expired.</Message></Error>"
+                            .utf8))
+            }
+            return TestHTTPServer.Response(headers: [("ETag", "\"e1\"")], body: [])
+        }
+        defer { Task { await server.stop() } }
+        let renewed = Mutex(false)
+        let source = S3CredentialSource(.init(accessKeyID: "a", secretAccessKey: "b", sessionToken: "first")) {
+            .init(accessKeyID: "a", secretAccessKey: "b", sessionToken: renewed.withLock { $0 } ? "renewed" : "first")
+        }
+        let client = try Self.client(server, credentials: source)
+        // Read again, the same: the error passes to the caller, for the moment.
+        let expired = await #expect(throws: ObjectStoreError.self) {
+            try await client.put("a.txt", body: [1], contentType: "text/plain")
+        }
+        #expect(expired?.failureClass == .forNow, "\(String(describing: expired))")
+        // The file was renewed meanwhile: the next request reads it and goes through.
+        renewed.withLock { $0 = true }
+        try await client.put("a.txt", body: [1], contentType: "text/plain")
+        #expect(tokens.withLock { $0 } == ["first", "first", "renewed"])
+    }
+}
