@@ -36,6 +36,16 @@ package struct BucketPrunePlan {
         self.candidates = candidates.sorted { $0.path < $1.path }
     }
 
+    /// Why `keepRecent` cannot keep a bucket's objects in use, when it cannot: a thumb worker
+    /// renews a reused object's `Last-Modified` only once it is older than its `--touch-after`,
+    /// so an object in use can look that old, and must not count as unused before then.
+    package static func keepRecentProblem(keepRecent: Duration, touchAfter: Duration) -> String? {
+        guard keepRecent <= touchAfter else { return nil }
+        return "--keep-recent \(keepRecent.wholeUnitsDescription) must be longer than --touch-after "
+            + "\(touchAfter.wholeUnitsDescription): a thumb worker renews an object it reuses only once it is older "
+            + "than --touch-after, so a thumbnail in use would look unused and be deleted"
+    }
+
     /// What ``execute(in:report:)`` did.
     package struct Outcome {
         package var removed: [Candidate] = []
@@ -48,16 +58,39 @@ package struct BucketPrunePlan {
     /// again, deletes in batches of 1,000 while its lease holds, and lowers it. Blocks.
     /// - Parameter report: told of waits, for the user.
     package func execute(in store: BucketOutputStore, report: (String) -> Void) throws -> Outcome {
+        try execute(in: store, report: report, timing: .standard, pause: {})
+    }
+
+    /// ``execute(in:report:)`` with the fence's timing given, and `pause` called before each
+    /// batch's last checks: where a stopped process (a debugger, a frozen VM, a long GC of a
+    /// neighbour) would lose its lease without knowing it.
+    package func execute(
+        in store: BucketOutputStore, report: (String) -> Void, timing: PruneFence.Timing, pause: () -> Void
+    ) throws -> Outcome {
         try Self.waitForOtherPrunes(in: store, report: report)
         var fence = PruneFence(generation: UUID().uuidString, running: true, heartbeat: 0)
         var renewed = ContinuousClock.now
         try fence.write(to: store)
         func renewIfDue() throws {
-            guard ContinuousClock.now - renewed >= PruneFence.heartbeatInterval else { return }
+            guard ContinuousClock.now - renewed >= timing.heartbeatInterval else { return }
             let started = ContinuousClock.now
             fence.heartbeat += 1
             try fence.write(to: store)
             renewed = started
+        }
+        /// Right before a DeleteObjects: the lease still holds, and the fence in the bucket is
+        /// still this prune's (a worker that took it as abandoned, or another prune, changed nothing).
+        func confirmLease() throws {
+            let seen = try PruneFence.read(from: store)
+            let held = ContinuousClock.now - renewed
+            guard held < timing.leaseDuration, seen == fence else {
+                throw ObjectStoreError.configuration(
+                    seen == fence
+                        ? "the prune's fence was not renewed for \(held.wholeUnitsDescription), longer than its lease "
+                            + "(\(timing.leaseDuration.wholeUnitsDescription)); stopped before deleting more (run prune again)"
+                        : "the prune's fence in the bucket is no longer this prune's; stopped before deleting more "
+                            + "(run prune again)")
+            }
         }
         do {
             var outcome = Outcome()
@@ -76,13 +109,10 @@ package struct BucketPrunePlan {
             }
             for start in stride(from: 0, to: doomed.count, by: 1_000) {
                 try renewIfDue()
-                guard ContinuousClock.now - renewed < PruneFence.leaseDuration else {
-                    throw ObjectStoreError.configuration(
-                        "the prune's fence was not renewed for \(PruneFence.leaseDuration.wholeUnitsDescription); "
-                            + "stopped before deleting more (run prune again)")
-                }
+                pause()
                 let batch = Array(doomed[start..<min(start + 1_000, doomed.count)])
-                try store.remove(batch: batch.map(\.path))
+                // Checked before each request, retries included: a pause anywhere before it is caught.
+                try store.remove(batch: batch.map(\.path), confirm: confirmLease)
                 outcome.removed += batch
             }
             fence.running = false

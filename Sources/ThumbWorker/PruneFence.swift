@@ -21,10 +21,22 @@ package struct PruneFence: Codable, Equatable, Sendable {
     /// No prune has run.
     package static let none = PruneFence(generation: "", running: false, heartbeat: 0)
 
-    /// How often a running prune renews the fence.
-    package static let heartbeatInterval: Duration = .seconds(30)
-    /// A prune deletes nothing once its last renewal started longer ago than this.
-    package static let leaseDuration: Duration = .seconds(120)
+    /// How often a running prune renews the fence, and how long a renewal lasts.
+    package struct Timing: Sendable {
+        package var heartbeatInterval: Duration
+        /// A prune deletes nothing once its last renewal started longer ago than this.
+        package var leaseDuration: Duration
+
+        package init(heartbeatInterval: Duration, leaseDuration: Duration) {
+            self.heartbeatInterval = heartbeatInterval
+            self.leaseDuration = leaseDuration
+        }
+
+        package static let standard = Timing(heartbeatInterval: .seconds(30), leaseDuration: .seconds(120))
+    }
+
+    package static let heartbeatInterval = Timing.standard.heartbeatInterval
+    package static let leaseDuration = Timing.standard.leaseDuration
     /// A worker that has seen the same running fence for this long treats it as abandoned (a
     /// prune killed before it lowered it): longer than the lease, so the prune has stopped.
     package static let abandonedAfter: Duration = .seconds(300)

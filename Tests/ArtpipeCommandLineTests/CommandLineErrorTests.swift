@@ -44,6 +44,19 @@ struct CommandLineErrorTests {
         #expect(probe.stderr.contains(expected), "stderr: \(probe.stderr)")
     }
 
+    @Test(
+        "a bucket prune whose --keep-recent is not longer than --touch-after is refused before the store is asked",
+        arguments: [["--keep-recent", "30m"], ["--keep-recent", "2h", "--touch-after", "2h"]])
+    func pruneKeepRecent(flags: [String]) async throws {
+        // Port 9 answers nothing: the refusal comes before any request.
+        let prune = try ChildProcess(
+            "artpipe", ["prune", "--out", "s3://bucket/site", "--s3-endpoint", "http://127.0.0.1:9"] + flags)
+        defer { prune.stop() }
+        #expect(try await prune.waitForExit(timeout: .seconds(30)) == 2)
+        let lines = prune.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && prune.stderr.contains("must be longer than --touch-after"), "\(prune.stderr)")
+    }
+
     @Test("ARTPIPE_BROKERS and ARTPIPE_KAFKA_<KEY> are read when the flags are absent")
     func environmentFallbacks() throws {
         let options = try KafkaOptions.parse(["--kafka", "client.id=from-flag"])

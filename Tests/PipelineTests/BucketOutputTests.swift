@@ -206,7 +206,8 @@ struct BucketOutputTests {
         try await run.waitUntilCaughtUp(groups: ["artpipe-thumb"], timeout: .seconds(240))
 
         let prune = try ChildProcess(
-            "artpipe", ["prune", "--out", "s3://\(bucket)/site", "--execute", "--keep-recent", "0s"],
+            "artpipe",
+            ["prune", "--out", "s3://\(bucket)/site", "--execute", "--keep-recent", "1s", "--touch-after", "0s"],
             environment: [
                 "AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey,
                 "AWS_ENDPOINT_URL": store.endpoint,
@@ -240,7 +241,8 @@ struct BucketOutputTests {
         let bucket = UniqueName.make("demo").lowercased()
         let client = S3Client(
             location: try #require(try S3Location("s3://\(bucket)", endpoint: store.endpoint, region: nil)),
-            credentials: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey),
+            credentials: S3CredentialSource(
+                fixed: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey)),
             logger: .test)
         try await client.createBucket()
         try await client.put("foreign/precious.txt", body: Array("keep me".utf8), contentType: "text/plain")

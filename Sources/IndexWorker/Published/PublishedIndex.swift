@@ -14,10 +14,17 @@ package enum PublishedIndex {
 
     /// `index.json` in a folder or a bucket.
     package static func manifest(in output: any OutputStore) throws -> IndexManifest {
+        try manifest(in: output, reading: output.read)
+    }
+
+    /// `index.json`, its bytes from `read`.
+    static func manifest(in output: any OutputStore, reading read: (String) throws -> [UInt8]?) throws
+        -> IndexManifest
+    {
         let place = output.address(of: IndexLayout.manifestPath)
         let bytes: [UInt8]?
         do {
-            bytes = try output.read(IndexLayout.manifestPath)
+            bytes = try read(IndexLayout.manifestPath)
         } catch {
             throw ReadError(description: "cannot read \(place): \(error)")
         }
@@ -44,11 +51,18 @@ package enum PublishedIndex {
 
     /// The whole index in a folder or a bucket.
     package static func read(from output: any OutputStore) throws -> (manifest: IndexManifest, index: ArtistIndex) {
-        let manifest = try manifest(in: output)
+        try read(from: output, reading: output.read)
+    }
+
+    /// The whole index, each file's bytes from `read`.
+    static func read(from output: any OutputStore, reading read: (String) throws -> [UInt8]?) throws
+        -> (manifest: IndexManifest, index: ArtistIndex)
+    {
+        let manifest = try manifest(in: output, reading: read)
         var works: [String: [ArtistIndex.Work]] = [:]
         for bucket in Set(manifest.artists.flatMap(\.buckets)).sorted() {
             let path = "\(IndexLayout.worksFolder)/\(bucket).jsonl"
-            guard let bytes = try? output.read(path) else {
+            guard let bytes = try? read(path) else {
                 throw ReadError(description: "index.json names \(path), which cannot be read")
             }
             for line in try WorkLines.parse(Data(bytes), file: path) {

@@ -34,6 +34,9 @@ struct PruneCommand: AsyncParsableCommand {
             """)
     var keepRecent: String = "1d"
 
+    @Option(help: "In a bucket: the thumb workers' --touch-after (30s, 10m, 2h, 1d); --keep-recent must be longer.")
+    var touchAfter: String = "1h"
+
     func run() async throws {
         guard let keepRecent = Duration(text: keepRecent) else {
             throw ConfigurationError("--keep-recent: '\(self.keepRecent)' is not a duration (write 30s, 10m, 2h or 1d)")
@@ -41,6 +44,12 @@ struct PruneCommand: AsyncParsableCommand {
         if let folder = try output.location().folder {
             try prune(folder: folder, keepRecent: keepRecent)
             return
+        }
+        guard let touchAfter = Duration(text: touchAfter) else {
+            throw ConfigurationError("--touch-after: '\(self.touchAfter)' is not a duration (write 30s, 10m, 2h or 1d)")
+        }
+        if let problem = BucketPrunePlan.keepRecentProblem(keepRecent: keepRecent, touchAfter: touchAfter) {
+            throw ConfigurationError(problem)
         }
         let store = try await output.open(logger: Logger(label: "artpipe.prune"))
         guard let bucket = store as? BucketOutputStore else { return }
@@ -50,19 +59,13 @@ struct PruneCommand: AsyncParsableCommand {
         }
     }
 
-    /// What the published index says stays: the thumbnails it shows, and works waiting for theirs.
-    private func liveWorks(in output: any OutputStore) throws -> (referenced: [String], unsettled: [String]) {
-        let index: ArtistIndex
+    /// What the published index says stays, read as one publish left it.
+    private func liveWorks(in output: any OutputStore) throws -> IndexReferences {
         do {
-            index = try PublishedIndex.read(from: output).index
+            return try IndexReferences.read(from: output)
         } catch let error as PublishedIndex.ReadError {
             throw ConfigurationError("--out: \(error.description)")
         }
-        let works = index.artists.flatMap(\.works)
-        return (
-            works.flatMap(\.thumbnails.values),
-            works.filter { ["pending", "failed"].contains($0.thumbnailStatus) }.map(\.objectNumber)
-        )
     }
 
     private func prune(bucket: BucketOutputStore, keepRecent: Duration) throws {
@@ -72,7 +75,7 @@ struct PruneCommand: AsyncParsableCommand {
         }
         let live = try liveWorks(in: bucket)
         let plan = try BucketPrunePlan(
-            store: bucket, referencedPaths: live.referenced, unsettledObjectNumbers: live.unsettled,
+            store: bucket, referencedPaths: live.thumbnailPaths, unsettledObjectNumbers: live.unsettledObjectNumbers,
             cutoff: written.addingTimeInterval(-keepRecent.seconds))
         guard execute else {
             printDryRun(plan.candidates.map(\.path), bytes: plan.bytes, noun: "objects")
@@ -95,7 +98,7 @@ struct PruneCommand: AsyncParsableCommand {
         }
         let live = try liveWorks(in: FolderOutputStore(directory: output))
         let plan = try ThumbnailPrunePlan(
-            output: output, referencedPaths: live.referenced, unsettledObjectNumbers: live.unsettled,
+            output: output, referencedPaths: live.thumbnailPaths, unsettledObjectNumbers: live.unsettledObjectNumbers,
             cutoff: written.addingTimeInterval(-keepRecent.seconds))
         guard execute else {
             printDryRun(plan.candidates.map(\.path), bytes: plan.bytes, noun: "files")
