@@ -15,9 +15,18 @@ package enum ArtpipeTopic {
     /// by growing delay: ThumbWorker reads them again when they are due.
     package static let pageRetries = (1...3).map { "\(pages).retry-\($0)" }
 
+    /// The index worker's own topics (docs/architecture.md, "The index at scale"), as a Kafka
+    /// Streams application's internal topics are its own: A's changelog, keyed by page id;
+    /// works keyed by work, partitioned by work key (A to B, and B's changelog); works keyed by
+    /// work, partitioned by artist shard (B to C, and C's changelog).
+    package static let indexPages = "artpipe.index-pages"
+    package static let indexWorks = "artpipe.index-works"
+    package static let indexArtists = "artpipe.index-artists"
+    package static let index = [indexPages, indexWorks, indexArtists]
+
     /// Every topic the pipeline uses, in pipeline order.
     package static let all =
-        [pageRequests] + pageRequestRetries + [pages] + pageRetries + [thumbnails, deadLetters, harvests]
+        [pageRequests] + pageRequestRetries + [pages] + pageRetries + [thumbnails, deadLetters, harvests] + index
 
     /// Topic settings beyond the cluster's defaults, for `artpipe topics create`.
     ///
@@ -26,6 +35,7 @@ package enum ArtpipeTopic {
     /// default retention (7 days on Apache Kafka) would drop pages silently.
     package static let settings: [String: [String: String]] = [
         pages: ["cleanup.policy": "compact"], thumbnails: ["cleanup.policy": "compact"],
-        harvests: ["cleanup.policy": "compact"],
+        harvests: ["cleanup.policy": "compact"], indexPages: ["cleanup.policy": "compact"],
+        indexWorks: ["cleanup.policy": "compact"], indexArtists: ["cleanup.policy": "compact"],
     ]
 }

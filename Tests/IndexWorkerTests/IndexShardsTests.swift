@@ -1,0 +1,39 @@
+import Testing
+
+@testable import IndexWorker
+
+@Suite("Shards of the published index")
+struct IndexShardsTests {
+    static let artists = (0..<3_000).map { "Maker \($0)" } + ["", "anonymous", "Katsushika Hokusai 葛飾北斎"]
+
+    @Test("one shard is the layout of one copy: every slice in the bucket its name hashes to")
+    func oneShard() {
+        for artist in Self.artists {
+            for slice in 0..<4 {
+                #expect(
+                    IndexShards.one.bucket(of: artist, slice: slice) == IndexLayout.bucket(of: artist, slice: slice))
+            }
+        }
+    }
+
+    @Test(
+        "every slice of an artist is in a bucket its shard owns, and buckets spread over the shards",
+        arguments: [2, 3, 6, 7, 64])
+    func slicesStayInTheirShard(count: Int) {
+        let shards = IndexShards(count: count)
+        var perShard = [Int](repeating: 0, count: count)
+        for artist in Self.artists {
+            let shard = shards.shard(ofArtist: artist)
+            perShard[shard] += 1
+            #expect(shards.bucket(of: artist, slice: 0) == IndexLayout.bucket(of: artist, slice: 0))
+            for slice in 0..<6 {
+                let bucket = shards.bucket(of: artist, slice: slice)
+                #expect((0..<IndexLayout.bucketCount).contains(bucket))
+                #expect(shards.shard(ofBucket: bucket) == shard, "\(artist) slice \(slice) in bucket \(bucket)")
+            }
+        }
+        // 3,003 artists: each shard within half of its fair share.
+        let fair = Double(Self.artists.count) / Double(count)
+        #expect(perShard.allSatisfy { Double($0) > fair / 2 && Double($0) < fair * 1.5 }, "\(perShard)")
+    }
+}
