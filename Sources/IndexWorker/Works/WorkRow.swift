@@ -1,0 +1,49 @@
+import PipelineContract
+
+/// One row of `artpipe.index-works`: what one page says of a work, or the thumbnails made
+/// for one of its images. Keyed by ``key``; a tombstone (no value) takes a row back.
+package enum WorkRow: Codable, Sendable, Equatable {
+    /// A version of the work (or, for sources without record ids, a listing) on a page; for a
+    /// versioned source, a deletion instead of an artwork.
+    case version(WorkVersion)
+    /// What ThumbWorker made of one image URL of the work.
+    case thumbnails(imageURL: String, item: PageThumbnails.Item)
+
+    /// The row's key: the work's, then `p` and the page id, or `t` and the image URL.
+    package func key(of work: WorkKey) -> String {
+        switch self {
+        case .version(let version): Self.versionKey(of: work, page: version.pageId)
+        case .thumbnails(let imageURL, _): Self.thumbnailKey(of: work, imageURL: imageURL)
+        }
+    }
+
+    package static func versionKey(of work: WorkKey, page pageId: String) -> String {
+        "\(work)\u{1F}p\u{1F}\(pageId)"
+    }
+
+    package static func thumbnailKey(of work: WorkKey, imageURL: String) -> String {
+        "\(work)\u{1F}t\u{1F}\(imageURL)"
+    }
+}
+
+/// A work as one page holds it.
+package struct WorkVersion: Codable, Sendable, Equatable {
+    package var pageId: String
+    package var crawlId: String
+    package var page: Int
+    /// Nil for a deletion.
+    package var artwork: Artwork?
+    package var deletion: RecordDeletion?
+
+    package init(pageId: String, crawlId: String, page: Int, artwork: Artwork?, deletion: RecordDeletion? = nil) {
+        (self.pageId, self.crawlId, self.page, self.artwork, self.deletion) =
+            (pageId, crawlId, page, artwork, deletion)
+    }
+
+    /// Where it sorts among one record's versions (``RecordVersions/Version``'s rule).
+    var recordVersion: RecordVersions.Version {
+        RecordVersions.Version(
+            datestamp: artwork?.datestamp ?? deletion?.datestamp ?? "", deletion: artwork == nil, pageId: pageId,
+            artwork: artwork, page: nil)
+    }
+}

@@ -1,0 +1,133 @@
+import PipelineContract
+
+/// Every row of one work in `artpipe.index-works`, and what they come to: the version shown,
+/// its thumbnails, and the rows to write back so that the topic, read again from the start,
+/// gives this same state (it is the works stage's changelog; docs/architecture.md).
+///
+/// The rules, a pure function of the rows whatever their order:
+/// - a versioned work (a record) shows its newest version (``RecordVersions``); a deletion at
+///   least as new shows nothing. It leaves only through a deletion: a page that comes to hold
+///   other records takes no version back. Versions the newest supersedes are tombstoned.
+/// - a work without record ids shows its listing on the lowest page (then the lowest page id),
+///   and leaves when no page lists it.
+/// - thumbnails join by image URL: the shown version's image's, so a result made for another
+///   version's image never stands for it; for one image, `ok` beats `failed` beats `noImage`
+///   in any order, and the better result is written back when a worse one comes after it.
+package struct WorkRows: Sendable, Equatable {
+    package let work: WorkKey
+    package private(set) var versions: [String: WorkVersion] = [:]
+    package private(set) var thumbnails: [String: PageThumbnails.Item] = [:]
+
+    package init(work: WorkKey) {
+        self.work = work
+    }
+
+    /// A row to write to `artpipe.index-works`: `row` nil is a tombstone of `key`.
+    package struct WriteBack: Sendable, Equatable {
+        package var key: String
+        package var row: WorkRow?
+    }
+
+    /// No row left: the work's state can go.
+    package var isEmpty: Bool { versions.isEmpty && thumbnails.isEmpty }
+
+    /// Applies a row read from the topic, `row` nil for a tombstone of `key`. Returns the rows
+    /// to write back: tombstones of versions now superseded, and the better thumbnails again.
+    package mutating func apply(key: String, row: WorkRow?) -> [WriteBack] {
+        guard let row else {
+            remove(key: key)
+            return []
+        }
+        switch row {
+        case .version(let version):
+            versions[version.pageId] = version
+            return supersede()
+        case .thumbnails(let imageURL, let item):
+            if let kept = thumbnails[imageURL], Self.rank(kept) > Self.rank(item) {
+                let better = WorkRow.thumbnails(imageURL: imageURL, item: kept)
+                return [WriteBack(key: better.key(of: work), row: better)]
+            }
+            thumbnails[imageURL] = item
+            return []
+        }
+    }
+
+    /// The version shown, if any: nil when there is none, or a deletion wins.
+    package var shown: WorkVersion? {
+        guard let winner else { return nil }
+        return winner.artwork == nil ? nil : winner
+    }
+
+    /// The version that wins, a deletion included.
+    var winner: WorkVersion? {
+        if work.isRecord {
+            return versions.values.max { $1.recordVersion.isNewer(than: $0.recordVersion) }
+        }
+        return versions.values.min { ($0.page, $0.pageId) < ($1.page, $1.pageId) }
+    }
+
+    /// The thumbnails of the shown version's image; nil while none arrived (pending) or it has no image.
+    package var shownThumbnails: PageThumbnails.Item? {
+        guard let imageURL = shown?.artwork?.imageURL else { return nil }
+        return thumbnails[imageURL]
+    }
+
+    /// The work line the index shows, if any.
+    package var indexed: ArtistIndex.Work? {
+        guard let shown, let artwork = shown.artwork else { return nil }
+        let item = shownThumbnails
+        return ArtistIndex.Work(
+            objectNumber: artwork.objectNumber, title: artwork.title, pageId: shown.pageId, page: shown.page,
+            imageURL: artwork.imageURL,
+            thumbnailStatus: artwork.imageURL == nil ? "noImage" : item?.status.rawValue ?? "pending",
+            thumbnailReason: item?.status == .failed ? item?.reason : nil,
+            thumbnails: Dictionary(
+                (item?.status == .ok ? item?.files ?? [] : []).map { (String($0.size), $0.path) },
+                uniquingKeysWith: { first, _ in first }),
+            recordId: artwork.recordId, datestamp: artwork.datestamp)
+    }
+
+    /// For a record, every version but the winner goes. Thumbnails stay, whichever image they
+    /// are of: a newer version may show an older image again, and taking them back would make
+    /// the state depend on the order rows came in (a work keeps one row per image it ever had).
+    private mutating func supersede() -> [WriteBack] {
+        guard work.isRecord, let winner, versions.count > 1 else { return [] }
+        var writes: [WriteBack] = []
+        for pageId in versions.keys where pageId != winner.pageId {
+            versions[pageId] = nil
+            writes.append(WriteBack(key: WorkRow.versionKey(of: work, page: pageId), row: nil))
+        }
+        return writes.sorted { $0.key < $1.key }
+    }
+
+    private mutating func remove(key: String) {
+        let prefix = "\(work)\u{1F}"
+        guard key.hasPrefix(prefix) else { return }
+        let rest = key.dropFirst(prefix.count)
+        if rest.hasPrefix("p\u{1F}") {
+            versions[String(rest.dropFirst(2))] = nil
+        } else if rest.hasPrefix("t\u{1F}") {
+            thumbnails[String(rest.dropFirst(2))] = nil
+        }
+    }
+
+    /// `ok` over `failed` over `noImage`; within one status, a total order on the item's fields,
+    /// so two results for one image resolve the same way in any order.
+    static func rank(_ item: PageThumbnails.Item) -> [String] {
+        let status: String =
+            switch item.status {
+            case .ok: "2"
+            case .failed: "1"
+            case .noImage: "0"
+            }
+        return [
+            status, item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
+        ]
+    }
+}
+
+extension Array where Element == String {
+    fileprivate static func > (a: [String], b: [String]) -> Bool {
+        b.lexicographicallyPrecedes(a) { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+    }
+}
