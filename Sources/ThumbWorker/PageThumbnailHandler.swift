@@ -71,7 +71,11 @@ package struct PageThumbnailHandler: MessageHandler {
                     retryAfter: retryAfter)
             }
         }
-        let items = attempts.map(\.item)
+        let items = zip(attempts, page.artworks).map { attempt, artwork in
+            var item = attempt.item
+            item.imageURL = artwork.imageURL
+            return item
+        }
         let failed = items.filter { $0.status == .failed }
         if !failed.isEmpty {
             context.logger.info(

@@ -18,6 +18,10 @@ package struct PageThumbnails: PageMessage, Equatable {
         }
 
         package var objectNumber: String
+        /// The image URL the item was made for (absent in messages before 0.7): the index joins
+        /// thumbnails to the version of a work that names this image, so a late result for an
+        /// older version's image never stands for a newer one.
+        package var imageURL: String?
         package var status: Status
         package var reason: String?
         package var files: [File]

@@ -1,0 +1,43 @@
+import PipelineContract
+
+/// The pages stage's state for one page id, its row in `artpipe.index-pages`: what the index
+/// needs of the page once its messages are gone (dead letters expire) and what the next
+/// version of the page is compared with.
+package struct PageEntry: Codable, Sendable, Equatable {
+    package var pageId: String
+    package var crawlId: String
+    package var source: String
+    package var query: [String: String]
+    package var page: Int
+    /// Objects the query matched, as the page said; 0 for a page known only by its failure.
+    package var total: Int
+    /// The works the page lists, as ``WorkKey`` texts, by object number (for thumbnails that
+    /// name only the object number); a failed page lists none.
+    package var works: [String: String]
+    /// The image URL of each work the page lists, by object number, where it has one.
+    package var images: [String: String]
+    /// Why the page's request was given up on, when it was and no page came since.
+    package var failure: String?
+
+    /// The entry of a fetched page.
+    package init(_ page: Page) {
+        (pageId, crawlId, source, query, self.page, total) =
+            (page.pageId, page.crawlId, page.source, page.query, page.page, page.total)
+        works = [:]
+        images = [:]
+        for artwork in page.artworks where works[artwork.objectNumber] == nil {
+            works[artwork.objectNumber] = WorkKey(source: page.source, artwork: artwork).description
+            images[artwork.objectNumber] = artwork.imageURL
+        }
+        failure = nil
+    }
+
+    /// The entry of a page whose request went to the dead letters.
+    package init(failed request: PageRequest, reason: String) {
+        (pageId, crawlId, source, query, page, total) =
+            (request.pageId, request.crawlId, request.source, request.query, request.page, 0)
+        works = [:]
+        images = [:]
+        failure = reason
+    }
+}

@@ -1,0 +1,56 @@
+import PipelineContract
+import Testing
+
+@testable import IndexWorker
+
+@Suite("What a page writes to artpipe.index-works")
+struct PageRowsTests {
+    static func page(
+        _ source: String, _ objects: [String], versioned: Bool = false, deletions: [String] = [],
+        image: (String) -> String? = { "https://img/\($0).jpg" }
+    ) -> Page {
+        let request = PageRequest(crawlId: "c", source: source, query: ["set": "s"], page: 2, pageSize: 10)
+        return Page(
+            request: request, total: 99,
+            artworks: objects.enumerated().map { position, object in
+                Artwork(
+                    objectNumber: object, title: "t", artist: "M", imageURL: image(object), width: nil, height: nil,
+                    position: position, recordId: versioned ? "rec-\(object)" : nil,
+                    datestamp: versioned ? "2026-01-01T00:00:00Z" : nil)
+            },
+            deletions: versioned
+                ? deletions.map { RecordDeletion(recordId: $0, datestamp: "2026-01-02T00:00:00Z") } : nil)
+    }
+
+    @Test("a page listed again without a work takes back that work's listing; a record's version stays")
+    func relisted() {
+        let first = PageRows.rows(of: Self.page("legacy", ["A", "B", "A"]), before: nil)
+        #expect(first.writes.map(\.work.id) == ["A", "B"], "a second listing on one page is not a row")
+        #expect(first.writes.allSatisfy { $0.row != nil })
+        let second = PageRows.rows(of: Self.page("legacy", ["B", "C"]), before: first.entry)
+        #expect(second.writes.filter { $0.row == nil }.map(\.work.id) == ["A"])
+        #expect(second.writes.filter { $0.row != nil }.map(\.work.id) == ["B", "C"])
+
+        let records = PageRows.rows(of: Self.page("oai", ["A", "B"], versioned: true), before: nil)
+        let moved = PageRows.rows(
+            of: Self.page("oai", ["C"], versioned: true, deletions: ["rec-B"]), before: records.entry)
+        #expect(moved.writes.allSatisfy { $0.row != nil }, "no version of a record is taken back by a page")
+        #expect(moved.writes.map(\.work.id) == ["rec-C", "rec-B"])
+        #expect(moved.writes.allSatisfy { $0.work.isRecord })
+    }
+
+    @Test("thumbnails go to the work the page lists, keyed by the image they were made for")
+    func thumbnails() {
+        let fetched = PageRows.rows(of: Self.page("oai", ["A", "B"], versioned: true), before: nil)
+        var late = PageThumbnails.Item(objectNumber: "A", status: .failed, reason: "HTTP 503")
+        late.imageURL = "https://img/older.jpg"
+        let legacy = PageThumbnails.Item(objectNumber: "B", status: .ok)
+        let gone = PageThumbnails.Item(objectNumber: "Z", status: .ok)
+        let writes = PageRows.rows(
+            of: PageThumbnails(pageId: fetched.entry.pageId, items: [late, legacy, gone]), entry: fetched.entry)
+        #expect(writes.map(\.work.id) == ["rec-A", "rec-B"])
+        #expect(writes[0].key == WorkRow.thumbnailKey(of: writes[0].work, imageURL: "https://img/older.jpg"))
+        #expect(writes[1].key == WorkRow.thumbnailKey(of: writes[1].work, imageURL: "https://img/B.jpg"))
+        #expect(PageRows.rows(of: PageThumbnails(pageId: "x", items: [legacy]), entry: nil).isEmpty)
+    }
+}
