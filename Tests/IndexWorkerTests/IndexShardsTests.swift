@@ -37,3 +37,29 @@ struct IndexShardsTests {
         #expect(perShard.allSatisfy { Double($0) > fair / 2 && Double($0) < fair * 1.5 }, "\(perShard)")
     }
 }
+
+extension IndexShardsTests {
+    /// What the artist stage needs: a shard's bucket files are a function of its own artists.
+    @Test("a shard's bucket files, rendered from its artists alone, are the bytes of the whole index's")
+    func shardRendersAlone() {
+        let shards = IndexShards(count: 6)
+        // 3,000 works; a third by one artist, so it has slices in several buckets.
+        let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 40))
+        let files = IndexLayout.files(for: whole, shards: shards)
+        let isBucketFile = { (path: String) in
+            path.hasPrefix("works/") || (path.hasPrefix("gallery/") && path.count == "gallery/000.html".count)
+        }
+        var checked = 0
+        for shard in 0..<shards.count {
+            var own = whole
+            own.artists = whole.artists.filter { shards.shard(ofArtist: $0.name) == shard }
+            for (path, bytes) in IndexLayout.files(for: own, shards: shards) where isBucketFile(path) {
+                let bucket = Int(path.split(separator: "/")[1].prefix(3), radix: 16)!
+                #expect(shards.shard(ofBucket: bucket) == shard, "\(path) in shard \(shard)")
+                #expect(files[path] == bytes, "\(path) differs when its shard renders it alone")
+                checked += 1
+            }
+        }
+        #expect(checked == files.keys.filter(isBucketFile).count, "every bucket file is some shard's")
+    }
+}

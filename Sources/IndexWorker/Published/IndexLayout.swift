@@ -34,7 +34,8 @@ package enum IndexLayout {
         var slices: [[Slice]]
         var buckets: [Int: [Slice]]
 
-        init(_ index: IndexContent) {
+        /// - Parameter shards: who owns the bucket files (``IndexShards``); one for a single copy.
+        init(_ index: IndexContent, shards: IndexShards = .one) {
             slices = []
             buckets = [:]
             slices.reserveCapacity(index.artists.count)
@@ -44,7 +45,7 @@ package enum IndexLayout {
                 let artistSlices = ranges.enumerated().map { number, range in
                     Slice(
                         artist: position, number: number, works: range,
-                        bucket: IndexLayout.bucket(of: artist.name, slice: number))
+                        bucket: shards.bucket(of: artist.name, slice: number))
                 }
                 for slice in artistSlices { buckets[slice.bucket, default: []].append(slice) }
                 slices.append(artistSlices)
@@ -52,10 +53,11 @@ package enum IndexLayout {
         }
     }
 
-    /// Every file of `index`, by path relative to the output directory.
-    package static func files(for index: ArtistIndex) -> [String: [UInt8]] {
+    /// Every file of `index`, by path relative to the output directory, its buckets laid out
+    /// for `shards`.
+    package static func files(for index: ArtistIndex, shards: IndexShards = .one) -> [String: [UInt8]] {
         let index = IndexContent(index)
-        let plan = Plan(index)
+        let plan = Plan(index, shards: shards)
         var files = sharedFiles(for: index, plan: plan)
         for bucket in plan.buckets.keys {
             for (path, bytes) in bucketFiles(bucket, of: index, plan: plan) { files[path] = bytes }
