@@ -1,3 +1,4 @@
+import PipelineContract
 import Testing
 
 @testable import IndexWorker
@@ -61,5 +62,44 @@ extension IndexShardsTests {
             }
         }
         #expect(checked == files.keys.filter(isBucketFile).count, "every bucket file is some shard's")
+    }
+}
+
+extension IndexShardsTests {
+    @Test("the files that need every artist, assembled from shard and page summaries, are the whole index's bytes")
+    func assembledSharedFiles() {
+        let shards = IndexShards(count: 6)
+        var inputs = IndexLayoutTests.inputs(works: 3_000, artists: 40)
+        for page in [31, 33, 40] {
+            inputs.addFailure(
+                PageRequest(crawlId: "c", source: "rijksmuseum", query: ["s": "artist"], page: page, pageSize: 100),
+                reason: "HTTP 500 at \(page)")
+        }
+        let whole = ArtistIndex.build(from: inputs)
+        let expected = IndexLayout.files(for: whole, shards: shards).filter {
+            !$0.key.hasPrefix("works/") && !($0.key.hasPrefix("gallery/") && $0.key.count == "gallery/000.html".count)
+        }
+        let shardSummaries = (0..<shards.count).map { shard in
+            var own = whole
+            own.artists = whole.artists.filter { shards.shard(ofArtist: $0.name) == shard }
+            return ShardSummary(shard: shard, index: own)
+        }
+        // Three page partitions, by the page id's hash.
+        let entries =
+            inputs.pages.values.map(PageEntry.init)
+            + inputs.failedPages.values.filter { inputs.pages[$0.request.pageId] == nil }.map {
+                PageEntry(failed: $0.request, reason: $0.reason)
+            }
+        let pageSummaries = (0..<3).map { partition in
+            PagesSummary(
+                partition: partition,
+                entries: entries.filter { Int(IndexLayout.nameHash($0.pageId) % 3) == partition })
+        }
+        let assembled = IndexAssembly.sharedFiles(shards: shardSummaries, pages: pageSummaries, layout: shards)
+        #expect(Set(assembled.keys) == Set(expected.keys))
+        for (path, bytes) in expected {
+            #expect(assembled[path] == bytes, "\(path) differs")
+        }
+        #expect(whole.crawls.first?.failedPages.count == 3 && whole.crawls.first?.gaps.isEmpty == false)
     }
 }

@@ -1,0 +1,37 @@
+/// The files that need every artist, assembled from the shards' and page partitions'
+/// summaries: the bytes one copy holding the whole index would write.
+package enum IndexAssembly {
+    /// `index.json`, `index.html`, the letter pages, `gallery/artists.js` and the style sheet.
+    package static func sharedFiles(shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards)
+        -> [String: [UInt8]]
+    {
+        let artists = shards.flatMap(\.artists).map { (key: ArtistIndex.collationKey($0.name), artist: $0) }
+            .sorted { ArtistIndex.artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }.map(\.artist)
+        var thumbnails = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
+        for shard in shards { thumbnails.merge(shard.thumbnails, uniquingKeysWith: +) }
+        let totals = ArtistIndex.Totals(
+            artists: artists.count, works: artists.map(\.works).reduce(0, +), pages: pages.map(\.pages).reduce(0, +),
+            failedPages: pages.map(\.failedPages).reduce(0, +), thumbnails: thumbnails)
+        let content = IndexContent(
+            totals: totals, crawls: crawls(pages.flatMap(\.crawls)),
+            artists: artists.map { IndexContent.Artist(name: $0.name, workCount: $0.works) },
+            works: { _, _ in [] })
+        return IndexLayout.sharedFiles(for: content, plan: IndexLayout.Plan(content, shards: layout))
+    }
+
+    /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the
+    /// largest total, every page, the gaps below the highest page seen.
+    static func crawls(_ parts: [PagesSummary.Crawl]) -> [ArtistIndex.Crawl] {
+        Dictionary(grouping: parts, by: \.crawlId).map { crawlId, parts in
+            let first = parts.min { $0.firstPageId < $1.firstPageId }!
+            let indexed = Array(Set(parts.flatMap(\.pagesIndexed))).sorted()
+            let failed = parts.flatMap(\.failedPages).sorted { ($0.page, $0.reason) < ($1.page, $1.reason) }
+            let highest = max(indexed.last ?? 0, failed.map(\.page).max() ?? 0)
+            let known = Set(indexed).union(failed.map(\.page))
+            return ArtistIndex.Crawl(
+                crawlId: crawlId, source: first.source, query: first.query, total: parts.map(\.total).max() ?? 0,
+                pagesIndexed: indexed, gaps: highest > 0 ? (1...highest).filter { !known.contains($0) } : [],
+                failedPages: failed)
+        }.sorted { $0.crawlId < $1.crawlId }
+    }
+}

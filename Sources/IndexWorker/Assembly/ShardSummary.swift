@@ -1,0 +1,23 @@
+/// What the owner of one artist shard says of it, for the files that need every artist
+/// (`index.json`, `index.html`, the letter pages, `gallery/artists.js`): each artist's name and
+/// count, and its works by thumbnail status. Small: no work is in it.
+package struct ShardSummary: Codable, Sendable, Equatable {
+    package struct Artist: Codable, Sendable, Equatable {
+        package var name: String
+        package var works: Int
+    }
+
+    package var shard: Int
+    package var artists: [Artist]
+    /// Works by thumbnail status: ok, noImage, failed, pending.
+    package var thumbnails: [String: Int]
+
+    /// The summary of `index`, which holds the shard's artists only.
+    package init(shard: Int, index: ArtistIndex) {
+        self.shard = shard
+        artists = index.artists.map { Artist(name: $0.name, works: $0.works.count) }
+        var thumbnails: [String: Int] = [:]
+        for work in index.artists.flatMap(\.works) { thumbnails[work.thumbnailStatus, default: 0] += 1 }
+        self.thumbnails = thumbnails
+    }
+}
