@@ -103,3 +103,47 @@ extension IndexShardsTests {
         #expect(whole.crawls.first?.failedPages.count == 3 && whole.crawls.first?.gaps.isEmpty == false)
     }
 }
+
+extension IndexShardsTests {
+    @Test(
+        "each shard's works, applied in any order with rows changed and taken back on the way, render its buckets as the whole index does"
+    )
+    func shardWorksInAnyOrder() {
+        let shards = IndexShards(count: 4)
+        let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 1_200, artists: 30))
+        let files = IndexLayout.files(for: whole, shards: shards)
+        var rows: [(WorkKey, ShardWorks.Row)] = []
+        for artist in whole.artists {
+            for work in artist.works {
+                rows.append(
+                    (
+                        WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false),
+                        .init(artist: artist.name, work: work)
+                    ))
+            }
+        }
+        var random = SplitMix(seed: 7)
+        var states = (0..<shards.count).map { ShardWorks(shard: $0) }
+        for (key, row) in rows.shuffled(using: &random) {
+            let shard = shards.shard(ofArtist: row.artist)
+            if random.next(5) == 0 {
+                // An older line first, or the work taken back and given again: the last row stands.
+                var older = row
+                older.work.title += " (older)"
+                states[shard].apply(key, older)
+                if random.next(2) == 0 { states[shard].apply(key, nil) }
+            }
+            let changed = states[shard].apply(key, row)
+            #expect(changed.isEmpty || changed == [row.artist])
+        }
+        for state in states {
+            let own = state.index
+            #expect(own.artists.allSatisfy { shards.shard(ofArtist: $0.name) == state.shard })
+            for (path, bytes) in IndexLayout.files(for: own, shards: shards)
+            where path.hasPrefix("works/") || (path.hasPrefix("gallery/") && path.count == "gallery/000.html".count) {
+                #expect(files[path] == bytes, "\(path) of shard \(state.shard) differs")
+            }
+        }
+        #expect(states.map(\.rows.count).reduce(0, +) == 1_200)
+    }
+}
