@@ -1,0 +1,105 @@
+import Foundation
+import ObjectStorage
+
+/// The shards' and page partitions' summaries, kept in the output beside the index under
+/// `.artpipe-index/` (no index file is named so: the publisher and prune leave them alone), each
+/// with a sequence number its owner raises on every change, a new owner going on from the last
+/// one's; and which of them the published shared files were assembled from.
+package struct IndexSummaries: Sendable {
+    package static let folder = ".artpipe-index"
+    package static let assembledPath = "\(folder)/assembled.json"
+
+    /// A summary as it is stored: its sequence number and its body.
+    package struct Stored<Summary: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        package var sequence: Int
+        package var summary: Summary
+    }
+
+    let output: any OutputStore
+
+    package init(output: any OutputStore) {
+        self.output = output
+    }
+
+    static func shardPath(_ shard: Int) -> String { "\(folder)/shards/\(shard).json" }
+    static func pagesPath(_ partition: Int) -> String { "\(folder)/pages/\(partition).json" }
+
+    /// Writes a shard's summary when it changed, one sequence number after the stored one.
+    /// Returns the sequence number it has now.
+    @discardableResult
+    package func write(_ summary: ShardSummary) throws -> Int {
+        try write(summary, at: Self.shardPath(summary.shard))
+    }
+
+    @discardableResult
+    package func write(_ summary: PagesSummary) throws -> Int {
+        try write(summary, at: Self.pagesPath(summary.partition))
+    }
+
+    /// Every shard's and page partition's summary, `count` of each, with the sequence numbers
+    /// read; nil while one is missing (a partition whose owner is not ready yet).
+    package func read(count: Int) throws -> (shards: [ShardSummary], pages: [PagesSummary], versions: SummaryVersions)?
+    {
+        var versions = SummaryVersions()
+        var (shards, pages): ([ShardSummary], [PagesSummary]) = ([], [])
+        for index in 0..<count {
+            guard let shard: Stored<ShardSummary> = try read(Self.shardPath(index)),
+                let partition: Stored<PagesSummary> = try read(Self.pagesPath(index))
+            else { return nil }
+            shards.append(shard.summary)
+            pages.append(partition.summary)
+            versions.sequences[Self.shardPath(index)] = shard.sequence
+            versions.sequences[Self.pagesPath(index)] = partition.sequence
+        }
+        return (shards, pages, versions)
+    }
+
+    /// The summaries the published shared files were assembled from; empty when none were.
+    package func assembled() throws -> SummaryVersions {
+        try read(Self.assembledPath) ?? SummaryVersions()
+    }
+
+    /// Records the summaries the shared files were just assembled from.
+    package func recordAssembled(_ versions: SummaryVersions) throws {
+        try output.write(try Self.encoder.encode(versions).bytes, to: Self.assembledPath, durable: true)
+    }
+
+    private func write<Summary: Codable & Sendable & Equatable>(_ summary: Summary, at path: String) throws -> Int {
+        let stored: Stored<Summary>? = try read(path)
+        if let stored, stored.summary == summary { return stored.sequence }
+        let next = Stored(sequence: (stored?.sequence ?? 0) + 1, summary: summary)
+        try output.write(try Self.encoder.encode(next).bytes, to: path, durable: true)
+        return next.sequence
+    }
+
+    private func read<Value: Decodable>(_ path: String) throws -> Value? {
+        guard let bytes = try output.read(path) else { return nil }
+        return try JSONDecoder().decode(Value.self, from: Data(bytes))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}
+
+extension Data {
+    fileprivate var bytes: [UInt8] { Array(self) }
+}
+
+/// Which summaries, at which sequence numbers, something was built from.
+package struct SummaryVersions: Codable, Sendable, Equatable {
+    package var sequences: [String: Int] = [:]
+
+    package init(sequences: [String: Int] = [:]) {
+        self.sequences = sequences
+    }
+
+    /// At least as new as `other` in every summary `other` names, and newer in one or naming
+    /// one more: what may replace shared files built from `other` without taking the index back.
+    package func supersedes(_ other: SummaryVersions) -> Bool {
+        guard other.sequences.allSatisfy({ sequences[$0.key, default: -1] >= $0.value }) else { return false }
+        return self != other
+    }
+}
