@@ -25,7 +25,7 @@ package struct PagesSummary: Codable, Sendable, Equatable {
         var crawls: [String: Crawl] = [:]
         var (pages, failed) = (0, 0)
         // Fetched pages first, each crawl's lowest page id first.
-        for entry in entries.sorted(by: {
+        for entry in entries.filter({ $0.fetched || $0.failure != nil }).sorted(by: {
             ($0.failure == nil ? 0 : 1, $0.pageId) < ($1.failure == nil ? 0 : 1, $1.pageId)
         }) {
             var crawl =

@@ -18,6 +18,11 @@ package struct PageEntry: Codable, Sendable, Equatable {
     package var images: [String: String]
     /// Why the page's request was given up on, when it was and no page came since.
     package var failure: String?
+    /// Whether the page itself was read (not only its failure, or its thumbnails).
+    package var fetched: Bool
+    /// The page's latest thumbnails, kept for the page's next version, and for a page whose
+    /// thumbnails were read before it (the two topics are read side by side, in no order).
+    package var thumbnails: PageThumbnails?
 
     /// The entry of a fetched page.
     package init(_ page: Page) {
@@ -30,6 +35,7 @@ package struct PageEntry: Codable, Sendable, Equatable {
             images[artwork.objectNumber] = artwork.imageURL
         }
         failure = nil
+        fetched = true
     }
 
     /// The entry of a page whose request went to the dead letters.
@@ -39,5 +45,12 @@ package struct PageEntry: Codable, Sendable, Equatable {
         works = [:]
         images = [:]
         failure = reason
+        fetched = false
+    }
+
+    /// The entry of a page known so far only by its thumbnails.
+    package init(waitingFor pageId: String) {
+        (self.pageId, crawlId, source, query, page, total) = (pageId, "", "", [:], 0, 0)
+        (works, images, failure, fetched) = ([:], [:], nil, false)
     }
 }
