@@ -82,8 +82,10 @@ package enum CrawlPlanner {
         for delay in countRetryDelays {
             do {
                 return try await source.count(query: query)
-            } catch let error where !FailureClass.of(error).isForGood {
-                try await Task.sleep(for: max(delay, FailureClass.of(error).retryAfter ?? .zero))
+            } catch {
+                let failure = FailureClass.of(error)
+                guard !failure.isForGood else { throw error }
+                try await Task.sleep(for: max(delay, failure.retryAfter ?? .zero))
             }
         }
         return try await source.count(query: query)

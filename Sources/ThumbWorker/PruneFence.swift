@@ -35,8 +35,6 @@ package struct PruneFence: Codable, Equatable, Sendable {
         package static let standard = Timing(heartbeatInterval: .seconds(30), leaseDuration: .seconds(120))
     }
 
-    package static let heartbeatInterval = Timing.standard.heartbeatInterval
-    package static let leaseDuration = Timing.standard.leaseDuration
     /// A worker that has seen the same running fence for this long treats it as abandoned (a
     /// prune killed before it lowered it): longer than the lease, so the prune has stopped.
     package static let abandonedAfter: Duration = .seconds(300)

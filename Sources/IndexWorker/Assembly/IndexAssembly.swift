@@ -22,16 +22,15 @@ package enum IndexAssembly {
     /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the
     /// largest total, every page, the gaps below the highest page seen.
     static func crawls(_ parts: [PagesSummary.Crawl]) -> [ArtistIndex.Crawl] {
-        Dictionary(grouping: parts, by: \.crawlId).map { crawlId, parts in
-            let first = parts.min { $0.firstPageId < $1.firstPageId }!
-            let indexed = Array(Set(parts.flatMap(\.pagesIndexed))).sorted()
-            let failed = parts.flatMap(\.failedPages).sorted { ($0.page, $0.reason) < ($1.page, $1.reason) }
+        PagesSummary.Crawl.merging(parts).map { crawl in
+            let indexed = Array(Set(crawl.pagesIndexed)).sorted()
+            let failed = crawl.failedPages.sorted { ($0.page, $0.reason) < ($1.page, $1.reason) }
             let highest = max(indexed.last ?? 0, failed.map(\.page).max() ?? 0)
             let known = Set(indexed).union(failed.map(\.page))
             return ArtistIndex.Crawl(
-                crawlId: crawlId, source: first.source, query: first.query, total: parts.map(\.total).max() ?? 0,
+                crawlId: crawl.crawlId, source: crawl.source, query: crawl.query, total: crawl.total,
                 pagesIndexed: indexed, gaps: highest > 0 ? (1...highest).filter { !known.contains($0) } : [],
                 failedPages: failed)
-        }.sorted { $0.crawlId < $1.crawlId }
+        }
     }
 }

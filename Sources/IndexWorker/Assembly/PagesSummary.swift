@@ -11,6 +11,35 @@ package struct PagesSummary: Codable, Sendable, Equatable {
         package var total: Int
         package var pagesIndexed: [Int]
         package var failedPages: [ArtistIndex.FailedPage]
+
+        /// One page's part: indexed, or known only by why its request failed.
+        init(
+            crawlId: String, source: String, query: [String: String], pageId: String, page: Int, total: Int,
+            failure: String?
+        ) {
+            (self.crawlId, self.source, self.query) = (crawlId, source, query)
+            firstPageId = (failure == nil ? "0" : "1") + pageId
+            self.total = failure == nil ? total : 0
+            pagesIndexed = failure == nil ? [page] : []
+            failedPages = failure.map { [ArtistIndex.FailedPage(page: page, reason: $0)] } ?? []
+        }
+
+        /// This part and another of the same crawl, as one.
+        func merged(with other: Crawl) -> Crawl {
+            var merged = firstPageId <= other.firstPageId ? self : other
+            merged.total = max(total, other.total)
+            merged.pagesIndexed = pagesIndexed + other.pagesIndexed
+            merged.failedPages = failedPages + other.failedPages
+            return merged
+        }
+
+        /// Parts merged into one per crawl.
+        static func merging(_ parts: [Crawl]) -> [Crawl] {
+            Dictionary(grouping: parts, by: \.crawlId).values.map {
+                $0.dropFirst().reduce($0[0]) { $0.merged(with: $1) }
+            }
+            .sorted { $0.crawlId < $1.crawlId }
+        }
     }
 
     package var partition: Int
@@ -19,32 +48,17 @@ package struct PagesSummary: Codable, Sendable, Equatable {
     package var crawls: [Crawl]
 
     /// The summary of a partition's page entries: a page fetched counts as indexed, one known
-    /// only by its failure as failed.
+    /// only by its failure as failed, one known only by its thumbnails not at all.
     package init(partition: Int, entries: some Sequence<PageEntry>) {
         self.partition = partition
-        var crawls: [String: Crawl] = [:]
-        var (pages, failed) = (0, 0)
-        // Fetched pages first, each crawl's lowest page id first.
-        for entry in entries.filter({ $0.fetched || $0.failure != nil }).sorted(by: {
-            ($0.failure == nil ? 0 : 1, $0.pageId) < ($1.failure == nil ? 0 : 1, $1.pageId)
-        }) {
-            var crawl =
-                crawls[entry.crawlId]
-                ?? Crawl(
-                    crawlId: entry.crawlId, source: entry.source, query: entry.query,
-                    firstPageId: (entry.failure == nil ? "0" : "1") + entry.pageId, total: 0, pagesIndexed: [],
-                    failedPages: [])
-            if let failure = entry.failure {
-                failed += 1
-                crawl.failedPages.append(ArtistIndex.FailedPage(page: entry.page, reason: failure))
-            } else {
-                pages += 1
-                crawl.pagesIndexed.append(entry.page)
-                crawl.total = max(crawl.total, entry.total)
-            }
-            crawls[entry.crawlId] = crawl
-        }
-        (self.pages, self.failedPages) = (pages, failed)
-        self.crawls = crawls.values.sorted { $0.crawlId < $1.crawlId }
+        let known = entries.filter { $0.fetched || $0.failure != nil }
+        pages = known.filter(\.fetched).count
+        failedPages = known.count - pages
+        crawls = Crawl.merging(
+            known.map {
+                Crawl(
+                    crawlId: $0.crawlId, source: $0.source, query: $0.query, pageId: $0.pageId, page: $0.page,
+                    total: $0.total, failure: $0.failure)
+            })
     }
 }

@@ -147,37 +147,20 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
+    /// The crawls of the pages and failures: the one rule, ``IndexAssembly/crawls(_:)``, which
+    /// the assembled index applies to its page partitions' summaries.
     static func crawls(from inputs: IndexInputs) -> [Crawl] {
-        var crawls: [String: Crawl] = [:]
-        for page in inputs.pages.values.sorted(by: { $0.pageId < $1.pageId }) {
-            var crawl =
-                crawls[page.crawlId]
-                ?? Crawl(
-                    crawlId: page.crawlId, source: page.source, query: page.query, total: page.total, pagesIndexed: [],
-                    gaps: [], failedPages: [])
-            crawl.pagesIndexed.append(page.page)
-            crawl.total = max(crawl.total, page.total)
-            crawls[page.crawlId] = crawl
+        let pages = inputs.pages.values.map {
+            PagesSummary.Crawl(
+                crawlId: $0.crawlId, source: $0.source, query: $0.query, pageId: $0.pageId, page: $0.page,
+                total: $0.total, failure: nil)
         }
-        for failure in inputs.failedPages.values where inputs.pages[failure.request.pageId] == nil {
-            let request = failure.request
-            var crawl =
-                crawls[request.crawlId]
-                ?? Crawl(
-                    crawlId: request.crawlId, source: request.source, query: request.query, total: 0, pagesIndexed: [],
-                    gaps: [], failedPages: [])
-            crawl.failedPages.append(FailedPage(page: request.page, reason: failure.reason))
-            crawls[request.crawlId] = crawl
+        let failures = inputs.failedPages.values.filter { inputs.pages[$0.request.pageId] == nil }.map {
+            PagesSummary.Crawl(
+                crawlId: $0.request.crawlId, source: $0.request.source, query: $0.request.query,
+                pageId: $0.request.pageId, page: $0.request.page, total: 0, failure: $0.reason)
         }
-        return crawls.values.map { crawl in
-            var crawl = crawl
-            crawl.pagesIndexed = Array(Set(crawl.pagesIndexed)).sorted()
-            crawl.failedPages.sort { ($0.page, $0.reason) < ($1.page, $1.reason) }
-            let highest = max(crawl.pagesIndexed.last ?? 0, crawl.failedPages.map(\.page).max() ?? 0)
-            let known = Set(crawl.pagesIndexed).union(crawl.failedPages.map(\.page))
-            crawl.gaps = highest > 0 ? (1...highest).filter { !known.contains($0) } : []
-            return crawl
-        }.sorted { $0.crawlId < $1.crawlId }
+        return IndexAssembly.crawls(pages + failures)
     }
 }
 

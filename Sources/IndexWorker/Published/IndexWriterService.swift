@@ -63,7 +63,7 @@ package struct IndexWriterService: Service {
                 return .published(changed: changed, flushing: flushedAt - start, publishing: clock.now - flushedAt)
             } catch let error where !FailureClass.of(error).isForGood {
                 // The state is flushed: the next interval publishes it all again.
-                return .storeUnavailable("\(error)")
+                return .publishFailedForNow("\(error)")
             }
         }
         switch outcome {
@@ -78,7 +78,7 @@ package struct IndexWriterService: Service {
                         "index.flush.seconds": "\(flushing.seconds)", "index.publish.seconds": "\(publishing.seconds)",
                     ])
             }
-        case .storeUnavailable(let error):
+        case .publishFailedForNow(let error):
             logger.warning(
                 "cannot publish the index for the moment; trying again at the next interval",
                 metadata: ["reason": "\(error)"])
@@ -89,6 +89,6 @@ package struct IndexWriterService: Service {
         /// History is missing (``MissingHistory``): nothing may be published.
         case withheld
         case published(changed: Bool, flushing: Duration, publishing: Duration)
-        case storeUnavailable(String)
+        case publishFailedForNow(String)
     }
 }

@@ -43,7 +43,7 @@ package struct WorkRows: Sendable, Equatable {
             versions[version.pageId] = version
             return supersede()
         case .thumbnails(let imageURL, let item):
-            if let kept = thumbnails[imageURL], Self.rank(kept) > Self.rank(item) {
+            if let kept = thumbnails[imageURL], Self.rank(item).lexicographicallyPrecedes(Self.rank(kept)) {
                 let better = WorkRow.thumbnails(imageURL: imageURL, item: kept)
                 return [WriteBack(key: better.key(of: work), row: better)]
             }
@@ -123,11 +123,5 @@ package struct WorkRows: Sendable, Equatable {
         return [
             status, item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
         ]
-    }
-}
-
-extension Array where Element == String {
-    fileprivate static func > (a: [String], b: [String]) -> Bool {
-        b.lexicographicallyPrecedes(a) { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
     }
 }

@@ -19,11 +19,6 @@ package struct RetryPolicy: Sendable {
         .seconds(Double.random(in: (ceiling(afterAttempt: attempt) / 2)...ceiling(afterAttempt: attempt)))
     }
 
-    /// The shortest wait after failed attempt number `attempt`.
-    package func shortestDelay(afterAttempt attempt: Int) -> Duration {
-        .seconds(ceiling(afterAttempt: attempt) / 2)
-    }
-
     private func ceiling(afterAttempt attempt: Int) -> Double {
         let exponent = min(max(attempt - 1, 0), 30)
         return min(maxDelay.seconds, initialDelay.seconds * Double(1 << exponent))

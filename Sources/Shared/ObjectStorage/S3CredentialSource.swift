@@ -21,11 +21,9 @@ package final class S3CredentialSource: Sendable {
 
     /// From the environment or the shared credentials file, read again from there when they expire.
     package static func resolve(environment: [String: String]) throws -> S3CredentialSource {
+        // Read again from the same place: a process's variables never change, its credentials file may.
         S3CredentialSource(try S3Credentials.resolve(environment: environment)) {
-            // The file may have been renewed; the variables are the process's own.
-            var environment = environment
-            environment.merge(ProcessInfo.processInfo.environment) { _, now in now }
-            return try S3Credentials.resolve(environment: environment)
+            try S3Credentials.resolve(environment: environment)
         }
     }
 

@@ -42,7 +42,10 @@ struct PruneCommand: AsyncParsableCommand {
             throw ConfigurationError("--keep-recent: '\(self.keepRecent)' is not a duration (write 30s, 10m, 2h or 1d)")
         }
         if let folder = try output.location().folder {
-            try prune(folder: folder, keepRecent: keepRecent)
+            // Reads and renames block: a thread of their own, not Swift's pool.
+            try await NIOThreadPool.withPool(threads: 1) { pool in
+                try await pool.runIfActive { try prune(folder: folder, keepRecent: keepRecent) }
+            }
             return
         }
         guard let touchAfter = Duration(text: touchAfter) else {
