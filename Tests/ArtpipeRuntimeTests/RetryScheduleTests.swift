@@ -56,8 +56,10 @@ struct RetryScheduleTests {
         try await cluster.produce(
             to: input, 0..<6, value: { $0 == 1 ? "flaky-\($0)" : $0 == 4 ? "never-\($0)" : "ok-\($0)" })
 
-        // Only the flaky message fails, twice; the rest pass at once.
-        let worker = try rig.worker()
+        // Only the flaky message fails, twice; the rest pass at once. Its two hops through the
+        // retry topics take about a second, more on a loaded machine: the give-up (which ends
+        // only the `never` one) leaves them ten.
+        let worker = try rig.worker(giveUpAfter: .seconds(10))
         let outputs = try await readTopic(output, brokers: cluster.brokers, count: 5, timeout: .seconds(60))
         let letters = try await readTopic(deadLetters, brokers: cluster.brokers, count: 1, timeout: .seconds(60))
         let firstTier = try await readTopic(tiers[0], brokers: cluster.brokers, count: 2, timeout: .seconds(30))
@@ -153,7 +155,7 @@ extension RetryScheduleTests {
 }
 
 /// One-partition input, output, dead-letter and three retry topics on a cluster of their own,
-/// and a worker on them whose retries wait 0.3, 0.6 and 1 s and give up after 3 s.
+/// and a worker on them whose retries wait 0.3, 0.6 and 1 s and give up after 3 s unless told.
 private struct RetryRig {
     let cluster: TestCluster
     let input: String

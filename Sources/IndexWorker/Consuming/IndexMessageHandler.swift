@@ -21,6 +21,11 @@ package struct IndexMessageHandler: MessageHandler {
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
+        try Self.input(of: message)
+    }
+
+    /// What a message of the index's inputs says (the pages stage reads them too).
+    static func input(of message: KafkaConsumerMessage) throws -> Input {
         switch message.topic {
         case ArtpipeTopic.pages:
             return .page(try MessageCodec.decode(Page.self, from: message))

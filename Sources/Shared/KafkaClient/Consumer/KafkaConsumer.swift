@@ -44,7 +44,7 @@ package final class KafkaConsumer: Sendable {
         ])
 
         var offsetReader: RDKafkaClient?
-        if configuration.startOffset != nil {
+        if configuration.startOffset != nil || configuration.onAssign != nil {
             offsetReader = try RDKafkaClient(
                 type: .consumer,
                 properties: configuration.client.clientProperties(

@@ -17,6 +17,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     private let drainTimeout: Duration
     private let startOffset: (@Sendable (KafkaTopicPartition, Int64?, Int64?) -> Int64?)?
     private let onRevoke: (@Sendable ([KafkaTopicPartition], Bool) -> Void)?
+    private let onAssign: (@Sendable ([(KafkaTopicPartition, endOffset: Int64?)]) -> Void)?
     /// A second handle in the same group, never subscribed, for reading committed offsets:
     /// asking the member's own handle from inside its rebalance callback left later
     /// incremental assignments without fetching on the embedded broker.
@@ -29,6 +30,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         self.drainTimeout = configuration.drainTimeout
         self.startOffset = configuration.startOffset
         self.onRevoke = configuration.onRevoke
+        self.onAssign = configuration.onAssign
         self.offsetReader = offsetReader
         self.logger = logger
     }
@@ -65,6 +67,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             if let error = rebalance.accept() {
                 logger.error("cannot take partitions", metadata: ["kafka.error": "\(error)"])
             }
+            onAssign?(topicPartitions.map { ($0, endOffset($0)) })
         case .revoke:
             let lost = rebalance.assignmentLost
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
@@ -202,6 +205,13 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                 metadata: ["kafka.partition": "\(topicPartition)", "kafka.error": "\(error)"])
             return nil
         }
+    }
+
+    /// The next offset to be written to `topicPartition` (its high watermark); nil when the
+    /// broker did not answer in time.
+    private func endOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
+        guard let offsetReader else { return nil }
+        return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).high
     }
 
     /// The group's committed offsets of `topicPartitions` (absent where none, or when the

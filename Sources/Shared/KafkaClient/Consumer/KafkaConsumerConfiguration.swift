@@ -32,6 +32,10 @@ package struct KafkaConsumerConfiguration: Sendable {
     /// flight finished and before the next owner can read them. `lost` is true when they were
     /// lost rather than handed over (a session that timed out): another member may own them
     /// already, so nothing of theirs should be written any more.
+    /// Called on the poll thread when partitions are assigned, with the end offset (the high
+    /// watermark) each had then, when the broker said: where a partition whose state is read
+    /// from its own topic stands once it has caught up with its assignment.
+    package var onAssign: (@Sendable (_ partitions: [(KafkaTopicPartition, endOffset: Int64?)]) -> Void)?
     package var onRevoke: (@Sendable (_ partitions: [KafkaTopicPartition], _ lost: Bool) -> Void)?
 
     package init(client: KafkaClientConfiguration, groupID: String) {

@@ -8,11 +8,14 @@ package struct KafkaConsumerMessage: Sendable {
     package let headers: [KafkaHeader]
     /// Milliseconds since the epoch, when the broker provided a timestamp.
     package let timestampMilliseconds: Int64?
+    /// No value at all (null, not empty): a tombstone on a compacted topic.
+    package let isTombstone: Bool
 
     package init(
         topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
-        headers: [KafkaHeader] = [], timestampMilliseconds: Int64? = nil
+        headers: [KafkaHeader] = [], timestampMilliseconds: Int64? = nil, isTombstone: Bool = false
     ) {
+        self.isTombstone = isTombstone
         self.topic = topic
         self.partition = partition
         self.offset = offset

@@ -23,6 +23,7 @@ extension KafkaConsumerMessage {
         let timestamp = rd_kafka_message_timestamp(message, &timestampType)
         self.init(
             topic: topic, partition: raw.partition, offset: raw.offset, key: key, value: value, headers: headers,
-            timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp)
+            timestampMilliseconds: timestampType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? nil : timestamp,
+            isTombstone: raw.payload == nil)
     }
 }

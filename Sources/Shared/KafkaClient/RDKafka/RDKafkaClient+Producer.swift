@@ -45,8 +45,8 @@ extension RDKafkaClient {
                     fields.append(field)
                     field = rd_kafka_vu_t()
                     field.vtype = RD_KAFKA_VTYPE_VALUE
-                    field.u.mem.ptr = UnsafeMutableRawPointer(mutating: value.baseAddress)
-                    field.u.mem.size = value.count
+                    field.u.mem.ptr = record.isTombstone ? nil : UnsafeMutableRawPointer(mutating: value.baseAddress)
+                    field.u.mem.size = record.isTombstone ? 0 : value.count
                     fields.append(field)
                     if let key {
                         field = rd_kafka_vu_t()

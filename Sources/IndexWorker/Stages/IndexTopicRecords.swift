@@ -1,0 +1,77 @@
+import Foundation
+import KafkaClient
+import PipelineContract
+
+/// The records of the index worker's own topics (docs/architecture.md, "The index at scale"):
+/// their keys, partitions and values. A tombstone (no value) takes a key back.
+package enum IndexTopicRecords {
+    /// A page's entry in `artpipe.index-pages`, on the partition its page id's inputs are on.
+    package static func record(_ entry: PageEntry, partition: Int32) throws -> KafkaProducerRecord {
+        KafkaProducerRecord(
+            topic: ArtpipeTopic.indexPages, partition: partition, key: entry.pageId, value: try encode(entry))
+    }
+
+    /// A row of `artpipe.index-works`, on its work's partition among `partitions`.
+    package static func record(work: WorkKey, key: String, row: WorkRow?, partitions: Int) throws
+        -> KafkaProducerRecord
+    {
+        let partition = Int32(work.partition(of: partitions))
+        guard let row else { return .tombstone(topic: ArtpipeTopic.indexWorks, partition: partition, key: key) }
+        return KafkaProducerRecord(
+            topic: ArtpipeTopic.indexWorks, partition: partition, key: key, value: try encode(row))
+    }
+
+    /// A work's line in `artpipe.index-artists`, on its artist's shard.
+    package static func record(_ write: WorkPartition.ArtistWrite) throws -> KafkaProducerRecord {
+        let (key, partition) = (write.work.description, Int32(write.shard))
+        guard let row = write.row else {
+            return .tombstone(topic: ArtpipeTopic.indexArtists, partition: partition, key: key)
+        }
+        return KafkaProducerRecord(
+            topic: ArtpipeTopic.indexArtists, partition: partition, key: key, value: try encode(row))
+    }
+
+    /// What a message of `artpipe.index-pages` says; nil for a tombstone.
+    package static func pageEntry(_ message: KafkaConsumerMessage) throws -> PageEntry? {
+        message.isTombstone ? nil : try decode(PageEntry.self, message)
+    }
+
+    /// What a message of `artpipe.index-works` says: its work, its key and its row (nil: a tombstone).
+    package static func workRow(_ message: KafkaConsumerMessage) throws -> (work: WorkKey, key: String, row: WorkRow?) {
+        guard let key = message.keyString, let work = WorkRow.work(ofKey: key) else {
+            throw IndexTopicRecordError(message, "the key names no work")
+        }
+        return (work, key, message.isTombstone ? nil : try decode(WorkRow.self, message))
+    }
+
+    /// What a message of `artpipe.index-artists` says: its work and its line (nil: a tombstone).
+    package static func artistRow(_ message: KafkaConsumerMessage) throws -> (work: WorkKey, row: ShardWorks.Row?) {
+        guard let key = message.keyString, let work = WorkKey(text: key) else {
+            throw IndexTopicRecordError(message, "the key names no work")
+        }
+        return (work, message.isTombstone ? nil : try decode(ShardWorks.Row.self, message))
+    }
+
+    private static func encode(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, _ message: KafkaConsumerMessage) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(message.value))
+        } catch {
+            throw IndexTopicRecordError(message, "unreadable value: \(error)")
+        }
+    }
+}
+
+/// A record of the index worker's own topics it cannot read: never written by artpipe.
+package struct IndexTopicRecordError: Error, CustomStringConvertible {
+    package let description: String
+
+    init(_ message: KafkaConsumerMessage, _ reason: String) {
+        description = "\(message.topic) partition \(message.partition) offset \(message.offset): \(reason)"
+    }
+}

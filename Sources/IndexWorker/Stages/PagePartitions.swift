@@ -1,0 +1,80 @@
+import KafkaClient
+import Logging
+import PipelineContract
+
+/// The pages stage's partitions this copy holds, each restored from `artpipe.index-pages`
+/// once per assignment before it is used.
+package actor PagePartitions {
+    /// The step ``StageProgress`` waits for until a partition is restored.
+    static let restoreStep = "restore \(ArtpipeTopic.indexPages)"
+
+    private struct Held {
+        var generation: Int
+        var restore: Task<PagePartition, any Error>
+        var state: PagePartition?
+    }
+
+    private var held: [Int: Held] = [:]
+    private let kafka: KafkaClientConfiguration
+    private let progress: StageProgress
+    private let logger: Logger
+
+    init(kafka: KafkaClientConfiguration, progress: StageProgress, logger: Logger) {
+        (self.kafka, self.progress, self.logger) = (kafka, progress, logger)
+    }
+
+    /// The partition's state under the assignment `generation`, restored first if need be.
+    func state(of partition: Int, generation: Int) async throws -> PagePartition {
+        if let entry = held[partition], entry.generation == generation {
+            if let state = entry.state { return state }
+            return try await entry.restore.value
+        }
+        let (kafka, logger, progress) = (kafka, logger, progress)
+        let restore = Task {
+            let state = try await Self.restore(partition, kafka: kafka, logger: logger)
+            progress.read(Self.restoreStep, partition: partition, upTo: 1)
+            return state
+        }
+        held[partition] = Held(generation: generation, restore: restore)
+        let state = try await restore.value
+        if held[partition]?.generation == generation, held[partition]?.state == nil { held[partition]?.state = state }
+        return held[partition]?.state ?? state
+    }
+
+    /// Applies `change` to the partition's state; returns what it asks to write.
+    func apply(
+        to partition: Int, generation: Int, _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
+    ) async throws -> PagePartition.Writes {
+        var state = try await state(of: partition, generation: generation)
+        let writes = change(&state)
+        held[partition]?.state = state
+        return writes
+    }
+
+    /// The summaries of the partitions in `partitions` that are restored.
+    func summaries(of partitions: Set<Int>) -> [PagesSummary] {
+        partitions.sorted().compactMap { held[$0]?.state?.summary }
+    }
+
+    private static func restore(_ partition: Int, kafka: KafkaClientConfiguration, logger: Logger) async throws
+        -> PagePartition
+    {
+        let collected = Collected(partition: partition)
+        try await KafkaTopicSnapshot.scan(
+            ArtpipeTopic.indexPages, from: [Int32(partition): 0], configuration: kafka, timeout: .seconds(600),
+            logger: logger
+        ) { message in
+            if let entry = try? IndexTopicRecords.pageEntry(message) { collected.state.restore(entry) }
+        }
+        logger.info(
+            "pages partition restored",
+            metadata: ["kafka.partition": "\(partition)", "pages": "\(collected.state.entries.count)"])
+        return collected.state
+    }
+
+    /// What a restore collects; only the blocking thread that scans touches it.
+    private final class Collected: @unchecked Sendable {
+        var state: PagePartition
+        init(partition: Int) { state = PagePartition(partition: partition) }
+    }
+}

@@ -1,0 +1,103 @@
+import KafkaClient
+import Synchronization
+
+/// Which partitions of one stage this copy holds, and how far each has read since it was
+/// assigned (``PartitionReadiness``): a partition may publish, or be summarised, only once
+/// every topic it reads is read to where it stood at the assignment. Fed from the consumer's
+/// assignment callbacks and from the handler; read by the publisher.
+package final class StageProgress: Sendable {
+    private struct Held {
+        var readiness: PartitionReadiness
+        /// Bumped at every assignment, so work begun under an older one is told apart.
+        var generation: Int
+    }
+
+    private let partitions = Mutex<[Int: Held]>([:])
+    /// Per partition, the group's committed offset when it was last assigned.
+    private let committed = Mutex<[Int: Int64]>([:])
+    /// Where the consumer starts reading each partition being assigned: read up to there already.
+    private let starts = Mutex<[KafkaTopicPartition: Int64]>([:])
+    private let generations = Atomic<Int>(0)
+
+    /// An end offset the broker did not give: never reached, so the partition waits.
+    static let unknownEnd: Int64 = 1 << 50
+
+    package init() {}
+
+    /// Partitions assigned, with each topic's end offset then (an unknown one counts as not read).
+    package func assigned(_ partitions: [(KafkaTopicPartition, endOffset: Int64?)]) {
+        let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
+        let byPartition = Dictionary(grouping: partitions, by: { Int($0.0.partition) })
+        self.partitions.withLock { held in
+            for (partition, topics) in byPartition {
+                var targets = held[partition]?.readiness.targets ?? [:]
+                for (topicPartition, end) in topics { targets[topicPartition.topic] = end ?? Self.unknownEnd }
+                var readiness = PartitionReadiness(endOffsets: targets)
+                for (topicPartition, _) in topics {
+                    if let start = starts.withLock({ $0.removeValue(forKey: topicPartition) }) {
+                        readiness.advance(topicPartition.topic, to: start)
+                    }
+                }
+                held[partition] = Held(readiness: readiness, generation: generation)
+            }
+        }
+    }
+
+    /// Where the consumer starts reading a partition being assigned: `start` when the stage
+    /// chose it, else the group's committed offset, else the oldest the partition holds.
+    /// Returns `start`, for ``KafkaConsumerConfiguration/startOffset``.
+    package func starting(
+        _ topicPartition: KafkaTopicPartition, committed offset: Int64?, earliest: Int64?, at start: Int64? = nil
+    ) -> Int64? {
+        let position = start == KafkaConsumerConfiguration.beginningOffset ? earliest : start ?? offset ?? earliest
+        starts.withLock { $0[topicPartition] = position ?? 0 }
+        committed.withLock { $0[Int(topicPartition.partition)] = offset ?? 0 }
+        return start
+    }
+
+    /// Whether `offset` of `partition` was handled before its assignment: at or past the
+    /// group's committed offset then is new.
+    package func handledBefore(_ offset: Int64, partition: Int) -> Bool {
+        offset < committed.withLock { $0[partition] ?? 0 }
+    }
+
+    /// Adds a topic this stage reads for `partition` besides its inputs (a changelog restored
+    /// apart from the consumer), to be read to `endOffset`.
+    package func expect(_ topic: String, partition: Int, endOffset: Int64) {
+        partitions.withLock { held in
+            guard var entry = held[partition] else { return }
+            var targets = entry.readiness.targets
+            targets[topic] = endOffset
+            var readiness = PartitionReadiness(endOffsets: targets)
+            for (name, position) in entry.readiness.positions { readiness.advance(name, to: position) }
+            entry.readiness = readiness
+            held[partition] = entry
+        }
+    }
+
+    /// `topic`'s partition is read up to `position` (one past the last offset handled).
+    package func read(_ topic: String, partition: Int, upTo position: Int64) {
+        partitions.withLock { $0[partition]?.readiness.advance(topic, to: position) }
+    }
+
+    package func revoked(_ partitions: [KafkaTopicPartition]) {
+        let numbers = Set(partitions.map { Int($0.partition) })
+        self.partitions.withLock { held in for partition in numbers { held[partition] = nil } }
+    }
+
+    /// The partitions held now, each with the assignment it is held under.
+    package var held: [Int: Int] { partitions.withLock { $0.mapValues(\.generation) } }
+
+    /// The partitions held and read to where they stood at their assignment.
+    package var ready: Set<Int> {
+        partitions.withLock { Set($0.filter { $0.value.readiness.isReady }.keys) }
+    }
+
+    /// Whether `partition` is still held under the assignment `generation`.
+    package func holds(_ partition: Int, generation: Int) -> Bool {
+        partitions.withLock { $0[partition]?.generation == generation }
+    }
+
+    /// Messages left to read before every partition held is ready.
+    package var remaining: Int64 { partitions.withLock { $0.values.map(\.readiness.remaining).reduce(0, +) } }
+}

@@ -1,0 +1,79 @@
+import ArtpipeRuntime
+import KafkaClient
+import PipelineContract
+
+/// Stage B of the index (docs/architecture.md, "The index at scale"): reads
+/// `artpipe.index-works` by work, which is also its changelog. A partition assigned is read
+/// from its start: what comes before the group's committed offset at the assignment only
+/// restores the state (its outputs were written when it was first handled); from there on each
+/// row's consequences are written: superseded versions' tombstones and better thumbnails back
+/// to the topic, each work's changed line to its artist's shard of `artpipe.index-artists`.
+package struct WorksStage: MessageHandler {
+    package typealias Input = (work: WorkKey, key: String, row: WorkRow?)
+
+    let partitions: Int
+    package let progress: StageProgress
+    let states: WorkPartitions
+
+    package init(partitions: Int) {
+        self.partitions = partitions
+        progress = StageProgress()
+        states = WorkPartitions(shards: IndexShards(count: partitions))
+    }
+
+    package func configure(_ consumer: inout KafkaConsumerConfiguration) {
+        let progress = self.progress
+        consumer.startOffset = {
+            progress.starting($0, committed: $1, earliest: $2, at: KafkaConsumerConfiguration.beginningOffset)
+        }
+        consumer.onAssign = { progress.assigned($0) }
+        consumer.onRevoke = { revoked, _ in progress.revoked(revoked) }
+    }
+
+    package func decode(_ message: KafkaConsumerMessage) throws -> Input {
+        do {
+            return try IndexTopicRecords.workRow(message)
+        } catch {
+            progress.read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
+            throw error
+        }
+    }
+
+    package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
+        let message = context.message
+        let partition = Int(message.partition)
+        let generation = progress.held[partition] ?? 0
+        let writes = await states.apply(to: partition, generation: generation) {
+            $0.apply(input.work, key: input.key, row: input.row)
+        }
+        progress.read(message.topic, partition: partition, upTo: message.offset + 1)
+        guard !progress.handledBefore(message.offset, partition: partition) else { return [] }
+        return try writes.rows.map {
+            try IndexTopicRecords.record(work: input.work, key: $0.key, row: $0.row, partitions: partitions)
+        } + writes.artists.map(IndexTopicRecords.record)
+    }
+}
+
+/// The works stage's partitions this copy holds: each begins empty at its assignment, and is
+/// read again from the topic.
+package actor WorkPartitions {
+    private var held: [Int: (generation: Int, state: WorkPartition)] = [:]
+    private let shards: IndexShards
+
+    init(shards: IndexShards) {
+        self.shards = shards
+    }
+
+    func apply(
+        to partition: Int, generation: Int, _ change: @Sendable (inout WorkPartition) -> WorkPartition.Writes
+    ) -> WorkPartition.Writes {
+        var state =
+            held[partition].flatMap { $0.generation == generation ? $0.state : nil } ?? WorkPartition(shards: shards)
+        let writes = change(&state)
+        held[partition] = (generation, state)
+        return writes
+    }
+
+    /// How many works the partitions hold.
+    package var workCount: Int { held.values.map(\.state.works.count).reduce(0, +) }
+}

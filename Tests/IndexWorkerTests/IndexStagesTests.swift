@@ -1,0 +1,153 @@
+import ArtpipeRuntime
+import ArtpipeTestKit
+import Foundation
+import KafkaClient
+import ObjectStorage
+import PipelineContract
+import Testing
+
+@testable import IndexWorker
+
+/// The index's three stages (docs/architecture.md, "The index at scale") run as copies in this
+/// process over the embedded broker, each copy with its own state, all publishing to one folder.
+@Suite("The index in three stages, over a broker", .serialized, .timeLimit(.minutes(5)))
+struct IndexStagesTests {
+    static let partitions = 3
+
+    @Test(
+        "copies publish the bytes one copy builds from the whole index; a copy joining, then the first leaving, never shows fewer works"
+    )
+    func copiesJoinAndLeave() async throws {
+        let cluster = try TestCluster()
+        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.index {
+            try cluster.broker.createTopic(topic, partitions: Self.partitions)
+        }
+        var inputs = IndexLayoutTests.inputs(works: 1_500, artists: 40)
+        var records = try inputs.pages.values.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) }
+        // Thumbnails for every other page: those works show them, the rest are pending.
+        for page in inputs.pages.values where page.page % 2 == 0 {
+            let items = page.artworks.map { artwork in
+                var item = PageThumbnails.Item(
+                    objectNumber: artwork.objectNumber, status: .ok,
+                    files: [
+                        .init(
+                            size: 200, path: "thumbs/200/\(artwork.objectNumber).jpg", width: 200, height: 150,
+                            bytes: 9, sha256: "s")
+                    ])
+                item.imageURL = artwork.imageURL
+                return item
+            }
+            let thumbnails = PageThumbnails(pageId: page.pageId, items: items)
+            inputs.add(thumbnails)
+            records.append(try MessageCodec.record(thumbnails, topic: ArtpipeTopic.thumbnails))
+        }
+        // Thumbnails first for some: they wait for their page.
+        try await cluster.producer.send(records.reversed())
+        let expected = IndexLayout.files(
+            for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions))
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("stages"))
+        let output = FolderOutputStore(directory: folder)
+        let first = try StagedCopy(brokers: cluster.brokers, output: output)
+        var most = 0
+        /// Publishes with every live copy, reading the manifest after each: never fewer works.
+        func publishRound(_ copies: [StagedCopy]) async throws -> Bool {
+            for copy in copies {
+                try await copy.publisher.publish()
+                let works = try Self.manifestWorks(output)
+                #expect(works >= most, "index.json went from \(most) to \(works) works")
+                most = max(most, works)
+            }
+            return try Self.published(output) == expected
+        }
+        try await waitUntil("one copy published the whole index", timeout: .seconds(90)) {
+            try await publishRound([first])
+        }
+        // A replay of every page while a second copy joins: the same rows again, nothing changes.
+        try await cluster.producer.send(records)
+        let second = try StagedCopy(brokers: cluster.brokers, output: output)
+        try await waitUntil("two copies share the partitions and publish the same bytes", timeout: .seconds(90)) {
+            let shared = !first.artists.progress.ready.isEmpty && !second.artists.progress.ready.isEmpty
+            return try await publishRound([first, second]) && shared
+        }
+        try await first.stop()
+        try await waitUntil("the second copy holds every shard and publishes the same bytes", timeout: .seconds(90)) {
+            try await publishRound([second]) && second.artists.progress.ready.count == Self.partitions
+        }
+        #expect(most == 1_500)
+        // A new page after the handover: its works reach the files, and only its shards change.
+        let page = ArtistIndexTests.page(
+            99,
+            (0..<10).map {
+                Artwork(
+                    objectNumber: "NEW-\($0)", title: "New \($0)", artist: "Newcomer", imageURL: "https://x/new-\($0)",
+                    width: nil, height: nil, position: $0)
+            })
+        inputs.add(page)
+        try await cluster.producer.send([try MessageCodec.record(page, topic: ArtpipeTopic.pages)])
+        let updated = IndexLayout.files(
+            for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions))
+        var differing: [String] = []
+        try await waitUntil("the new page is published; differing: \(differing.prefix(5))", timeout: .seconds(60)) {
+            _ = try await publishRound([second])
+            let files = try Self.published(output)
+            differing = Set(files.keys).union(updated.keys).filter { files[$0] != updated[$0] }.sorted()
+            return differing.isEmpty
+        }
+        #expect(most == 1_510)
+        try await second.stop()
+        await cluster.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func published(_ output: FolderOutputStore) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for path in try IndexLayout.publishedVersions(in: output).keys { files[path] = try output.read(path) }
+        return files
+    }
+
+    static func manifestWorks(_ output: FolderOutputStore) throws -> Int {
+        guard let bytes = try output.read(IndexLayout.manifestPath) else { return 0 }
+        let manifest = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        return (manifest?["totals"] as? [String: Any])?["works"] as? Int ?? 0
+    }
+}
+
+/// One copy of the index worker's three stages, each its own consumer group member.
+final class StagedCopy: Sendable {
+    let pages: PagesStage
+    let artists: ArtistsStage
+    let publisher: ShardPublisher
+    private let workers: [any StoppableWorker]
+
+    init(brokers: String, output: any OutputStore) throws {
+        let partitions = IndexStagesTests.partitions
+        let pages = PagesStage(partitions: partitions, kafka: KafkaClientConfiguration(brokers: brokers), logger: .test)
+        let works = WorksStage(partitions: partitions)
+        let artists = ArtistsStage()
+        workers = [
+            try InProcessWorker(
+                brokers: brokers, group: "artpipe-index", topics: PipelineStage.index.inputTopics, handler: pages,
+                configureConsumer: pages.configure),
+            try InProcessWorker(
+                brokers: brokers, group: "artpipe-index-works", topics: [ArtpipeTopic.indexWorks], handler: works,
+                configureConsumer: works.configure),
+            try InProcessWorker(
+                brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists],
+                handler: artists, configureConsumer: artists.configure),
+        ]
+        (self.pages, self.artists) = (pages, artists)
+        publisher = ShardPublisher(
+            output: output, partitions: partitions, pages: pages, artists: artists, logger: .test)
+    }
+
+    func stop() async throws {
+        for worker in workers { try await worker.stop() }
+    }
+}
+
+protocol StoppableWorker: Sendable {
+    func stop() async throws
+}
+
+extension InProcessWorker: StoppableWorker {}
