@@ -1,0 +1,46 @@
+import ArtpipeRuntime
+import ArtpipeTestKit
+import KafkaClient
+import ObjectStorage
+import PipelineContract
+
+@testable import IndexWorker
+
+/// One copy of the index worker's three stages, each its own consumer group member.
+final class StagedCopy: Sendable {
+    let pages: PagesStage
+    let artists: ArtistsStage
+    let publisher: ShardPublisher
+    private let workers: [any StoppableWorker]
+
+    init(brokers: String, output: any OutputStore) throws {
+        let partitions = IndexStagesTests.partitions
+        let pages = PagesStage(partitions: partitions, kafka: KafkaClientConfiguration(brokers: brokers), logger: .test)
+        let works = WorksStage(partitions: partitions)
+        let artists = ArtistsStage()
+        workers = [
+            try InProcessWorker(
+                brokers: brokers, group: "artpipe-index", topics: PipelineStage.index.inputTopics, handler: pages,
+                configureConsumer: pages.configure),
+            try InProcessWorker(
+                brokers: brokers, group: "artpipe-index-works", topics: [ArtpipeTopic.indexWorks], handler: works,
+                configureConsumer: works.configure),
+            try InProcessWorker(
+                brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists],
+                handler: artists, configureConsumer: artists.configure),
+        ]
+        (self.pages, self.artists) = (pages, artists)
+        publisher = ShardPublisher(
+            output: output, partitions: partitions, pages: pages, artists: artists, logger: .test)
+    }
+
+    func stop() async throws {
+        for worker in workers { try await worker.stop() }
+    }
+}
+
+protocol StoppableWorker: Sendable {
+    func stop() async throws
+}
+
+extension InProcessWorker: StoppableWorker {}
