@@ -23,6 +23,7 @@ struct IndexStagesTests {
             try cluster.broker.createTopic(topic, partitions: Self.partitions)
         }
         var inputs = IndexLayoutTests.inputs(works: 1_500, artists: 40)
+        var staged = inputs.pages.values.map { StagedIndexBuild.Input.page($0) }
         var records = try inputs.pages.values.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) }
         // Thumbnails for every other page: those works show them, the rest are pending.
         for page in inputs.pages.values where page.page % 2 == 0 {
@@ -39,12 +40,16 @@ struct IndexStagesTests {
             }
             let thumbnails = PageThumbnails(pageId: page.pageId, items: items)
             inputs.add(thumbnails)
+            staged.append(.thumbnails(thumbnails))
             records.append(try MessageCodec.record(thumbnails, topic: ArtpipeTopic.thumbnails))
         }
         // Thumbnails first for some: they wait for their page.
         try await cluster.producer.send(records.reversed())
-        let expected = IndexLayout.files(
-            for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions))
+        let expected = StagedIndexBuild.files(staged.reversed(), partitions: Self.partitions)
+        // Where the rules of 0.6 and the stages agree (one source, an image per work), their bytes do.
+        #expect(
+            expected
+                == IndexLayout.files(for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions)))
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("stages"))
         let output = FolderOutputStore(directory: folder)
@@ -84,9 +89,12 @@ struct IndexStagesTests {
                     width: nil, height: nil, position: $0)
             })
         inputs.add(page)
+        staged.append(.page(page))
         try await cluster.producer.send([try MessageCodec.record(page, topic: ArtpipeTopic.pages)])
-        let updated = IndexLayout.files(
-            for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions))
+        let updated = StagedIndexBuild.files(staged, partitions: Self.partitions)
+        #expect(
+            updated
+                == IndexLayout.files(for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions)))
         var differing: [String] = []
         try await waitUntil("the new page is published; differing: \(differing.prefix(5))", timeout: .seconds(60)) {
             _ = try await publishRound([second])

@@ -3,6 +3,7 @@ import ArtpipeTestKit
 import KafkaClient
 import ObjectStorage
 import PipelineContract
+import Testing
 
 @testable import IndexWorker
 
@@ -14,10 +15,10 @@ final class StagedCopy: Sendable {
     private let workers: [any StoppableWorker]
 
     init(brokers: String, output: any OutputStore) throws {
-        let partitions = IndexStagesTests.partitions
-        let pages = PagesStage(partitions: partitions, kafka: KafkaClientConfiguration(brokers: brokers), logger: .test)
-        let works = WorksStage(partitions: partitions)
-        let artists = ArtistsStage()
+        let stages = IndexStages(
+            partitions: IndexStagesTests.partitions, output: output, kafka: KafkaClientConfiguration(brokers: brokers),
+            logger: .test)
+        let (pages, works, artists) = (stages.pages, stages.works, stages.artists)
         workers = [
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index", topics: PipelineStage.index.inputTopics, handler: pages,
@@ -29,9 +30,10 @@ final class StagedCopy: Sendable {
                 brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists],
                 handler: artists, configureConsumer: artists.configure),
         ]
-        (self.pages, self.artists) = (pages, artists)
-        publisher = ShardPublisher(
-            output: output, partitions: partitions, pages: pages, artists: artists, logger: .test)
+        (self.pages, self.artists, publisher) = (pages, artists, stages.publisher)
+        #expect(
+            stages.workers.map(\.checkedTopics) == [PipelineStage.index.inputTopics]
+                + ArtpipeTopic.index.dropFirst().map { [$0] })
     }
 
     func stop() async throws {

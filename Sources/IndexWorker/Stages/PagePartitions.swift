@@ -45,9 +45,13 @@ package actor PagePartitions {
     func apply(
         to partition: Int, generation: Int, _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
     ) async throws -> PagePartition.Writes {
-        var state = try await state(of: partition, generation: generation)
+        let restored = try await state(of: partition, generation: generation)
+        // Read again after the wait: the partition's three input topics are handled side by
+        // side, and another message may have changed the state meanwhile.
+        let current = held[partition].flatMap { $0.generation == generation ? $0.state : nil }
+        var state = current ?? restored
         let writes = change(&state)
-        held[partition]?.state = state
+        if held[partition]?.generation == generation { held[partition]?.state = state }
         return writes
     }
 

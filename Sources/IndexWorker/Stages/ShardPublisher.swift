@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import NIOPosix
 import ObjectStorage
 
 /// Publishes what this copy's index stages hold and may publish (docs/architecture.md, "What
@@ -7,7 +9,10 @@ import ObjectStorage
 /// on the copy that holds shard 0, the shared files once every summary is there and newer than
 /// the ones they were last assembled from. Only files whose bytes change are written; only
 /// files of its own shards' buckets are removed.
-package actor ShardPublisher {
+///
+/// One round at a time (a lock holds the others back); the output's calls block, so they run
+/// on the given thread pool.
+package final class ShardPublisher: @unchecked Sendable {
     let output: any OutputStore
     let shards: IndexShards
     let pages: PagesStage
@@ -18,6 +23,10 @@ package actor ShardPublisher {
     private var publishedUnder: [Int: Int] = [:]
     /// What each file written or read holds, for the shards published under their assignment.
     private var known: [String: [UInt8]] = [:]
+    /// The version of each bucket file this copy wrote: another version listed means another
+    /// writer replaced it (a copy that has not yet heard it lost the shard), and it is written again.
+    private var written: [String: OutputVersion] = [:]
+    private let round = NSLock()
 
     package init(output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage, logger: Logger) {
         self.output = output
@@ -30,41 +39,80 @@ package actor ShardPublisher {
 
     /// One round; returns how many files it wrote or removed.
     @discardableResult
-    package func publish() async throws -> Int {
+    package func publish(threadPool: NIOThreadPool = .singleton) async throws -> Int {
         let held = artists.progress.held
         let ready = artists.progress.ready
         await artists.shards.keep(only: Set(held.keys))
-        publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
-        var count = 0
+        let (listing, again) = try await threadPool.runIfActive { try self.locked { try self.plan(held: held) } }
+        var taken: [(works: ShardWorks, generation: Int, again: Bool)] = []
         for shard in ready.sorted() {
             guard let generation = held[shard] else { continue }
-            let first = publishedUnder[shard] != generation
-            guard let works = await artists.shards.take(shard, generation: generation, always: first) else { continue }
-            do {
-                count += try publish(works, first: first)
-                publishedUnder[shard] = generation
-            } catch {
-                await artists.shards.republish(shard)
-                throw error
+            let again = again(shard, generation)
+            if let works = await artists.shards.take(shard, generation: generation, always: again) {
+                taken.append((works, generation, again))
             }
         }
-        for summary in await pages.states.summaries(of: pages.progress.ready) { try summaries.write(summary) }
-        if ready.contains(0) { count += try assemble() }
-        return count
+        let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
+        let toWrite = taken
+        do {
+            return try await threadPool.runIfActive {
+                try self.locked {
+                    var count = 0
+                    for (works, generation, again) in toWrite {
+                        count += try self.publish(works, again: again, listing: listing)
+                        self.publishedUnder[works.shard] = generation
+                    }
+                    for summary in pageSummaries { try self.summaries.write(summary) }
+                    if ready.contains(0) { count += try self.assemble() }
+                    return count
+                }
+            }
+        } catch {
+            // Taken but perhaps not written: the next round writes them again.
+            for shard in taken.map(\.works.shard) { await artists.shards.republish(shard) }
+            throw error
+        }
     }
 
-    private func publish(_ works: ShardWorks, first: Bool) throws -> Int {
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        round.lock()
+        defer { round.unlock() }
+        return try body()
+    }
+
+    /// The output's listing, and which shards are to be written whole again: held under a new
+    /// assignment, or with a file another writer replaced.
+    private func plan(held: [Int: Int]) throws -> ([String: OutputVersion], @Sendable (Int, Int) -> Bool) {
+        publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
+        let listing = try IndexLayout.publishedVersions(in: output)
+        var replaced = Set<Int>()
+        for (path, version) in written where listing[path] != version {
+            if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
+        }
+        let (publishedUnder, replacedShards) = (self.publishedUnder, replaced)
+        return (listing, { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) })
+    }
+
+    /// Writes a shard's files and summary; `again`: whatever this copy knows of its files is
+    /// forgotten first, and they are read back from the output.
+    private func publish(_ works: ShardWorks, again: Bool, listing: [String: OutputVersion]) throws -> Int {
         let index = works.index
         let files = IndexLayout.bucketFiles(of: index, shards: shards)
         let own = { (path: String) in
             IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == works.shard
         }
-        if first { known = known.filter { !own($0.key) } }
+        if again {
+            known = known.filter { !own($0.key) }
+            written = written.filter { !own($0.key) }
+        }
         var count = 0
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where try write(bytes, to: path) { count += 1 }
-        for path in try IndexLayout.publishedVersions(in: output).keys.sorted() where own(path) && files[path] == nil {
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key })
+        where try write(bytes, to: path, listed: listing[path]) {
+            count += 1
+        }
+        for path in listing.keys.sorted() where own(path) && files[path] == nil {
             try output.remove(path)
-            known[path] = nil
+            (known[path], written[path]) = (nil, nil)
             count += 1
         }
         try summaries.write(ShardSummary(shard: works.shard, index: index))
@@ -95,11 +143,16 @@ package actor ShardPublisher {
     }
 
     /// Writes `bytes` unless the file holds them. Returns whether it wrote.
-    private func write(_ bytes: [UInt8], to path: String) throws -> Bool {
-        if known[path] == nil { known[path] = try output.read(path) }
+    /// - Parameter listed: the file's version listed at the start of this round.
+    private func write(_ bytes: [UInt8], to path: String, listed: OutputVersion? = nil) throws -> Bool {
+        if known[path] == nil {
+            known[path] = try output.read(path)
+            if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
+        }
         guard known[path] != bytes else { return false }
-        _ = try output.write(bytes, to: path, durable: true)
+        let version = try output.write(bytes, to: path, durable: true)
         known[path] = bytes
+        if IndexLayout.bucket(ofFile: path) != nil { written[path] = version }
         return true
     }
 }

@@ -11,7 +11,7 @@ import UnixSignals
 package enum WorkerLauncher {
     /// What the launcher needs from a worker command.
     package struct Worker<Handler: MessageHandler>: Sendable {
-        var name: String
+        package var name: String
         var groupID: String
         package var topics: [String]
         var handler: Handler
@@ -78,9 +78,13 @@ package enum WorkerLauncher {
         await onStop()
     }
 
-    private static func runUntilStopped<Handler: MessageHandler>(
-        _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
-        logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service]
+    /// Runs several workers in one process until SIGTERM or SIGINT: the index's stages, each a
+    /// group of its own. One producer; one metrics line with every worker's gauges;
+    /// `companions` watch the first worker's consumer.
+    package static func run(
+        _ workers: [any LaunchableWorker], services: [any Service] = [], settings: WorkerLaunchSettings,
+        metricsFactory: LoggedMetricsFactory, logger: Logger,
+        companions: @Sendable (KafkaConsumer) -> [any Service] = { _ in [] }
     ) async throws {
         // Caught before the slow part of starting, so a SIGTERM then still ends in a clean exit.
         let signals = await UnixSignalsSequence.shutdownSignals()
@@ -88,49 +92,43 @@ package enum WorkerLauncher {
         logger.info(
             "starting: checking the brokers and topics",
             metadata: [
-                "kafka.brokers": "\(settings.client.brokers)", "worker": "\(worker.name)",
+                "kafka.brokers": "\(settings.client.brokers)",
+                "worker": "\(workers.map(\.name).joined(separator: ","))",
                 "librdkafka.version": "\(KafkaLibraryVersion.description)",
             ])
-        var consumerConfiguration = KafkaConsumerConfiguration(client: settings.client, groupID: worker.groupID)
-        consumerConfiguration.maxBufferedPerPartition = settings.maxBufferedPerPartition
-        consumerConfiguration.maxBufferedBytesPerPartition = settings.maxBufferedBytesPerPartition
-        consumerConfiguration.maxBufferedBytesTotal = settings.maxBufferedBytesTotal
-        consumerConfiguration.drainTimeout = settings.drainTimeout
-        consumerConfiguration.statisticsInterval = settings.metricsInterval
-        worker.configureConsumer(&consumerConfiguration)
-
         let producer: KafkaProducer
-        let consumer: KafkaConsumer
+        var prepared: [PreparedWorker] = []
         do {
             producer = try KafkaProducer(configuration: settings.client, logger: logger)
-            consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
         } catch let error as KafkaError {
             throw ConfigurationError(error.message)
         }
         do {
             try await checkTopics(
-                worker.topics + (worker.retrySchedule?.topics ?? []) + [ArtpipeTopic.deadLetters], producer: producer,
+                Array(Set(workers.flatMap(\.checkedTopics) + [ArtpipeTopic.deadLetters])).sorted(), producer: producer,
                 settings: settings)
+            for worker in workers {
+                prepared.append(try worker.prepare(settings: settings, producer: producer, logger: logger))
+            }
         } catch {
             await producer.shutdown(timeout: .zero)
+            if let error = error as? KafkaError { throw ConfigurationError(error.message) }
             throw error
         }
-
-        let runtime = WorkerRuntime(
-            configuration: WorkerConfiguration(
-                name: worker.name, topics: worker.topics, concurrency: settings.concurrency,
-                retrySchedule: worker.retrySchedule),
-            consumer: consumer, producer: producer, handler: worker.handler,
-            metrics: WorkerMetrics(worker: worker.name),
-            logger: logger)
+        let ready = prepared
         let reporter = MetricsLogReporter(
             factory: metricsFactory, interval: settings.metricsInterval,
-            logger: logger.with(metadata: ["worker": "\(worker.name)"])
-        ) { runtime.sampleGauges() }
-        // Shutdown runs in reverse order: the worker drains first, then its companions, then
-        // the last metrics line.
+            logger: logger.with(metadata: ["worker": "\(workers.map(\.name).joined(separator: ","))"])
+        ) {
+            ready.reduce(into: Logger.Metadata()) { metadata, worker in
+                metadata.merge(worker.sampleGauges()) { first, _ in first }
+            }
+        }
+        // Shutdown runs in reverse order: the workers drain first, then the services beside
+        // them, then their companions, then the last metrics line.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [reporter] + companions(consumer) + worker.services + [runtime], logger: logger)
+            services: [reporter] + companions(ready[0].consumer) + services + ready.map(\.runtime),
+            logger: logger)
         // A handler stuck past the drain timeout must not keep the process from exiting.
         groupConfiguration.maximumGracefulShutdownDuration = settings.drainTimeout + .seconds(15)
         groupConfiguration.maximumCancellationDuration = .seconds(5)
@@ -144,6 +142,15 @@ package enum WorkerLauncher {
         }
         defer { watcher.cancel() }
         try await group.run()
+    }
+
+    private static func runUntilStopped<Handler: MessageHandler>(
+        _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
+        logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service]
+    ) async throws {
+        try await run(
+            [worker], services: worker.services, settings: settings, metricsFactory: metricsFactory, logger: logger,
+            companions: companions)
     }
 
     /// Fails with a configuration error when the brokers do not answer or a topic is missing.

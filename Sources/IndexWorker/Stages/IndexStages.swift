@@ -1,0 +1,79 @@
+import ArtpipeRuntime
+import ArtpipeSupport
+import KafkaClient
+import Logging
+import ObjectStorage
+import PipelineContract
+
+/// One copy of the staged index (docs/architecture.md, "The index at scale"): its three
+/// stages, each a worker in a consumer group of its own, and the publisher of what it holds.
+package struct IndexStages: Sendable {
+    package let pages: PagesStage
+    package let works: WorksStage
+    package let artists: ArtistsStage
+    package let publisher: ShardPublisher
+
+    /// - Parameter partitions: the partition count of the index's topics (``partitionCount``).
+    package init(partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, logger: Logger) {
+        pages = PagesStage(partitions: partitions, kafka: kafka, logger: logger)
+        works = WorksStage(partitions: partitions)
+        artists = ArtistsStage()
+        publisher = ShardPublisher(
+            output: output, partitions: partitions, pages: pages, artists: artists, logger: logger)
+    }
+
+    /// The topics whose partitions are co-partitioned with the index's: one count for all.
+    package static let copartitioned = PipelineStage.index.inputTopics + ArtpipeTopic.index
+
+    /// The three workers, for ``WorkerLauncher``.
+    package var workers: [any LaunchableWorker] {
+        let (pages, works, artists) = (self.pages, self.works, self.artists)
+        return [
+            WorkerLauncher.Worker(
+                name: PipelineStage.index.workerName, groupID: PipelineStage.index.groupID,
+                topics: PipelineStage.index.inputTopics, handler: pages, configureConsumer: { pages.configure(&$0) }),
+            WorkerLauncher.Worker(
+                name: "\(PipelineStage.index.workerName)-works", groupID: "\(PipelineStage.index.groupID)-works",
+                topics: [ArtpipeTopic.indexWorks], handler: works, configureConsumer: { works.configure(&$0) }),
+            WorkerLauncher.Worker(
+                name: "\(PipelineStage.index.workerName)-artists", groupID: "\(PipelineStage.index.groupID)-artists",
+                topics: [ArtpipeTopic.indexArtists], handler: artists, configureConsumer: { artists.configure(&$0) }),
+        ]
+    }
+
+    /// The partition count the index's topics share, asked of the brokers.
+    package static func partitionCount(kafka: KafkaClientConfiguration, timeout: Duration, logger: Logger)
+        async throws -> Int
+    {
+        let producer = try KafkaProducer(configuration: kafka, logger: logger)
+        let metadata: KafkaMetadata
+        do {
+            metadata = try await producer.metadata(timeout: timeout)
+        } catch {
+            await producer.shutdown(timeout: .zero)
+            throw ConfigurationError(
+                "cannot reach Kafka brokers at \(kafka.brokers) within \(timeout.seconds)s: \(error)")
+        }
+        await producer.shutdown(timeout: .zero)
+        return try partitionCount(in: metadata)
+    }
+
+    /// The partition count the index's topics share, from the brokers' metadata. A missing topic, or
+    /// counts that differ (pages, thumbnails and dead letters are joined partition by
+    /// partition), is a configuration error that says which.
+    package static func partitionCount(in metadata: KafkaMetadata) throws -> Int {
+        let missing = copartitioned.filter { metadata.partitionsByTopic[$0] == nil }
+        guard missing.isEmpty else {
+            throw ConfigurationError(
+                "topic \(missing.joined(separator: ", ")) does not exist; create it with `artpipe topics create`")
+        }
+        let counts = Dictionary(grouping: copartitioned, by: { metadata.partitionsByTopic[$0]! })
+        guard counts.count == 1, let count = counts.keys.first else {
+            let listed = counts.sorted { $0.key < $1.key }.map { "\($0.value.joined(separator: ", ")): \($0.key)" }
+            throw ConfigurationError(
+                "the index reads its topics partition by partition, so they need one partition count; they have \(listed.joined(separator: "; "))"
+            )
+        }
+        return count
+    }
+}

@@ -1,0 +1,50 @@
+import PipelineContract
+
+/// The staged index computed in one pass, without Kafka: each input through the pages stage,
+/// the rows it writes through the works stage, their lines into the artist shards, then every
+/// file. What copies publish at rest, for inputs given in any order: the reference the process
+/// tests and benchmarks compare with.
+package enum StagedIndexBuild {
+    package enum Input: Sendable {
+        case page(Page)
+        case thumbnails(PageThumbnails)
+        case failed(PageRequest, reason: String)
+    }
+
+    /// Every published file, for topics of `partitions` partitions.
+    package static func files(_ inputs: [Input], partitions: Int) -> [String: [UInt8]] {
+        let shards = IndexShards(count: partitions)
+        // Which page partition a page is in changes no file: the summaries merge in any grouping.
+        var pages = PagePartition(partition: 0)
+        var works = WorkPartition(shards: shards)
+        var shardWorks = (0..<partitions).map { ShardWorks(shard: $0) }
+        for input in inputs {
+            let writes: PagePartition.Writes
+            switch input {
+            case .page(let page): writes = pages.apply(page)
+            case .thumbnails(let thumbnails): writes = pages.apply(thumbnails)
+            case .failed(let request, let reason): writes = pages.apply(failed: request, reason: reason)
+            }
+            // A row, then whatever it writes back to the topic, as the works stage reads them.
+            var rows = writes.works.map { (work: $0.work, key: $0.key, row: $0.row) }
+            while !rows.isEmpty {
+                let (work, key, row) = rows.removeFirst()
+                let out = works.apply(work, key: key, row: row)
+                rows += out.rows.map { (work, $0.key, $0.row) }
+                for line in out.artists { shardWorks[line.shard].apply(line.work, line.row) }
+            }
+        }
+        var files: [String: [UInt8]] = [:]
+        var summaries: [ShardSummary] = []
+        for state in shardWorks {
+            let index = state.index
+            files.merge(IndexLayout.bucketFiles(of: index, shards: shards)) { first, _ in first }
+            summaries.append(ShardSummary(shard: state.shard, index: index))
+        }
+        let pageSummaries = [pages.summary] + (1..<max(partitions, 1)).map { PagesSummary(partition: $0, entries: []) }
+        files.merge(IndexAssembly.sharedFiles(shards: summaries, pages: pageSummaries, layout: shards)) { first, _ in
+            first
+        }
+        return files
+    }
+}
