@@ -55,12 +55,17 @@ struct IndexStagesTests {
         let output = FolderOutputStore(directory: folder)
         let first = try StagedCopy(brokers: cluster.brokers, output: output)
         var most = 0
-        /// Publishes with every live copy, reading the manifest after each: never fewer works.
+        let pagesByNumber = Dictionary(uniqueKeysWithValues: inputs.pages.values.map { ($0.page, $0) })
+        /// Publishes with every live copy, reading the manifest after each: never fewer works,
+        /// and never a page counted whose works are not shown.
         func publishRound(_ copies: [StagedCopy]) async throws -> Bool {
             for copy in copies {
                 try await copy.publisher.publish()
-                let works = try Self.manifestWorks(output)
+                let (works, pages) = try Self.manifestWorks(output)
                 #expect(works >= most, "index.json went from \(most) to \(works) works")
+                let counted = pages.map { pagesByNumber[$0]?.artworks.count ?? 0 }.reduce(0, +)
+                #expect(
+                    works >= counted, "index.json counts \(pages.count) pages of \(counted) works but shows \(works)")
                 most = max(most, works)
             }
             return try Self.published(output) == expected
@@ -114,9 +119,14 @@ struct IndexStagesTests {
         return files
     }
 
-    static func manifestWorks(_ output: FolderOutputStore) throws -> Int {
-        guard let bytes = try output.read(IndexLayout.manifestPath) else { return 0 }
+    /// The works `index.json` shows, and the pages it counts as indexed.
+    static func manifestWorks(_ output: FolderOutputStore) throws -> (works: Int, pages: [Int]) {
+        guard let bytes = try output.read(IndexLayout.manifestPath) else { return (0, []) }
         let manifest = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        return (manifest?["totals"] as? [String: Any])?["works"] as? Int ?? 0
+        let crawls = manifest?["crawls"] as? [[String: Any]] ?? []
+        return (
+            (manifest?["totals"] as? [String: Any])?["works"] as? Int ?? 0,
+            crawls.flatMap { $0["pagesIndexed"] as? [Int] ?? [] }
+        )
     }
 }

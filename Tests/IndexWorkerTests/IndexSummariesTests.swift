@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import Foundation
 import ObjectStorage
+import PipelineContract
 import Testing
 
 @testable import IndexWorker
@@ -47,5 +48,60 @@ struct IndexSummariesTests {
         #expect(!newer.supersedes(published), "the same summaries again: nothing to write")
         #expect(SummaryVersions(sequences: ["a": 2, "b": 2]).supersedes(published))
         #expect(!SummaryVersions(sequences: ["a": 3, "b": 1]).supersedes(published), "newer in one, older in another")
+    }
+}
+
+extension IndexSummariesTests {
+    static func pages(_ partition: Int, pages: Int, worksEnd: [Int64]?) -> PagesSummary {
+        let entries = (1...max(pages, 1)).prefix(pages).map { number in
+            PageEntry(
+                Page(
+                    request: PageRequest(crawlId: "c", source: "s", query: [:], page: number, pageSize: 1), total: 9,
+                    artworks: []))
+        }
+        var summary = PagesSummary(partition: partition, entries: entries)
+        summary.worksEnd = worksEnd
+        return summary
+    }
+
+    @Test("a page summary whose pages did not change is not written again for a newer works end")
+    func worksEndAloneIsNoChange() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("watermark"))
+        let summaries = IndexSummaries(output: FolderOutputStore(directory: directory))
+        #expect(try summaries.write(Self.pages(0, pages: 2, worksEnd: nil)) == 1)
+        #expect(try summaries.write(Self.pages(0, pages: 2, worksEnd: [4, 1])) == 2, "the first to name its end")
+        #expect(try summaries.write(Self.pages(0, pages: 2, worksEnd: [9, 9])) == 2)
+        #expect(try summaries.write(Self.pages(0, pages: 3, worksEnd: [9, 9])) == 3)
+    }
+
+    @Test("the shared files wait for the works stage, then for every shard, at the target first taken")
+    func assemblyTarget() {
+        let read = SummaryVersions(sequences: [
+            IndexSummaries.pagesPath(0): 3, IndexSummaries.pagesPath(1): 5, IndexSummaries.shardPath(0): 7,
+        ])
+        var target = AssemblyTarget(
+            pages: [Self.pages(0, pages: 1, worksEnd: [3, 5]), Self.pages(1, pages: 1, worksEnd: [4, 1])],
+            versions: read)
+        #expect(target.worksEnd == [4, 5], "the highest end each page summary names")
+        #expect(
+            AssemblyTarget(
+                pages: [Self.pages(0, pages: 1, worksEnd: [3, 5]), Self.pages(1, pages: 1, worksEnd: nil)],
+                versions: read
+            ).worksEnd == nil)
+        var shards = [Self.shard(0, works: 30), Self.shard(1, works: 30)]
+        (shards[0].position, shards[1].position) = (2, 6)
+        #expect(!target.isReached(by: shards), "not before the works stage passed the end")
+        target.artistsEnd = [2, 7]
+        #expect(!target.isReached(by: shards))
+        shards[1].position = 7
+        #expect(target.isReached(by: shards))
+        // Newer page summaries read since: the files name the ones the target holds.
+        var newer = read
+        newer.sequences[IndexSummaries.pagesPath(1)] = 6
+        newer.sequences[IndexSummaries.shardPath(0)] = 8
+        #expect(
+            target.versions(with: newer).sequences == [
+                IndexSummaries.pagesPath(0): 3, IndexSummaries.pagesPath(1): 5, IndexSummaries.shardPath(0): 8,
+            ])
     }
 }

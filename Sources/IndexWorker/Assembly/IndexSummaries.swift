@@ -22,7 +22,8 @@ package struct IndexSummaries: Sendable {
     }
 
     static func shardPath(_ shard: Int) -> String { "\(folder)/shards/\(shard).json" }
-    static func pagesPath(_ partition: Int) -> String { "\(folder)/pages/\(partition).json" }
+    static let pagesFolder = "\(folder)/pages/"
+    static func pagesPath(_ partition: Int) -> String { "\(pagesFolder)\(partition).json" }
 
     /// Writes a shard's summary when it changed, one sequence number after the stored one.
     /// Returns the sequence number it has now.
@@ -31,9 +32,16 @@ package struct IndexSummaries: Sendable {
         try write(summary, at: Self.shardPath(summary.shard))
     }
 
+    /// Writes a page partition's summary when its pages changed; a newer ``PagesSummary/worksEnd``
+    /// alone is not a change (the stored one still covers its pages).
     @discardableResult
     package func write(_ summary: PagesSummary) throws -> Int {
-        try write(summary, at: Self.pagesPath(summary.partition))
+        let path = Self.pagesPath(summary.partition)
+        let stored: Stored<PagesSummary>? = try read(path)
+        if let stored, stored.summary.pagesOnly == summary.pagesOnly, stored.summary.worksEnd != nil {
+            return stored.sequence
+        }
+        return try write(summary, at: path)
     }
 
     /// Every shard's and page partition's summary, `count` of each, with the sequence numbers

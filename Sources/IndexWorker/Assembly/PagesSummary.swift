@@ -46,6 +46,17 @@ package struct PagesSummary: Codable, Sendable, Equatable {
     package var pages: Int
     package var failedPages: Int
     package var crawls: [Crawl]
+    /// The end offsets of `artpipe.index-works`, by partition, read after every row of these
+    /// pages was acknowledged: the works stage has taken them in once it has read that far.
+    /// Nil where not known (the shared files then wait for a summary that says).
+    package var worksEnd: [Int64]?
+
+    /// The summary without ``worksEnd``: what changes only when its pages do.
+    var pagesOnly: PagesSummary {
+        var summary = self
+        summary.worksEnd = nil
+        return summary
+    }
 
     /// The summary of a partition's page entries: a page fetched counts as indexed, one known
     /// only by its failure as failed, one known only by its thumbnails not at all.

@@ -11,6 +11,9 @@ package struct ShardSummary: Codable, Sendable, Equatable {
     package var artists: [Artist]
     /// Works by thumbnail status: ok, noImage, failed, pending.
     package var thumbnails: [String: Int]
+    /// How far its owner had read the shard's partition of `artpipe.index-artists` when it
+    /// took the works summarised here (at least). Nil where not known.
+    package var position: Int64?
 
     /// The summary of `index`, which holds the shard's artists only.
     package init(shard: Int, index: ArtistIndex) {

@@ -13,13 +13,21 @@ package struct IndexStages: Sendable {
     package let artists: ArtistsStage
     package let publisher: ShardPublisher
 
+    /// The works and artist stages' consumer groups (the pages stage's is the index worker's).
+    package static let worksGroup = "\(PipelineStage.index.groupID)-works"
+    package static let artistsGroup = "\(PipelineStage.index.groupID)-artists"
+
     /// - Parameter partitions: the partition count of the index's topics (``partitionCount``).
-    package init(partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, logger: Logger) {
-        pages = PagesStage(partitions: partitions, kafka: kafka, logger: logger)
+    /// - Parameter producer: what the pages stage sends its rows with.
+    package init(
+        partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, producer: KafkaProducer,
+        logger: Logger
+    ) {
+        pages = PagesStage(partitions: partitions, kafka: kafka, producer: producer, logger: logger)
         works = WorksStage(partitions: partitions)
         artists = ArtistsStage()
         publisher = ShardPublisher(
-            output: output, partitions: partitions, pages: pages, artists: artists, logger: logger)
+            output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.
@@ -33,10 +41,10 @@ package struct IndexStages: Sendable {
                 name: PipelineStage.index.workerName, groupID: PipelineStage.index.groupID,
                 topics: PipelineStage.index.inputTopics, handler: pages, configureConsumer: { pages.configure(&$0) }),
             WorkerLauncher.Worker(
-                name: "\(PipelineStage.index.workerName)-works", groupID: "\(PipelineStage.index.groupID)-works",
+                name: "\(PipelineStage.index.workerName)-works", groupID: Self.worksGroup,
                 topics: [ArtpipeTopic.indexWorks], handler: works, configureConsumer: { works.configure(&$0) }),
             WorkerLauncher.Worker(
-                name: "\(PipelineStage.index.workerName)-artists", groupID: "\(PipelineStage.index.groupID)-artists",
+                name: "\(PipelineStage.index.workerName)-artists", groupID: Self.artistsGroup,
                 topics: [ArtpipeTopic.indexArtists], handler: artists, configureConsumer: { artists.configure(&$0) }),
         ]
     }

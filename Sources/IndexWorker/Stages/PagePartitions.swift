@@ -15,6 +15,15 @@ package actor PagePartitions {
     }
 
     private var held: [Int: Held] = [:]
+    /// Per partition, changes applied whose rows are not yet acknowledged by the broker.
+    private var unacknowledged: [Int: Int] = [:]
+    /// Partitions whose last send failed: what they hold may be ahead of the topics until a
+    /// send succeeds again (the failed message is handled again).
+    private var unsent: Set<Int> = []
+    /// Summaries taken when their partition had every row acknowledged, for partitions that
+    /// are seldom idle; and the partitions a publisher asked one of.
+    private var settled: [Int: PagesSummary] = [:]
+    private var wanted: Set<Int> = []
     private let kafka: KafkaClientConfiguration
     private let progress: StageProgress
     private let logger: Logger
@@ -41,7 +50,8 @@ package actor PagePartitions {
         return held[partition]?.state ?? state
     }
 
-    /// Applies `change` to the partition's state; returns what it asks to write.
+    /// Applies `change` to the partition's state; returns what it asks to write. The caller
+    /// sends it and says so with ``sent(_:succeeded:)``.
     func apply(
         to partition: Int, generation: Int, _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
     ) async throws -> PagePartition.Writes {
@@ -52,12 +62,40 @@ package actor PagePartitions {
         var state = current ?? restored
         let writes = change(&state)
         if held[partition]?.generation == generation { held[partition]?.state = state }
+        unacknowledged[partition, default: 0] += 1
         return writes
     }
 
-    /// The summaries of the partitions in `partitions` that are restored.
+    /// The rows of one change applied to `partition` were acknowledged, or could not be sent.
+    func sent(_ partition: Int, succeeded: Bool) {
+        unacknowledged[partition, default: 1] -= 1
+        if succeeded { unsent.remove(partition) } else { unsent.insert(partition) }
+        if wanted.contains(partition), let summary = settledSummary(of: partition) {
+            settled[partition] = summary
+            wanted.remove(partition)
+        }
+    }
+
+    private func settledSummary(of partition: Int) -> PagesSummary? {
+        guard unacknowledged[partition, default: 0] == 0, !unsent.contains(partition) else { return nil }
+        return held[partition]?.state?.summary
+    }
+
+    /// The summaries of the partitions in `partitions` that are restored and whose every row
+    /// is acknowledged: the topics hold all that the summaries count.
+    /// A partition busy now gives the one taken the last time it was idle, and is asked for one
+    /// at its next idle moment.
     func summaries(of partitions: Set<Int>) -> [PagesSummary] {
-        partitions.sorted().compactMap { held[$0]?.state?.summary }
+        settled = settled.filter { partitions.contains($0.key) }
+        wanted = wanted.intersection(partitions)
+        return partitions.sorted().compactMap { partition in
+            if let summary = settledSummary(of: partition) {
+                settled[partition] = summary
+                return summary
+            }
+            wanted.insert(partition)
+            return settled[partition]
+        }
     }
 
     private static func restore(_ partition: Int, kafka: KafkaClientConfiguration, logger: Logger) async throws

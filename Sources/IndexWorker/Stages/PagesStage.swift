@@ -9,7 +9,8 @@ import PipelineContract
 ///
 /// Its consumer uses the range assignor, so partition p of its three inputs (co-partitioned by
 /// page id) is held by one copy, which restores the partition's entries from the changelog
-/// before it handles any of them.
+/// before it handles any of them. It sends its rows itself, so that a partition's summary is
+/// taken only when the topics hold every row it counts.
 package struct PagesStage: MessageHandler {
     package typealias Input = IndexMessageHandler.Input
 
@@ -17,9 +18,11 @@ package struct PagesStage: MessageHandler {
     let partitions: Int
     package let progress: StageProgress
     let states: PagePartitions
+    let producer: KafkaProducer
 
-    package init(partitions: Int, kafka: KafkaClientConfiguration, logger: Logger) {
+    package init(partitions: Int, kafka: KafkaClientConfiguration, producer: KafkaProducer, logger: Logger) {
         self.partitions = partitions
+        self.producer = producer
         progress = StageProgress()
         states = PagePartitions(kafka: kafka, progress: progress, logger: logger)
     }
@@ -29,26 +32,17 @@ package struct PagesStage: MessageHandler {
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
         consumer.client.properties["partition.assignment.strategy"] = "range"
         let (progress, states) = (self.progress, self.states)
-        consumer.startOffset = { progress.starting($0, committed: $1, earliest: $2) }
-        consumer.onAssign = { assigned in
-            progress.assigned(assigned)
-            for partition in Set(assigned.map { Int($0.0.partition) }) {
+        progress.follow(&consumer) { partitions in
+            for partition in partitions {
                 progress.expect(PagePartitions.restoreStep, partition: partition, endOffset: 1)
                 let generation = progress.held[partition] ?? 0
                 Task { try? await states.state(of: partition, generation: generation) }
             }
         }
-        consumer.onRevoke = { revoked, _ in progress.revoked(revoked) }
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
-        do {
-            return try IndexMessageHandler.input(of: message)
-        } catch {
-            // Poison goes to the dead letters; the partition has read it all the same.
-            progress.read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
-            throw error
-        }
+        try progress.decoding(message, IndexMessageHandler.input(of:))
     }
 
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
@@ -63,14 +57,21 @@ package struct PagesStage: MessageHandler {
             case .other: PagePartition.Writes()
             }
         }
-        var records = try writes.works.map {
-            try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)
+        do {
+            var records = try writes.works.map {
+                try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)
+            }
+            // The entry last: what the page's rows were written from.
+            if let entry = writes.entry {
+                records.append(try IndexTopicRecords.record(entry, partition: message.partition))
+            }
+            try await producer.send(records)
+        } catch {
+            await states.sent(partition, succeeded: false)
+            throw error
         }
-        // The entry last: what the page's rows were written from.
-        if let entry = writes.entry {
-            records.append(try IndexTopicRecords.record(entry, partition: message.partition))
-        }
+        await states.sent(partition, succeeded: true)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1)
-        return records
+        return []
     }
 }

@@ -1,14 +1,18 @@
 import Foundation
+import KafkaClient
 import Logging
 import NIOPosix
 import ObjectStorage
+import PipelineContract
+import Synchronization
 
 /// Publishes what this copy's index stages hold and may publish (docs/architecture.md, "What
 /// a copy publishes, and when"): the bucket files and summary of each artist shard it holds
 /// that is ready, the summary of each page partition it holds that is restored and ready, and,
-/// on the copy that holds shard 0, the shared files once every summary is there and newer than
-/// the ones they were last assembled from. Only files whose bytes change are written; only
-/// files of its own shards' buckets are removed.
+/// on the copy that holds shard 0, the shared files once every summary is there, newer than
+/// the ones they were last assembled from, and the works of the pages they count have gone
+/// through the works and artist stages (``AssemblyTarget``). Only files whose bytes change are
+/// written; only files of its own shards' buckets are removed.
 ///
 /// One round at a time (a lock holds the others back); the output's calls block, so they run
 /// on the given thread pool.
@@ -18,6 +22,7 @@ package final class ShardPublisher: @unchecked Sendable {
     let pages: PagesStage
     let artists: ArtistsStage
     let summaries: IndexSummaries
+    let offsets: KafkaGroupOffsets
     let logger: Logger
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
@@ -26,14 +31,22 @@ package final class ShardPublisher: @unchecked Sendable {
     /// The version of each bucket file this copy wrote: another version listed means another
     /// writer replaced it (a copy that has not yet heard it lost the shard), and it is written again.
     private var written: [String: OutputVersion] = [:]
+    /// The summary each shard last got: one whose position alone moved is written again.
+    private var shardSummaries: [Int: ShardSummary] = [:]
     private let round = NSLock()
+    /// The page summaries the next shared files are to show, and what they wait for.
+    private let target = Mutex<AssemblyTarget?>(nil)
 
-    package init(output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage, logger: Logger) {
+    package init(
+        output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
+        kafka: KafkaClientConfiguration, logger: Logger
+    ) {
         self.output = output
         shards = IndexShards(count: partitions)
         self.pages = pages
         self.artists = artists
         summaries = IndexSummaries(output: output)
+        offsets = KafkaGroupOffsets(configuration: kafka, logger: logger)
         self.logger = logger
     }
 
@@ -42,6 +55,11 @@ package final class ShardPublisher: @unchecked Sendable {
     package func publish(threadPool: NIOThreadPool = .singleton) async throws -> Int {
         let held = artists.progress.held
         let ready = artists.progress.ready
+        // Read before the works are taken: they hold at least what was read up to here.
+        var positions: [Int: Int64] = [:]
+        for shard in ready {
+            positions[shard] = artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard)
+        }
         await artists.shards.keep(only: Set(held.keys))
         let (listing, again) = try await threadPool.runIfActive { try self.locked { try self.plan(held: held) } }
         var taken: [(works: ShardWorks, generation: Int, again: Bool)] = []
@@ -52,18 +70,25 @@ package final class ShardPublisher: @unchecked Sendable {
                 taken.append((works, generation, again))
             }
         }
-        let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
-        let toWrite = taken
+        var pageSummaries = await pages.states.summaries(of: pages.progress.ready)
+        if !pageSummaries.isEmpty {
+            // Every row these pages wrote is acknowledged: below the ends read now.
+            let ends = try await endOffsets(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+            for index in pageSummaries.indices { pageSummaries[index].worksEnd = ends }
+        }
+        let (toWrite, summariesToWrite, positionsRead) = (taken, pageSummaries, positions)
+        var count: Int
         do {
-            return try await threadPool.runIfActive {
+            count = try await threadPool.runIfActive {
                 try self.locked {
                     var count = 0
                     for (works, generation, again) in toWrite {
-                        count += try self.publish(works, again: again, listing: listing)
+                        count += try self.publish(
+                            works, again: again, listing: listing, position: positionsRead[works.shard])
                         self.publishedUnder[works.shard] = generation
                     }
-                    for summary in pageSummaries { try self.summaries.write(summary) }
-                    if ready.contains(0) { count += try self.assemble() }
+                    try self.writeMovedPositions(positionsRead, held: held, taken: Set(toWrite.map(\.works.shard)))
+                    for summary in summariesToWrite { try self.summaries.write(summary) }
                     return count
                 }
             }
@@ -71,6 +96,31 @@ package final class ShardPublisher: @unchecked Sendable {
             // Taken but perhaps not written: the next round writes them again.
             for shard in taken.map(\.works.shard) { await artists.shards.republish(shard) }
             throw error
+        }
+        if ready.contains(0) { count += try await assemble(threadPool: threadPool) }
+        return count
+    }
+
+    /// Each partition's end offset of `topic`, and the committed offset of `group` on it.
+    private func positions(_ topic: String, group: String) async throws -> [(end: Int64, committed: Int64)] {
+        let rows = try await offsets.positions(group: group, topics: [topic])
+        return rows.sorted { $0.topicPartition.partition < $1.topicPartition.partition }.map {
+            ($0.high, $0.committed ?? $0.low)
+        }
+    }
+
+    private func endOffsets(_ topic: String, group: String) async throws -> [Int64] {
+        try await positions(topic, group: group).map(\.end)
+    }
+
+    /// Writes again the summary of each shard whose works did not change but whose position
+    /// moved: the assembler waits for positions.
+    private func writeMovedPositions(_ positions: [Int: Int64], held: [Int: Int], taken: Set<Int>) throws {
+        for (shard, position) in positions where !taken.contains(shard) && publishedUnder[shard] == held[shard] {
+            guard var summary = shardSummaries[shard], (summary.position ?? -1) < position else { continue }
+            summary.position = position
+            try summaries.write(summary)
+            shardSummaries[shard] = summary
         }
     }
 
@@ -95,7 +145,9 @@ package final class ShardPublisher: @unchecked Sendable {
 
     /// Writes a shard's files and summary; `again`: whatever this copy knows of its files is
     /// forgotten first, and they are read back from the output.
-    private func publish(_ works: ShardWorks, again: Bool, listing: [String: OutputVersion]) throws -> Int {
+    private func publish(_ works: ShardWorks, again: Bool, listing: [String: OutputVersion], position: Int64?) throws
+        -> Int
+    {
         let index = works.index
         let files = IndexLayout.bucketFiles(of: index, shards: shards)
         let own = { (path: String) in
@@ -115,16 +167,46 @@ package final class ShardPublisher: @unchecked Sendable {
             (known[path], written[path]) = (nil, nil)
             count += 1
         }
-        try summaries.write(ShardSummary(shard: works.shard, index: index))
+        var summary = ShardSummary(shard: works.shard, index: index)
+        summary.position = position
+        try summaries.write(summary)
+        shardSummaries[works.shard] = summary
         return count
     }
 
-    /// The shared files, when every summary is there and newer than what they were built from.
-    private func assemble() throws -> Int {
-        guard let (shardSummaries, pageSummaries, versions) = try summaries.read(count: shards.count),
-            versions.supersedes(try summaries.assembled())
+    /// The shared files, when every summary is there, newer than what they were built from,
+    /// and the target of the page summaries they show is reached.
+    private func assemble(threadPool: NIOThreadPool) async throws -> Int {
+        guard
+            let (shardSummaries, pageSummaries, versions) = try await threadPool.runIfActive({
+                try self.summaries.read(count: self.shards.count)
+            })
         else { return 0 }
-        let files = IndexAssembly.sharedFiles(shards: shardSummaries, pages: pageSummaries, layout: shards)
+        var target = self.target.withLock { $0 } ?? AssemblyTarget(pages: pageSummaries, versions: versions)
+        guard let worksEnd = target.worksEnd else { return 0 }
+        if target.artistsEnd == nil {
+            let works = try await positions(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+            guard zip(works, worksEnd).allSatisfy({ $0.committed >= $1 }) else {
+                self.target.withLock { $0 = target }
+                return 0
+            }
+            target.artistsEnd = try await endOffsets(ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
+        }
+        self.target.withLock { $0 = target }
+        guard target.isReached(by: shardSummaries) else { return 0 }
+        self.target.withLock { $0 = nil }
+        let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
+        return try await threadPool.runIfActive {
+            try self.locked {
+                guard assembledFrom.supersedes(try self.summaries.assembled()) else { return 0 }
+                return try self.writeShared(
+                    IndexAssembly.sharedFiles(shards: shardSummaries, pages: pagesShown, layout: self.shards),
+                    assembledFrom: assembledFrom)
+            }
+        }
+    }
+
+    private func writeShared(_ files: [String: [UInt8]], assembledFrom: SummaryVersions) throws -> Int {
         var count = 0
         // The manifest last: what it names is there before it names it.
         let last = { (path: String) in path == IndexLayout.manifestPath ? 1 : 0 }
@@ -137,7 +219,7 @@ package final class ShardPublisher: @unchecked Sendable {
             try output.remove(path)
             count += 1
         }
-        try summaries.recordAssembled(versions)
+        try summaries.recordAssembled(assembledFrom)
         logger.debug("shared index files assembled", metadata: ["files": "\(count)"])
         return count
     }

@@ -80,6 +80,11 @@ package final class StageProgress: Sendable {
         partitions.withLock { $0[partition]?.readiness.advance(topic, to: position) }
     }
 
+    /// How far `topic`'s partition is read under the current assignment.
+    package func position(of topic: String, partition: Int) -> Int64? {
+        partitions.withLock { $0[partition]?.readiness.positions[topic] }
+    }
+
     package func revoked(_ partitions: [KafkaTopicPartition]) {
         let numbers = Set(partitions.map { Int($0.partition) })
         self.partitions.withLock { held in for partition in numbers { held[partition] = nil } }
@@ -100,4 +105,31 @@ package final class StageProgress: Sendable {
 
     /// Messages left to read before every partition held is ready.
     package var remaining: Int64 { partitions.withLock { $0.values.map(\.readiness.remaining).reduce(0, +) } }
+
+    /// Follows `consumer`'s assignments: where each partition starts (`start`, or the group's
+    /// committed offset when nil), its end offsets when assigned, and its revocation.
+    /// `assigned` runs after the partitions are recorded (a restore to start).
+    package func follow(
+        _ consumer: inout KafkaConsumerConfiguration, startingAt start: Int64? = nil,
+        assigned: (@Sendable ([Int]) -> Void)? = nil
+    ) {
+        consumer.startOffset = { [self] in starting($0, committed: $1, earliest: $2, at: start) }
+        consumer.onAssign = { [self] partitions in
+            self.assigned(partitions)
+            assigned?(Set(partitions.map { Int($0.0.partition) }).sorted())
+        }
+        consumer.onRevoke = { [self] revoked, _ in self.revoked(revoked) }
+    }
+
+    /// `decode` of `message`; a message it cannot read counts as read (it goes to the dead letters).
+    package func decoding<Input>(_ message: KafkaConsumerMessage, _ decode: (KafkaConsumerMessage) throws -> Input)
+        throws -> Input
+    {
+        do {
+            return try decode(message)
+        } catch {
+            read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
+            throw error
+        }
+    }
 }

@@ -22,21 +22,11 @@ package struct WorksStage: MessageHandler {
     }
 
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
-        let progress = self.progress
-        consumer.startOffset = {
-            progress.starting($0, committed: $1, earliest: $2, at: KafkaConsumerConfiguration.beginningOffset)
-        }
-        consumer.onAssign = { progress.assigned($0) }
-        consumer.onRevoke = { revoked, _ in progress.revoked(revoked) }
+        progress.follow(&consumer, startingAt: KafkaConsumerConfiguration.beginningOffset)
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
-        do {
-            return try IndexTopicRecords.workRow(message)
-        } catch {
-            progress.read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
-            throw error
-        }
+        try progress.decoding(message, IndexTopicRecords.workRow)
     }
 
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
