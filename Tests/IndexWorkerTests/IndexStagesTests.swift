@@ -22,7 +22,7 @@ struct IndexStagesTests {
         for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.index {
             try cluster.broker.createTopic(topic, partitions: Self.partitions)
         }
-        var inputs = IndexLayoutTests.inputs(works: 1_500, artists: 40)
+        var inputs = Self.namedAsMuseumsDo(IndexLayoutTests.inputs(works: 1_500, artists: 40))
         var staged = inputs.pages.values.map { StagedIndexBuild.Input.page($0) }
         var records = try inputs.pages.values.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) }
         // Thumbnails for every other page: those works show them, the rest are pending.
@@ -111,6 +111,24 @@ struct IndexStagesTests {
         try await second.stop()
         await cluster.shutdown()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Object numbers and makers as museums write them: dots, spaces, slashes, brackets,
+    /// accents; they travel in the index topics' keys and name the published files' lines.
+    static func namedAsMuseumsDo(_ inputs: IndexInputs) -> IndexInputs {
+        var named = IndexInputs()
+        for page in inputs.pages.values {
+            named.add(
+                ArtistIndexTests.page(
+                    page.page,
+                    page.artworks.enumerated().map { position, artwork in
+                        var artwork = artwork
+                        if position % 3 == 0 { artwork.objectNumber = "SK-A 4.\(artwork.objectNumber)/b [é]" }
+                        if position % 4 == 1 { artwork.artist = "Maître de l'Annonciation d'Aix. \(page.page % 3)" }
+                        return artwork
+                    }))
+        }
+        return named
     }
 
     static func published(_ output: FolderOutputStore) throws -> [String: [UInt8]] {

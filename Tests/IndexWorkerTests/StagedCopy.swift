@@ -13,13 +13,11 @@ final class StagedCopy: Sendable {
     let artists: ArtistsStage
     let publisher: ShardPublisher
     private let workers: [any StoppableWorker]
-    private let producer: KafkaProducer
 
     init(brokers: String, output: any OutputStore) throws {
-        let kafka = KafkaClientConfiguration(brokers: brokers)
-        producer = try KafkaProducer(configuration: kafka, logger: .test)
         let stages = IndexStages(
-            partitions: IndexStagesTests.partitions, output: output, kafka: kafka, producer: producer, logger: .test)
+            partitions: IndexStagesTests.partitions, output: output, kafka: KafkaClientConfiguration(brokers: brokers),
+            logger: .test)
         let (pages, works, artists) = (stages.pages, stages.works, stages.artists)
         workers = [
             try InProcessWorker(
@@ -40,7 +38,6 @@ final class StagedCopy: Sendable {
 
     func stop() async throws {
         for worker in workers { try await worker.stop() }
-        await producer.shutdown()
     }
 }
 

@@ -18,12 +18,8 @@ package struct IndexStages: Sendable {
     package static let artistsGroup = "\(PipelineStage.index.groupID)-artists"
 
     /// - Parameter partitions: the partition count of the index's topics (``partitionCount``).
-    /// - Parameter producer: what the pages stage sends its rows with.
-    package init(
-        partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, producer: KafkaProducer,
-        logger: Logger
-    ) {
-        pages = PagesStage(partitions: partitions, kafka: kafka, producer: producer, logger: logger)
+    package init(partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, logger: Logger) {
+        pages = PagesStage(partitions: partitions, kafka: kafka, logger: logger)
         works = WorksStage(partitions: partitions)
         artists = ArtistsStage()
         publisher = ShardPublisher(

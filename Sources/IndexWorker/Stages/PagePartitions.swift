@@ -51,7 +51,7 @@ package actor PagePartitions {
     }
 
     /// Applies `change` to the partition's state; returns what it asks to write. The caller
-    /// sends it and says so with ``sent(_:succeeded:)``.
+    /// says with ``sent(_:succeeded:)`` whether the broker took it.
     func apply(
         to partition: Int, generation: Int, _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
     ) async throws -> PagePartition.Writes {

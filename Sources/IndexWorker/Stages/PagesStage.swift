@@ -9,8 +9,8 @@ import PipelineContract
 ///
 /// Its consumer uses the range assignor, so partition p of its three inputs (co-partitioned by
 /// page id) is held by one copy, which restores the partition's entries from the changelog
-/// before it handles any of them. It sends its rows itself, so that a partition's summary is
-/// taken only when the topics hold every row it counts.
+/// before it handles any of them. It hears when its rows are acknowledged, so that a
+/// partition's summary is taken only when the topics hold every row it counts.
 package struct PagesStage: MessageHandler {
     package typealias Input = IndexMessageHandler.Input
 
@@ -18,11 +18,9 @@ package struct PagesStage: MessageHandler {
     let partitions: Int
     package let progress: StageProgress
     let states: PagePartitions
-    let producer: KafkaProducer
 
-    package init(partitions: Int, kafka: KafkaClientConfiguration, producer: KafkaProducer, logger: Logger) {
+    package init(partitions: Int, kafka: KafkaClientConfiguration, logger: Logger) {
         self.partitions = partitions
-        self.producer = producer
         progress = StageProgress()
         states = PagePartitions(kafka: kafka, progress: progress, logger: logger)
     }
@@ -65,13 +63,16 @@ package struct PagesStage: MessageHandler {
             if let entry = writes.entry {
                 records.append(try IndexTopicRecords.record(entry, partition: message.partition))
             }
-            try await producer.send(records)
+            return records
         } catch {
             await states.sent(partition, succeeded: false)
             throw error
         }
-        await states.sent(partition, succeeded: true)
-        progress.read(message.topic, partition: partition, upTo: message.offset + 1)
-        return []
+    }
+
+    package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
+        let partition = Int(message.partition)
+        await states.sent(partition, succeeded: acknowledged)
+        if acknowledged { progress.read(message.topic, partition: partition, upTo: message.offset + 1) }
     }
 }

@@ -39,7 +39,4 @@ package actor ShardStates {
     func republish(_ shard: Int) {
         held[shard]?.changed = true
     }
-
-    /// How many works the shards hold.
-    package var workCount: Int { held.values.map(\.works.rows.count).reduce(0, +) }
 }

@@ -98,11 +98,6 @@ package final class StageProgress: Sendable {
         partitions.withLock { Set($0.filter { $0.value.readiness.isReady }.keys) }
     }
 
-    /// Whether `partition` is still held under the assignment `generation`.
-    package func holds(_ partition: Int, generation: Int) -> Bool {
-        partitions.withLock { $0[partition]?.generation == generation }
-    }
-
     /// Messages left to read before every partition held is ready.
     package var remaining: Int64 { partitions.withLock { $0.values.map(\.readiness.remaining).reduce(0, +) } }
 

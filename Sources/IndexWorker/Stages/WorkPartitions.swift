@@ -17,7 +17,4 @@ package actor WorkPartitions {
         held[partition] = (generation, state)
         return writes
     }
-
-    /// How many works the partitions hold.
-    package var workCount: Int { held.values.map(\.state.works.count).reduce(0, +) }
 }

@@ -20,4 +20,13 @@ package protocol MessageHandler: Sendable {
     /// backoff (no sooner than its `retryAfter`), and dead-lettered once retried long enough.
     /// ``HandlerFailure`` adds outputs and headers to a retry, or says what no error says.
     func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord]
+
+    /// Hears whether the records `handle` returned for `message` were acknowledged by the
+    /// broker (false: they were not, and the message is delivered again or dead-lettered): for
+    /// a handler whose state runs ahead of the topics it writes. Does nothing by default.
+    func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async
+}
+
+extension MessageHandler {
+    package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {}
 }

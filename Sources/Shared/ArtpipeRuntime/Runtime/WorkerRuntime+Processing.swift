@@ -150,11 +150,9 @@ extension WorkerRuntime {
                 else { return .redeliver(.partitionGone) }
                 continue
             }
-            if let outcome = await finish(
-                produce(outputs, for: message, lease: lease), outputsOf: message, lease: lease)
-            {
-                return outcome
-            }
+            let outcome = await finish(produce(outputs, for: message, lease: lease), outputsOf: message, lease: lease)
+            await handler.outputsSettled(of: message, acknowledged: outcome == nil)
+            if let outcome { return outcome }
             metrics.succeeded.increment()
             return .commit
         }
