@@ -39,7 +39,6 @@ bench: setup
 	bench/thumb-worker.sh
 	bench/vips-stages.sh
 	bench/index.sh
-	bench/index-scale.sh
 	bench/thumb-store.sh
 	bench/index-store.sh
 	bench/demo.sh

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# 0.6's design only, out of `make bench` since 0.7: the index worker no longer reads the state
+# artpipe-probe writes here (it keeps its state in Kafka's index topics); kept for the figures
+# docs/benchmarks.md gives of 0.6, until issue #41's benchmark of the staged index replaces it.
 # Benchmark (#16): the index at the full collection's scale. artpipe-probe index-state writes the
 # state IndexWorker keeps for WORKS works by ARTISTS artists (default 1,000,000 by 30,000) and
 # times the phases of a full build in-process; then `artpipe index-worker` starts on that state

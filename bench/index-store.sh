@@ -45,7 +45,7 @@ expected=$((pages * works))
 lines=$(wc -l <"$rgw_log")
 start=$(date +%s.%N)
 /usr/bin/time -o "$work/rss" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out s3://bench/site \
-  --s3-endpoint "$endpoint" --state "$work/state" --write-interval 1 --metrics-interval 3600 --log-level warning \
+  --s3-endpoint "$endpoint" --write-interval 1 --metrics-interval 3600 --log-level warning \
   >"$work/worker.log" 2>&1 &
 worker_pid=$!
 wait_for_bucket_works "$expected" 1800

@@ -17,20 +17,24 @@ struct IndexWorkerProcessTests {
         let index: ArtistIndex
         let expected: PublishedFiles
 
-        init() throws {
+        /// - Parameter output: an output folder to publish to; a new one by default.
+        init(output: URL? = nil) throws {
             cluster = try TestCluster()
-            try cluster.broker.createTopic(ArtpipeTopic.pages, partitions: 3)
-            try cluster.broker.createTopic(ArtpipeTopic.thumbnails, partitions: 3)
-            try cluster.broker.createTopic(ArtpipeTopic.deadLetters, partitions: 1)
-            output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
+            // One partition count for every topic, as `artpipe topics create` makes them.
+            for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 3) }
+            self.output =
+                output ?? FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
             let pages = try ArtistIndexTests.recordedPages()
             var inputs = IndexInputs()
+            var staged: [StagedIndexBuild.Input] = []
             var records: [KafkaProducerRecord] = []
             for page in pages {
                 inputs.add(page)
+                staged.append(.page(page))
                 records.append(try MessageCodec.record(page, topic: ArtpipeTopic.pages))
                 let thumbnails = ArtistIndexTests.thumbnails(for: page)
                 inputs.add(thumbnails)
+                staged.append(.thumbnails(thumbnails))
                 records.append(try MessageCodec.record(thumbnails, topic: ArtpipeTopic.thumbnails))
             }
             // A page FetchWorker gave up on, as its dead letter.
@@ -38,13 +42,14 @@ struct IndexWorkerProcessTests {
                 crawlId: "crawl-a", source: "rijksmuseum", query: ["s": "artist", "c": "crawl-a"], page: 4, pageSize: 20
             )
             inputs.addFailure(failed, reason: "HTTP 503 (after 5 attempts)")
+            staged.append(.failed(failed, reason: "HTTP 503 (after 5 attempts)"))
             let original = KafkaConsumerMessage(
                 topic: ArtpipeTopic.pageRequests, partition: 0, offset: 7, key: Array(failed.pageId.utf8),
                 value: try MessageCodec.record(failed, topic: ArtpipeTopic.pageRequests).value)
             records.append(DeadLetter.record(for: original, reason: "HTTP 503 (after 5 attempts)", worker: "fetch"))
             messages = records
             index = ArtistIndex.build(from: inputs)
-            expected = PublishedFiles(IndexLayout.files(for: index))
+            expected = PublishedFiles(StagedIndexBuild.files(staged, partitions: 3))
         }
 
         func startWorker(writeInterval: String = "0.2", metricsInterval: String = "60") throws -> ChildProcess {
@@ -64,8 +69,14 @@ struct IndexWorkerProcessTests {
         }
 
         func waitForExpectedIndex() async throws {
-            try await waitUntil("the published files to match the pure build", timeout: .seconds(90)) {
-                published == expected
+            var differing: [String] = []
+            try await waitUntil(
+                "the published files to match the pure build; differing: \(differing.prefix(5))", timeout: .seconds(90)
+            ) {
+                let files = published?.files ?? [:]
+                differing = Set(files.keys).union(expected.files.keys).filter { files[$0] != expected.files[$0] }
+                    .sorted()
+                return differing.isEmpty
             }
         }
     }
@@ -85,7 +96,11 @@ struct IndexWorkerProcessTests {
             String(decoding: $0, as: UTF8.self).components(separatedBy: "<figure ").count - 1
         }
         #expect(figures.reduce(0, +) == index.totals.works)
-        #expect(try PublishedIndex.read(from: setup.output).index.artists == index.artists, "the files read back")
+        // Read back: the works and makers of the whole build (thumbnails join by image since 0.7).
+        let readBack = try PublishedIndex.read(from: setup.output).index
+        #expect(readBack.artists.map(\.name) == index.artists.map(\.name), "the files read back")
+        #expect(
+            readBack.artists.map { $0.works.map(\.objectNumber) } == index.artists.map { $0.works.map(\.objectNumber) })
         #expect(index.crawls.first { $0.crawlId == "crawl-a" }?.failedPages.map(\.page) == [4])
         await setup.cluster.shutdown()
     }
@@ -99,9 +114,9 @@ struct IndexWorkerProcessTests {
             Array(setup.messages.dropFirst(8)),
         ]
         var generator = SystemRandomNumberGenerator()
-        // Round 1 dies after Kafka committed its offsets but before any state was written: the
-        // worker must not trust Kafka's offsets. Later rounds die at random moments while
-        // writing every 0.2 s, so restarts resume from partly written state.
+        // Round 1 dies after committing its input offsets but before it published anything: the
+        // restart publishes from the index topics alone. Later rounds die at random moments
+        // while publishing every 0.2 s, so restarts resume from a partly written output.
         for (round, batch) in batches.enumerated() {
             try await setup.cluster.producer.send(batch)
             if round == 0 {
@@ -144,5 +159,108 @@ struct IndexWorkerProcessTests {
         try await setup.cluster.producer.send(setup.messages)
         try await setup.waitForExpectedIndex()
         await setup.cluster.shutdown()
+    }
+
+    @Test(
+        "copies come and go (1 to 3, each replaced by a new one started first, one SIGKILLed, down to 1): no read ever shows fewer works; at rest the bytes of one copy"
+    )
+    func copiesComeAndGo() async throws {
+        let setup = try Setup()
+        let half = setup.messages.count / 2
+        try await setup.cluster.producer.send(Array(setup.messages.prefix(half)))
+        let sampler = WorkCountSampler(output: setup.output)
+        let sampling = Task { await sampler.run() }
+        defer { sampling.cancel() }
+        var copies = [try setup.startWorker()]
+        defer { for copy in copies { copy.stop() } }
+        try await waitUntil("the first copy to publish an index", timeout: .seconds(60)) {
+            setup.published?.files[IndexLayout.manifestPath] != nil
+        }
+        // A copy has joined once it logged an assignment of its own.
+        func joined(_ copy: ChildProcess) async throws {
+            try await waitUntil("a new copy to be assigned partitions", timeout: .seconds(60)) {
+                copy.output.contains("partitions assigned")
+            }
+        }
+        for _ in 0..<2 {
+            copies.append(try setup.startWorker())
+            try await joined(copies.last!)
+        }
+        try await setup.cluster.producer.send(Array(setup.messages.dropFirst(half)))
+        // A rolling update: each copy replaced by a new one, started before the old one stops.
+        for index in copies.indices {
+            let replacement = try setup.startWorker()
+            try await joined(replacement)
+            copies[index].signal(SIGTERM)
+            #expect(
+                try await copies[index].waitForExit(timeout: .seconds(60)) == 0,
+                "\(copies[index].process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(copies[index].exitStatus): \(copies[index].outputTail(lines: 15))"
+            )
+            copies[index] = replacement
+        }
+        copies[1].signal(SIGKILL)
+        _ = try await copies[1].waitForExit(timeout: .seconds(10))
+        copies.remove(at: 1)
+        copies.append(try setup.startWorker())
+        try await joined(copies.last!)
+        // Down to one.
+        while copies.count > 1 {
+            let leaving = copies.removeFirst()
+            leaving.signal(SIGTERM)
+            #expect(
+                try await leaving.waitForExit(timeout: .seconds(60)) == 0,
+                "\(leaving.process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(leaving.exitStatus): \(leaving.outputTail(lines: 15))"
+            )
+        }
+        try await setup.waitForExpectedIndex()
+        let seen = await sampler.finish()
+        #expect(seen.reads > 20, "the sampler read the index throughout")
+        #expect(seen.shrinks.isEmpty, "a read showed fewer works than an earlier one: \(seen.shrinks.prefix(3))")
+        await setup.cluster.shutdown()
+    }
+}
+
+/// Reads the published index again and again while copies change: the works `index.json`
+/// counts and the work lines of `works/`, each of which must never go down while nothing is
+/// deleted upstream.
+actor WorkCountSampler {
+    let output: URL
+    private var stopped = false
+    private var reads = 0
+    private var most = (manifest: 0, lines: 0)
+    private var shrinks: [String] = []
+
+    init(output: URL) { self.output = output }
+
+    /// Takes what the output holds now as the least any later read may show.
+    func start() { sample() }
+
+    func run() async {
+        while !stopped, !Task.isCancelled {
+            sample()
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func sample() {
+        if let works = (try? PublishedIndex.manifest(in: output))?.totals.works {
+            if works < most.manifest { shrinks.append("index.json: \(works) after \(most.manifest)") }
+            most.manifest = max(most.manifest, works)
+        }
+        let folder = output.appendingPathComponent("works")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let lines = names.filter { $0.hasSuffix(".jsonl") }.reduce(0) { count, name in
+            let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
+            return count + data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        if lines < most.lines { shrinks.append("works/: \(lines) lines after \(most.lines)") }
+        most.lines = max(most.lines, lines)
+        reads += 1
+    }
+
+    func finish() -> (reads: Int, shrinks: [String]) {
+        stopped = true
+        sample()
+        return (reads, shrinks)
     }
 }

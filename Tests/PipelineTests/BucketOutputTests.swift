@@ -119,20 +119,19 @@ struct BucketOutputTests {
     }
 
     @Test(
-        "a missing bucket, no keys or no --state stop the workers at start-up with a clear error; prune refuses a bucket"
+        "a missing bucket or no keys stop the workers at start-up with a clear error; prune refuses a bucket"
     )
     func refusedAtStartUp() async throws {
         let kind = try #require(S3TestStore.Kind.selected.last)
         let store = try await S3TestStore.start(kind)
         defer { store.stop() }
         let keys = ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey]
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("state")).path
         let unused = "127.0.0.1:9"
-        for (role, extra) in [("thumb-worker", []), ("index-worker", ["--state", state])] {
+        for role in ["thumb-worker", "index-worker"] {
             let missing = try ChildProcess(
                 "artpipe",
-                [role, "--brokers", unused, "--out", "s3://no-such-bucket/site", "--s3-endpoint", store.endpoint]
-                    + extra, environment: keys)
+                [role, "--brokers", unused, "--out", "s3://no-such-bucket/site", "--s3-endpoint", store.endpoint],
+                environment: keys)
             #expect(try await missing.waitForExit(timeout: .seconds(60)) == 2, "\(missing.stderr)")
             #expect(missing.stderr.contains("s3://no-such-bucket/site/ at \(store.endpoint)"), "\(missing.stderr)")
             #expect(missing.stderr.contains("NoSuchBucket"), "\(missing.stderr)")
@@ -143,10 +142,6 @@ struct BucketOutputTests {
             environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials"])
         #expect(try await noKeys.waitForExit(timeout: .seconds(60)) == 2)
         #expect(noKeys.stderr.contains("no credentials"), "\(noKeys.stderr)")
-        let noState = try ChildProcess(
-            "artpipe", ["index-worker", "--brokers", unused, "--out", "s3://some-bucket"], environment: keys)
-        #expect(try await noState.waitForExit(timeout: .seconds(60)) == 2)
-        #expect(noState.stderr.contains("--state DIR is required with --out s3://"), "\(noState.stderr)")
         let prune = try ChildProcess(
             "artpipe", ["prune", "--out", "s3://no-such-bucket/site", "--s3-endpoint", store.endpoint],
             environment: keys)

@@ -18,8 +18,14 @@ package struct IndexStages: Sendable {
     package static let artistsGroup = "\(PipelineStage.index.groupID)-artists"
 
     /// - Parameter partitions: the partition count of the index's topics (``partitionCount``).
-    package init(partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, logger: Logger) {
-        pages = PagesStage(partitions: partitions, kafka: kafka, logger: logger)
+    /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
+    ///   needs (``HistoryGaps``), rather than hold the partition back.
+    package init(
+        partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
+        logger: Logger
+    ) {
+        pages = PagesStage(
+            partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory, logger: logger)
         works = WorksStage(partitions: partitions)
         artists = ArtistsStage()
         publisher = ShardPublisher(
@@ -28,6 +34,11 @@ package struct IndexStages: Sendable {
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.
     package static let copartitioned = PipelineStage.index.inputTopics + ArtpipeTopic.index
+
+    /// What keeps the index from being assembled, for `/healthz`; nil when nothing does.
+    package var problem: String? {
+        pages.gaps.all.first.map { "history missing: \($0)" }
+    }
 
     /// The three workers, for ``WorkerLauncher``.
     package var workers: [any LaunchableWorker] {

@@ -18,18 +18,23 @@ package struct PagesStage: MessageHandler {
     let partitions: Int
     package let progress: StageProgress
     let states: PagePartitions
+    /// Partitions held back because their history is missing.
+    package let gaps: HistoryGaps
 
-    package init(partitions: Int, kafka: KafkaClientConfiguration, logger: Logger) {
+    package init(partitions: Int, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool, logger: Logger) {
         self.partitions = partitions
         progress = StageProgress()
         states = PagePartitions(kafka: kafka, progress: progress, logger: logger)
+        gaps = HistoryGaps(accepts: acceptsMissingHistory, logger: logger)
     }
 
-    /// Sets the consumer up as this stage reads: the range assignor, and its assignments
-    /// followed (each starts the partition's restore).
+    /// Sets the consumer up as this stage reads: the range assignor, its changelog (an empty
+    /// one means the inputs are read from their start), its assignments followed (each starts
+    /// the partition's restore) and checked for missing history.
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
         consumer.client.properties["partition.assignment.strategy"] = "range"
-        let (progress, states) = (self.progress, self.states)
+        consumer.changelog = ArtpipeTopic.indexPages
+        let (progress, states, gaps) = (self.progress, self.states, self.gaps)
         progress.follow(&consumer) { partitions in
             for partition in partitions {
                 progress.expect(PagePartitions.restoreStep, partition: partition, endOffset: 1)
@@ -37,6 +42,19 @@ package struct PagesStage: MessageHandler {
                 Task { try? await states.state(of: partition, generation: generation) }
             }
         }
+        let (start, revoke) = (consumer.startOffset, consumer.onRevoke)
+        consumer.startOffset = { topicPartition, committed, earliest in
+            gaps.check(topicPartition, committed: committed, earliest: earliest)
+            return start?(topicPartition, committed, earliest)
+        }
+        consumer.onRevoke = { partitions, lost in
+            gaps.revoked(partitions)
+            revoke?(partitions, lost)
+        }
+    }
+
+    package func holds(_ message: KafkaConsumerMessage) -> Bool {
+        gaps.holds(message.partition)
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {

@@ -1,5 +1,6 @@
 import Foundation
 import KafkaClient
+import PipelineContract
 
 /// Messages an input partition no longer holds although the index state needs them: the
 /// broker deleted them (retention, or a topic that was not compacted), so a rebuild from Kafka
@@ -25,24 +26,41 @@ package struct MissingHistory: Sendable, Equatable, Codable, CustomStringConvert
             + "their pages were deleted by the broker (retention)"
     }
 
+    /// The topics whose history the index needs: the pages stage's state is built from them.
+    /// The dead letters are not among them: their retention loses only failures.
+    package static let stateTopics = [ArtpipeTopic.pages, ArtpipeTopic.thumbnails]
+
+    /// The gap in `topicPartition` for a reader that stands at `committed` (none: it has read
+    /// nothing) while the partition holds nothing older than `earliest`; nil when there is none,
+    /// or the topic holds no state.
+    package static func gap(in topicPartition: KafkaTopicPartition, committed: Int64?, earliest: Int64?)
+        -> MissingHistory?
+    {
+        guard stateTopics.contains(topicPartition.topic), let earliest, earliest > (committed ?? 0) else { return nil }
+        return MissingHistory(
+            topic: topicPartition.topic, partition: topicPartition.partition, needed: committed ?? 0,
+            earliest: earliest)
+    }
+
+    /// The gaps `artpipe status` sees from outside: `inputs`, the index group's positions on
+    /// ``stateTopics``; `changelog`, its positions on `artpipe.index-pages`. A partition whose
+    /// changelog holds nothing is read from the start (the worker ignores the committed offset
+    /// then, ``KafkaConsumerConfiguration/changelog``), so it needs everything.
+    package static func gaps(in inputs: [KafkaOffsetResetPlan.Row], changelog: [KafkaOffsetResetPlan.Row])
+        -> [MissingHistory]
+    {
+        let stateHeld = Set(changelog.filter { $0.high > $0.low }.map(\.topicPartition.partition))
+        return inputs.compactMap { row in
+            gap(
+                in: row.topicPartition,
+                committed: stateHeld.contains(row.topicPartition.partition) ? row.committed : nil,
+                earliest: row.low)
+        }.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
+    }
+
     static let fileSuffix = ".history-missing"
 
     static func fileName(_ topicPartition: KafkaTopicPartition) -> String {
         "\(topicPartition.topic)-\(topicPartition.partition)\(fileSuffix)"
-    }
-
-    /// Every gap an index instance recorded under `DIR/.index-state/`, oldest partition first.
-    package static func recorded(in outputDirectory: URL) -> [MissingHistory] {
-        recorded(inState: outputDirectory.appendingPathComponent(IndexStateStore.folderName))
-    }
-
-    /// The gaps recorded in an index worker's `--state` directory.
-    package static func recorded(inState directory: URL) -> [MissingHistory] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(fileSuffix) }.sorted().compactMap { name in
-            (try? Data(contentsOf: directory.appendingPathComponent(name))).flatMap {
-                try? JSONDecoder().decode(MissingHistory.self, from: $0)
-            }
-        }
     }
 }

@@ -32,9 +32,7 @@ struct StatusCommand: AsyncParsableCommand {
             """)
     var out: String?
 
-    @Option(
-        help:
-            "The index worker's --state directory, for partitions whose history is missing (default DIR/.index-state).")
+    @Option(help: "Accepted for scripts from 0.6, and unused: missing history is read from the index group's offsets.")
     var state: String?
 
     @Option(help: "Seconds to spend reading each topic.")
@@ -85,15 +83,18 @@ struct StatusCommand: AsyncParsableCommand {
                     collected.withLock { $0.lags.append(lag) }
                 }
             }
+            let inputs = try await offsets.positions(
+                group: PipelineStage.index.groupID, topics: MissingHistory.stateTopics)
+            // No changelog (a pipeline not yet upgraded): every input is needed from its start.
+            let changelog =
+                (try? await offsets.positions(group: PipelineStage.index.groupID, topics: [ArtpipeTopic.indexPages]))
+                ?? []
+            let gaps = MissingHistory.gaps(in: inputs, changelog: changelog)
+            collected.withLock { $0.missingHistory = gaps }
         } catch let error as KafkaError {
             throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")
         }
         var status = collected.withLock { $0 }
-        if let stateDirectory = state.map({ URL(fileURLWithPath: $0) })
-            ?? out.flatMap({ try? OutputLocation($0).folder?.appendingPathComponent(IndexStateStore.folderName) })
-        {
-            status.missingHistory = MissingHistory.recorded(inState: stateDirectory)
-        }
         if let out {
             let output: any OutputStore
             do {

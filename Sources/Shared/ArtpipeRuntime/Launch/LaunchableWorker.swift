@@ -7,8 +7,10 @@ package protocol LaunchableWorker: Sendable {
     var name: String { get }
     /// The topics that must exist before it starts: its inputs and retry topics.
     var checkedTopics: [String] { get }
-    /// Its consumer and runtime, built, not yet running.
-    func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, logger: Logger) throws -> PreparedWorker
+    /// Its consumer and runtime, built, not yet running. `sharesProducer`: other workers send
+    /// through `producer` too, and the caller shuts it down.
+    func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, sharesProducer: Bool, logger: Logger) throws
+        -> PreparedWorker
 }
 
 /// A worker's consumer and runtime, ready to run as a service.
@@ -21,8 +23,8 @@ package struct PreparedWorker: Sendable {
 extension WorkerLauncher.Worker: LaunchableWorker {
     package var checkedTopics: [String] { topics + (retrySchedule?.topics ?? []) }
 
-    package func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, logger: Logger) throws
-        -> PreparedWorker
+    package func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, sharesProducer: Bool, logger: Logger)
+        throws -> PreparedWorker
     {
         var configuration = KafkaConsumerConfiguration(client: settings.client, groupID: groupID)
         configuration.maxBufferedPerPartition = settings.maxBufferedPerPartition
@@ -32,9 +34,11 @@ extension WorkerLauncher.Worker: LaunchableWorker {
         configuration.statisticsInterval = settings.metricsInterval
         configureConsumer(&configuration)
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
+        var runtimeConfiguration = WorkerConfiguration(
+            name: name, topics: topics, concurrency: settings.concurrency, retrySchedule: retrySchedule)
+        runtimeConfiguration.ownsProducer = !sharesProducer
         let runtime = WorkerRuntime(
-            configuration: WorkerConfiguration(
-                name: name, topics: topics, concurrency: settings.concurrency, retrySchedule: retrySchedule),
+            configuration: runtimeConfiguration,
             consumer: consumer, producer: producer, handler: handler, metrics: WorkerMetrics(worker: name),
             logger: logger)
         return PreparedWorker(consumer: consumer, runtime: runtime, sampleGauges: { runtime.sampleGauges() })

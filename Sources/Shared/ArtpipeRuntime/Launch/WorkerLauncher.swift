@@ -108,7 +108,9 @@ package enum WorkerLauncher {
                 Array(Set(workers.flatMap(\.checkedTopics) + [ArtpipeTopic.deadLetters])).sorted(), producer: producer,
                 settings: settings)
             for worker in workers {
-                prepared.append(try worker.prepare(settings: settings, producer: producer, logger: logger))
+                prepared.append(
+                    try worker.prepare(
+                        settings: settings, producer: producer, sharesProducer: workers.count > 1, logger: logger))
             }
         } catch {
             await producer.shutdown(timeout: .zero)
@@ -124,10 +126,11 @@ package enum WorkerLauncher {
                 metadata.merge(worker.sampleGauges()) { first, _ in first }
             }
         }
-        // Shutdown runs in reverse order: the workers drain first, then the services beside
-        // them, then their companions, then the last metrics line.
+        // Shutdown runs in reverse order: the workers drain first (the first given first, so a
+        // stage upstream stops before those it feeds), then the services beside them, then
+        // their companions, then the last metrics line.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [reporter] + companions(ready[0].consumer) + services + ready.map(\.runtime),
+            services: [reporter] + companions(ready[0].consumer) + services + ready.reversed().map(\.runtime),
             logger: logger)
         // A handler stuck past the drain timeout must not keep the process from exiting.
         groupConfiguration.maximumGracefulShutdownDuration = settings.drainTimeout + .seconds(15)
@@ -141,7 +144,15 @@ package enum WorkerLauncher {
             }
         }
         defer { watcher.cancel() }
-        try await group.run()
+        guard workers.count > 1 else { return try await group.run() }
+        // Shared: shut down once every worker stopped sending.
+        do {
+            try await group.run()
+        } catch {
+            await producer.shutdown()
+            throw error
+        }
+        await producer.shutdown()
     }
 
     private static func runUntilStopped<Handler: MessageHandler>(

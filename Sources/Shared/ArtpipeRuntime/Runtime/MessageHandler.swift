@@ -25,8 +25,15 @@ package protocol MessageHandler: Sendable {
     /// broker (false: they were not, and the message is delivered again or dead-lettered): for
     /// a handler whose state runs ahead of the topics it writes. Does nothing by default.
     func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async
+
+    /// Whether `message`'s partition is held back: while it says so the runtime neither handles
+    /// nor commits the message (it asks again in short steps), so Kafka delivers it again after
+    /// a restart or to the partition's next owner. For a handler that must not go on from where
+    /// its group stands (its input no longer holds what its state needs). False by default.
+    func holds(_ message: KafkaConsumerMessage) -> Bool
 }
 
 extension MessageHandler {
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {}
+    package func holds(_ message: KafkaConsumerMessage) -> Bool { false }
 }

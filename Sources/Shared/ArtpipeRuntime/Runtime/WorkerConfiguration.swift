@@ -16,6 +16,10 @@ package struct WorkerConfiguration: Sendable {
     var deadLetterTopic: String
     /// How long to wait for queued records at shutdown.
     var producerFlushTimeout: Duration
+    /// Whether the runtime shuts its producer down when it stops. False where several runtimes
+    /// share one producer (workers in one process): the first to stop would leave the others
+    /// unable to send, so whoever made it shuts it down after the last.
+    package var ownsProducer = true
 
     package init(
         name: String, topics: [String], concurrency: Int = 4, retry: RetryPolicy = RetryPolicy(),

@@ -30,6 +30,7 @@ extension WorkerRuntime {
             // A retry copy waits for its time without a place in the limit: other partitions go on.
             let readiness = await waitUntilDue(message, lease: lease)
             if case .leaseEnded = readiness { continue }
+            guard await waitWhileHeld(message, lease: lease) else { continue }
             await limit.acquire()
             defer { limit.release() }
             guard lease.beginHandling() else { continue }
@@ -85,6 +86,19 @@ extension WorkerRuntime {
             guard lease.isActive else { return .leaseEnded }
             try? await Task.sleep(for: .milliseconds(Int64(min(remaining, 0.1) * 1_000) + 1))
         }
+    }
+
+    /// Waits while the handler holds the message's partition back; false when the lease ended
+    /// meanwhile (Kafka delivers the message again).
+    private func waitWhileHeld(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Bool {
+        guard handler.holds(message) else { return true }
+        lease.setWaitingOnPurpose(true)
+        defer { lease.setWaitingOnPurpose(false) }
+        while handler.holds(message) {
+            guard lease.isActive else { return false }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return lease.isActive
     }
 
     /// Puts a copy that is not due yet at the back of its topic, unchanged but for when it was

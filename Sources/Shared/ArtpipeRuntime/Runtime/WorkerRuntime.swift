@@ -52,7 +52,7 @@ package final class WorkerRuntime<Handler: MessageHandler>: Service {
             self.logger.info("shutting down: finishing in-flight work")
             self.consumer.shutdown()
         }
-        await producer.shutdown(timeout: configuration.producerFlushTimeout)
+        if configuration.ownsProducer { await producer.shutdown(timeout: configuration.producerFlushTimeout) }
         if let error = fatalError.withLock({ $0 }) {
             logger.critical("worker stopped: the Kafka client failed for good", metadata: ["kafka.error": "\(error)"])
             throw error

@@ -16,6 +16,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     let peakBufferedBytes = Atomic<Int>(0)
     private let drainTimeout: Duration
     private let startOffset: (@Sendable (KafkaTopicPartition, Int64?, Int64?) -> Int64?)?
+    private let changelog: String?
     private let onRevoke: (@Sendable ([KafkaTopicPartition], Bool) -> Void)?
     private let onAssign: (@Sendable ([(KafkaTopicPartition, endOffset: Int64?)]) -> Void)?
     /// A second handle in the same group, never subscribed, for reading committed offsets:
@@ -29,6 +30,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     init(configuration: KafkaConsumerConfiguration, offsetReader: RDKafkaClient?, logger: Logger) {
         self.drainTimeout = configuration.drainTimeout
         self.startOffset = configuration.startOffset
+        self.changelog = configuration.changelog
         self.onRevoke = configuration.onRevoke
         self.onAssign = configuration.onAssign
         self.offsetReader = offsetReader
@@ -52,9 +54,11 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             if let startOffset {
                 let committed = committedOffsets(topicPartitions)
                 for (index, topicPartition) in topicPartitions.enumerated() {
-                    if let offset = startOffset(
-                        topicPartition, committed[topicPartition], earliestOffset(topicPartition))
-                    {
+                    // A new state ignores the committed offset: "the committed offset" is then the start.
+                    let ignored = committed[topicPartition] != nil && stateIsNew(topicPartition)
+                    let offset = startOffset(
+                        topicPartition, ignored ? nil : committed[topicPartition], earliestOffset(topicPartition))
+                    if let offset = offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil) {
                         rebalance.setStartOffset(offset, at: index)
                     }
                 }
@@ -212,6 +216,19 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     private func endOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
         guard let offsetReader else { return nil }
         return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).high
+    }
+
+    /// Whether the changelog's partition of `topicPartition`'s number holds nothing. An
+    /// unanswered question counts as not new: the committed offset is kept.
+    private func stateIsNew(_ topicPartition: KafkaTopicPartition) -> Bool {
+        guard let changelog, let offsetReader else { return false }
+        let watermarks = try? offsetReader.watermarks(
+            KafkaTopicPartition(topic: changelog, partition: topicPartition.partition), timeoutMilliseconds: 5_000)
+        guard let watermarks, watermarks.low == watermarks.high else { return false }
+        logger.info(
+            "state partition is empty: the committed offset is not used, the input is read from its oldest message",
+            metadata: ["kafka.partition": "\(topicPartition)", "kafka.topic": "\(changelog)"])
+        return true
     }
 
     /// The group's committed offsets of `topicPartitions` (absent where none, or when the

@@ -28,6 +28,12 @@ package struct KafkaConsumerConfiguration: Sendable {
     /// partition still holds, when the broker said (return nil: the committed offset;
     /// ``beginningOffset``: the oldest message). Called on the poll thread.
     package var startOffset: (@Sendable (KafkaTopicPartition, _ committed: Int64?, _ earliest: Int64?) -> Int64?)?
+    /// The topic holding the state the consumer's handling builds, partitioned like its inputs
+    /// (Kafka Streams' changelog), for consumers with a ``startOffset``: where that topic's
+    /// partition of an assigned partition's number holds nothing, the state is new (a first
+    /// run, an upgrade, a changelog deleted), so the group's committed offsets for it are not
+    /// used and ``startOffset`` hears none.
+    package var changelog: String?
     /// Called on the poll thread when partitions are taken away, after their messages in
     /// flight finished and before the next owner can read them. `lost` is true when they were
     /// lost rather than handed over (a session that timed out): another member may own them
