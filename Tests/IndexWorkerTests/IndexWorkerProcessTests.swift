@@ -162,6 +162,60 @@ struct IndexWorkerProcessTests {
     }
 
     @Test(
+        "a rebuild from new index topics into an output holding a complete index without summaries (an upgrade from 0.6) never shows it smaller"
+    )
+    func rebuildOverAnIndex() async throws {
+        // Enough works that the rebuild spans many publish rounds.
+        let pages = (1...300).map { number in
+            Page(
+                request: PageRequest(
+                    crawlId: "rebuild", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: 20),
+                total: 6_000,
+                artworks: (0..<20).map { position in
+                    let serial = (number - 1) * 20 + position
+                    return Artwork(
+                        objectNumber: "RB-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
+                        imageURL: nil, width: nil, height: nil, position: position)
+                })
+        }
+        let records = try pages.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) }
+        let first = try Setup()
+        try await first.cluster.producer.send(records)
+        let worker = try first.startWorker()
+        try await waitUntil("the first index of every work", timeout: .seconds(120)) {
+            (try? PublishedIndex.manifest(in: first.output))?.totals.works == 6_000
+        }
+        worker.signal(SIGTERM)
+        #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
+        await first.cluster.shutdown()
+        let complete = try #require(first.published)
+        // As 0.6 leaves an output: its index, none of the summaries 0.7 keeps beside it.
+        try FileManager.default.removeItem(at: first.output.appendingPathComponent(IndexSummaries.folder))
+        // The same pages on a new cluster, whose index topics are empty, into the same output.
+        let second = try Setup(output: first.output)
+        try await second.cluster.producer.send(records)
+        let sampler = WorkCountSampler(output: second.output)
+        await sampler.start()
+        let sampling = Task { await sampler.run() }
+        defer { sampling.cancel() }
+        let rebuilding = try second.startWorker()
+        defer { rebuilding.stop() }
+        try await waitUntil("the rebuild to assemble its first index", timeout: .seconds(120)) {
+            FileManager.default.fileExists(
+                atPath: second.output.appendingPathComponent(IndexSummaries.assembledPath).path)
+        }
+        try await waitUntil("the files of the first run again", timeout: .seconds(60)) {
+            second.published == complete
+        }
+        let seen = await sampler.finish()
+        #expect(
+            seen.shrinks.isEmpty,
+            "a read showed fewer works than the index held: \(seen.shrinks.prefix(3)); work lines read: \(seen.changes.prefix(20))"
+        )
+        await second.cluster.shutdown()
+    }
+
+    @Test(
         "copies come and go (1 to 3, each replaced by a new one started first, one SIGKILLed, down to 1): no read ever shows fewer works; at rest the bytes of one copy"
     )
     func copiesComeAndGo() async throws {
@@ -229,6 +283,8 @@ actor WorkCountSampler {
     private var reads = 0
     private var most = (manifest: 0, lines: 0)
     private var shrinks: [String] = []
+    /// Each count read that differs from the one before, for failure messages.
+    private var changes: [String] = []
 
     init(output: URL) { self.output = output }
 
@@ -254,13 +310,14 @@ actor WorkCountSampler {
             return count + data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         }
         if lines < most.lines { shrinks.append("works/: \(lines) lines after \(most.lines)") }
+        if changes.last != "\(lines)" { changes.append("\(lines)") }
         most.lines = max(most.lines, lines)
         reads += 1
     }
 
-    func finish() -> (reads: Int, shrinks: [String]) {
+    func finish() -> (reads: Int, shrinks: [String], changes: [String]) {
         stopped = true
         sample()
-        return (reads, shrinks)
+        return (reads, shrinks, changes)
     }
 }

@@ -8,6 +8,9 @@ import ObjectStorage
 package struct IndexSummaries: Sendable {
     package static let folder = ".artpipe-index"
     package static let assembledPath = "\(folder)/assembled.json"
+    /// Written once every summary first reached what the topics held: from then on the shards
+    /// publish their bucket files (before, the output keeps what it had, a 0.6 index included).
+    package static let bootstrappedPath = "\(folder)/bootstrapped.json"
 
     /// A summary as it is stored: its sequence number and its body.
     package struct Stored<Summary: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
@@ -65,6 +68,16 @@ package struct IndexSummaries: Sendable {
     /// The summaries the published shared files were assembled from; empty when none were.
     package func assembled() throws -> SummaryVersions {
         try read(Self.assembledPath) ?? SummaryVersions()
+    }
+
+    /// Whether the index in this output has once been complete (``bootstrappedPath``).
+    package func isBootstrapped() throws -> Bool {
+        try output.read(Self.bootstrappedPath) != nil
+    }
+
+    /// Records that every summary has reached what the topics held, `versions` being those.
+    package func markBootstrapped(_ versions: SummaryVersions) throws {
+        try output.write(try Self.encoder.encode(versions).bytes, to: Self.bootstrappedPath, durable: true)
     }
 
     /// Records the summaries the shared files were just assembled from.

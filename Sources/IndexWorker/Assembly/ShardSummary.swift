@@ -14,6 +14,10 @@ package struct ShardSummary: Codable, Sendable, Equatable {
     /// How far its owner had read the shard's partition of `artpipe.index-artists` when it
     /// took the works summarised here (at least). Nil where not known.
     package var position: Int64?
+    /// False while the shard's bucket files are held back: the index is bootstrapping
+    /// (``IndexSummaries/isBootstrapped()``) and the output may still hold an older index's.
+    /// Nil once they are published.
+    package var published: Bool?
 
     /// The summary of `index`, which holds the shard's artists only.
     package init(shard: Int, index: ArtistIndex) {

@@ -36,6 +36,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private let round = NSLock()
     /// The page summaries the next shared files are to show, and what they wait for.
     private let target = Mutex<AssemblyTarget?>(nil)
+    /// Whether the output's index was once complete: until then no bucket file is written.
+    private var bootstrapped = false
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
@@ -61,7 +63,16 @@ package final class ShardPublisher: @unchecked Sendable {
             positions[shard] = artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard)
         }
         await artists.shards.keep(only: Set(held.keys))
-        let (listing, again) = try await threadPool.runIfActive { try self.locked { try self.plan(held: held) } }
+        let (listing, again) = try await threadPool.runIfActive {
+            try self.locked {
+                if !self.bootstrapped, try self.summaries.isBootstrapped() {
+                    // Every shard held is written whole now, its bucket files at last.
+                    self.bootstrapped = true
+                    self.publishedUnder = [:]
+                }
+                return try self.plan(held: held)
+            }
+        }
         var taken: [(works: ShardWorks, generation: Int, again: Bool)] = []
         for shard in ready.sorted() {
             guard let generation = held[shard] else { continue }
@@ -144,11 +155,19 @@ package final class ShardPublisher: @unchecked Sendable {
     }
 
     /// Writes a shard's files and summary; `again`: whatever this copy knows of its files is
-    /// forgotten first, and they are read back from the output.
+    /// forgotten first, and they are read back from the output. Until the index is
+    /// bootstrapped, its summary alone.
     private func publish(_ works: ShardWorks, again: Bool, listing: [String: OutputVersion], position: Int64?) throws
         -> Int
     {
         let index = works.index
+        guard bootstrapped else {
+            var summary = ShardSummary(shard: works.shard, index: index)
+            (summary.position, summary.published) = (position, false)
+            try summaries.write(summary)
+            shardSummaries[works.shard] = summary
+            return 0
+        }
         let files = IndexLayout.bucketFiles(of: index, shards: shards)
         let own = { (path: String) in
             IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == works.shard
@@ -198,6 +217,14 @@ package final class ShardPublisher: @unchecked Sendable {
         let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
         return try await threadPool.runIfActive {
             try self.locked {
+                guard self.bootstrapped else {
+                    // Complete once: the shards write their files, then the shared files follow.
+                    try self.summaries.markBootstrapped(assembledFrom)
+                    self.logger.info("index complete for the first time in this output: publishing its files")
+                    return 0
+                }
+                // Every shard's files written since: the manifest names none that is not there.
+                guard shardSummaries.allSatisfy({ $0.published != false }) else { return 0 }
                 guard assembledFrom.supersedes(try self.summaries.assembled()) else { return 0 }
                 return try self.writeShared(
                     IndexAssembly.sharedFiles(shards: shardSummaries, pages: pagesShown, layout: self.shards),
