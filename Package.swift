@@ -190,7 +190,7 @@ let package = Package(
             name: "IndexWorkerTests",
             dependencies: [
                 "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
-                "ArtpipeTestKit",
+                "ArtpipeTestKit", "ObjectStorage",
                 "SampleCollection", nioPosix,
             ]),
         .testTarget(

@@ -1,25 +1,51 @@
 #!/usr/bin/env bash
 # Benchmark: IndexWorker rebuilding the index from PAGES pages of WORKS works already in
-# artpipe.pages (embedded broker, 12 partitions): time from start to the final index.json
-# (the manifest, published last), works indexed per second, peak RSS, the published size.
+# artpipe.pages (embedded broker, 12 partitions), with COPIES copies (default 1) of the worker:
+# time from start to the final index.json (the manifest, published last), works indexed per
+# second, each copy's peak RSS, the published size; then five new pages of WORKS works, one
+# after another, each timed from the broker's acknowledgement to the manifest counting it.
+#   [COPIES=N] bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${1:-1000}
 works=${2:-100}
+copies=${COPIES:-1}
 source bench/index-common.sh
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 start_broker
 "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works"
 
 expected=$((pages * works))
 start=$(date +%s.%N)
-/usr/bin/time -o "$work/rss" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
-  --write-interval 1 --metrics-interval 3600 --log-level warning >"$work/worker.log" 2>&1 &
-worker_pid=$!
+pids=()
+for copy in $(seq "$copies"); do
+  # fetch.wait.max.ms: librdkafka's mock broker holds an empty fetch for all of it (500 ms by
+  # default) even when a message arrives meanwhile; a Kafka broker answers as soon as one does.
+  /usr/bin/time -o "$work/rss-$copy" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
+    --write-interval 1 --metrics-interval 3600 --log-level warning --kafka fetch.wait.max.ms=50 \
+    >"$work/worker-$copy.log" 2>&1 &
+  pids+=($!)
+done
+worker_pid=${pids[0]}
 # The index is complete when its totals count every work.
 wait_for_works "$expected" 1800
 end=$(date +%s.%N)
-pkill -TERM -P $worker_pid; wait $worker_pid || true  # signal the worker, not GNU time
+latencies=()
+for number in 1 2 3 4 5; do
+  "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works "$works" \
+    --first-page $((pages + number)) >/dev/null
+  # Acknowledged: the producer process has returned.
+  produced=$(date +%s.%N)
+  wait_for_works $((expected + works * number)) 600 || exit 1
+  latencies+=("$(seconds "$produced" "$(date +%s.%N)")")
+done
+for pid in "${pids[@]}"; do pkill -TERM -P "$pid" || true; done  # signal the workers, not GNU time
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+rss=()
+for copy in $(seq "$copies"); do rss+=("$(( $(tail -1 "$work/rss-$copy") / 1024 ))"); done
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
-awk -v n="$expected" -v a="$start" -v b="$end" -v r="$(tail -1 "$work/rss")" -v s="$(du -sh "$work/out/index.json" | cut -f1)" -v w="$(du -sh "$work/out/works" | cut -f1)" -v g="$(du -sh "$work/out/gallery" | cut -f1)" 'BEGIN {
-  printf "index of %d works: final index.json after %.1f s (including the ~3 s group join), %.0f works/s, peak RSS %.0f MiB; index.json %s, works/ %s, gallery/ %s\n", n, b - a, n / (b - a), r / 1024, s, w, g }'
+awk -v n="$expected" -v c="$copies" -v a="$start" -v b="$end" -v s="$(du -sh "$work/out/index.json" | cut -f1)" -v w="$(du -sh "$work/out/works" | cut -f1)" -v g="$(du -sh "$work/out/gallery" | cut -f1)" 'BEGIN {
+  printf "index of %d works, %d copies: final index.json after %.1f s (group joins included), %.0f works/s; index.json %s, works/ %s, gallery/ %s\n", n, c, b - a, n / (b - a), s, w, g }'
+echo "peak RSS per copy: ${rss[*]} MiB"
+echo "one new page of $works works (five, one after another), in the published manifest: ${latencies[*]} s after the broker acknowledged it"

@@ -3,6 +3,7 @@ import ArtpipeTestKit
 import Foundation
 import IndexWorker
 import KafkaClient
+import ObjectStorage
 import PipelineContract
 import Testing
 
@@ -13,6 +14,10 @@ struct IndexWorkerProcessTests {
     struct Setup {
         let cluster: TestCluster
         let output: URL
+        /// Where the workers publish: the folder ``output`` unless ``publish(to:)`` chose a bucket.
+        var store: any OutputStore
+        var outFlags: [String]
+        var environment: [String: String] = [:]
         let messages: [KafkaProducerRecord]
         let index: ArtistIndex
         let expected: PublishedFiles
@@ -24,6 +29,8 @@ struct IndexWorkerProcessTests {
             for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 3) }
             self.output =
                 output ?? FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
+            store = FolderOutputStore(directory: self.output)
+            outFlags = ["--out", self.output.path]
             let pages = try ArtistIndexTests.recordedPages()
             var inputs = IndexInputs()
             var staged: [StagedIndexBuild.Input] = []
@@ -52,20 +59,37 @@ struct IndexWorkerProcessTests {
             expected = PublishedFiles(StagedIndexBuild.files(staged, partitions: 3))
         }
 
+        /// Makes the workers publish to a new bucket of `s3`, with its keys in their environment.
+        mutating func publish(to s3: S3TestStore) async throws {
+            let address = "s3://\(UniqueName.make("index").lowercased())/site"
+            let location = try #require(try S3Location(address, endpoint: s3.endpoint, region: nil))
+            let client = S3Client(
+                location: location,
+                credentials: S3CredentialSource(
+                    fixed: S3Credentials(accessKeyID: s3.accessKeyID, secretAccessKey: s3.secretAccessKey)),
+                logger: .test)
+            try await client.createBucket()
+            store = BucketOutputStore(client: client)
+            outFlags = ["--out", address, "--s3-endpoint", s3.endpoint]
+            environment = ["AWS_ACCESS_KEY_ID": s3.accessKeyID, "AWS_SECRET_ACCESS_KEY": s3.secretAccessKey]
+        }
+
         func startWorker(writeInterval: String = "0.2", metricsInterval: String = "60") throws -> ChildProcess {
             try ChildProcess(
                 "artpipe",
-                [
-                    "index-worker", "--brokers", cluster.brokers, "--out", output.path, "--write-interval",
-                    writeInterval,
-                    "--metrics-interval", metricsInterval,
-                ]
-                    + EmbeddedBrokerSettings.flags)
+                ["index-worker", "--brokers", cluster.brokers] + outFlags + [
+                    "--write-interval", writeInterval, "--metrics-interval", metricsInterval,
+                ] + EmbeddedBrokerSettings.flags, environment: environment)
         }
 
-        /// Every published file now on disk.
+        /// Every published file now.
         var published: PublishedFiles? {
-            PublishedFiles(in: output, paths: (try? IndexLayout.publishedPaths(in: output)) ?? [])
+            get async {
+                let store = self.store
+                return try? await offCooperativePool {
+                    PublishedFiles(in: store, paths: try IndexLayout.publishedVersions(in: store).keys)
+                }
+            }
         }
 
         func waitForExpectedIndex() async throws {
@@ -73,7 +97,7 @@ struct IndexWorkerProcessTests {
             try await waitUntil(
                 "the published files to match the pure build; differing: \(differing.prefix(5))", timeout: .seconds(90)
             ) {
-                let files = published?.files ?? [:]
+                let files = await published?.files ?? [:]
                 differing = Set(files.keys).union(expected.files.keys).filter { files[$0] != expected.files[$0] }
                     .sorted()
                 return differing.isEmpty
@@ -135,7 +159,7 @@ struct IndexWorkerProcessTests {
             }
             let worker = try setup.startWorker()
             try await waitUntil("the worker to write an index", timeout: .seconds(60)) {
-                setup.published?.files[IndexLayout.manifestPath] != nil
+                await setup.published?.files[IndexLayout.manifestPath] != nil
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...1_500, using: &generator)))
             worker.signal(SIGKILL)
@@ -188,13 +212,13 @@ struct IndexWorkerProcessTests {
         worker.signal(SIGTERM)
         #expect(try await worker.waitForExit(timeout: .seconds(40)) == 0)
         await first.cluster.shutdown()
-        let complete = try #require(first.published)
+        let complete = try #require(await first.published)
         // As 0.6 leaves an output: its index, none of the summaries 0.7 keeps beside it.
         try FileManager.default.removeItem(at: first.output.appendingPathComponent(IndexSummaries.folder))
         // The same pages on a new cluster, whose index topics are empty, into the same output.
         let second = try Setup(output: first.output)
         try await second.cluster.producer.send(records)
-        let sampler = WorkCountSampler(output: second.output)
+        let sampler = WorkCountSampler(store: second.store)
         await sampler.start()
         let sampling = Task { await sampler.run() }
         defer { sampling.cancel() }
@@ -205,7 +229,7 @@ struct IndexWorkerProcessTests {
                 atPath: second.output.appendingPathComponent(IndexSummaries.assembledPath).path)
         }
         try await waitUntil("the files of the first run again", timeout: .seconds(60)) {
-            second.published == complete
+            await second.published == complete
         }
         let seen = await sampler.finish()
         #expect(
@@ -219,16 +243,31 @@ struct IndexWorkerProcessTests {
         "copies come and go (1 to 3, each replaced by a new one started first, one SIGKILLed, down to 1): no read ever shows fewer works; at rest the bytes of one copy"
     )
     func copiesComeAndGo() async throws {
-        let setup = try Setup()
+        try await copiesComeAndGo(try Setup())
+    }
+
+    @Test(
+        "three copies publishing to one bucket on Ceph's gateway come and go: no read ever shows fewer works; at rest the bytes of one copy",
+        .enabled(if: S3TestStore.Kind.selected.contains(.cephGateway), "needs Ceph's gateway")
+    )
+    func copiesComeAndGoOnCeph() async throws {
+        let s3 = try await S3TestStore.start(.cephGateway)
+        defer { s3.stop() }
+        var setup = try Setup()
+        try await setup.publish(to: s3)
+        try await copiesComeAndGo(setup)
+    }
+
+    private func copiesComeAndGo(_ setup: Setup) async throws {
         let half = setup.messages.count / 2
         try await setup.cluster.producer.send(Array(setup.messages.prefix(half)))
-        let sampler = WorkCountSampler(output: setup.output)
+        let sampler = WorkCountSampler(store: setup.store)
         let sampling = Task { await sampler.run() }
         defer { sampling.cancel() }
         var copies = [try setup.startWorker()]
         defer { for copy in copies { copy.stop() } }
         try await waitUntil("the first copy to publish an index", timeout: .seconds(60)) {
-            setup.published?.files[IndexLayout.manifestPath] != nil
+            await setup.published?.files[IndexLayout.manifestPath] != nil
         }
         // A copy has joined once it logged an assignment of its own.
         func joined(_ copy: ChildProcess) async throws {
@@ -278,36 +317,43 @@ struct IndexWorkerProcessTests {
 /// counts and the work lines of `works/`, each of which must never go down while nothing is
 /// deleted upstream.
 actor WorkCountSampler {
-    let output: URL
+    let store: any OutputStore
     private var stopped = false
     private var reads = 0
     private var most = (manifest: 0, lines: 0)
     private var shrinks: [String] = []
-    /// Each count read that differs from the one before, for failure messages.
+    /// Each count of work lines read that differs from the one before, for failure messages.
     private var changes: [String] = []
 
-    init(output: URL) { self.output = output }
+    init(store: any OutputStore) { self.store = store }
 
     /// Takes what the output holds now as the least any later read may show.
-    func start() { sample() }
+    func start() async { await sample() }
 
     func run() async {
         while !stopped, !Task.isCancelled {
-            sample()
+            await sample()
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    private func sample() {
-        if let works = (try? PublishedIndex.manifest(in: output))?.totals.works {
+    private func sample() async {
+        let store = self.store
+        // The store's calls block: off the cooperative pool.
+        guard
+            let (works, lines) = try? await offCooperativePool({
+                let works = (try? PublishedIndex.manifest(in: store))?.totals.works
+                var lines = 0
+                for (path, _) in try IndexLayout.publishedVersions(in: store)
+                where path.hasPrefix("works/") && path.hasSuffix(".jsonl") {
+                    lines += (try store.read(path) ?? []).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                }
+                return (works, lines)
+            })
+        else { return }
+        if let works {
             if works < most.manifest { shrinks.append("index.json: \(works) after \(most.manifest)") }
             most.manifest = max(most.manifest, works)
-        }
-        let folder = output.appendingPathComponent("works")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let lines = names.filter { $0.hasSuffix(".jsonl") }.reduce(0) { count, name in
-            let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            return count + data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         }
         if lines < most.lines { shrinks.append("works/: \(lines) lines after \(most.lines)") }
         if changes.last != "\(lines)" { changes.append("\(lines)") }
@@ -315,9 +361,9 @@ actor WorkCountSampler {
         reads += 1
     }
 
-    func finish() -> (reads: Int, shrinks: [String], changes: [String]) {
+    func finish() async -> (reads: Int, shrinks: [String], changes: [String]) {
         stopped = true
-        sample()
+        await sample()
         return (reads, shrinks, changes)
     }
 }

@@ -60,6 +60,11 @@ struct MissingHistoryTests {
         let status = try ChildProcess("artpipe", ["status", "--brokers", cluster.brokers, "--out", output.path])
         #expect(try await status.waitForExit(timeout: .seconds(60)) == 0, "\(status.stderr)")
         #expect(status.stdout.contains("INDEX NOT PUBLISHED: artpipe.pages[0]"), "\(status.stdout)")
+        for (group, topic) in [
+            ("artpipe-index-works", ArtpipeTopic.indexWorks), ("artpipe-index-artists", ArtpipeTopic.indexArtists),
+        ] {
+            #expect(status.stdout.contains("  \(group)\t\(topic)\t"), "the index's own groups' lag: \(status.stdout)")
+        }
         // At most the empty index a new folder starts with: none of the pages that remain.
         #expect((try? PublishedIndex.manifest(in: output))?.totals.works ?? 0 == 0, "no smaller index published")
         worker.signal(SIGTERM)

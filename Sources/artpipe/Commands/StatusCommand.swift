@@ -74,14 +74,23 @@ struct StatusCommand: AsyncParsableCommand {
                     try await scan(topic, committed) { $0.add(retry: $1, from: input) }
                 }
             }
-            for stage in PipelineStage.allCases {
-                for topic in stage.inputTopics {
-                    let rows = try await offsets.positions(group: stage.groupID, topics: [topic])
-                    let lag = PipelineStatus.Lag(
-                        group: stage.groupID, topic: topic,
-                        partitions: rows.map { row in row.committed.map { row.high - $0 } })
-                    collected.withLock { $0.lags.append(lag) }
+            // The index's works and artist stages read its own topics, each in a group of its own.
+            let groups =
+                PipelineStage.allCases.flatMap { stage in stage.inputTopics.map { (stage.groupID, $0) } }
+                + [
+                    (IndexStages.worksGroup, ArtpipeTopic.indexWorks),
+                    (IndexStages.artistsGroup, ArtpipeTopic.indexArtists),
+                ]
+            for (group, topic) in groups {
+                let rows: [KafkaOffsetResetPlan.Row]
+                do {
+                    rows = try await offsets.positions(group: group, topics: [topic])
+                } catch  where ArtpipeTopic.index.contains(topic) {
+                    continue  // a pipeline not yet upgraded has no index topics, and no lag on them
                 }
+                let lag = PipelineStatus.Lag(
+                    group: group, topic: topic, partitions: rows.map { row in row.committed.map { row.high - $0 } })
+                collected.withLock { $0.lags.append(lag) }
             }
             let inputs = try await offsets.positions(
                 group: PipelineStage.index.groupID, topics: MissingHistory.stateTopics)
