@@ -23,7 +23,7 @@ for copy in $(seq "$copies"); do
   # fetch.wait.max.ms: librdkafka's mock broker holds an empty fetch for all of it (500 ms by
   # default) even when a message arrives meanwhile; a Kafka broker answers as soon as one does.
   /usr/bin/time -o "$work/rss-$copy" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
-    --write-interval 1 --metrics-interval 3600 --log-level warning --kafka fetch.wait.max.ms=50 \
+    --write-interval 1 --metrics-interval 3600 --log-level warning --kafka fetch.wait.max.ms=50 ${WORKER_OPTIONS:-} \
     >"$work/worker-$copy.log" 2>&1 &
   pids+=($!)
 done

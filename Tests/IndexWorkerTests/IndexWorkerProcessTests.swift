@@ -62,13 +62,7 @@ struct IndexWorkerProcessTests {
         /// Makes the workers publish to a new bucket of `s3`, with its keys in their environment.
         mutating func publish(to s3: S3TestStore) async throws {
             let address = "s3://\(UniqueName.make("index").lowercased())/site"
-            let location = try #require(try S3Location(address, endpoint: s3.endpoint, region: nil))
-            let client = S3Client(
-                location: location,
-                credentials: S3CredentialSource(
-                    fixed: S3Credentials(accessKeyID: s3.accessKeyID, secretAccessKey: s3.secretAccessKey)),
-                logger: .test)
-            try await client.createBucket()
+            let client = try await s3.makeBucket(address)
             store = BucketOutputStore(client: client)
             outFlags = ["--out", address, "--s3-endpoint", s3.endpoint]
             environment = ["AWS_ACCESS_KEY_ID": s3.accessKeyID, "AWS_SECRET_ACCESS_KEY": s3.secretAccessKey]

@@ -50,13 +50,7 @@ final class PipelineRun: @unchecked Sendable {
     /// with the store's keys in their environment. Returns the client the run reads it with.
     func publish(to store: S3TestStore, bucket: String) async throws -> S3Client {
         let address = "s3://\(bucket)/site"
-        let location = try #require(try S3Location(address, endpoint: store.endpoint, region: nil))
-        let client = S3Client(
-            location: location,
-            credentials: S3CredentialSource(
-                fixed: S3Credentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey)),
-            logger: .test)
-        try await client.createBucket()
+        let client = try await store.makeBucket(address)
         published = BucketOutputStore(client: client)
         outFlags = ["--out", address, "--s3-endpoint", store.endpoint]
         stateFlags = ["--state", output.appendingPathComponent(".index-state").path]

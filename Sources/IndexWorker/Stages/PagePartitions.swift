@@ -58,8 +58,13 @@ package actor PagePartitions {
         let restored = try await state(of: partition, generation: generation)
         // Read again after the wait: the partition's three input topics are handled side by
         // side, and another message may have changed the state meanwhile.
-        let current = held[partition].flatMap { $0.generation == generation ? $0.state : nil }
-        var state = current ?? restored
+        var state = restored
+        if held[partition]?.generation == generation, let current = held[partition]?.state {
+            // Taken out, not copied: mutated while the dictionary still held it, every change
+            // would copy the partition's whole state.
+            held[partition]?.state = nil
+            state = current
+        }
         let writes = change(&state)
         if held[partition]?.generation == generation { held[partition]?.state = state }
         unacknowledged[partition, default: 0] += 1

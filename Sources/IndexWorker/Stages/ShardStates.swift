@@ -11,8 +11,10 @@ package actor ShardStates {
     private var held: [Int: Held] = [:]
 
     func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, generation: Int) {
+        // Taken out, not copied: mutated while the dictionary still held it, every row would
+        // copy the shard's whole state.
         var entry =
-            held[shard].flatMap { $0.generation == generation ? $0 : nil }
+            held.removeValue(forKey: shard).flatMap { $0.generation == generation ? $0 : nil }
             ?? Held(generation: generation, works: ShardWorks(shard: shard))
         if !entry.works.apply(work, row).isEmpty { entry.changed = true }
         held[shard] = entry

@@ -11,8 +11,11 @@ package actor WorkPartitions {
     func apply(
         to partition: Int, generation: Int, _ change: @Sendable (inout WorkPartition) -> WorkPartition.Writes
     ) -> WorkPartition.Writes {
+        // Taken out, not copied: mutated while the dictionary still held it, every change would
+        // copy the partition's whole state.
         var state =
-            held[partition].flatMap { $0.generation == generation ? $0.state : nil } ?? WorkPartition(shards: shards)
+            held.removeValue(forKey: partition).flatMap { $0.generation == generation ? $0.state : nil }
+            ?? WorkPartition(shards: shards)
         let writes = change(&state)
         held[partition] = (generation, state)
         return writes

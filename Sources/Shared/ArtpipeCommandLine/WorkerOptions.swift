@@ -9,8 +9,11 @@ import NIOPosix
 package struct WorkerOptions: ParsableArguments {
     @OptionGroup var kafka: KafkaOptions
 
-    @Option(help: "Partitions handled at the same time (default: the number of cores).")
-    var concurrency: Int?
+    @Option(
+        help:
+            "Partitions handled at the same time (default: the number of cores; the index worker: its partition count)."
+    )
+    package var concurrency: Int?
 
     @Option(help: "Seconds between `metrics` log lines.")
     var metricsInterval: Double = 10

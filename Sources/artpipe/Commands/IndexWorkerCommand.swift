@@ -53,9 +53,13 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The publisher's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
-            let settings = try worker.launchSettings(threadPool: threadPool)
+            var settings = try worker.launchSettings(threadPool: threadPool)
             let partitions = try await IndexStages.partitionCount(
                 kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
+            // The stages wait on the broker, not the CPU: each message's rows are acknowledged
+            // before the next of its partition, so every partition at once, and no linger.
+            if worker.concurrency == nil { settings.concurrency = partitions }
+            settings.producerLinger = .zero
             let stages = IndexStages(
                 partitions: partitions, output: published, kafka: settings.client,
                 acceptsMissingHistory: acceptMissingHistory, logger: logger)

@@ -5,7 +5,10 @@ import KafkaClient
 package struct WorkerLaunchSettings: Sendable {
     package var client: KafkaClientConfiguration
     /// Partitions handled at the same time.
-    var concurrency: Int
+    package var concurrency: Int
+    /// How long the producer waits to fill a batch: workers whose handlers wait for their
+    /// records' acknowledgement one message at a time pay it on every message.
+    package var producerLinger: Duration = .milliseconds(5)
     package var metricsInterval: Duration = .seconds(10)
     /// How long a shutdown or rebalance waits for messages being handled.
     package var drainTimeout: Duration = .seconds(30)

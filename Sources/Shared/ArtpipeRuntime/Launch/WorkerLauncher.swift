@@ -99,7 +99,8 @@ package enum WorkerLauncher {
         let producer: KafkaProducer
         var prepared: [PreparedWorker] = []
         do {
-            producer = try KafkaProducer(configuration: settings.client, logger: logger)
+            producer = try KafkaProducer(
+                configuration: settings.client, linger: settings.producerLinger, logger: logger)
         } catch let error as KafkaError {
             throw ConfigurationError(error.message)
         }

@@ -21,10 +21,12 @@ package final class KafkaProducer: Sendable {
     private let flushTimeout = Mutex<Duration>(.seconds(10))
     private let logger: Logger
 
-    package init(configuration: KafkaClientConfiguration, logger: Logger) throws {
+    /// - Parameter linger: how long a record waits for others to share its batch (`linger.ms`,
+    ///   unless the configuration's properties set it).
+    package init(configuration: KafkaClientConfiguration, linger: Duration = .milliseconds(5), logger: Logger) throws {
         let properties = configuration.clientProperties(defaults: [
             ("enable.idempotence", "true"),
-            ("linger.ms", "5"),
+            ("linger.ms", "\(linger.milliseconds)"),
             ("queue.buffering.max.messages", "500000"),
             ("reconnect.backoff.max.ms", "1000"),
         ])
