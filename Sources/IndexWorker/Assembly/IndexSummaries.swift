@@ -24,7 +24,8 @@ package struct IndexSummaries: Sendable {
         self.output = output
     }
 
-    static func shardPath(_ shard: Int) -> String { "\(folder)/shards/\(shard).json" }
+    static let shardsFolder = "\(folder)/shards/"
+    static func shardPath(_ shard: Int) -> String { "\(shardsFolder)\(shard).json" }
     static let pagesFolder = "\(folder)/pages/"
     static func pagesPath(_ partition: Int) -> String { "\(pagesFolder)\(partition).json" }
 

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import KafkaClient
 import Logging
@@ -50,6 +51,19 @@ package final class ShardPublisher: @unchecked Sendable {
         summaries = IndexSummaries(output: output)
         offsets = KafkaGroupOffsets(configuration: kafka, logger: logger)
         self.logger = logger
+    }
+
+    /// Removes what writes killed mid-way (a SIGKILL) left in a folder output: temporary files
+    /// of the index's files and of the summaries, old enough that no live copy is writing them.
+    /// Blocks: call it off the cooperative pool.
+    package func removeStaleTemporaries() -> Int {
+        guard let folder = output as? FolderOutputStore else { return 0 }
+        let folders = [
+            "", IndexLayout.worksFolder, IndexLayout.galleryFolder, IndexSummaries.folder,
+            IndexSummaries.shardsFolder, IndexSummaries.pagesFolder,
+        ]
+        return folders.map { AtomicFile.removeStaleTemporaries(in: folder.directory.appendingPathComponent($0)) }
+            .reduce(0, +)
     }
 
     /// One round; returns how many files it wrote or removed.

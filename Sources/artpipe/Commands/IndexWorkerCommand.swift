@@ -4,7 +4,6 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import Foundation
 import IndexWorker
-import KafkaClient
 import Logging
 import NIOPosix
 import ObjectStorage
@@ -63,6 +62,11 @@ struct IndexWorkerCommand: AsyncParsableCommand {
             let stages = IndexStages(
                 partitions: partitions, output: published, kafka: settings.client,
                 acceptsMissingHistory: acceptMissingHistory, logger: logger)
+            if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
+                swept > 0
+            {
+                logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+            }
             let publisher = ShardPublisherService(
                 publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval), threadPool: threadPool,
                 logger: logger)

@@ -81,6 +81,8 @@ struct StatusCommand: AsyncParsableCommand {
                     (IndexStages.worksGroup, ArtpipeTopic.indexWorks),
                     (IndexStages.artistsGroup, ArtpipeTopic.indexArtists),
                 ]
+            // The index group's positions on its inputs, kept for the missing-history rule.
+            var indexInputs: [KafkaOffsetResetPlan.Row] = []
             for (group, topic) in groups {
                 let rows: [KafkaOffsetResetPlan.Row]
                 do {
@@ -88,17 +90,16 @@ struct StatusCommand: AsyncParsableCommand {
                 } catch  where ArtpipeTopic.index.contains(topic) {
                     continue  // a pipeline not yet upgraded has no index topics, and no lag on them
                 }
+                if group == PipelineStage.index.groupID { indexInputs += rows }
                 let lag = PipelineStatus.Lag(
                     group: group, topic: topic, partitions: rows.map { row in row.committed.map { row.high - $0 } })
                 collected.withLock { $0.lags.append(lag) }
             }
-            let inputs = try await offsets.positions(
-                group: PipelineStage.index.groupID, topics: MissingHistory.stateTopics)
             // No changelog (a pipeline not yet upgraded): every input is needed from its start.
             let changelog =
                 (try? await offsets.positions(group: PipelineStage.index.groupID, topics: [ArtpipeTopic.indexPages]))
                 ?? []
-            let gaps = MissingHistory.gaps(in: inputs, changelog: changelog)
+            let gaps = MissingHistory.gaps(in: indexInputs, changelog: changelog)
             collected.withLock { $0.missingHistory = gaps }
         } catch let error as KafkaError {
             throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")

@@ -7,10 +7,9 @@ package protocol LaunchableWorker: Sendable {
     var name: String { get }
     /// The topics that must exist before it starts: its inputs and retry topics.
     var checkedTopics: [String] { get }
-    /// Its consumer and runtime, built, not yet running. `sharesProducer`: other workers send
-    /// through `producer` too, and the caller shuts it down.
-    func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, sharesProducer: Bool, logger: Logger) throws
-        -> PreparedWorker
+    /// Its consumer and runtime, built, not yet running. The runtime sends through `producer`
+    /// and leaves it running when it stops: the caller shuts it down.
+    func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, logger: Logger) throws -> PreparedWorker
 }
 
 /// A worker's consumer and runtime, ready to run as a service.
@@ -23,8 +22,8 @@ package struct PreparedWorker: Sendable {
 extension WorkerLauncher.Worker: LaunchableWorker {
     package var checkedTopics: [String] { topics + (retrySchedule?.topics ?? []) }
 
-    package func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, sharesProducer: Bool, logger: Logger)
-        throws -> PreparedWorker
+    package func prepare(settings: WorkerLaunchSettings, producer: KafkaProducer, logger: Logger) throws
+        -> PreparedWorker
     {
         var configuration = KafkaConsumerConfiguration(client: settings.client, groupID: groupID)
         configuration.maxBufferedPerPartition = settings.maxBufferedPerPartition
@@ -36,7 +35,7 @@ extension WorkerLauncher.Worker: LaunchableWorker {
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
         var runtimeConfiguration = WorkerConfiguration(
             name: name, topics: topics, concurrency: settings.concurrency, retrySchedule: retrySchedule)
-        runtimeConfiguration.ownsProducer = !sharesProducer
+        runtimeConfiguration.ownsProducer = false
         let runtime = WorkerRuntime(
             configuration: runtimeConfiguration,
             consumer: consumer, producer: producer, handler: handler, metrics: WorkerMetrics(worker: name),

@@ -109,9 +109,7 @@ package enum WorkerLauncher {
                 Array(Set(workers.flatMap(\.checkedTopics) + [ArtpipeTopic.deadLetters])).sorted(), producer: producer,
                 settings: settings)
             for worker in workers {
-                prepared.append(
-                    try worker.prepare(
-                        settings: settings, producer: producer, sharesProducer: workers.count > 1, logger: logger))
+                prepared.append(try worker.prepare(settings: settings, producer: producer, logger: logger))
             }
         } catch {
             await producer.shutdown(timeout: .zero)
@@ -145,8 +143,7 @@ package enum WorkerLauncher {
             }
         }
         defer { watcher.cancel() }
-        guard workers.count > 1 else { return try await group.run() }
-        // Shared: shut down once every worker stopped sending.
+        // The workers share the producer: it is flushed and shut down once every one stopped.
         do {
             try await group.run()
         } catch {

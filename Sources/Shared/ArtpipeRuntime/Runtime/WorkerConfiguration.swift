@@ -16,9 +16,9 @@ package struct WorkerConfiguration: Sendable {
     var deadLetterTopic: String
     /// How long to wait for queued records at shutdown.
     var producerFlushTimeout: Duration
-    /// Whether the runtime shuts its producer down when it stops. False where several runtimes
-    /// share one producer (workers in one process): the first to stop would leave the others
-    /// unable to send, so whoever made it shuts it down after the last.
+    /// Whether the runtime shuts its producer down when it stops. False when ``WorkerLauncher``
+    /// runs it: its workers share one producer, which the first to stop would take from the
+    /// others, so the launcher shuts it down after the last.
     package var ownsProducer = true
 
     package init(

@@ -53,9 +53,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             }
             if let startOffset {
                 let committed = committedOffsets(topicPartitions)
+                let newState = newStatePartitions(Set(topicPartitions.map(\.partition)))
                 for (index, topicPartition) in topicPartitions.enumerated() {
                     // A new state ignores the committed offset: "the committed offset" is then the start.
-                    let ignored = committed[topicPartition] != nil && stateIsNew(topicPartition)
+                    let ignored = committed[topicPartition] != nil && newState.contains(topicPartition.partition)
                     let offset = startOffset(
                         topicPartition, ignored ? nil : committed[topicPartition], earliestOffset(topicPartition))
                     if let offset = offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil) {
@@ -218,17 +219,20 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).high
     }
 
-    /// Whether the changelog's partition of `topicPartition`'s number holds nothing. An
-    /// unanswered question counts as not new: the committed offset is kept.
-    private func stateIsNew(_ topicPartition: KafkaTopicPartition) -> Bool {
-        guard let changelog, let offsetReader else { return false }
-        let watermarks = try? offsetReader.watermarks(
-            KafkaTopicPartition(topic: changelog, partition: topicPartition.partition), timeoutMilliseconds: 5_000)
-        guard let watermarks, watermarks.low == watermarks.high else { return false }
-        logger.info(
-            "state partition is empty: the committed offset is not used, the input is read from its oldest message",
-            metadata: ["kafka.partition": "\(topicPartition)", "kafka.topic": "\(changelog)"])
-        return true
+    /// Which of the partition numbers `partitions` the changelog holds nothing of: asked once
+    /// per number, however many input topics share it. An unanswered question counts as not
+    /// new: the committed offset is kept.
+    private func newStatePartitions(_ partitions: Set<Int32>) -> Set<Int32> {
+        guard let changelog, let offsetReader else { return [] }
+        return partitions.filter { partition in
+            let watermarks = try? offsetReader.watermarks(
+                KafkaTopicPartition(topic: changelog, partition: partition), timeoutMilliseconds: 5_000)
+            guard let watermarks, watermarks.low == watermarks.high else { return false }
+            logger.info(
+                "state partition is empty: the committed offsets are not used, the inputs are read from their oldest message",
+                metadata: ["kafka.topic": "\(changelog)", "kafka.partition": "\(partition)"])
+            return true
+        }
     }
 
     /// The group's committed offsets of `topicPartitions` (absent where none, or when the
