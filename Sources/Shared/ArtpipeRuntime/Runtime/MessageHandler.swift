@@ -31,9 +31,17 @@ package protocol MessageHandler: Sendable {
     /// a restart or to the partition's next owner. For a handler that must not go on from where
     /// its group stands (its input no longer holds what its state needs). False by default.
     func holds(_ message: KafkaConsumerMessage) -> Bool
+
+    /// Whether consecutive messages of a partition may share one round trip to the broker:
+    /// each is handled as it comes, their outputs are sent together, and the last one's offset
+    /// is finished once all are acknowledged (each still hears ``outputsSettled(of:acknowledged:)``).
+    /// For a handler whose next message does not wait on the last one's outputs; the runtime
+    /// uses it only without a retry schedule. False by default.
+    var sendsInRuns: Bool { get }
 }
 
 extension MessageHandler {
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {}
     package func holds(_ message: KafkaConsumerMessage) -> Bool { false }
+    package var sendsInRuns: Bool { false }
 }

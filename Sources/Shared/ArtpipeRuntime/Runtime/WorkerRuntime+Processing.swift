@@ -25,6 +25,7 @@ extension WorkerRuntime {
 
     func process(_ batch: KafkaMessageBatch) async {
         defer { batch.release() }
+        if handler.sendsInRuns, configuration.retrySchedule == nil { return await processInRuns(batch) }
         let lease = batch.lease
         for message in batch.messages {
             // A retry copy waits for its time without a place in the limit: other partitions go on.
@@ -90,7 +91,7 @@ extension WorkerRuntime {
 
     /// Waits while the handler holds the message's partition back; false when the lease ended
     /// meanwhile (Kafka delivers the message again).
-    private func waitWhileHeld(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Bool {
+    func waitWhileHeld(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Bool {
         guard handler.holds(message) else { return true }
         lease.setWaitingOnPurpose(true)
         defer { lease.setWaitingOnPurpose(false) }
@@ -119,7 +120,7 @@ extension WorkerRuntime {
         return .commit
     }
 
-    private func handle(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Outcome {
+    func handle(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) async -> Outcome {
         if let schedule = configuration.retrySchedule,
             let problem = RetryState.problem(in: message.headers, longestWait: schedule.longestWait)
         {
