@@ -147,3 +147,91 @@ extension IndexShardsTests {
         #expect(states.map(\.rows.count).reduce(0, +) == 1_200)
     }
 }
+
+extension IndexShardsTests {
+    /// Renders a view as the publisher does: its buckets' files replace what `files` held of
+    /// them; a bucket rendered that no slice is in any more loses its files.
+    static func render(_ view: ShardView, shards: IndexShards, into files: inout [String: [UInt8]]) {
+        let rendered = { (bucket: Int) in
+            shards.shard(ofBucket: bucket) == view.shard && (view.buckets?.contains(bucket) ?? true)
+        }
+        for path in files.keys where IndexLayout.bucket(ofFile: path).map(rendered) == true { files[path] = nil }
+        let content = view.content
+        let plan = IndexLayout.Plan(content, shards: shards)
+        for bucket in plan.buckets.keys where rendered(bucket) {
+            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
+        }
+    }
+
+    @Test(
+        "views of only what changed, rendered over the last files, give the files of the whole shard: titles changed, works moved, an artist grown into a second slice, one shrunk to one, one gone"
+    )
+    func changedBucketsOnly() {
+        let shards = IndexShards(count: 4)
+        let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 20))
+        var rows: [WorkKey: ShardWorks.Row] = [:]
+        for artist in whole.artists {
+            for work in artist.works {
+                rows[WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false)] = .init(
+                    artist: artist.name, work: work)
+            }
+        }
+        var states = (0..<shards.count).map { ShardWorks(shard: $0) }
+        func apply(_ key: WorkKey, _ row: ShardWorks.Row?) {
+            // A row leaving an artist of another shard is that shard's tombstone.
+            if let before = rows[key], before.artist != row?.artist {
+                states[shards.shard(ofArtist: before.artist)].apply(key, nil)
+            }
+            if let row { states[shards.shard(ofArtist: row.artist)].apply(key, row) }
+            rows[key] = row
+        }
+        for (key, row) in rows { apply(key, row) }
+        var published: [String: [UInt8]] = [:]
+        for shard in states.indices {
+            Self.render(states[shard].view(shards: shards, whole: true), shards: shards, into: &published)
+        }
+
+        // One title: only that artist's buckets.
+        let (someKey, someRow) = rows.first { $0.value.artist == "Maker 7" }!
+        var retitled = someRow
+        retitled.work.title = "Retitled"
+        apply(someKey, retitled)
+        let home = shards.shard(ofArtist: "Maker 7")
+        let one = states[home].view(shards: shards, whole: false)
+        #expect(one.buckets == [shards.bucket(of: "Maker 7", slice: 0)])
+        #expect(one.works.count < one.artists.count, "only the artists in the bucket rendered")
+        Self.render(one, shards: shards, into: &published)
+
+        var random = SplitMix(seed: 11)
+        let keys = rows.keys.sorted { $0.id < $1.id }
+        for key in keys {
+            guard let row = rows[key] else { continue }
+            switch random.next(10) {
+            case 0: apply(key, nil)
+            case 1, 3, 4:
+                var moved = row
+                moved.artist = "Maker 3"  // grows past one slice
+                apply(key, moved)
+            case 2:
+                var changed = row
+                changed.work.title += " (new)"
+                apply(key, changed)
+            default: break
+            }
+            if row.artist == "Maker 5" { apply(key, nil) }  // an artist gone
+            if row.artist == "anonymous", key.id.hasSuffix("0") || key.id.hasSuffix("3") { apply(key, nil) }
+        }
+        for shard in states.indices {
+            Self.render(states[shard].view(shards: shards, whole: false), shards: shards, into: &published)
+        }
+
+        var expected: [String: [UInt8]] = [:]
+        for state in states { expected.merge(IndexLayout.bucketFiles(of: state.index, shards: shards)) { a, _ in a } }
+        #expect((rows.values.filter { $0.artist == "Maker 3" }.count) > IndexLayout.sliceSize)
+        #expect((rows.values.filter { $0.artist == "anonymous" }.count) < IndexLayout.sliceSize, "shrunk to one slice")
+        #expect(Set(published.keys) == Set(expected.keys))
+        for (path, bytes) in expected where published[path] != bytes {
+            Issue.record("\(path) differs from the whole shard's")
+        }
+    }
+}

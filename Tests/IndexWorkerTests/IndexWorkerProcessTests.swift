@@ -88,12 +88,17 @@ struct IndexWorkerProcessTests {
 
         func waitForExpectedIndex() async throws {
             var differing: [String] = []
+            var manifest = ""
             try await waitUntil(
-                "the published files to match the pure build; differing: \(differing.prefix(5))", timeout: .seconds(90)
+                "the published files to match the pure build; differing: \(differing.prefix(5)); published manifest \(manifest)",
+                timeout: .seconds(90)
             ) {
                 let files = await published?.files ?? [:]
                 differing = Set(files.keys).union(expected.files.keys).filter { files[$0] != expected.files[$0] }
                     .sorted()
+                // What the manifest counts, to tell a stalled assembly from a wrong one.
+                manifest =
+                    files[IndexLayout.manifestPath].map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? "none"
                 return differing.isEmpty
             }
         }

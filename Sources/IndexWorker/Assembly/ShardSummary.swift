@@ -19,6 +19,10 @@ package struct ShardSummary: Codable, Sendable, Equatable {
     /// Nil once they are published.
     package var published: Bool?
 
+    package init(shard: Int, artists: [Artist], thumbnails: [String: Int]) {
+        (self.shard, self.artists, self.thumbnails) = (shard, artists, thumbnails)
+    }
+
     /// The summary of `index`, which holds the shard's artists only.
     package init(shard: Int, index: ArtistIndex) {
         self.shard = shard

@@ -17,6 +17,9 @@ package struct ArtistsStage: MessageHandler {
         shards = ShardStates()
     }
 
+    /// A partition's messages share round trips: none waits on the last one's rows.
+    package var sendsInRuns: Bool { true }
+
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
         progress.follow(&consumer, startingAt: KafkaConsumerConfiguration.beginningOffset)
     }

@@ -53,6 +53,9 @@ package struct PagesStage: MessageHandler {
         }
     }
 
+    /// A partition's messages share round trips: none waits on the last one's rows.
+    package var sendsInRuns: Bool { true }
+
     package func holds(_ message: KafkaConsumerMessage) -> Bool {
         gaps.holds(message.partition)
     }

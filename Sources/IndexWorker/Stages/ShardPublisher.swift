@@ -53,6 +53,14 @@ package final class ShardPublisher: @unchecked Sendable {
         self.logger = logger
     }
 
+    /// Whether a round should come soon rather than at the next interval: the stages read
+    /// something since the last call, or the shared files wait for the stages to reach a target.
+    package func hasNews() -> Bool {
+        // Both taken, so neither carries an old change into the next call.
+        let moved = [artists.progress.takeMoved(), pages.progress.takeMoved()].contains(true)
+        return moved || target.withLock { $0 != nil }
+    }
+
     /// Removes what writes killed mid-way (a SIGKILL) left in a folder output: temporary files
     /// of the index's files and of the summaries, old enough that no live copy is writing them.
     /// Blocks: call it off the cooperative pool.
@@ -87,11 +95,11 @@ package final class ShardPublisher: @unchecked Sendable {
                 return try self.plan(held: held)
             }
         }
-        var taken: [(works: ShardWorks, generation: Int, again: Bool)] = []
+        var taken: [(works: ShardView, generation: Int, again: Bool)] = []
         for shard in ready.sorted() {
             guard let generation = held[shard] else { continue }
             let again = again(shard, generation)
-            if let works = await artists.shards.take(shard, generation: generation, always: again) {
+            if let works = await artists.shards.take(shard, generation: generation, always: again, shards: shards) {
                 taken.append((works, generation, again))
             }
         }
@@ -168,23 +176,28 @@ package final class ShardPublisher: @unchecked Sendable {
         return (listing, { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) })
     }
 
-    /// Writes a shard's files and summary; `again`: whatever this copy knows of its files is
-    /// forgotten first, and they are read back from the output. Until the index is
-    /// bootstrapped, its summary alone.
-    private func publish(_ works: ShardWorks, again: Bool, listing: [String: OutputVersion], position: Int64?) throws
+    /// Writes a shard's files and summary: the buckets its view says changed, or all of them;
+    /// `again`: whatever this copy knows of its files is forgotten first, and they are read back
+    /// from the output. Until the index is bootstrapped, its summary alone.
+    private func publish(_ view: ShardView, again: Bool, listing: [String: OutputVersion], position: Int64?) throws
         -> Int
     {
-        let index = works.index
+        var summary = view.summary
         guard bootstrapped else {
-            var summary = ShardSummary(shard: works.shard, index: index)
             (summary.position, summary.published) = (position, false)
             try summaries.write(summary)
-            shardSummaries[works.shard] = summary
+            shardSummaries[view.shard] = summary
             return 0
         }
-        let files = IndexLayout.bucketFiles(of: index, shards: shards)
+        let content = view.content
+        let plan = IndexLayout.Plan(content, shards: shards)
+        let rendered = { (bucket: Int) in view.buckets?.contains(bucket) ?? true }
+        var files: [String: [UInt8]] = [:]
+        for bucket in plan.buckets.keys where rendered(bucket) {
+            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
+        }
         let own = { (path: String) in
-            IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == works.shard
+            IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == view.shard
         }
         if again {
             known = known.filter { !own($0.key) }
@@ -195,15 +208,16 @@ package final class ShardPublisher: @unchecked Sendable {
         where try write(bytes, to: path, listed: listing[path]) {
             count += 1
         }
-        for path in listing.keys.sorted() where own(path) && files[path] == nil {
+        // A bucket rendered that no slice is in any more: its files go.
+        for path in listing.keys.sorted()
+        where own(path) && files[path] == nil && IndexLayout.bucket(ofFile: path).map(rendered) == true {
             try output.remove(path)
             (known[path], written[path]) = (nil, nil)
             count += 1
         }
-        var summary = ShardSummary(shard: works.shard, index: index)
         summary.position = position
         try summaries.write(summary)
-        shardSummaries[works.shard] = summary
+        shardSummaries[view.shard] = summary
         return count
     }
 

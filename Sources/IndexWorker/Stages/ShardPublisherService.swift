@@ -5,7 +5,8 @@ import Metrics
 import NIOPosix
 import ServiceLifecycle
 
-/// Runs ``ShardPublisher`` once per interval, and a last time at shutdown after the stages
+/// Runs ``ShardPublisher``: soon after the stages read something (within a tenth of the
+/// interval), at the latest once per interval, and a last time at shutdown after the stages
 /// stopped. A failure for the moment (the store down) is tried again at the next interval.
 package struct ShardPublisherService: Service {
     let publisher: ShardPublisher
@@ -21,10 +22,16 @@ package struct ShardPublisherService: Service {
 
     package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            try await publishOnce()
+            let failed = try await publishOnce()
             do {
-                let interval = self.interval
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+                let (interval, publisher) = (self.interval, self.publisher)
+                // A tenth of the interval at a time, so a change is published within about that.
+                try await cancelWhenGracefulShutdown {
+                    let deadline = ContinuousClock.now + interval
+                    repeat {
+                        try await Task.sleep(for: interval / 10)
+                    } while ContinuousClock.now < deadline && (failed || !publisher.hasNews())
+                }
             } catch {
                 break
             }
@@ -32,15 +39,19 @@ package struct ShardPublisherService: Service {
         try await publishOnce()
     }
 
-    private func publishOnce() async throws {
+    /// One round; true when it failed for the moment.
+    @discardableResult
+    private func publishOnce() async throws -> Bool {
         do {
             let written = try await publisher.publish(threadPool: threadPool)
             currentAt.record(Date().timeIntervalSince1970)
             if written > 0 { logger.debug("index written", metadata: ["files": "\(written)"]) }
+            return false
         } catch let error where !FailureClass.of(error).isForGood {
             logger.warning(
                 "cannot publish the index for the moment; trying again at the next interval",
                 metadata: ["reason": "\(error)"])
+            return true
         }
     }
 }

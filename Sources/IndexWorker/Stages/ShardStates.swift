@@ -1,11 +1,14 @@
 /// The artist shards this copy holds: each begins empty at its assignment and is read again
-/// from the topic; a shard changed since it was last published is marked so.
+/// from the topic; a shard changed since it was last published is marked so, and rendered
+/// again only where it changed.
 package actor ShardStates {
     private struct Held {
         var generation: Int
         var works: ShardWorks
         /// Changed since the publisher last took it.
         var changed = true
+        /// To be rendered whole at the next take: its last publish did not finish.
+        var whole = true
     }
 
     private var held: [Int: Held] = [:]
@@ -20,16 +23,21 @@ package actor ShardStates {
         held[shard] = entry
     }
 
-    /// The shard's works under the assignment `generation`, if they changed since last taken
-    /// (or `always`); marks them taken. A shard no row came to under it holds no works.
-    func take(_ shard: Int, generation: Int, always: Bool) -> ShardWorks? {
-        guard var entry = held[shard], entry.generation == generation else {
-            return always ? ShardWorks(shard: shard) : nil
+    /// A view of the shard's works under the assignment `generation`, if they changed since
+    /// last taken (or `always`, then whole); marks them taken. A shard no row came to under it
+    /// holds no works.
+    func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards) -> ShardView? {
+        guard var entry = held.removeValue(forKey: shard) else {
+            return always ? ShardView(empty: shard) : nil
+        }
+        defer { held[shard] = entry }
+        guard entry.generation == generation else {
+            return always ? ShardView(empty: shard) : nil
         }
         guard entry.changed || always else { return nil }
-        entry.changed = false
-        held[shard] = entry
-        return entry.works
+        let view = entry.works.view(shards: shards, whole: always || entry.whole)
+        (entry.changed, entry.whole) = (false, false)
+        return view
     }
 
     /// Lets go of the shards no longer held.
@@ -37,8 +45,9 @@ package actor ShardStates {
         held = held.filter { shards.contains($0.key) }
     }
 
-    /// Marks a shard changed again: its last publish did not finish.
+    /// Marks a shard to be rendered whole again: its last publish did not finish.
     func republish(_ shard: Int) {
         held[shard]?.changed = true
+        held[shard]?.whole = true
     }
 }

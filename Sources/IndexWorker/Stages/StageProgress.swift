@@ -18,6 +18,8 @@ package final class StageProgress: Sendable {
     /// Where the consumer starts reading each partition being assigned: read up to there already.
     private let starts = Mutex<[KafkaTopicPartition: Int64]>([:])
     private let generations = Atomic<Int>(0)
+    /// Set whenever a message is read, cleared by ``takeMoved()``: wakes the publisher.
+    private let moved = Atomic<Bool>(false)
 
     /// An end offset the broker did not give: never reached, so the partition waits.
     static let unknownEnd: Int64 = 1 << 50
@@ -78,6 +80,12 @@ package final class StageProgress: Sendable {
     /// `topic`'s partition is read up to `position` (one past the last offset handled).
     package func read(_ topic: String, partition: Int, upTo position: Int64) {
         partitions.withLock { $0[partition]?.readiness.advance(topic, to: position) }
+        moved.store(true, ordering: .releasing)
+    }
+
+    /// Whether any message was read since the last call.
+    package func takeMoved() -> Bool {
+        moved.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// How far `topic`'s partition is read under the current assignment.

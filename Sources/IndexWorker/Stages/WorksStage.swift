@@ -21,6 +21,9 @@ package struct WorksStage: MessageHandler {
         states = WorkPartitions(shards: IndexShards(count: partitions))
     }
 
+    /// A partition's messages share round trips: none waits on the last one's rows.
+    package var sendsInRuns: Bool { true }
+
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
         progress.follow(&consumer, startingAt: KafkaConsumerConfiguration.beginningOffset)
     }

@@ -25,7 +25,11 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     @Option(help: "Accepted for deployments from 0.6, and unused: the index keeps its state in Kafka's index topics.")
     var state: String?
 
-    @Option(help: "Seconds between writes of the index (at most one write per interval).")
+    @Option(
+        help: """
+            Seconds: the longest between publish rounds. A change is published within a tenth of it (100 ms at \
+            the default); rounds come no closer than that.
+            """)
     var writeInterval: Double = 1
 
     @Flag(
