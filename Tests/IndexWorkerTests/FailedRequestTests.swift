@@ -24,16 +24,11 @@ struct FailedRequestTests {
 
     @Test("a dead-lettered request with a huge page number is skipped, never a gap list that long")
     func hugePage() throws {
-        let handler = IndexMessageHandler(
-            store: try IndexStateStore(
-                outputDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
-                    UniqueName.make("index")),
-                logger: .test))
-        guard case .other = try handler.decode(Self.deadLetter(page: "9223372036854775807")) else {
+        guard case .other = try IndexInput(Self.deadLetter(page: "9223372036854775807")) else {
             Issue.record("a page number out of range became a failed page")
             return
         }
-        guard case .failedRequest(let request, let reason) = try handler.decode(Self.deadLetter(page: "4")) else {
+        guard case .failedRequest(let request, let reason) = try IndexInput(Self.deadLetter(page: "4")) else {
             Issue.record("a valid dead-lettered request was not read")
             return
         }

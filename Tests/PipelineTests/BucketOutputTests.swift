@@ -177,11 +177,7 @@ struct BucketOutputTests {
         // then unused, and the replay below brings every work back, reusing its thumbnails.
         #expect(try await run.stopWorkers(["thumb-worker", "index-worker"]).isEmpty)
         let published = run.published
-        let emptyState = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("empty"))
-        _ = try await offCooperativePool {
-            try IndexPublisher(output: published, store: try IndexStateStore(stateDirectory: emptyState, logger: .test))
-                .publish()
-        }
+        try await offCooperativePool { try published.publishWhole(.build(from: IndexInputs())) }
         // A prune holds the fence: the replayed pages wait on the retry topics until it is lowered.
         var fence = PruneFence(generation: "held-by-the-test", running: true, heartbeat: 0)
         try await offCooperativePool { [fence] in try fence.write(to: published) }

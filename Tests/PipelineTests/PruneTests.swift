@@ -3,6 +3,7 @@ import ArtpipeTestKit
 import Foundation
 import HTTPFetching
 import IndexWorker
+import ObjectStorage
 import PipelineContract
 import SampleImages
 import Testing
@@ -29,8 +30,7 @@ struct PruneTests {
         for path in FileManager.default.enumerator(atPath: thumbs.path)?.allObjects as? [String] ?? [] {
             #expect(utimensat(AT_FDCWD, thumbs.appendingPathComponent(path).path, &twoDaysAgo, 0) == 0)
         }
-        let store = try IndexStateStore(outputDirectory: output, logger: .test)
-        try IndexPublisher(outputDirectory: output, store: store).publish()
+        try FolderOutputStore(directory: output).publishWhole(.build(from: IndexInputs()))
 
         // A re-harvest brings SK-A-1 back with the same image: its page is thumbnailed (reusing
         // the files) but has not reached the index when the prune runs.
@@ -53,8 +53,7 @@ struct PruneTests {
     @Test("bad prune flags: one line, exit 2")
     func badKeepRecent() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("prune-flags"))
-        let store = try IndexStateStore(outputDirectory: output, logger: .test)
-        try IndexPublisher(outputDirectory: output, store: store).publish()
+        try FolderOutputStore(directory: output).publishWhole(.build(from: IndexInputs()))
         let prune = try ChildProcess("artpipe", ["prune", "--out", output.path, "--keep-recent", "soon"])
         #expect(try await prune.waitForExit(timeout: .seconds(30)) == 2)
         #expect(prune.stderr.contains("--keep-recent: 'soon' is not a duration"), "\(prune.stderr)")

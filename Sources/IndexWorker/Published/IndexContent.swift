@@ -1,7 +1,6 @@
 /// What the published files are rendered from: totals, crawls, the artists in index order with
 /// their work counts, and any artist's works when asked. An ``ArtistIndex`` gives it, and so does
-/// ``LiveArtistIndex``, which makes a bucket's works only while the bucket is rendered instead of
-/// holding a `Work` for every work.
+/// a ``ShardView``, which holds the works of the buckets being rendered only.
 struct IndexContent: Sendable {
     struct Artist: Sendable {
         var name: String

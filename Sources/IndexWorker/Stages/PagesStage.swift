@@ -12,7 +12,7 @@ import PipelineContract
 /// before it handles any of them. It hears when its rows are acknowledged, so that a
 /// partition's summary is taken only when the topics hold every row it counts.
 package struct PagesStage: MessageHandler {
-    package typealias Input = IndexMessageHandler.Input
+    package typealias Input = IndexInput
 
     /// The partition count of the index's topics.
     let partitions: Int
@@ -61,7 +61,7 @@ package struct PagesStage: MessageHandler {
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
-        try progress.decoding(message, IndexMessageHandler.input(of:))
+        try progress.decoding(message, IndexInput.init)
     }
 
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {

@@ -129,20 +129,3 @@ package struct IndexInputs: Sendable, Equatable {
         return otherBytes.lexicographicallyPrecedes(bytes)
     }
 }
-
-extension IndexInputs: Codable {
-    private enum CodingKeys: String, CodingKey { case pages, thumbnails, failedPages, producedAt }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        // Shards written before names were made canonical hold them as the source spelt them.
-        pages = try container.decode([String: Page].self, forKey: .pages).mapValues { $0.canonicalized() }
-        if let interned = decoder.userInfo[InternedStrings.key] as? InternedStrings {
-            pages = pages.mapValues(interned.compact)
-        }
-        thumbnails = try container.decode([String: IndexedThumbnails].self, forKey: .thumbnails)
-        failedPages = try container.decode([String: FailedPage].self, forKey: .failedPages)
-        // Shards written before times were kept have none: their inputs lose every tie.
-        producedAt = try container.decodeIfPresent(ProducedTimes.self, forKey: .producedAt) ?? ProducedTimes()
-    }
-}

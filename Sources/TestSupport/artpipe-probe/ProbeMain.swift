@@ -15,7 +15,7 @@ struct Probe: ParsableCommand {
         abstract: "Test and benchmark tools: drive the worker runtime, fill topics, measure the stages.",
         subcommands: [
             ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self,
-            ProducePagesCommand.self, SampleGalleryCommand.self, HarvestBenchCommand.self, IndexStateCommand.self,
+            ProducePagesCommand.self, SampleGalleryCommand.self, HarvestBenchCommand.self,
             PublishPagesCommand.self, DownloadBenchCommand.self,
         ])
 }
