@@ -108,8 +108,11 @@ package enum WorkerLauncher {
             try await checkTopics(
                 Array(Set(workers.flatMap(\.checkedTopics) + [ArtpipeTopic.deadLetters])).sorted(), producer: producer,
                 settings: settings)
+            // --max-buffered-total-mib bounds the process: workers in one process share it.
+            var shares = settings
+            shares.maxBufferedBytesTotal = settings.maxBufferedBytesTotal / max(workers.count, 1)
             for worker in workers {
-                prepared.append(try worker.prepare(settings: settings, producer: producer, logger: logger))
+                prepared.append(try worker.prepare(settings: shares, producer: producer, logger: logger))
             }
         } catch {
             await producer.shutdown(timeout: .zero)
