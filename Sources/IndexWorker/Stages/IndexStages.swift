@@ -20,16 +20,18 @@ package struct IndexStages: Sendable {
     /// - Parameter partitions: the partition count of the index's topics (``partitionCount``).
     /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
     ///   needs (``HistoryGaps``), rather than hold the partition back.
+    /// - Parameter relistEvery: how often the publisher lists the output (the write interval).
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
-        logger: Logger
+        relistEvery: Duration = .seconds(1), logger: Logger
     ) {
         pages = PagesStage(
             partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory, logger: logger)
         works = WorksStage(partitions: partitions)
         artists = ArtistsStage()
         publisher = ShardPublisher(
-            output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka, logger: logger)
+            output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka,
+            relistEvery: relistEvery, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.

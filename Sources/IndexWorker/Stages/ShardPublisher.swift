@@ -23,7 +23,7 @@ package final class ShardPublisher: @unchecked Sendable {
     let pages: PagesStage
     let artists: ArtistsStage
     let summaries: IndexSummaries
-    let offsets: KafkaGroupOffsets
+    let offsets: KafkaGroupPositions
     let logger: Logger
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
@@ -39,17 +39,23 @@ package final class ShardPublisher: @unchecked Sendable {
     private let target = Mutex<AssemblyTarget?>(nil)
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
+    /// The output's index files as last listed, with what this copy wrote and removed since:
+    /// listed again once per `relistEvery`, and when a shard comes under a new assignment.
+    private var listing: [String: OutputVersion]?
+    private var listedAt = ContinuousClock.now
+    let relistEvery: Duration
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
-        kafka: KafkaClientConfiguration, logger: Logger
+        kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), logger: Logger
     ) {
         self.output = output
+        self.relistEvery = relistEvery
         shards = IndexShards(count: partitions)
         self.pages = pages
         self.artists = artists
         summaries = IndexSummaries(output: output)
-        offsets = KafkaGroupOffsets(configuration: kafka, logger: logger)
+        offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
         self.logger = logger
     }
 
@@ -85,21 +91,25 @@ package final class ShardPublisher: @unchecked Sendable {
             positions[shard] = artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard)
         }
         await artists.shards.keep(only: Set(held.keys))
-        let (listing, again) = try await threadPool.runIfActive {
+        let (listing, again, bootstrapped) = try await threadPool.runIfActive {
             try self.locked {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {
                     // Every shard held is written whole now, its bucket files at last.
                     self.bootstrapped = true
                     self.publishedUnder = [:]
                 }
-                return try self.plan(held: held)
+                let (listing, again) = try self.plan(held: held)
+                return (listing, again, self.bootstrapped)
             }
         }
         var taken: [(works: ShardView, generation: Int, again: Bool)] = []
         for shard in ready.sorted() {
             guard let generation = held[shard] else { continue }
             let again = again(shard, generation)
-            if let works = await artists.shards.take(shard, generation: generation, always: again, shards: shards) {
+            // Until the index is bootstrapped only the shard's summary is written.
+            if let works = await artists.shards.take(
+                shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped)
+            {
                 taken.append((works, generation, again))
             }
         }
@@ -167,13 +177,28 @@ package final class ShardPublisher: @unchecked Sendable {
     /// assignment, or with a file another writer replaced.
     private func plan(held: [Int: Int]) throws -> ([String: OutputVersion], @Sendable (Int, Int) -> Bool) {
         publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
-        let listing = try IndexLayout.publishedVersions(in: output)
+        let under = publishedUnder
+        let listing = try listed(again: held.contains { under[$0.key] != $0.value })
         var replaced = Set<Int>()
         for (path, version) in written where listing[path] != version {
             if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
         }
         let (publishedUnder, replacedShards) = (self.publishedUnder, replaced)
         return (listing, { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) })
+    }
+
+    /// The output's index files: listed now when the last listing is older than `relistEvery`
+    /// or `again`, else as last listed with this copy's changes since.
+    private func listed(again: Bool = false) throws -> [String: OutputVersion] {
+        if let listing, !again, ContinuousClock.now - listedAt < relistEvery { return listing }
+        (listing, listedAt) = (try IndexLayout.publishedVersions(in: output), .now)
+        return listing ?? [:]
+    }
+
+    /// Removes an index file, and from the listing.
+    private func remove(_ path: String) throws {
+        try output.remove(path)
+        listing?[path] = nil
     }
 
     /// Writes a shard's files and summary: the buckets its view says changed, or all of them;
@@ -211,7 +236,7 @@ package final class ShardPublisher: @unchecked Sendable {
         // A bucket rendered that no slice is in any more: its files go.
         for path in listing.keys.sorted()
         where own(path) && files[path] == nil && IndexLayout.bucket(ofFile: path).map(rendered) == true {
-            try output.remove(path)
+            try remove(path)
             (known[path], written[path]) = (nil, nil)
             count += 1
         }
@@ -269,9 +294,8 @@ package final class ShardPublisher: @unchecked Sendable {
         where try write(bytes, to: path) {
             count += 1
         }
-        for path in try IndexLayout.publishedVersions(in: output).keys.sorted()
-        where IndexLayout.bucket(ofFile: path) == nil && files[path] == nil {
-            try output.remove(path)
+        for path in try listed().keys.sorted() where IndexLayout.bucket(ofFile: path) == nil && files[path] == nil {
+            try remove(path)
             count += 1
         }
         try summaries.recordAssembled(assembledFrom)
@@ -289,6 +313,7 @@ package final class ShardPublisher: @unchecked Sendable {
         guard known[path] != bytes else { return false }
         let version = try output.write(bytes, to: path, durable: true)
         known[path] = bytes
+        if listing != nil, IndexLayout.isIndexFile(path) { listing?[path] = version }
         if IndexLayout.bucket(ofFile: path) != nil { written[path] = version }
         return true
     }

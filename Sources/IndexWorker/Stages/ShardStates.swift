@@ -26,7 +26,11 @@ package actor ShardStates {
     /// A view of the shard's works under the assignment `generation`, if they changed since
     /// last taken (or `always`, then whole); marks them taken. A shard no row came to under it
     /// holds no works.
-    func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards) -> ShardView? {
+    /// `summaryOnly`: the works are not rendered yet (the index is bootstrapping); the shard is
+    /// then taken whole the next time.
+    func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false)
+        -> ShardView?
+    {
         guard var entry = held.removeValue(forKey: shard) else {
             return always ? ShardView(empty: shard) : nil
         }
@@ -35,8 +39,8 @@ package actor ShardStates {
             return always ? ShardView(empty: shard) : nil
         }
         guard entry.changed || always else { return nil }
-        let view = entry.works.view(shards: shards, whole: always || entry.whole)
-        (entry.changed, entry.whole) = (false, false)
+        let view = entry.works.view(shards: shards, whole: always || entry.whole, summaryOnly: summaryOnly)
+        (entry.changed, entry.whole) = (false, summaryOnly)
         return view
     }
 

@@ -86,10 +86,15 @@ package struct ShardWorks: Sendable {
     }
 
     /// What the publisher renders, and forgets what changed: every artist with its count, and
-    /// the works of the artists in the buckets the changes touched (or of all, `whole`).
-    package mutating func view(shards: IndexShards, whole: Bool) -> ShardView {
+    /// the works of the artists in the buckets the changes touched (or of all, `whole`; of none,
+    /// `summaryOnly`: nothing is rendered yet, so the next view must be whole).
+    package mutating func view(shards: IndexShards, whole: Bool, summaryOnly: Bool = false) -> ShardView {
         let names = artistsInOrder()
         let artists = names.map { IndexContent.Artist(name: $0, workCount: members[$0]?.count ?? 0) }
+        if summaryOnly {
+            changed = [:]
+            return ShardView(shard: shard, artists: artists, works: [:], buckets: [], thumbnails: thumbnails)
+        }
         var buckets: Set<Int>?
         if !whole {
             var touched = Set<Int>()

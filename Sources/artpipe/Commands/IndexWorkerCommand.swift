@@ -59,13 +59,14 @@ struct IndexWorkerCommand: AsyncParsableCommand {
             var settings = try worker.launchSettings(threadPool: threadPool)
             let partitions = try await IndexStages.partitionCount(
                 kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
-            // The stages wait on the broker, not the CPU: each message's rows are acknowledged
-            // before the next of its partition, so every partition at once, and no linger.
+            // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
+            // the next run of its partition, so every partition at once, and no linger.
             if worker.concurrency == nil { settings.concurrency = partitions }
             settings.producerLinger = .zero
             let stages = IndexStages(
                 partitions: partitions, output: published, kafka: settings.client,
-                acceptsMissingHistory: acceptMissingHistory, logger: logger)
+                acceptsMissingHistory: acceptMissingHistory, relistEvery: .seconds(fromFlag: writeInterval),
+                logger: logger)
             if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
                 swept > 0
             {

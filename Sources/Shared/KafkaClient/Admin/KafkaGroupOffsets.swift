@@ -35,7 +35,7 @@ package struct KafkaGroupOffsets: Sendable {
         }
     }
 
-    private static func positions(of topics: [String], client: RDKafkaClient, timeout: Int32) throws
+    static func positions(of topics: [String], client: RDKafkaClient, timeout: Int32) throws
         -> [KafkaOffsetResetPlan.Position]
     {
         let metadata = try client.metadata(timeoutMilliseconds: timeout)
