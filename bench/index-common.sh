@@ -1,6 +1,7 @@
 # Sourced by bench/index.sh and bench/index-scale.sh: GNU time for peak RSS, the release build,
-# a scratch folder removed on exit, start_broker (sets $brokers; 12 partitions), and waiting for
-# the published manifest to count N works.
+# a scratch folder removed on exit, start_broker (sets $brokers; 12 partitions; the embedded
+# broker, or Tansu with BROKER=tansu: bench/tansu.sh), and waiting for the published manifest
+# to count N works.
 [ -x /usr/bin/time ] || { sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo); "${sudo[@]}" apt-get install -y -qq time >/dev/null; }
 swift build -c release --product artpipe >/dev/null
 swift build -c release --product artpipe-probe >/dev/null
@@ -8,9 +9,12 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 broker_pid=
 worker_pid=
-trap 'kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+# The broker may run under GNU time (Tansu): its child goes too.
+trap 'pkill -P "${broker_pid:-0}" 2>/dev/null; kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
+source bench/tansu.sh
 start_broker() {
+  if [ "${BROKER:-embedded}" = tansu ]; then start_tansu; return; fi
   "$bin/artpipe" broker --partitions 12 --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
   broker_pid=$!
   for _ in $(seq 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Benchmark: IndexWorker rebuilding the index from PAGES pages of WORKS works already in
-# artpipe.pages (embedded broker, 12 partitions), with COPIES copies (default 1) of the worker:
+# artpipe.pages (embedded broker, or Tansu with BROKER=tansu; 12 partitions; VERSIONED=1: works
+# with record ids and datestamps, as OAI-PMH gives them), with COPIES copies (default 1):
 # time from start to the final index.json (the manifest, published last), works indexed per
 # second, each copy's peak RSS, the published size; then five new pages of WORKS works, one
 # after another, each timed from the broker's acknowledgement to the manifest counting it.
-#   [COPIES=N] bench/index.sh [PAGES] [WORKS]
+#   [COPIES=N] [BROKER=tansu] [VERSIONED=1] bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${1:-1000}
@@ -14,7 +15,7 @@ source bench/index-common.sh
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 start_broker
-"$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works"
+"$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works" ${VERSIONED:+--versioned}
 
 expected=$((pages * works))
 start=$(date +%s.%N)
@@ -34,7 +35,7 @@ end=$(date +%s.%N)
 latencies=()
 for number in 1 2 3 4 5; do
   "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works "$works" \
-    --first-page $((pages + number)) >/dev/null
+    --first-page $((pages + number)) ${VERSIONED:+--versioned} >/dev/null
   # Acknowledged: the producer process has returned.
   produced=$(date +%s.%N)
   wait_for_works $((expected + works * number)) 600 || exit 1
@@ -48,4 +49,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname
 awk -v n="$expected" -v c="$copies" -v a="$start" -v b="$end" -v s="$(du -sh "$work/out/index.json" | cut -f1)" -v w="$(du -sh "$work/out/works" | cut -f1)" -v g="$(du -sh "$work/out/gallery" | cut -f1)" 'BEGIN {
   printf "index of %d works, %d copies: final index.json after %.1f s (group joins included), %.0f works/s; index.json %s, works/ %s, gallery/ %s\n", n, c, b - a, n / (b - a), s, w, g }'
 echo "peak RSS per copy: ${rss[*]} MiB"
+if [ "${BROKER:-embedded}" = tansu ]; then
+  echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"
+fi
 echo "one new page of $works works (five, one after another), in the published manifest: ${latencies[*]} s after the broker acknowledged it"

@@ -25,6 +25,8 @@ struct ProducePagesCommand: AsyncParsableCommand {
     var imageURL: String?
     @Option(help: "How many images --image-url names.")
     var images: Int = 1
+    @Flag(help: "Works as a versioned source (OAI-PMH) gives them: each with a record id and a datestamp.")
+    var versioned = false
     @Option(
         help: """
             Send one record to this topic and read the topics' metadata before the pages: a new \
@@ -47,7 +49,8 @@ struct ProducePagesCommand: AsyncParsableCommand {
         for first in stride(from: firstPage, through: last, by: 100) {
             let records = try (first...min(last, first + 99)).map { number in
                 let request = PageRequest(
-                    crawlId: "bench", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: works)
+                    crawlId: "bench", source: versioned ? "rijksmuseum-oai" : "rijksmuseum", query: ["s": "artist"],
+                    page: number, pageSize: works)
                 // Artists run across pages, as the artist-sorted API returns them.
                 let artworks = (0..<works).map { position in
                     let serial = (number - 1) * works + position
@@ -55,7 +58,8 @@ struct ProducePagesCommand: AsyncParsableCommand {
                         objectNumber: "BENCH-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
                         imageURL: imageURL.map { String(format: $0, serial % max(images, 1)) }
                             ?? "https://lh3.googleusercontent.com/bench\(serial)=s512", width: 2000, height: 1500,
-                        position: position)
+                        position: position, recordId: versioned ? "https://id.rijksmuseum.nl/300\(serial)" : nil,
+                        datestamp: versioned ? Self.datestamp(serial / 300) : nil)
                 }
                 return try MessageCodec.record(
                     Page(request: request, total: pages * works, artworks: artworks), topic: ArtpipeTopic.pages)
@@ -64,5 +68,10 @@ struct ProducePagesCommand: AsyncParsableCommand {
         }
         await producer.shutdown()
         print("published \(pages) pages of \(works) works")
+    }
+
+    /// A harvest's records change in batches: a few hundred share each second.
+    static func datestamp(_ seconds: Int) -> String {
+        Date(timeIntervalSince1970: 1_577_836_800 + Double(seconds)).formatted(.iso8601)
     }
 }
