@@ -4,7 +4,7 @@ import ThumbWorker
 
 /// artpipe's version, in `--version` and the User-Agent.
 enum ArtpipeVersion {
-    static let current = "0.6.0"
+    static let current = "0.7.0"
 
     /// `artpipe/<version>`, with the operator's contact (`--contact` or `ARTPIPE_CONTACT`) when
     /// given: the museum asks harvesters, and its image server everyone, to say who they are.
