@@ -47,7 +47,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         package var works: [Work]
     }
 
-    package struct Work: Codable, Sendable, Equatable {
+    package struct Work: Codable, Sendable, Hashable {
         package var objectNumber: String
         package var title: String
         var pageId: String

@@ -4,7 +4,7 @@
 /// a view of it (``ShardView``).
 package struct ShardWorks: Sendable {
     /// A work's row: the name it is grouped under and its line.
-    package struct Row: Codable, Sendable, Equatable {
+    package struct Row: Codable, Sendable, Hashable {
         package var artist: String
         package var work: ArtistIndex.Work
 

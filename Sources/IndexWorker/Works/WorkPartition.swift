@@ -1,9 +1,18 @@
 /// The works stage's state for one partition of `artpipe.index-works`: every work's rows, and
-/// the line each work shows in `artpipe.index-artists` (what the artist stage holds of it).
+/// which shard of `artpipe.index-artists` holds each work's line, and which line.
 package struct WorkPartition: Sendable {
+    /// Where a work's line went: its shard, and a digest of the line (the line itself is the
+    /// artist stage's; kept here too it was a second copy of every work, 700 B of 1.5 KB).
+    /// Swift's keyed 64-bit hash: two different lines share one by chance once in 2^64. In
+    /// process only: a partition restored computes its digests again.
+    struct LineMark: Sendable, Equatable {
+        var shard: Int
+        var digest: Int
+    }
+
     package private(set) var works: [WorkKey: WorkRows] = [:]
-    /// Each work's row in `artpipe.index-artists`, as the works' rows make it now.
-    package private(set) var lines: [WorkKey: ShardWorks.Row] = [:]
+    /// Each work's line in `artpipe.index-artists`, as the works' rows make it now.
+    private(set) var lines: [WorkKey: LineMark] = [:]
     let shards: IndexShards
 
     package init(shards: IndexShards) {
@@ -33,13 +42,13 @@ package struct WorkPartition: Sendable {
         let after = rows.indexed.map {
             ShardWorks.Row(artist: ArtistIndex.groupName(rows.shown?.artwork?.artist ?? ""), work: $0)
         }
-        guard before != after else { return writes }
-        lines[work] = after
-        let (from, to) = (
-            before.map { shards.shard(ofArtist: $0.artist) }, after.map { shards.shard(ofArtist: $0.artist) }
-        )
-        if let from, from != to { writes.artists.append(ArtistWrite(work: work, shard: from, row: nil)) }
-        if let to, let after { writes.artists.append(ArtistWrite(work: work, shard: to, row: after)) }
+        let mark = after.map { LineMark(shard: shards.shard(ofArtist: $0.artist), digest: $0.hashValue) }
+        guard before != mark else { return writes }
+        lines[work] = mark
+        if let from = before?.shard, from != mark?.shard {
+            writes.artists.append(ArtistWrite(work: work, shard: from, row: nil))
+        }
+        if let mark, let after { writes.artists.append(ArtistWrite(work: work, shard: mark.shard, row: after)) }
         return writes
     }
 }
