@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Benchmark: IndexWorker rebuilding the index from PAGES pages of WORKS works already in
 # artpipe.pages (embedded broker, or Tansu with BROKER=tansu; 12 partitions; VERSIONED=1: works
-# with record ids and datestamps, as OAI-PMH gives them), with COPIES copies (default 1):
+# with record ids and datestamps, as OAI-PMH gives them; THUMBNAILS=1: every page's thumbnails
+# too, two sizes a work; not for the five new pages, timed from the page's acknowledgement),
+# with COPIES copies (default 1):
 # time from start to the final index.json (the manifest, published last), works indexed per
 # second, each copy's peak RSS, the published size; then five new pages of WORKS works, one
 # after another, each timed from the broker's acknowledgement to the manifest counting it.
-#   [COPIES=N] [BROKER=tansu] [VERSIONED=1] bench/index.sh [PAGES] [WORKS]
+#   [COPIES=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${1:-1000}
@@ -15,7 +17,8 @@ source bench/index-common.sh
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 start_broker
-"$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works" ${VERSIONED:+--versioned}
+"$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works" ${VERSIONED:+--versioned} \
+  ${THUMBNAILS:+--thumbnails}
 
 expected=$((pages * works))
 start=$(date +%s.%N)

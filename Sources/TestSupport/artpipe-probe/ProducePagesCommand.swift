@@ -27,6 +27,8 @@ struct ProducePagesCommand: AsyncParsableCommand {
     var images: Int = 1
     @Flag(help: "Works as a versioned source (OAI-PMH) gives them: each with a record id and a datestamp.")
     var versioned = false
+    @Flag(help: "Also each page's thumbnails to artpipe.thumbnails, two sizes a work, as ThumbWorker publishes them.")
+    var thumbnails = false
     @Option(
         help: """
             Send one record to this topic and read the topics' metadata before the pages: a new \
@@ -65,6 +67,7 @@ struct ProducePagesCommand: AsyncParsableCommand {
                     Page(request: request, total: pages * works, artworks: artworks), topic: ArtpipeTopic.pages)
             }
             try await producer.send(records)
+            if thumbnails { try await producer.send(try records.map(Self.thumbnailsRecord)) }
         }
         await producer.shutdown()
         print("published \(pages) pages of \(works) works")
@@ -73,5 +76,26 @@ struct ProducePagesCommand: AsyncParsableCommand {
     /// A harvest's records change in batches: a few hundred share each second.
     static func datestamp(_ seconds: Int) -> String {
         Date(timeIntervalSince1970: 1_577_836_800 + Double(seconds)).formatted(.iso8601)
+    }
+
+    /// The thumbnails ThumbWorker would publish for a page record: every work's image made in
+    /// two sizes, with paths and digests as long as real ones.
+    static func thumbnailsRecord(_ pageRecord: KafkaProducerRecord) throws -> KafkaProducerRecord {
+        let page = try JSONDecoder().decode(Page.self, from: Data(pageRecord.value))
+        let items = page.artworks.map { artwork in
+            var item = PageThumbnails.Item(
+                objectNumber: artwork.objectNumber, status: .ok,
+                files: [200, 400].map { size in
+                    let digest = String(UInt64(bitPattern: Int64(artwork.objectNumber.hashValue)), radix: 16)
+                    return PageThumbnails.File(
+                        size: size, path: "thumbs/\(size)/\(digest.prefix(2))/\(artwork.objectNumber).\(digest).jpg",
+                        width: size, height: size * 3 / 4, bytes: 9_000 * size / 200,
+                        sha256: String(repeating: digest, count: 4).padding(toLength: 64, withPad: "0", startingAt: 0))
+                })
+            item.imageURL = artwork.imageURL
+            return item
+        }
+        return try MessageCodec.record(
+            PageThumbnails(pageId: page.pageId, items: items), topic: ArtpipeTopic.thumbnails)
     }
 }
