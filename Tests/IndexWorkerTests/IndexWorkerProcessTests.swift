@@ -86,19 +86,25 @@ struct IndexWorkerProcessTests {
             }
         }
 
-        func waitForExpectedIndex() async throws {
+        /// - Parameter worker: whose last output to show if the files never match.
+        func waitForExpectedIndex(worker: ChildProcess? = nil) async throws {
             var differing: [String] = []
             var manifest = ""
+            // What the manifests count, to tell a stalled assembly from a wrong one.
+            func totals(_ bytes: [UInt8]?) -> String {
+                guard let text = bytes.map({ String(decoding: $0, as: UTF8.self) }),
+                    let start = text.range(of: "\"totals\"")
+                else { return "none" }
+                return String(text[start.lowerBound...].prefix(400))
+            }
             try await waitUntil(
-                "the published files to match the pure build; differing: \(differing.prefix(5)); published manifest \(manifest)",
+                "the published files to match the pure build; differing: \(differing.prefix(5)); published \(manifest); expected \(totals(expected.files[IndexLayout.manifestPath])); worker's last output: \(String((worker?.stdout ?? "").suffix(3_000)))",
                 timeout: .seconds(90)
             ) {
                 let files = await published?.files ?? [:]
                 differing = Set(files.keys).union(expected.files.keys).filter { files[$0] != expected.files[$0] }
                     .sorted()
-                // What the manifest counts, to tell a stalled assembly from a wrong one.
-                manifest =
-                    files[IndexLayout.manifestPath].map { String(decoding: $0.prefix(300), as: UTF8.self) } ?? "none"
+                manifest = totals(files[IndexLayout.manifestPath])
                 return differing.isEmpty
             }
         }
@@ -143,7 +149,8 @@ struct IndexWorkerProcessTests {
         for (round, batch) in batches.enumerated() {
             try await setup.cluster.producer.send(batch)
             if round == 0 {
-                let worker = try setup.startWorker(writeInterval: "30", metricsInterval: "1")
+                // Rounds come within a tenth of the interval after a change: 30 s, past the kill.
+                let worker = try setup.startWorker(writeInterval: "300", metricsInterval: "1")
                 try await waitUntil("offsets committed (lag 0) with nothing written", timeout: .seconds(60)) {
                     worker.stdout.split(separator: "\n").contains { line in
                         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -166,7 +173,7 @@ struct IndexWorkerProcessTests {
         }
         let last = try setup.startWorker()
         defer { last.stop() }
-        try await setup.waitForExpectedIndex()
+        try await setup.waitForExpectedIndex(worker: last)
         await setup.cluster.shutdown()
     }
 
