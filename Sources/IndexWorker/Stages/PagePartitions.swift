@@ -45,6 +45,11 @@ package actor PagePartitions {
             return state
         }
         held[partition] = Held(generation: generation, restore: restore)
+        // What an earlier assignment left in flight or unsent is another owner's now: kept, a
+        // failed send before a revoke held this partition's summary back for good once it came
+        // back (a manifest that stopped counting pages, seen with copies coming and going).
+        (unacknowledged[partition], settled[partition]) = (0, nil)
+        unsent.remove(partition)
         let state = try await restore.value
         if held[partition]?.generation == generation, held[partition]?.state == nil { held[partition]?.state = state }
         return held[partition]?.state ?? state
@@ -73,7 +78,8 @@ package actor PagePartitions {
 
     /// The rows of one change applied to `partition` were acknowledged, or could not be sent.
     func sent(_ partition: Int, succeeded: Bool) {
-        unacknowledged[partition, default: 1] -= 1
+        // Never below zero: a change of an earlier assignment may settle after the reset.
+        unacknowledged[partition] = max(unacknowledged[partition, default: 1] - 1, 0)
         if succeeded { unsent.remove(partition) } else { unsent.insert(partition) }
         if wanted.contains(partition), let summary = settledSummary(of: partition) {
             settled[partition] = summary
