@@ -14,12 +14,32 @@ package actor PagePartitions {
         var state: PagePartition?
     }
 
+    /// A message's change applied to a partition's state, until its rows are settled.
+    package struct Change: Hashable, Sendable {
+        var topicPartition: KafkaTopicPartition
+        var offset: Int64
+
+        package init(_ message: KafkaConsumerMessage) {
+            (topicPartition, offset) = (
+                KafkaTopicPartition(topic: message.topic, partition: message.partition), message.offset
+            )
+        }
+    }
+
+    /// What a partition has in flight under one assignment: changes whose rows are not yet
+    /// acknowledged, and whether its last send failed (what it holds may then be ahead of the
+    /// topics until a send succeeds again: the failed message is handled again).
+    private struct Sending {
+        var generation: Int
+        var unacknowledged = 0
+        var failed = false
+    }
+
     private var held: [Int: Held] = [:]
-    /// Per partition, changes applied whose rows are not yet acknowledged by the broker.
-    private var unacknowledged: [Int: Int] = [:]
-    /// Partitions whose last send failed: what they hold may be ahead of the topics until a
-    /// send succeeds again (the failed message is handled again).
-    private var unsent: Set<Int> = []
+    /// Each change in flight, with the assignment it was applied under: one settled after its
+    /// partition was revoked and assigned again is the earlier owner's, and counts for nothing.
+    private var inFlight: [Change: Int] = [:]
+    private var sending: [Int: Sending] = [:]
     /// Summaries taken when their partition had every row acknowledged, for partitions that
     /// are seldom idle; and the partitions a publisher asked one of.
     private var settled: [Int: PagesSummary] = [:]
@@ -45,20 +65,18 @@ package actor PagePartitions {
             return state
         }
         held[partition] = Held(generation: generation, restore: restore)
-        // What an earlier assignment left in flight or unsent is another owner's now: kept, a
-        // failed send before a revoke held this partition's summary back for good once it came
-        // back (a manifest that stopped counting pages, seen with copies coming and going).
-        (unacknowledged[partition], settled[partition]) = (0, nil)
-        unsent.remove(partition)
+        // A summary settled under an earlier assignment may be older than what the output holds.
+        settled[partition] = nil
         let state = try await restore.value
         if held[partition]?.generation == generation, held[partition]?.state == nil { held[partition]?.state = state }
         return held[partition]?.state ?? state
     }
 
-    /// Applies `change` to the partition's state; returns what it asks to write. The caller
-    /// says with ``sent(_:succeeded:)`` whether the broker took it.
+    /// Applies `message`'s change to the partition's state; returns what it asks to write. The
+    /// caller says with ``sent(_:succeeded:)`` whether the broker took it.
     func apply(
-        to partition: Int, generation: Int, _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
+        _ message: Change, to partition: Int, generation: Int,
+        _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
     ) async throws -> PagePartition.Writes {
         let restored = try await state(of: partition, generation: generation)
         // Read again after the wait: the partition's three input topics are handled side by
@@ -72,15 +90,19 @@ package actor PagePartitions {
         }
         let writes = change(&state)
         if held[partition]?.generation == generation { held[partition]?.state = state }
-        unacknowledged[partition, default: 0] += 1
+        if sending[partition]?.generation != generation { sending[partition] = Sending(generation: generation) }
+        sending[partition]?.unacknowledged += 1
+        inFlight[message] = generation
         return writes
     }
 
-    /// The rows of one change applied to `partition` were acknowledged, or could not be sent.
-    func sent(_ partition: Int, succeeded: Bool) {
-        // Never below zero: a change of an earlier assignment may settle after the reset.
-        unacknowledged[partition] = max(unacknowledged[partition, default: 1] - 1, 0)
-        if succeeded { unsent.remove(partition) } else { unsent.insert(partition) }
+    /// The rows of `message`'s change were acknowledged, or could not be sent.
+    func sent(_ message: Change, succeeded: Bool) {
+        let partition = Int(message.topicPartition.partition)
+        guard let generation = inFlight.removeValue(forKey: message), sending[partition]?.generation == generation
+        else { return }
+        sending[partition]?.unacknowledged -= 1
+        sending[partition]?.failed = !succeeded
         if wanted.contains(partition), let summary = settledSummary(of: partition) {
             settled[partition] = summary
             wanted.remove(partition)
@@ -88,8 +110,12 @@ package actor PagePartitions {
     }
 
     private func settledSummary(of partition: Int) -> PagesSummary? {
-        guard unacknowledged[partition, default: 0] == 0, !unsent.contains(partition) else { return nil }
-        return held[partition]?.state?.summary
+        guard let entry = held[partition] else { return nil }
+        // Bookkeeping of an earlier assignment: nothing of this one is in flight.
+        if let sending = sending[partition], sending.generation == entry.generation {
+            guard sending.unacknowledged == 0, !sending.failed else { return nil }
+        }
+        return entry.state?.summary
     }
 
     /// The summaries of the partitions in `partitions` that are restored and whose every row

@@ -68,7 +68,8 @@ package struct PagesStage: MessageHandler {
         let message = context.message
         let partition = Int(message.partition)
         let generation = progress.held[partition] ?? 0
-        let writes = try await states.apply(to: partition, generation: generation) { state in
+        let change = PagePartitions.Change(message)
+        let writes = try await states.apply(change, to: partition, generation: generation) { state in
             switch input {
             case .page(let page): state.apply(page)
             case .thumbnails(let thumbnails): state.apply(thumbnails)
@@ -86,14 +87,14 @@ package struct PagesStage: MessageHandler {
             }
             return records
         } catch {
-            await states.sent(partition, succeeded: false)
+            await states.sent(change, succeeded: false)
             throw error
         }
     }
 
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
         let partition = Int(message.partition)
-        await states.sent(partition, succeeded: acknowledged)
+        await states.sent(PagePartitions.Change(message), succeeded: acknowledged)
         if acknowledged { progress.read(message.topic, partition: partition, upTo: message.offset + 1) }
     }
 }

@@ -1,0 +1,54 @@
+import ArtpipeTestKit
+import KafkaClient
+import PipelineContract
+import Testing
+
+@testable import IndexWorker
+
+/// When the pages stage takes a partition's summary: only while every row of the assignment it
+/// is held under is acknowledged, whatever an earlier assignment left in flight.
+@Suite("The pages stage's summaries across assignments", .serialized, .timeLimit(.minutes(1)))
+struct PagePartitionsTests {
+    static func message(offset: Int64) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(
+            topic: ArtpipeTopic.pages, partition: 0, offset: offset, key: nil, value: [], headers: [])
+    }
+
+    @Test(
+        "a send that failed just before a revoke, or settles late, holds back no summary once the partition is assigned again"
+    )
+    func failedSendBeforeRevoke() async throws {
+        let cluster = try TestCluster()
+        try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
+        let states = PagePartitions(
+            kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(), logger: .test)
+        let page = ArtistIndexTests.page(1, [])
+        let (first, second, third) = (
+            PagePartitions.Change(Self.message(offset: 0)), PagePartitions.Change(Self.message(offset: 1)),
+            PagePartitions.Change(Self.message(offset: 2))
+        )
+
+        // Assignment 1: a change whose send fails (the lease ended): no summary. Another is
+        // still in flight when the partition is revoked.
+        _ = try await states.apply(first, to: 0, generation: 1) { $0.apply(page) }
+        #expect(await states.summaries(of: [0]).isEmpty, "its row is not acknowledged")
+        await states.sent(first, succeeded: false)
+        #expect(await states.summaries(of: [0]).isEmpty, "its send failed")
+        _ = try await states.apply(third, to: 0, generation: 1) { $0.apply(page) }
+
+        // Assignment 2, restored from the (empty) changelog: nothing of it is in flight.
+        _ = try await states.state(of: 0, generation: 2)
+        #expect(await states.summaries(of: [0]).count == 1, "the failed send was the earlier owner's")
+
+        // A change of assignment 2 in flight; assignment 1's last one settles late, failed: it
+        // counts for nothing here. Then assignment 2's is acknowledged.
+        _ = try await states.apply(second, to: 0, generation: 2) { $0.apply(page) }
+        await states.sent(third, succeeded: false)
+        // Busy: the summary taken when it was last idle, without the page in flight.
+        #expect(await states.summaries(of: [0]).first?.crawls.isEmpty == true, "assignment 2's row is in flight")
+        await states.sent(second, succeeded: true)
+        let summaries = await states.summaries(of: [0])
+        #expect(summaries.count == 1 && summaries.first?.crawls.first?.pagesIndexed == [1], "\(summaries)")
+        await cluster.shutdown()
+    }
+}
