@@ -49,35 +49,16 @@ package struct IndexStages: Sendable {
             WorkerLauncher.Worker(
                 name: PipelineStage.index.workerName, groupID: PipelineStage.index.groupID,
                 topics: PipelineStage.index.inputTopics, handler: pages,
-                configureConsumer: {
-                    Self.commitOften(&$0)
-                    pages.configure(&$0)
-                }),
+                configureConsumer: { pages.configure(&$0) }),
             WorkerLauncher.Worker(
                 name: "\(PipelineStage.index.workerName)-works", groupID: Self.worksGroup,
                 topics: [ArtpipeTopic.indexWorks], handler: works,
-                configureConsumer: {
-                    Self.commitOften(&$0)
-                    works.configure(&$0)
-                }),
+                configureConsumer: { works.configure(&$0) }),
             WorkerLauncher.Worker(
                 name: "\(PipelineStage.index.workerName)-artists", groupID: Self.artistsGroup,
                 topics: [ArtpipeTopic.indexArtists], handler: artists,
-                configureConsumer: {
-                    Self.commitOften(&$0)
-                    artists.configure(&$0)
-                }),
+                configureConsumer: { artists.configure(&$0) }),
         ]
-    }
-
-    /// Commits every 100 ms unless `--kafka` says otherwise: the stages' committed offsets are
-    /// how the copy assembling the shared files learns that rows went through the stages on
-    /// any copy (``AssemblyTarget``), so they bound how soon a new page is published. (Kafka
-    /// Streams commits as often under exactly-once.)
-    static func commitOften(_ consumer: inout KafkaConsumerConfiguration) {
-        if consumer.client.properties["auto.commit.interval.ms"] == nil {
-            consumer.client.properties["auto.commit.interval.ms"] = "100"
-        }
     }
 
     /// The partition count the index's topics share, asked of the brokers.

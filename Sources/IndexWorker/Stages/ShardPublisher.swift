@@ -83,6 +83,8 @@ package final class ShardPublisher: @unchecked Sendable {
     /// One round; returns how many files it wrote or removed.
     @discardableResult
     package func publish(threadPool: NIOThreadPool = .singleton) async throws -> Int {
+        // How long each part of the round took, for `--log-level debug`.
+        var phases = RoundPhases()
         let held = artists.progress.held
         let ready = artists.progress.ready
         // Read before the works are taken: they hold at least what was read up to here.
@@ -98,10 +100,11 @@ package final class ShardPublisher: @unchecked Sendable {
                     self.bootstrapped = true
                     self.publishedUnder = [:]
                 }
-                let (listing, again) = try self.plan(held: held)
+                let (listing, again) = try self.plan(held: held, ready: ready)
                 return (listing, again, self.bootstrapped)
             }
         }
+        phases.end("listing")
         var taken: [(works: ShardView, generation: Int, again: Bool)] = []
         for shard in ready.sorted() {
             guard let generation = held[shard] else { continue }
@@ -113,12 +116,14 @@ package final class ShardPublisher: @unchecked Sendable {
                 taken.append((works, generation, again))
             }
         }
+        phases.end("views")
         var pageSummaries = await pages.states.summaries(of: pages.progress.ready)
         if !pageSummaries.isEmpty {
             // Every row these pages wrote is acknowledged: below the ends read now.
             let ends = try await endOffsets(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
             for index in pageSummaries.indices { pageSummaries[index].worksEnd = ends }
         }
+        phases.end("offsets")
         let (toWrite, summariesToWrite, positionsRead) = (taken, pageSummaries, positions)
         var count: Int
         do {
@@ -140,7 +145,10 @@ package final class ShardPublisher: @unchecked Sendable {
             for shard in taken.map(\.works.shard) { await artists.shards.republish(shard) }
             throw error
         }
+        phases.end("writes")
         if ready.contains(0) { count += try await assemble(threadPool: threadPool) }
+        phases.end("assembly")
+        logger.debug("publish round", metadata: phases.metadata(files: count, shards: taken.count))
         return count
     }
 
@@ -174,11 +182,14 @@ package final class ShardPublisher: @unchecked Sendable {
     }
 
     /// The output's listing, and which shards are to be written whole again: held under a new
-    /// assignment, or with a file another writer replaced.
-    private func plan(held: [Int: Int]) throws -> ([String: OutputVersion], @Sendable (Int, Int) -> Bool) {
+    /// assignment, or with a file another writer replaced. Listed afresh when a shard about to
+    /// be written whole is ready (not while it restores: that would list every round).
+    private func plan(held: [Int: Int], ready: Set<Int>) throws -> (
+        [String: OutputVersion], @Sendable (Int, Int) -> Bool
+    ) {
         publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
         let under = publishedUnder
-        let listing = try listed(again: held.contains { under[$0.key] != $0.value })
+        let listing = try listed(again: ready.contains { held[$0] != nil && under[$0] != held[$0] })
         var replaced = Set<Int>()
         for (path, version) in written where listing[path] != version {
             if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }

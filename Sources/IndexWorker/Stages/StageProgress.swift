@@ -112,10 +112,18 @@ package final class StageProgress: Sendable {
     /// Follows `consumer`'s assignments: where each partition starts (`start`, or the group's
     /// committed offset when nil), its end offsets when assigned, and its revocation.
     /// `assigned` runs after the partitions are recorded (a restore to start).
+    ///
+    /// The consumer commits every 100 ms unless `--kafka` says otherwise: the stages' committed
+    /// offsets are how the copy assembling the shared files learns that rows went through the
+    /// stages on any copy (``AssemblyTarget``), so they bound how soon a new page is published.
+    /// (Kafka Streams commits as often under exactly-once.)
     package func follow(
         _ consumer: inout KafkaConsumerConfiguration, startingAt start: Int64? = nil,
         assigned: (@Sendable ([Int]) -> Void)? = nil
     ) {
+        if consumer.client.properties["auto.commit.interval.ms"] == nil {
+            consumer.client.properties["auto.commit.interval.ms"] = "100"
+        }
         consumer.startOffset = { [self] in starting($0, committed: $1, earliest: $2, at: start) }
         consumer.onAssign = { [self] partitions in
             self.assigned(partitions)

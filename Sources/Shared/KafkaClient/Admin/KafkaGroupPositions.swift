@@ -14,15 +14,15 @@ package final class KafkaGroupPositions: Sendable {
 
     /// Committed offset and watermarks of every partition of `topics` for `group`.
     package func positions(group: String, topics: [String]) async throws -> [KafkaOffsetResetPlan.Position] {
-        let client = try clients.withLock { clients in
-            if let client = clients[group] { return client }
-            let client = try offsets.makeClient(group: group)
-            clients[group] = client
-            return client
-        }
-        let timeout = offsets.timeoutMilliseconds
-        return try await offsets.configuration.runBlocking {
-            try KafkaGroupOffsets.positions(of: topics, client: client, timeout: timeout)
+        // Making a client blocks too (librdkafka starts its threads): off the cooperative pool.
+        try await offsets.configuration.runBlocking { [self] in
+            let client = try clients.withLock { clients in
+                if let client = clients[group] { return client }
+                let client = try offsets.makeClient(group: group)
+                clients[group] = client
+                return client
+            }
+            return try KafkaGroupOffsets.positions(of: topics, client: client, timeout: offsets.timeoutMilliseconds)
         }
     }
 }
