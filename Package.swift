@@ -140,7 +140,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
                 "IndexWorker", "HTTPFetching", "FetchWorker", "ThumbWorker", "SampleImages", "ArtpipeTestKit",
-                "SampleCollection",
+                "SampleCollection", "ObjectStorage",
                 argumentParser, logging, nioCore, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,7 +2,8 @@
 /// which shard of `artpipe.index-artists` holds each work's line, and which line.
 package struct WorkPartition: Sendable {
     /// Where a work's line went: its shard, and a digest of the line (the line itself is the
-    /// artist stage's; kept here too it was a second copy of every work, 700 B of 1.5 KB).
+    /// artist stage's; kept here too it was a second copy of every work: about 580 of 1,100 bytes
+    /// a work by `artpipe-probe index-memory --versioned`).
     /// Swift's keyed 64-bit hash: two different lines share one by chance once in 2^64. In
     /// process only: a partition restored computes its digests again.
     struct LineMark: Sendable, Equatable {

@@ -49,28 +49,36 @@ struct ProducePagesCommand: AsyncParsableCommand {
         }
         let last = firstPage + pages - 1
         for first in stride(from: firstPage, through: last, by: 100) {
-            let records = try (first...min(last, first + 99)).map { number in
-                let request = PageRequest(
-                    crawlId: "bench", source: versioned ? "rijksmuseum-oai" : "rijksmuseum", query: ["s": "artist"],
-                    page: number, pageSize: works)
-                // Artists run across pages, as the artist-sorted API returns them.
-                let artworks = (0..<works).map { position in
-                    let serial = (number - 1) * works + position
-                    return Artwork(
-                        objectNumber: "BENCH-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
-                        imageURL: imageURL.map { String(format: $0, serial % max(images, 1)) }
-                            ?? "https://lh3.googleusercontent.com/bench\(serial)=s512", width: 2000, height: 1500,
-                        position: position, recordId: versioned ? "https://id.rijksmuseum.nl/300\(serial)" : nil,
-                        datestamp: versioned ? Self.datestamp(serial / 300) : nil)
-                }
-                return try MessageCodec.record(
-                    Page(request: request, total: pages * works, artworks: artworks), topic: ArtpipeTopic.pages)
+            let batch = (first...min(last, first + 99)).map { number in
+                Self.page(
+                    number, works: works, of: pages * works, versioned: versioned,
+                    imageURL: { serial in imageURL.map { String(format: $0, serial % max(images, 1)) } })
             }
-            try await producer.send(records)
-            if thumbnails { try await producer.send(try records.map(Self.thumbnailsRecord)) }
+            try await producer.send(try batch.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) })
+            if thumbnails { try await producer.send(try batch.map(Self.thumbnailsRecord)) }
         }
         await producer.shutdown()
         print("published \(pages) pages of \(works) works")
+    }
+
+    /// Synthetic page `number` of `works` works, of a collection of `total`: works of an artist
+    /// run across pages, as the artist-sorted API returns them; `versioned`, with record ids and
+    /// datestamps as OAI-PMH gives them; `imageURL` of a work's serial, when not the default.
+    static func page(
+        _ number: Int, works: Int, of total: Int, versioned: Bool, imageURL: (Int) -> String? = { _ in nil }
+    ) -> Page {
+        let request = PageRequest(
+            crawlId: "bench", source: versioned ? "rijksmuseum-oai" : "rijksmuseum", query: ["s": "artist"],
+            page: number, pageSize: works)
+        let artworks = (0..<works).map { position in
+            let serial = (number - 1) * works + position
+            return Artwork(
+                objectNumber: "BENCH-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
+                imageURL: imageURL(serial) ?? "https://lh3.googleusercontent.com/bench\(serial)=s512", width: 2000,
+                height: 1500, position: position, recordId: versioned ? "https://id.rijksmuseum.nl/300\(serial)" : nil,
+                datestamp: versioned ? datestamp(serial / 300) : nil)
+        }
+        return Page(request: request, total: total, artworks: artworks)
     }
 
     /// A harvest's records change in batches: a few hundred share each second.
@@ -78,16 +86,19 @@ struct ProducePagesCommand: AsyncParsableCommand {
         Date(timeIntervalSince1970: 1_577_836_800 + Double(seconds)).formatted(.iso8601)
     }
 
-    /// The thumbnails ThumbWorker would publish for a page record: every work's image made in
-    /// two sizes, with paths and digests as long as real ones.
-    static func thumbnailsRecord(_ pageRecord: KafkaProducerRecord) throws -> KafkaProducerRecord {
-        let page = try JSONDecoder().decode(Page.self, from: Data(pageRecord.value))
+    /// The thumbnails ThumbWorker would publish for a page: every work's image made in two
+    /// sizes, with paths and digests as long as real ones (the same in every run).
+    static func thumbnailsRecord(_ page: Page) throws -> KafkaProducerRecord {
         let items = page.artworks.map { artwork in
+            // FNV-1a of the object number: a stand-in for the image's digest.
+            let hash = artwork.objectNumber.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
+                ($0 ^ UInt64($1)) &* 0x100_0000_01b3
+            }
+            let digest = String(hash, radix: 16)
             var item = PageThumbnails.Item(
                 objectNumber: artwork.objectNumber, status: .ok,
                 files: [200, 400].map { size in
-                    let digest = String(UInt64(bitPattern: Int64(artwork.objectNumber.hashValue)), radix: 16)
-                    return PageThumbnails.File(
+                    PageThumbnails.File(
                         size: size, path: "thumbs/\(size)/\(digest.prefix(2))/\(artwork.objectNumber).\(digest).jpg",
                         width: size, height: size * 3 / 4, bytes: 9_000 * size / 200,
                         sha256: String(repeating: digest, count: 4).padding(toLength: 64, withPad: "0", startingAt: 0))

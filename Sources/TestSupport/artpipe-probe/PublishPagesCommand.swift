@@ -2,6 +2,7 @@ import ArgumentParser
 import ArtpipeRuntime
 import Foundation
 import IndexWorker
+import ObjectStorage
 import PipelineContract
 
 /// `artpipe-probe publish-pages`: the index of the pages of a file, as the staged index
@@ -20,11 +21,9 @@ struct PublishPagesCommand: ParsableCommand {
         ArtpipeLogging.bootstrap(level: .warning)
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let pages = try JSONDecoder().decode([Page].self, from: Data(contentsOf: URL(fileURLWithPath: self.pages)))
+        let store = FolderOutputStore(directory: output)
         for (path, bytes) in StagedIndexBuild.files(pages.map { .page($0) }, partitions: 1) {
-            let url = output.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: url)
+            try store.write(bytes, to: path, durable: false)
         }
     }
 }
