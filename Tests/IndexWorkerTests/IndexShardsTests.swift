@@ -164,16 +164,23 @@ extension IndexShardsTests {
     }
 
     @Test(
-        "views of only what changed, rendered over the last files, give the files of the whole shard: titles changed, works moved, an artist grown into a second slice, one shrunk to one, one gone"
+        "views of only what changed, rendered over the last files, give the files of the whole shard: titles changed, works moved, an artist grown into a second slice, one shrunk to one, one gone; names with accents, dots, spaces and other scripts"
     )
     func changedBucketsOnly() {
         let shards = IndexShards(count: 4)
         let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 20))
+        // Names as museums write them: accents, dots, spaces, other scripts, the unknown maker.
+        let names = [
+            "Maker 1": "Ëva Bes", "Maker 2": "J. Vermeer", "Maker 4": "Katsushika Hokusai 葛飾北斎",
+            "Maker 6": "eva bes", "Maker 8": "",
+        ]
         var rows: [WorkKey: ShardWorks.Row] = [:]
         for artist in whole.artists {
-            for work in artist.works {
+            for (number, work) in artist.works.enumerated() {
+                var work = work
+                if number % 7 == 0 { work.objectNumber = "SK-C-\(number).1 a/ë" + work.objectNumber }
                 rows[WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false)] = .init(
-                    artist: artist.name, work: work)
+                    artist: names[artist.name] ?? artist.name, work: work)
             }
         }
         var states = (0..<shards.count).map { ShardWorks(shard: $0) }
@@ -208,9 +215,10 @@ extension IndexShardsTests {
             guard let row = rows[key] else { continue }
             switch random.next(10) {
             case 0: apply(key, nil)
-            case 1, 3, 4:
+            case 1, 3, 4, 5, 7:
                 var moved = row
-                moved.artist = "Maker 3"  // grows past one slice
+                // Works move to a plain name and to an accented one, both past one slice.
+                moved.artist = random.next(2) == 0 ? "Maker 3" : "Ëva Bes"
                 apply(key, moved)
             case 2:
                 var changed = row
@@ -219,7 +227,9 @@ extension IndexShardsTests {
             default: break
             }
             if row.artist == "Maker 5" { apply(key, nil) }  // an artist gone
-            if row.artist == "anonymous", key.id.hasSuffix("0") || key.id.hasSuffix("3") { apply(key, nil) }
+            if row.artist == "anonymous", key.id.hasSuffix("0") || key.id.hasSuffix("3") || key.id.hasSuffix("6") {
+                apply(key, nil)
+            }
         }
         for shard in states.indices {
             Self.render(states[shard].view(shards: shards, whole: false), shards: shards, into: &published)
@@ -228,6 +238,7 @@ extension IndexShardsTests {
         var expected: [String: [UInt8]] = [:]
         for state in states { expected.merge(IndexLayout.bucketFiles(of: state.index, shards: shards)) { a, _ in a } }
         #expect((rows.values.filter { $0.artist == "Maker 3" }.count) > IndexLayout.sliceSize)
+        #expect((rows.values.filter { $0.artist == "Ëva Bes" }.count) > IndexLayout.sliceSize)
         #expect((rows.values.filter { $0.artist == "anonymous" }.count) < IndexLayout.sliceSize, "shrunk to one slice")
         #expect(Set(published.keys) == Set(expected.keys))
         for (path, bytes) in expected where published[path] != bytes {
