@@ -115,6 +115,8 @@ package struct SourceCount: Sendable {
     /// False when the source could only say that at least `total` match (an OAI-PMH list
     /// without `completeListSize`).
     var isExact = true
+    /// The metadata format a harvest reads (OAI-PMH's `metadataPrefix`), as chosen when counted.
+    package var metadataPrefix: String?
 
     package init(total: Int, facets: [String: [String: Int]] = [:]) {
         self.total = total

@@ -13,4 +13,12 @@ extension HostPolicy {
         let named = baseURL?.host.map { [$0] } ?? []
         return HostPolicy(allowedHosts: sourceHosts + named, trustedHosts: named)
     }
+
+    /// Any repository a crawl names (`oai-pmh`): any host, but only at public addresses, and
+    /// `--base-url`'s host at whatever address it names (a stand-in on loopback).
+    package static func anyPublicHost(trusting baseURL: URL?) -> HostPolicy {
+        var policy = HostPolicy(allowedHosts: [], trustedHosts: baseURL?.host.map { [$0] } ?? [])
+        policy.allowsAnyHost = true
+        return policy
+    }
 }

@@ -16,13 +16,13 @@ struct OAIRepoTests {
         let process: ChildProcess
         let baseURL: String
 
-        init(records: Int) async throws {
+        init(records: Int, arguments: [String] = []) async throws {
             let script = try #require(ChildProcess.packageRoot()).appendingPathComponent(
                 "Tests/Servers/oai_repo_server.py")
             let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("oai-repo"))
             let child = try ChildProcess(
                 executableURL: URL(fileURLWithPath: "/usr/bin/env"),
-                arguments: [TestPython.path, script.path, "--records", String(records)], outputURL: output)
+                arguments: [TestPython.path, script.path, "--records", String(records)] + arguments, outputURL: output)
             process = child
             var port = ""
             try await waitUntil("oai-repo to listen (make setup installs it)", timeout: .seconds(30)) {
@@ -57,9 +57,10 @@ struct OAIRepoTests {
 
     /// Plans as `crawl` does and follows the cursor as FetchWorker does; `between` runs after each page.
     static func harvest(
-        _ source: OAICollectionSource, between: (Int, SourcePage) async throws -> Void = { _, _ in }
+        _ source: OAICollectionSource, query: [String: String] = [:],
+        between: (Int, SourcePage) async throws -> Void = { _, _ in }
     ) async throws -> [SourcePage] {
-        let plan = try await CrawlPlanner.plan(source: source, query: [:], pages: .all, pageSize: 50, crawlId: "t")
+        let plan = try await CrawlPlanner.plan(source: source, query: query, pages: .all, pageSize: 50, crawlId: "t")
         var request = try #require(plan.requests.first)
         var pages: [SourcePage] = []
         while true {
@@ -122,5 +123,40 @@ struct OAIRepoTests {
         #expect(listed.count - 600 > 1 && listed.count - 600 <= 100, "\(listed.count - 600) records listed twice")
         let mark = try #require(pages.last?.completedHarvest)
         #expect(mark.harvestedThrough <= OAIDatestamp.text(Date()))
+    }
+
+    @Test("any repository: the format chosen from its offer, each record read, an unreadable one its own")
+    func anyRepository() async throws {
+        let server = try await OAIRepoTests.Server(
+            records: 120, arguments: ["--formats", "oai_dc,lido", "--unreadable-every", "25"])
+        defer { server.stop() }
+        var configuration = HTTPFetcherConfiguration()
+        configuration.maxAttempts = 1
+        let http = HTTPFetcher(
+            configuration: configuration, redaction: SecretRedaction(secrets: []), logger: .test,
+            policy: .anyPublicHost(trusting: URL(string: server.baseURL)))
+        let source = OAICollectionSource(repository: .any, language: "en", imageEdge: 512, http: http, logger: .test)
+        let endpoint = server.baseURL + "/oai"
+        let lido = try await Self.harvest(source, query: ["endpoint": endpoint])
+        let dublinCore = try await Self.harvest(source, query: ["endpoint": endpoint, "metadataPrefix": "oai_dc"])
+        await #expect(throws: SourceFormatError.self) {
+            _ = try await Self.harvest(source, query: ["endpoint": endpoint, "metadataPrefix": "marc21"])
+        }
+        try await http.shutdown()
+        #expect(lido.dropFirst().allSatisfy { $0.next.isEmpty || $0.next[0].cursor?.contains("format=lido") == true })
+        for (pages, maker) in [(lido, "Maker "), (dublinCore, "Maker, ")] {
+            let works = pages.flatMap(\.artworks)
+            // SK-A-0, -25, -50, -75 and -100 are in a format no reader takes: five records, not five pages.
+            #expect(pages.flatMap(\.unreadable).count == 5)
+            #expect(Set(works.compactMap(\.recordId)).count == 115)
+            for work in works {
+                #expect(work.title == "Work \(work.objectNumber)")
+                #expect(work.artist == maker + String(work.objectNumber.last!))
+                #expect(work.imageURL?.hasPrefix("https://iiif.micr.io/\(work.objectNumber)/full/") == true)
+                #expect(work.imageURL?.contains("/full/100,/") == false, "the full image, not the thumbnail")
+            }
+        }
+        #expect(throws: SourceFormatError.self) { try source.check(query: ["set": "all"]) }
+        #expect(throws: SourceFormatError.self) { try source.check(query: ["endpoint": "ftp://example.org/oai"]) }
     }
 }

@@ -3,7 +3,7 @@
 likely a fork of, for the fetch worker's tests: EDM records listed in identifier (string)
 order, 50 a page as the museum's, base64 resumption tokens refused once the list shrank.
 
-    python3 oai_repo_server.py --records 600
+    python3 oai_repo_server.py --records 600 [--formats edm,lido,oai_dc] [--unreadable-every N]
 
 prints `port: N` once it listens on 127.0.0.1. GET /control/delete?count=K removes K records
 not yet listed in identifier order (the last ones); GET /control/restamp?ids=A,B stamps those
@@ -24,7 +24,15 @@ RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 DC = "http://purl.org/dc/elements/1.1/"
 EDM = "http://www.europeana.eu/schemas/edm/"
 ORE = "http://www.openarchives.org/ore/terms/"
+LIDO = "http://www.lido-schema.org"
+OAI_DC = "http://www.openarchives.org/OAI/2.0/oai_dc/"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 FIRST = datetime(2026, 1, 27, tzinfo=timezone.utc)
+FORMATS = {
+    "edm": ("http://www.europeana.eu/schemas/edm/EDM.xsd", EDM),
+    "lido": ("http://www.lido-schema.org/schema/v1.0/lido-v1.0.xsd", LIDO),
+    "oai_dc": ("http://www.openarchives.org/OAI/2.0/oai_dc.xsd", OAI_DC),
+}
 
 
 class Collection:
@@ -64,12 +72,52 @@ class Collection:
             return changed
 
 
+def lido_record(identifier, number):
+    """A LIDO record as museums write them: workID, a title set, a production event with its
+    actor's preferred name, a resource set with a thumbnail and the full image."""
+    def element(parent, name, text=None, **attributes):
+        child = etree.SubElement(parent, f"{{{LIDO}}}{name}", {f"{{{LIDO}}}{k}": v for k, v in attributes.items()})
+        child.text = text
+        return child
+
+    root = etree.Element(f"{{{LIDO}}}lido", nsmap={"lido": LIDO})
+    element(root, "lidoRecID", identifier, type="local")
+    descriptive = element(root, "descriptiveMetadata")
+    descriptive.set(XML_LANG, "en")
+    identification = element(descriptive, "objectIdentificationWrap")
+    element(element(element(identification, "titleWrap"), "titleSet"), "appellationValue", f"Work {number}")
+    element(element(element(identification, "repositoryWrap"), "repositorySet"), "workID", number)
+    event = element(element(element(descriptive, "eventWrap"), "eventSet"), "event")
+    element(element(event, "eventType"), "term", "Production")
+    actor = element(element(element(event, "eventActor"), "actorInRole"), "actor")
+    element(element(actor, "nameActorSet"), "appellationValue", "Maker " + number[-1], pref="preferred")
+    resources = element(element(root, "administrativeMetadata"), "resourceWrap")
+    representations = element(resources, "resourceSet")
+    thumb = element(representations, "resourceRepresentation", type="image_thumb")
+    element(thumb, "linkResource", f"https://iiif.micr.io/{number}/full/100,/0/default.jpg")
+    full = element(representations, "resourceRepresentation", type="image_master")
+    element(full, "linkResource", f"https://iiif.micr.io/{number}/full/max/0/default.jpg")
+    return root
+
+
+def dublin_core_record(number):
+    """oai_dc as most repositories write it: the creator "Last, First", the image's URL as an identifier."""
+    root = etree.Element(f"{{{OAI_DC}}}dc", nsmap={"oai_dc": OAI_DC, "dc": DC})
+    etree.SubElement(root, f"{{{DC}}}title").text = f"Work {number}"
+    etree.SubElement(root, f"{{{DC}}}creator").text = "Maker, " + number[-1]
+    etree.SubElement(root, f"{{{DC}}}identifier").text = number
+    etree.SubElement(root, f"{{{DC}}}identifier").text = f"https://iiif.micr.io/{number}/full/max/0/default.jpg"
+    return root
+
+
 class Data(oai_repo.DataInterface):
     limit = 50
 
-    def __init__(self, collection, base_url):
+    def __init__(self, collection, base_url, formats, unreadable_every):
         self.collection = collection
         self.base_url = base_url
+        self.formats = formats
+        self.unreadable_every = unreadable_every
 
     def get_identify(self):
         identify = oai_repo.Identify()
@@ -85,7 +133,7 @@ class Data(oai_repo.DataInterface):
         return self.collection.get(identifier) is not None
 
     def get_metadata_formats(self, identifier=None):
-        return [oai_repo.MetadataFormat("edm", "http://www.europeana.eu/schemas/edm/EDM.xsd", EDM)]
+        return [oai_repo.MetadataFormat(prefix, *FORMATS[prefix]) for prefix in self.formats]
 
     def get_record_header(self, identifier):
         _, datestamp = self.collection.get(identifier)
@@ -93,6 +141,13 @@ class Data(oai_repo.DataInterface):
 
     def get_record_metadata(self, identifier, metadataprefix):
         number, _ = self.collection.get(identifier)
+        if self.unreadable_every and int(number.split("-")[-1]) % self.unreadable_every == 0:
+            # A format no harvester here reads: the record is unreadable, its page is not.
+            return etree.Element("{http://www.loc.gov/mods/v3}mods")
+        if metadataprefix == "lido":
+            return lido_record(identifier, number)
+        if metadataprefix == "oai_dc":
+            return dublin_core_record(number)
         root = etree.Element(f"{{{RDF}}}RDF", nsmap={"rdf": RDF, "dc": DC, "edm": EDM, "ore": ORE})
         aggregation = etree.SubElement(root, f"{{{ORE}}}Aggregation", {f"{{{RDF}}}about": identifier + "/aggregation"})
         etree.SubElement(aggregation, f"{{{EDM}}}aggregatedCHO", {f"{{{RDF}}}resource": identifier})
@@ -134,6 +189,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--records", type=int, default=600)
     parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--formats", default="edm")
+    parser.add_argument("--unreadable-every", type=int, default=0)
     options = parser.parse_args()
     collection = Collection(options.records, options.seed)
 
@@ -153,7 +210,8 @@ def main():
                 self.answer(200, "text/plain", "\n".join(changed).encode())
                 return
             base = f"http://127.0.0.1:{self.server.server_port}/oai"
-            response = oai_repo.OAIRepository(Data(collection, base)).process(query)
+            data = Data(collection, base, options.formats.split(","), options.unreadable_every)
+            response = oai_repo.OAIRepository(data).process(query)
             self.answer(200, "text/xml; charset=utf-8", bytes(response))
 
         def answer(self, status, content_type, body):

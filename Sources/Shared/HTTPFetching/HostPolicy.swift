@@ -15,6 +15,8 @@ package struct HostPolicy: Sendable {
     ]
 
     var allowedHosts: [String]
+    /// Any host name passes; the address checks still apply.
+    package var allowsAnyHost = false
     var allowPrivateAddresses: Bool
     /// Hosts the operator named themselves (`--base-url`'s): allowed at whatever address.
     var trustedHosts: [String]
@@ -71,7 +73,7 @@ package struct HostPolicy: Sendable {
             throw Refusal(description: "no host")
         }
         if trustedHosts.contains(host) { return [] }
-        guard allowedHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
+        guard allowsAnyHost || allowedHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
             throw Refusal(description: "host \(host) is not an allowed host")
         }
         guard !allowPrivateAddresses else { return [] }

@@ -27,14 +27,16 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(
         help: """
             The collection source: rijksmuseum-oai (OAI-PMH, the whole collection, no key; --query set=, from=, until=), \
-            rijksmuseum-search (the Search API, no key), rijksmuseum (the retired legacy REST API), flickr (photo \
+            oai-pmh (any OAI-PMH repository in EDM, LIDO or oai_dc; --query endpoint=BASE-URL, and set=, from=, until=, \
+            metadataPrefix=), rijksmuseum-search (the Search API, no key), rijksmuseum (the retired legacy REST API), flickr (photo \
             search, grouped by owner; needs FLICKR_API_KEY) or itunes (the iTunes Search API, grouped by artist).
             """)
     var source: String = OAICollectionSource.sourceName
 
     @Option(
         help: """
-            A query parameter as name=value, repeatable. rijksmuseum-oai: set, from, until; rijksmuseum-search: \
+            A query parameter as name=value, repeatable. rijksmuseum-oai: set, from, until; oai-pmh: endpoint (required), \
+            set, from, until, metadataPrefix (default: EDM, else LIDO, else oai_dc, as the repository offers); rijksmuseum-search: \
             creator, title, description, type, technique, material, creationDate, imageAvailable, objectNumber, \
             aboutActor, memberOfSetId; rijksmuseum: the legacy API's (involvedMaker=, type=, s=artist, imgonly=true…); \
             flickr: photos.search's (text=, tags=, user_id=, license=, min_upload_date=…); itunes: term, country, \
@@ -57,7 +59,7 @@ struct CrawlCommand: AsyncParsableCommand {
     @Option(
         help: """
             Harvest only what changed: 'last' (since the last completed harvest of the same query, read from \
-            artpipe.harvests) or a UTC time YYYY-MM-DDThh:mm:ssZ. rijksmuseum-oai only.
+            artpipe.harvests) or a UTC time YYYY-MM-DDThh:mm:ssZ. rijksmuseum-oai and oai-pmh only.
             """)
     var since: String?
 
@@ -76,9 +78,10 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ValidationError("--query must not set key, p or ps: the crawl sets them")
         }
         if let since {
-            guard source == OAICollectionSource.sourceName else {
+            let versioned = [OAICollectionSource.sourceName, OAIRepository.any.sourceName]
+            guard versioned.contains(source) else {
                 throw ValidationError(
-                    "--since needs --source \(OAICollectionSource.sourceName): only it has datestamps")
+                    "--since needs --source \(versioned.joined(separator: " or ")): only they have datestamps")
             }
             guard since == "last" || Self.isUTCSecond(since) else {
                 throw ValidationError("--since must be 'last' or a UTC time YYYY-MM-DDThh:mm:ssZ, got '\(since)'")
@@ -137,8 +140,8 @@ struct CrawlCommand: AsyncParsableCommand {
         } else if let since {
             parameters["from"] = since
         }
-        let (sources, http, redaction) = try sourceOptions.makeSources(logger: logger)
-        defer { Task { try? await http.shutdown() } }
+        let (sources, fetchers, redaction) = try sourceOptions.makeSources(logger: logger)
+        defer { Task { for fetcher in fetchers { try? await fetcher.shutdown() } } }
         guard let collection = sources.first(where: { $0.name == source }) else {
             throw ConfigurationError(
                 "--source '\(source)' is not one of: \(sources.map(\.name).joined(separator: ", "))")

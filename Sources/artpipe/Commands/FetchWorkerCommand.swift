@@ -20,7 +20,8 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         ArtpipeLogging.bootstrap(level: worker.level)
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         let logger = Logger(label: "artpipe.fetch")
-        let (sources, http, redaction) = try source.makeSources(logger: logger, maxRetryAfter: try retry.giveUpAfter())
+        let (sources, fetchers, redaction) = try source.makeSources(
+            logger: logger, maxRetryAfter: try retry.giveUpAfter())
         if try source.apiKey().isEmpty {
             logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
         }
@@ -36,7 +37,7 @@ struct FetchWorkerCommand: AsyncParsableCommand {
                     retryDelays: try retry.delays(), retryFor: try retry.giveUpAfter()),
                 settings: settings, metricsFactory: metrics, logger: logger,
                 companions: worker.endpointServices(registry: registry, logger: logger),
-                onStop: { try? await http.shutdown() })
+                onStop: { for fetcher in fetchers { try? await fetcher.shutdown() } })
         }
     }
 }

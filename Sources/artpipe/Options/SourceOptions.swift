@@ -145,7 +145,7 @@ struct SourceOptions: ParsableArguments {
     /// The sources this process serves, with their fetcher. A `Retry-After` longer than
     /// `maxRetryAfter` (FetchWorker's `--retry-for`) fails its page for good.
     func makeSources(logger: Logger, maxRetryAfter: Duration = .seconds(86_400)) throws -> (
-        sources: [any CollectionSource], http: HTTPFetcher, redaction: SecretRedaction
+        sources: [any CollectionSource], fetchers: [HTTPFetcher], redaction: SecretRedaction
     ) {
         let key = try apiKey()
         let flickrKey = try flickrKey()
@@ -166,6 +166,13 @@ struct SourceOptions: ParsableArguments {
             endpoint: standIn.map { $0.appendingPathComponent("oai") } ?? URL(
                 string: "https://data.rijksmuseum.nl/oai")!,
             language: language, imageEdge: imageSize, sliceRecords: oaiSliceRecords, http: http, logger: logger)
+        // Any repository's host is the crawl's to name: any host, at a public address.
+        let repositories = HTTPFetcher(
+            configuration: configuration, redaction: redaction, logger: logger,
+            policy: .anyPublicHost(trusting: standIn))
+        let anyRepository = OAICollectionSource(
+            repository: .any, language: language, imageEdge: imageSize, sliceRecords: oaiSliceRecords,
+            http: repositories, logger: logger)
         let flickr = FlickrSearchSource(
             endpoint: standIn.map { $0.appendingPathComponent("services/rest/") } ?? URL(
                 string: "https://\(Self.flickrHost)/services/rest/")!,
@@ -174,6 +181,6 @@ struct SourceOptions: ParsableArguments {
             endpoint: standIn.map { $0.appendingPathComponent("search") } ?? URL(
                 string: "https://\(Self.itunesHost)/search")!,
             imageEdge: imageSize, http: http)
-        return ([oai, legacy, search, flickr, itunes], http, redaction)
+        return ([oai, anyRepository, legacy, search, flickr, itunes], [http, repositories], redaction)
     }
 }

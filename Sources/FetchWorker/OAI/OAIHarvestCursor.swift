@@ -24,6 +24,9 @@ struct OAIHarvestCursor: Equatable {
     var total: Int?
     /// Tokens refused in a row: a server whose list never holds still cannot be listed whole.
     var refusals = 0
+    /// The metadata format chosen when the harvest was planned (`metadataPrefix`); nil in
+    /// cursors of the museum's source, whose format is fixed.
+    var format: String?
 
     init(token: String? = nil, lastPage: Int = .max, cuts: [String] = [], started: String? = nil, total: Int? = nil) {
         self.token = token
@@ -60,6 +63,10 @@ struct OAIHarvestCursor: Equatable {
         listed = try number("listed", in: 0...Int(Int32.max)) ?? 0
         total = try number("total", in: 0...Int(Int32.max))
         refusals = try number("refusals", in: 0...1_000) ?? 0
+        format = value("format")
+        if let format, format.isEmpty || format.utf8.count > 100 {
+            throw SourceFormatError("OAI-PMH cursor: format=\(format) is not a metadata prefix")
+        }
     }
 
     var text: String {
@@ -74,6 +81,7 @@ struct OAIHarvestCursor: Equatable {
         if listed > 0 { items.append(URLQueryItem(name: "listed", value: String(listed))) }
         if let total { items.append(URLQueryItem(name: "total", value: String(total))) }
         if refusals > 0 { items.append(URLQueryItem(name: "refusals", value: String(refusals))) }
+        if let format { items.append(URLQueryItem(name: "format", value: format)) }
         var components = URLComponents()
         components.setFormQuery(items)
         return components.percentEncodedQuery ?? ""

@@ -3,10 +3,11 @@ import HTTPFetching
 import Logging
 import PipelineContract
 
-/// The museum's OAI-PMH endpoint (`https://data.rijksmuseum.nl/oai`): `ListRecords` of EDM
-/// records, a page as the server chooses, then `resumptionToken` pages. The only way to hold
-/// the whole collection and stay current: `from`/`until` harvest what changed, and deletions
-/// come as records with `status="deleted"`.
+/// An OAI-PMH repository (``OAIRepository``): the museum's (`rijksmuseum-oai`), or any other
+/// (`oai-pmh`, its base URL in the crawl's query). `ListRecords` of EDM, LIDO or `oai_dc`
+/// records, a page as the server chooses, then `resumptionToken` pages. The only way to hold a
+/// whole collection and stay current: `from`/`until` harvest what changed, and deletions come
+/// as records with `status="deleted"`.
 ///
 /// Cursor-paged like the Search API: a crawl plans page 1 and FetchWorker publishes each next
 /// page's request. The server lists in its own order (identifier order at the museum), so a
@@ -14,13 +15,12 @@ import PipelineContract
 /// is cut by datestamp into slices of at most `sliceRecords` records when it is planned, so a
 /// refusal near the end of a full harvest redoes one slice, not hours of pages.
 package final class OAICollectionSource: CollectionSource {
-    package static let sourceName = "rijksmuseum-oai"
-    /// The query parameters a harvest takes; `from` and `until` are UTC, second granularity.
-    static let parameters: Set<String> = ["set", "from", "until"]
-    package var queryParameters: Set<String>? { Self.parameters }
-    /// The endpoint's page is about 200 records, its choice.
+    /// The museum's source, the default.
+    package static let sourceName = OAIRepository.rijksmuseumSourceName
+    package var queryParameters: Set<String>? { repository.queryParameters }
+    /// A page is as long as the server chooses (about 200 records at most servers).
     package var fixedPageSize: Int? { 200 }
-    package var name: String { Self.sourceName }
+    package var name: String { repository.sourceName }
     package var isCursorPaged: Bool { true }
     package var isVersioned: Bool { true }
     /// Records per slice a harvest is cut into when planned (`--oai-slice-records`).
@@ -29,7 +29,7 @@ package final class OAICollectionSource: CollectionSource {
     /// listing its slice again at once (a server whose tokens expire before they are used).
     static let maxRefusalsInARow = 10
 
-    let endpoint: URL
+    let repository: OAIRepository
     let imageEdge: Int
     let sliceRecords: Int
     let parser: OAIResponseParser
@@ -37,14 +37,13 @@ package final class OAICollectionSource: CollectionSource {
     let logger: Logger
 
     /// - Parameters:
-    ///   - endpoint: the OAI-PMH base URL (`https://data.rijksmuseum.nl/oai`, or a stand-in's).
     ///   - language: the language titles and names are taken in, when the record has it.
     ///   - sliceRecords: the most records a slice of a planned harvest holds, where the server counts.
     package init(
-        endpoint: URL, language: String, imageEdge: Int, sliceRecords: Int = defaultSliceRecords, http: HTTPFetcher,
-        logger: Logger
+        repository: OAIRepository, language: String, imageEdge: Int, sliceRecords: Int = defaultSliceRecords,
+        http: HTTPFetcher, logger: Logger
     ) {
-        self.endpoint = endpoint
+        self.repository = repository
         self.imageEdge = imageEdge
         self.sliceRecords = max(sliceRecords, 1)
         self.parser = OAIResponseParser(language: language)
@@ -52,12 +51,37 @@ package final class OAICollectionSource: CollectionSource {
         self.logger = logger
     }
 
+    /// The museum's endpoint (`https://data.rijksmuseum.nl/oai`, or a stand-in's).
+    package convenience init(
+        endpoint: URL, language: String, imageEdge: Int, sliceRecords: Int = defaultSliceRecords, http: HTTPFetcher,
+        logger: Logger
+    ) {
+        self.init(
+            repository: .rijksmuseum(endpoint: endpoint), language: language, imageEdge: imageEdge,
+            sliceRecords: sliceRecords, http: http, logger: logger)
+    }
+
+    /// Checks the parameters, and for any repository the base URL.
+    package func check(query: [String: String]) throws {
+        guard let known = queryParameters else { return }
+        let unknown = Set(query.keys).subtracting(known)
+        guard unknown.isEmpty else {
+            throw SourceFormatError(
+                "\(name) does not take \(unknown.sorted().joined(separator: ", ")); "
+                    + "its parameters are \(known.sorted().joined(separator: ", "))")
+        }
+        _ = try repository.endpoint(for: query)
+    }
+
     /// Counts the harvest with `ListIdentifiers` and, when it holds more than a slice, cuts its
     /// window by datestamp until every slice holds at most `sliceRecords` (by the server's counts).
     package func count(query: [String: String]) async throws -> SourceCount {
         try check(query: query)
+        var query = query
+        query["metadataPrefix"] = try await metadataPrefix(query)
         let size = try await listSize(query)
         var count = SourceCount(total: size.count ?? size.listed)
+        count.metadataPrefix = query["metadataPrefix"]
         count.serverTime = size.responseDate
         count.isExact = size.count != nil
         guard let total = size.count, total > sliceRecords else { return count }
@@ -69,6 +93,7 @@ package final class OAICollectionSource: CollectionSource {
         var cursor = OAIHarvestCursor(
             lastPage: lastPage ?? .max, cuts: count.cuts,
             started: OAIDatestamp.checked(count.serverTime))
+        cursor.format = count.metadataPrefix
         cursor.total = count.isExact ? count.total : nil
         return cursor.text
     }
@@ -76,7 +101,11 @@ package final class OAICollectionSource: CollectionSource {
     package func fetch(_ request: PageRequest) async throws -> SourcePage {
         try check(query: request.query)
         let cursor = try OAIHarvestCursor(request.cursor)
-        let window = cursor.sliceQuery(request.query)
+        var window = cursor.sliceQuery(request.query)
+        if let format = repository.metadataPrefix ?? cursor.format { window["metadataPrefix"] = format }
+        guard window["metadataPrefix"] != nil else {
+            throw SourceFormatError("OAI-PMH cursor without a metadata format (format=…)")
+        }
         let page: OAIListRecords
         var refused = false
         do {
@@ -151,7 +180,7 @@ package final class OAICollectionSource: CollectionSource {
     /// half's count is what is left). A second that alone holds more stays one slice.
     private func cuts(of query: [String: String], total: Int, serverTime: String?) async throws -> [String] {
         var lower = query["from"]
-        if lower == nil { lower = try await earliestDatestamp() }
+        if lower == nil { lower = try await earliestDatestamp(query) }
         guard let lower, let low = OAIDatestamp.date(lower),
             let upper = query["until"] ?? serverTime, let high = OAIDatestamp.date(upper), low < high
         else {
@@ -187,8 +216,8 @@ package final class OAICollectionSource: CollectionSource {
     }
 
     /// The repository's earliest datestamp (`Identify`); nil when it does not say in seconds.
-    private func earliestDatestamp() async throws -> String? {
-        let body = try await ask("Identify")
+    private func earliestDatestamp(_ query: [String: String]) async throws -> String? {
+        let body = try await ask("Identify", query: query)
         return OAIDatestamp.checked(try OAIResponseParser.repository(body).earliestDatestamp)
     }
 
@@ -213,15 +242,39 @@ package final class OAICollectionSource: CollectionSource {
         }
     }
 
+    /// The prefix a harvest asks for: the repository's, the crawl's (`metadataPrefix=`), or
+    /// the best the repository offers (``OAIMetadataFormat/choose(from:)``).
+    private func metadataPrefix(_ query: [String: String]) async throws -> String {
+        if let fixed = repository.metadataPrefix ?? query["metadataPrefix"] { return fixed }
+        let offered: [OAIMetadataFormat.Offered]
+        do {
+            offered = try OAIResponseParser.metadataFormats(try await ask("ListMetadataFormats", query: query))
+        } catch let error as OAIError {
+            throw SourceFormatError(error.description)
+        }
+        guard let chosen = OAIMetadataFormat.choose(from: offered) else {
+            throw SourceFormatError(
+                "the repository offers no format artpipe reads (EDM, LIDO or oai_dc): it offers "
+                    + (offered.isEmpty
+                        ? "none" : offered.map { "\($0.prefix) (\($0.namespace))" }.joined(separator: ", ")))
+        }
+        logger.info(
+            "metadata format chosen from the repository's offer",
+            metadata: ["oai.metadataPrefix": "\(chosen)", "oai.offered": "\(offered.map(\.prefix))"])
+        return chosen
+    }
+
     /// The body of one request to the endpoint: `verb` with a token (which replaces every other
-    /// argument), or with `metadataPrefix=edm` and `query` for the list verbs.
+    /// argument), or with the query's `metadataPrefix`, `set`, `from` and `until` for the list verbs.
     private func ask(_ verb: String, query: [String: String] = [:], token: String? = nil) async throws -> [UInt8] {
+        let endpoint = try repository.endpoint(for: query)
         var items = [URLQueryItem(name: "verb", value: verb)]
         if let token {
             items.append(URLQueryItem(name: "resumptionToken", value: token))
-        } else if verb != "Identify" {
-            items.append(URLQueryItem(name: "metadataPrefix", value: "edm"))
-            items += query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        } else if verb != "Identify" && verb != "ListMetadataFormats" {
+            items += query.filter { $0.key != "endpoint" }.sorted { $0.key < $1.key }.map {
+                URLQueryItem(name: $0.key, value: $0.value)
+            }
         }
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         components.setFormQuery(items)

@@ -49,3 +49,22 @@ extension OAIResponseParser {
             granularity: identify.child(OAINamespace.oai, "granularity")?.text)
     }
 }
+
+extension OAIResponseParser {
+    /// The formats a repository offers (`ListMetadataFormats`).
+    static func metadataFormats(_ bytes: [UInt8]) throws -> [OAIMetadataFormat.Offered] {
+        let (root, _) = try envelope(bytes)
+        if let error = root.child(OAINamespace.oai, "error") {
+            throw OAIError(code: error.attribute("code") ?? "unknown", message: error.text)
+        }
+        guard let list = root.child(OAINamespace.oai, "ListMetadataFormats") else {
+            throw SourceFormatError("the OAI-PMH answer has no ListMetadataFormats")
+        }
+        return list.children(OAINamespace.oai, "metadataFormat").compactMap { format in
+            guard let prefix = format.child(OAINamespace.oai, "metadataPrefix")?.text, !prefix.isEmpty else {
+                return nil
+            }
+            return .init(prefix: prefix, namespace: format.child(OAINamespace.oai, "metadataNamespace")?.text ?? "")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import ArtpipeSupport
+
+/// Reads a record's metadata by what it is, not by what was asked for: the root element's
+/// namespace says the format (a repository that answers `oai_dc` to a LIDO harvest is read
+/// as what it sent).
+struct OAIRecordReaders: Sendable {
+    let edm: EDMRecordReader
+    let lido: LIDORecordReader
+    let dublinCore: DublinCoreRecordReader
+
+    init(language: String) {
+        let text = OAITextChoice(language: language)
+        edm = EDMRecordReader(text: text)
+        lido = LIDORecordReader(text: text)
+        dublinCore = DublinCoreRecordReader(text: text)
+    }
+
+    /// What a record's metadata (the element inside `<metadata>`) says; throws ``OAIRecordUnreadable``.
+    /// A record with neither an object number of its own nor a title describes no work.
+    func read(_ root: XMLTree, identifier: String) throws -> OAIRecordDescription {
+        let description = try describe(root, identifier: identifier)
+        guard description.objectNumber != identifier || !description.title.isEmpty else {
+            throw OAIRecordUnreadable("record without an object number (dc:identifier, lido:workID) or a title")
+        }
+        return description
+    }
+
+    private func describe(_ root: XMLTree, identifier: String) throws -> OAIRecordDescription {
+        switch (root.namespace, root.name) {
+        case (OAINamespace.rdf, "RDF"):
+            return try edm.read(root, identifier: identifier)
+        case (OAINamespace.lido, "lido"):
+            return try lido.read(root, identifier: identifier)
+        case (OAINamespace.lido, "lidoWrap"):
+            guard let record = root.child(OAINamespace.lido, "lido") else {
+                throw OAIRecordUnreadable("lido:lidoWrap without a lido:lido")
+            }
+            return try lido.read(record, identifier: identifier)
+        case (OAINamespace.oaiDC, "dc"):
+            return try dublinCore.read(root, identifier: identifier)
+        default:
+            throw OAIRecordUnreadable(
+                "metadata in a format artpipe does not read: \(root.name) in \(root.namespace.isEmpty ? "no namespace" : root.namespace)"
+            )
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArtpipeSupport
+
+/// Reads OAI-PMH `ListRecords` answers, defensively: a record that does not make sense is
+/// reported and the rest of the page goes on. Records are EDM, LIDO or `oai_dc`
+/// (``OAIRecordReaders``).
+struct OAIResponseParser: Sendable {
+    let readers: OAIRecordReaders
+
+    /// - Parameter language: the language asked for (`en`); titles and names fall back deterministically.
+    init(language: String) {
+        readers = OAIRecordReaders(language: language)
+    }
+    /// The page, or the OAI error the server answered with.
+    func parse(_ bytes: [UInt8]) throws -> OAIListRecords {
+        let (root, responseDate) = try Self.envelope(bytes)
+        if let error = root.child(OAINamespace.oai, "error") {
+            let code = error.attribute("code") ?? "unknown"
+            // Nothing changed in the window: an empty list, not a failure.
+            if code == "noRecordsMatch" {
+                return OAIListRecords(records: [], responseDate: responseDate, unreadable: [])
+            }
+            throw OAIError(code: code, message: error.text)
+        }
+        guard let list = root.child(OAINamespace.oai, "ListRecords") else {
+            throw SourceFormatError("the OAI-PMH answer has no ListRecords")
+        }
+        var page = OAIListRecords(records: [], responseDate: responseDate, unreadable: [])
+        for element in list.children(OAINamespace.oai, "record") {
+            switch record(element) {
+            case .success(let record): page.records.append(record)
+            case .failure(let unreadable): page.unreadable.append(unreadable)
+            }
+        }
+        if let token = list.child(OAINamespace.oai, "resumptionToken") {
+            page.resumptionToken = token.text.isEmpty ? nil : token.text
+            page.completeListSize = token.attribute("completeListSize").flatMap { Int($0) }
+        }
+        return page
+    }
+
+    /// The `OAI-PMH` root of an answer and its `responseDate`; a body that is not one is the
+    /// server's trouble for the moment (an HTML page, a cut) or poison (other XML).
+    static func envelope(_ bytes: [UInt8]) throws -> (root: XMLTree, responseDate: String?) {
+        let root: XMLTree
+        do {
+            root = try XMLTree.parse(bytes)
+        } catch let error as XMLTreeError {
+            // Cut short or not XML at all: the server's trouble, worth asking again.
+            throw UnrecognisedAnswerError("the OAI-PMH answer is \(error.description)", body: bytes)
+        }
+        if root.name.lowercased() == "html" {
+            throw UnrecognisedAnswerError("the OAI-PMH endpoint answered with a web page", body: bytes)
+        }
+        guard root.namespace == OAINamespace.oai, root.name == "OAI-PMH" else {
+            throw SourceFormatError("not an OAI-PMH answer (root element \(root.name))")
+        }
+        return (root, root.child(OAINamespace.oai, "responseDate")?.text)
+    }
+
+    private func record(_ element: XMLTree) -> Result<OAIRecord, OAIListRecords.Unreadable> {
+        guard let header = element.child(OAINamespace.oai, "header"),
+            let identifier = header.child(OAINamespace.oai, "identifier")?.text, !identifier.isEmpty
+        else {
+            return .failure(.init(identifier: "", reason: "record without a header identifier"))
+        }
+        guard let datestamp = header.child(OAINamespace.oai, "datestamp")?.text, !datestamp.isEmpty else {
+            return .failure(.init(identifier: identifier, reason: "record without a datestamp"))
+        }
+        if header.attribute("status") == "deleted" {
+            return .success(OAIRecord(identifier: identifier, datestamp: datestamp, deleted: true))
+        }
+        guard let metadata = element.child(OAINamespace.oai, "metadata")?.children.first else {
+            return .failure(.init(identifier: identifier, reason: "record without metadata"))
+        }
+        let description: OAIRecordDescription
+        do {
+            description = try readers.read(metadata, identifier: identifier)
+        } catch let unreadable as OAIRecordUnreadable {
+            return .failure(.init(identifier: identifier, reason: unreadable.reason))
+        } catch {
+            return .failure(.init(identifier: identifier, reason: "\(error)"))
+        }
+        var record = OAIRecord(identifier: identifier, datestamp: datestamp, deleted: false)
+        record.objectNumber = description.objectNumber
+        record.title = description.title
+        record.creator = description.creator
+        record.imageURL = description.imageURL
+        record.rights = description.rights
+        return .success(record)
+    }
+}
