@@ -92,7 +92,13 @@ package struct PageFetchHandler: MessageHandler {
         }
         context.logger.debug(
             "page fetched", metadata: ["page.id": "\(request.pageId)", "artworks": "\(page.artworks.count)"])
-        var records = try [MessageCodec.record(page, topic: ArtpipeTopic.pages)] + next
+        // One record that cannot be read is one dead letter; its page goes on without it.
+        let letters = fetched.unreadable.map { unreadable in
+            var redacted = unreadable
+            redacted.reason = redaction.apply(unreadable.reason)
+            return DeadLetter.record(ofRecord: redacted, page: context.message, worker: "fetch")
+        }
+        var records = try [MessageCodec.record(page, topic: ArtpipeTopic.pages)] + next + letters
         if let mark = fetched.completedHarvest {
             records.append(try MessageCodec.record(mark, topic: ArtpipeTopic.harvests))
             context.logger.info(

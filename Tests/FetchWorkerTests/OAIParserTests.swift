@@ -153,4 +153,33 @@ struct OAIParserTests {
         // Well-formed XML of another kind breaks the contract.
         #expect(throws: SourceFormatError.self) { try parser.parse(Array("<records><record/></records>".utf8)) }
     }
+
+    @Test("a record that is not well-formed XML is unreadable with its bytes; the rest of its page is read")
+    func brokenRecordAlone() throws {
+        func record(_ number: Int, title: String) -> String {
+            """
+            <record><header><identifier>oai:x:\(number)</identifier><datestamp>2026-06-14T00:00:0\(number)Z</datestamp></header>
+            <metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <dc:title>\(title)</dc:title><dc:identifier>N-\(number)</dc:identifier></oai_dc:dc></metadata></record>
+            """
+        }
+        // A control character XML forbids, and a tag cut short: each breaks its own record only.
+        let broken = [record(2, title: "Bad \u{1} byte"), record(4, title: "Cut <dc:title")]
+        let body = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-11-20T10:00:00Z</responseDate>
+            <ListRecords>\(record(1, title: "One"))\(broken[0])\(record(3, title: "Three"))\(broken[1])
+            <resumptionToken completeListSize="9">next</resumptionToken></ListRecords></OAI-PMH>
+            """
+        let page = try OAIResponseParser(language: "en").parse(Array(body.utf8))
+        #expect(page.records.map(\.objectNumber) == ["N-1", "N-3"])
+        #expect(page.unreadable.map(\.identifier) == ["oai:x:2", "oai:x:4"])
+        #expect(page.unreadable.map { $0.bytes.map { String(decoding: $0, as: UTF8.self) } } == broken)
+        #expect(page.unreadable.allSatisfy { $0.reason.contains("not well-formed") })
+        #expect(page.resumptionToken == "next" && page.completeListSize == 9)
+        // An answer cut short in its envelope is still the server's trouble, for the moment.
+        #expect(throws: UnrecognisedAnswerError.self) {
+            try OAIResponseParser(language: "en").parse(Array(body.utf8.dropLast(40)))
+        }
+    }
 }

@@ -1,7 +1,9 @@
+import ArtpipeRuntime
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import HTTPFetching
+import KafkaClient
 import PipelineContract
 import Testing
 
@@ -158,5 +160,43 @@ struct OAIRepoTests {
         }
         #expect(throws: SourceFormatError.self) { try source.check(query: ["set": "all"]) }
         #expect(throws: SourceFormatError.self) { try source.check(query: ["endpoint": "ftp://example.org/oai"]) }
+    }
+
+    @Test("each unreadable record is a dead letter of its own, keyed by its page; the page goes on")
+    func unreadableRecordsAreDeadLetters() async throws {
+        let server = try await OAIRepoTests.Server(
+            records: 50, arguments: ["--formats", "lido", "--unreadable-every", "7"])
+        defer { server.stop() }
+        let http = Self.fetcher(server)
+        let source = OAICollectionSource(repository: .any, language: "en", imageEdge: 512, http: http, logger: .test)
+        let handler = PageFetchHandler(sources: [source], redaction: SecretRedaction(secrets: []), chains: nil)
+        let plan = try await CrawlPlanner.plan(
+            source: source, query: ["endpoint": server.baseURL + "/oai"], pages: .all, pageSize: 50, crawlId: "t")
+        let request = try #require(plan.requests.first)
+        let message = KafkaConsumerMessage(
+            topic: ArtpipeTopic.pageRequests, partition: 3, offset: 17, key: Array(request.pageId.utf8),
+            value: try MessageCodec.record(request, topic: ArtpipeTopic.pageRequests).value)
+        let outputs = try await handler.handle(
+            request, context: MessageContext(message: message, attempt: 1, logger: .test))
+        try await http.shutdown()
+        let letters = outputs.filter { $0.topic == ArtpipeTopic.deadLetters }
+        let page = try #require(outputs.first { $0.topic == ArtpipeTopic.pages })
+        // SK-A-0, -7, -14, … -49: eight records in a format no reader takes.
+        #expect(letters.count == 8)
+        #expect(letters.allSatisfy { $0.key == Array(request.pageId.utf8) })
+        let header = { (record: KafkaProducerRecord, name: String) in
+            record.headers.first { $0.name == name }?.value.map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(
+            letters.allSatisfy {
+                header($0, DeadLetter.recordIdHeader)?.hasPrefix("https://id.rijksmuseum.nl/") == true
+            })
+        #expect(letters.allSatisfy { header($0, DeadLetter.errorHeader)?.contains("does not read") == true })
+        #expect(letters.allSatisfy { header($0, DeadLetter.sourceOffsetHeader) == "17" })
+        let decoded = try MessageCodec.decode(
+            Page.self,
+            from: KafkaConsumerMessage(topic: page.topic, partition: 0, offset: 0, key: page.key, value: page.value))
+        #expect(decoded.artworks.count == 42)
+        #expect(decoded.unreadable?.count == 8)
     }
 }

@@ -170,7 +170,9 @@ package final class OAICollectionSource: CollectionSource {
         let total = cursor.total ?? (cursor.cuts.isEmpty ? page.completeListSize : nil) ?? following.listed
         var result = SourcePage(
             total: total, artworks: artworks, next: next, deletions: deletions,
-            unreadable: page.unreadable.map { UnreadableRecord(recordId: $0.identifier, reason: $0.reason) })
+            unreadable: page.unreadable.map {
+                UnreadableRecord(recordId: $0.identifier, reason: $0.reason, bytes: $0.bytes)
+            })
         result.completedHarvest = completed
         return result
     }

@@ -13,6 +13,8 @@ struct OAIListRecords: Sendable, Equatable {
     struct Unreadable: Error, Sendable, Equatable {
         var identifier: String
         var reason: String
+        /// The record as the server sent it, when it could not be parsed at all.
+        var bytes: [UInt8]? = nil
     }
 }
 

@@ -10,8 +10,34 @@ struct OAIResponseParser: Sendable {
     init(language: String) {
         readers = OAIRecordReaders(language: language)
     }
-    /// The page, or the OAI error the server answered with.
+    /// The page, or the OAI error the server answered with. An answer that is not well-formed
+    /// is read record by record (``OAIRecordSpans``) when its envelope is: a record that does
+    /// not parse is unreadable, with its bytes, and the others are read.
     func parse(_ bytes: [UInt8]) throws -> OAIListRecords {
+        do {
+            return try parseWhole(bytes)
+        } catch let error as UnrecognisedAnswerError {
+            guard let spans = OAIRecordSpans(bytes),
+                var page = try? parseWhole(Array(spans.head) + Array(spans.tail))
+            else { throw error }
+            for record in spans.records {
+                do {
+                    let one = try parseWhole(spans.document(record, of: bytes))
+                    page.records += one.records
+                    page.unreadable += one.unreadable
+                } catch let broken as UnrecognisedAnswerError {
+                    page.unreadable.append(
+                        .init(
+                            identifier: OAIRecordSpans.identifier(in: bytes[record]),
+                            reason: "the record is not well-formed XML: \(broken.description)",
+                            bytes: Array(bytes[record])))
+                }
+            }
+            return page
+        }
+    }
+
+    private func parseWhole(_ bytes: [UInt8]) throws -> OAIListRecords {
         let (root, responseDate) = try Self.envelope(bytes)
         if let error = root.child(OAINamespace.oai, "error") {
             let code = error.attribute("code") ?? "unknown"

@@ -13,6 +13,8 @@ package enum DeadLetter {
     /// Set when even the dead letter without its value was too large: how many of the
     /// original headers were left out (the key too, when it is over 1 KiB).
     package static let headersCutHeader = "artpipe-headers-cut"
+    /// Set on the dead letter of one record of a page (its page went on): the record's id at the source.
+    package static let recordIdHeader = "artpipe-record-id"
     /// Longer reasons are cut, so one bad body cannot make a huge record.
     package static let maxReasonLength = 1_000
 
@@ -29,6 +31,27 @@ package enum DeadLetter {
                 KafkaHeader(workerHeader, worker),
             ]
         return KafkaProducerRecord(topic: topic, key: message.key, value: message.value, headers: headers)
+    }
+
+    /// The dead letter of one record its source could not read, while the rest of its page
+    /// went on: keyed by the page's id, the record's bytes as the source sent them (empty when
+    /// it kept none), the record's id and the reason in headers, and where the page's request was.
+    package static func record(
+        ofRecord record: UnreadableRecord, page message: KafkaConsumerMessage, worker: String,
+        topic: String = ArtpipeTopic.deadLetters
+    ) -> KafkaProducerRecord {
+        let reason =
+            record.reason.count > maxReasonLength ? String(record.reason.prefix(maxReasonLength)) + "…" : record.reason
+        return KafkaProducerRecord(
+            topic: topic, key: message.key, value: record.bytes ?? [],
+            headers: [
+                KafkaHeader(errorHeader, reason),
+                KafkaHeader(recordIdHeader, record.recordId),
+                KafkaHeader(sourceTopicHeader, message.topic),
+                KafkaHeader(sourcePartitionHeader, String(message.partition)),
+                KafkaHeader(sourceOffsetHeader, String(message.offset)),
+                KafkaHeader(workerHeader, worker),
+            ])
     }
 
     /// The dead letter without the original value, for when it is too large to produce.

@@ -44,6 +44,8 @@ struct PipelineStatus {
     var pages: [String: PageState] = [:]
     var lags: [Lag] = []
     var deadLetters = 0
+    /// Of the dead letters, single records a source could not read (their pages went on).
+    var deadRecords = 0
     var indexRead = false
     /// Gaps an index worker found in its inputs (``MissingHistory``): it publishes nothing meanwhile.
     var missingHistory: [MissingHistory] = []
@@ -69,8 +71,13 @@ struct PipelineStatus {
 
     mutating func add(deadLetter message: KafkaConsumerMessage) {
         deadLetters += 1
-        guard let pageId = message.keyString else { return }
         let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
+        // One unreadable record: its page went on.
+        if header(DeadLetter.recordIdHeader) != nil {
+            deadRecords += 1
+            return
+        }
+        guard let pageId = message.keyString else { return }
         var state = pages[pageId] ?? PageState(pageId: pageId, stage: .requested)
         state.failure = (header(DeadLetter.workerHeader) ?? "?", header(DeadLetter.errorHeader) ?? "no reason given")
         pages[pageId] = state
@@ -140,7 +147,9 @@ struct PipelineStatus {
             lines.append("  waiting \(state.pageId) (page \(state.page.map(String.init) ?? "?")): \(state.stage)")
         }
         if waiting.count > 20 { lines.append("  … and \(waiting.count - 20) more waiting") }
-        lines.append("dead letters: \(deadLetters)")
+        lines.append(
+            "dead letters: \(deadLetters)"
+                + (deadRecords > 0 ? " (\(deadRecords) of them single unreadable records)" : ""))
         lines.append("lag (messages not yet handled, per group and topic; per partition in brackets):")
         for lag in lags {
             let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")
