@@ -20,7 +20,11 @@ package struct PageThumbnailHandler: MessageHandler {
     let thumbnailer: Thumbnailer
     let store: ThumbnailStore
     let downloader: HTTPFetcher
+    /// The image hosts of the sources that have fixed ones.
     let policy: HostPolicy
+    /// Pages of these sources (any OAI-PMH repository) name their providers' own image hosts:
+    /// any host passes for them, at public addresses only.
+    let sourcesNamingImageHosts: Set<String>
     let imageConcurrency: Int
     /// File reads and writes, which block.
     let files: NIOThreadPool
@@ -31,12 +35,13 @@ package struct PageThumbnailHandler: MessageHandler {
 
     package init(
         thumbnailer: Thumbnailer, store: ThumbnailStore, downloader: HTTPFetcher, policy: HostPolicy,
-        imageConcurrency: Int, threadPool: NIOThreadPool
+        sourcesNamingImageHosts: Set<String> = [], imageConcurrency: Int, threadPool: NIOThreadPool
     ) {
         self.thumbnailer = thumbnailer
         self.store = store
         self.downloader = downloader
         self.policy = policy
+        self.sourcesNamingImageHosts = sourcesNamingImageHosts
         self.imageConcurrency = imageConcurrency
         self.files = threadPool
     }
@@ -51,8 +56,10 @@ package struct PageThumbnailHandler: MessageHandler {
         if let fence, fenceWatch.holds(fence) {
             throw HandlerFailure.forNow("a prune of the bucket is deleting thumbnails; the page waits until it ends")
         }
-        let attempts = try await page.artworks.concurrentMap(limit: imageConcurrency) { artwork in
-            try await self.attempt(artwork)
+        var policy = self.policy
+        policy.allowsAnyHost = sourcesNamingImageHosts.contains(page.source)
+        let attempts = try await page.artworks.concurrentMap(limit: imageConcurrency) { [policy] artwork in
+            try await self.attempt(artwork, policy: policy)
         }
         // A prune that began meanwhile may have checked this page's files before they were
         // written or marked: the page is made again after it (PruneFence).
@@ -95,7 +102,7 @@ package struct PageThumbnailHandler: MessageHandler {
 
     /// One artwork's outcome, saying whether its failure may pass (a throttled or unreachable
     /// host, a timeout) so the page is worth trying again.
-    func attempt(_ artwork: Artwork) async throws -> ThumbnailAttempt {
+    func attempt(_ artwork: Artwork, policy: HostPolicy? = nil) async throws -> ThumbnailAttempt {
         let objectNumber = artwork.objectNumber
         guard let imageURL = artwork.imageURL else {
             return .settled(PageThumbnails.Item(objectNumber: objectNumber, status: .noImage))
@@ -112,7 +119,7 @@ package struct PageThumbnailHandler: MessageHandler {
         }
         let download: HTTPFetchResponse
         do {
-            let policy = self.policy
+            let policy = policy ?? self.policy
             download = try await downloader.get(url, accept: "image/*", check: { try await policy.check($0) })
         } catch let error as HTTPFetchError {
             let item = PageThumbnails.Item(objectNumber: objectNumber, status: .failed, reason: Self.reason(error))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ArtpipeSupport
+import FetchWorker
 import Foundation
 import HTTPFetching
 import Logging
@@ -138,7 +139,8 @@ struct ThumbWorkerOptions: ParsableArguments {
         }
         let handler = PageThumbnailHandler(
             thumbnailer: thumbnailer, store: store,
-            downloader: downloader, policy: policy, imageConcurrency: configuration.concurrency * 2,
+            downloader: downloader, policy: policy, sourcesNamingImageHosts: [OAIRepository.any.sourceName],
+            imageConcurrency: configuration.concurrency * 2,
             threadPool: threadPool)
         return (handler, downloader)
     }

@@ -14,11 +14,15 @@ package struct LoopbackImages: Sendable {
     package let handler: PageThumbnailHandler
 
     /// Serves `images` by path (404 for any other) with `Content-Type: image/jpeg`.
+    /// - Parameter imageHosts: the hosts allowed for every page, and the sources whose pages may
+    ///   reach any host (`sourcesNamingImageHosts`).
     package static func start(
         _ images: [String: [UInt8]], sizes: [Int], label: String, download: HTTPFetcherConfiguration = .init(),
-        imageConcurrency: Int = 1
+        imageConcurrency: Int = 1, imageHosts: (allowed: [String], sourcesNaming: Set<String>) = (["127.0.0.1"], [])
     ) async throws -> LoopbackImages {
-        try await start(sizes: sizes, label: label, download: download, imageConcurrency: imageConcurrency) {
+        try await start(
+            sizes: sizes, label: label, download: download, imageConcurrency: imageConcurrency, imageHosts: imageHosts
+        ) {
             images[$0.path].map { .init(headers: [("Content-Type", "image/jpeg")], body: $0) } ?? .init(status: 404)
         }
     }
@@ -26,6 +30,7 @@ package struct LoopbackImages: Sendable {
     /// Answers every request with `respond`.
     package static func start(
         sizes: [Int], label: String, download: HTTPFetcherConfiguration = .init(), imageConcurrency: Int = 1,
+        imageHosts: (allowed: [String], sourcesNaming: Set<String>) = (["127.0.0.1"], []),
         respond: @escaping @Sendable (TestHTTPServer.Request) async -> TestHTTPServer.Response
     ) async throws -> LoopbackImages {
         let server = try await TestHTTPServer.start(respond)
@@ -36,8 +41,9 @@ package struct LoopbackImages: Sendable {
         let handler = PageThumbnailHandler(
             thumbnailer: try Thumbnailer(configuration: configuration, threadPool: .singleton),
             store: ThumbnailStore(outputDirectory: output, configuration: configuration), downloader: downloader,
-            policy: HostPolicy(allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true),
-            imageConcurrency: imageConcurrency, threadPool: .singleton)
+            policy: HostPolicy(allowedHosts: imageHosts.allowed, allowPrivateAddresses: true),
+            sourcesNamingImageHosts: imageHosts.sourcesNaming, imageConcurrency: imageConcurrency,
+            threadPool: .singleton)
         return LoopbackImages(
             server: server, downloader: downloader, configuration: configuration, output: output, handler: handler)
     }
