@@ -117,6 +117,8 @@ package struct SourceCount: Sendable {
     var isExact = true
     /// The metadata format a harvest reads (OAI-PMH's `metadataPrefix`), as chosen when counted.
     package var metadataPrefix: String?
+    /// The repository selects by day, not by second (OAI-PMH's `granularity`).
+    var selectsByDay = false
 
     package init(total: Int, facets: [String: [String: Int]] = [:]) {
         self.total = total

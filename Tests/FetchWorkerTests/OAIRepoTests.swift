@@ -199,4 +199,37 @@ struct OAIRepoTests {
         #expect(decoded.artworks.count == 42)
         #expect(decoded.unreadable?.count == 8)
     }
+
+    @Test("a repository that selects by day: windows in days, overlapping by one; an edit after the mark is listed")
+    func dayGranularity() async throws {
+        let server = try await OAIRepoTests.Server(
+            records: 120, arguments: ["--formats", "oai_dc", "--granularity", "day"])
+        defer { server.stop() }
+        let http = Self.fetcher(server)
+        let source = OAICollectionSource(
+            repository: .any, language: "en", imageEdge: 512, sliceRecords: 50, http: http, logger: .test)
+        let endpoint = server.baseURL + "/oai"
+        let harvests: (full: [SourcePage], edited: [String], since: [SourcePage])
+        do {
+            let full = try await Self.harvest(source, query: ["endpoint": endpoint])
+            let mark = try #require(full.last?.completedHarvest)
+            let edited = try await server.control(
+                "/control/restamp?ids=https://id.rijksmuseum.nl/200000005,https://id.rijksmuseum.nl/200000077",
+                http: http)
+            // As `crawl --since last` asks: from the mark, a second the server cannot take as such.
+            let since = try await Self.harvest(source, query: ["endpoint": endpoint, "from": mark.harvestedThrough])
+            harvests = (full, edited, since)
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        let (full, edited, since) = harvests
+        #expect(Set(full.flatMap(\.artworks).compactMap(\.recordId)).count == 120)
+        #expect(
+            full.flatMap(\.artworks).allSatisfy { $0.datestamp?.count == 10 }, "day datestamps, as the server stamps")
+        #expect(edited.count == 2)
+        #expect(Set(since.flatMap(\.artworks).compactMap(\.recordId)) == Set(edited))
+        #expect(since.last?.completedHarvest != nil)
+    }
 }

@@ -3,7 +3,7 @@
 likely a fork of, for the fetch worker's tests: EDM records listed in identifier (string)
 order, 50 a page as the museum's, base64 resumption tokens refused once the list shrank.
 
-    python3 oai_repo_server.py --records 600 [--formats edm,lido,oai_dc] [--unreadable-every N]
+    python3 oai_repo_server.py --records 600 [--formats edm,lido,oai_dc] [--unreadable-every N] [--granularity day]
 
 prints `port: N` once it listens on 127.0.0.1. GET /control/delete?count=K removes K records
 not yet listed in identifier order (the last ones); GET /control/restamp?ids=A,B stamps those
@@ -113,7 +113,8 @@ def dublin_core_record(number):
 class Data(oai_repo.DataInterface):
     limit = 50
 
-    def __init__(self, collection, base_url, formats, unreadable_every):
+    def __init__(self, collection, base_url, formats, unreadable_every, days=False):
+        self.days = days
         self.collection = collection
         self.base_url = base_url
         self.formats = formats
@@ -124,9 +125,10 @@ class Data(oai_repo.DataInterface):
         identify.repository_name = "oai-repo test endpoint"
         identify.base_url = self.base_url
         identify.admin_email = ["ops@example.org"]
-        identify.earliest_datestamp = FIRST.strftime("%Y-%m-%dT%H:%M:%SZ")
+        identify.earliest_datestamp = FIRST.strftime("%Y-%m-%d" if self.days else "%Y-%m-%dT%H:%M:%SZ")
         identify.deleted_record = "no"
-        identify.granularity = "YYYY-MM-DDThh:mm:ssZ"
+        # In days, as many repositories (oai-repo then refuses a from or until in seconds).
+        identify.granularity = "YYYY-MM-DD" if self.days else "YYYY-MM-DDThh:mm:ssZ"
         return identify
 
     def is_valid_identifier(self, identifier):
@@ -177,6 +179,9 @@ class Data(oai_repo.DataInterface):
             if record is None:
                 continue
             datestamp = record[1]
+            if self.days:
+                # A day's window takes the whole day.
+                datestamp = datestamp.replace(hour=0, minute=0, second=0)
             if filter_from and datestamp < filter_from:
                 continue
             if filter_until and datestamp > filter_until:
@@ -191,6 +196,7 @@ def main():
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--formats", default="edm")
     parser.add_argument("--unreadable-every", type=int, default=0)
+    parser.add_argument("--granularity", choices=["second", "day"], default="second")
     options = parser.parse_args()
     collection = Collection(options.records, options.seed)
 
@@ -210,7 +216,8 @@ def main():
                 self.answer(200, "text/plain", "\n".join(changed).encode())
                 return
             base = f"http://127.0.0.1:{self.server.server_port}/oai"
-            data = Data(collection, base, options.formats.split(","), options.unreadable_every)
+            data = Data(
+                collection, base, options.formats.split(","), options.unreadable_every, options.granularity == "day")
             response = oai_repo.OAIRepository(data).process(query)
             self.answer(200, "text/xml; charset=utf-8", bytes(response))
 

@@ -79,12 +79,15 @@ package final class OAICollectionSource: CollectionSource {
         try check(query: query)
         var query = query
         query["metadataPrefix"] = try await metadataPrefix(query)
-        let size = try await listSize(query)
+        let granularity = try await granularity(query)
+        let size = try await listSize(granularity.window(query))
         var count = SourceCount(total: size.count ?? size.listed)
         count.metadataPrefix = query["metadataPrefix"]
+        count.selectsByDay = granularity == .days
         count.serverTime = size.responseDate
         count.isExact = size.count != nil
-        guard let total = size.count, total > sliceRecords else { return count }
+        // Slices are cut in seconds; a repository that selects by day is listed as one slice.
+        guard granularity == .seconds, let total = size.count, total > sliceRecords else { return count }
         count.cuts = try await cuts(of: query, total: total, serverTime: size.responseDate)
         return count
     }
@@ -94,6 +97,7 @@ package final class OAICollectionSource: CollectionSource {
             lastPage: lastPage ?? .max, cuts: count.cuts,
             started: OAIDatestamp.checked(count.serverTime))
         cursor.format = count.metadataPrefix
+        cursor.days = count.selectsByDay
         cursor.total = count.isExact ? count.total : nil
         return cursor.text
     }
@@ -102,6 +106,7 @@ package final class OAICollectionSource: CollectionSource {
         try check(query: request.query)
         let cursor = try OAIHarvestCursor(request.cursor)
         var window = cursor.sliceQuery(request.query)
+        if cursor.days { window = OAIGranularity.days.window(window) }
         if let format = repository.metadataPrefix ?? cursor.format { window["metadataPrefix"] = format }
         guard window["metadataPrefix"] != nil else {
             throw SourceFormatError("OAI-PMH cursor without a metadata format (format=…)")
@@ -264,6 +269,19 @@ package final class OAICollectionSource: CollectionSource {
             "metadata format chosen from the repository's offer",
             metadata: ["oai.metadataPrefix": "\(chosen)", "oai.offered": "\(offered.map(\.prefix))"])
         return chosen
+    }
+
+    /// How finely the repository selects: the museum's is known; any other says in `Identify`
+    /// (an unknown answer is taken as seconds, the protocol's finest).
+    private func granularity(_ query: [String: String]) async throws -> OAIGranularity {
+        if let known = repository.granularity { return known }
+        let identify: OAIResponseParser.Repository
+        do {
+            identify = try OAIResponseParser.repository(try await ask("Identify", query: query))
+        } catch let error as OAIError {
+            throw SourceFormatError(error.description)
+        }
+        return identify.granularity.flatMap(OAIGranularity.init(rawValue:)) ?? .seconds
     }
 
     /// The body of one request to the endpoint: `verb` with a token (which replaces every other

@@ -27,6 +27,8 @@ struct OAIHarvestCursor: Equatable {
     /// The metadata format chosen when the harvest was planned (`metadataPrefix`); nil in
     /// cursors of the museum's source, whose format is fixed.
     var format: String?
+    /// The repository selects by day (`granularity=day`): windows are sent as days.
+    var days = false
 
     init(token: String? = nil, lastPage: Int = .max, cuts: [String] = [], started: String? = nil, total: Int? = nil) {
         self.token = token
@@ -64,6 +66,7 @@ struct OAIHarvestCursor: Equatable {
         total = try number("total", in: 0...Int(Int32.max))
         refusals = try number("refusals", in: 0...1_000) ?? 0
         format = value("format")
+        days = value("granularity") == "day"
         if let format, format.isEmpty || format.utf8.count > 100 {
             throw SourceFormatError("OAI-PMH cursor: format=\(format) is not a metadata prefix")
         }
@@ -82,6 +85,7 @@ struct OAIHarvestCursor: Equatable {
         if let total { items.append(URLQueryItem(name: "total", value: String(total))) }
         if refusals > 0 { items.append(URLQueryItem(name: "refusals", value: String(refusals))) }
         if let format { items.append(URLQueryItem(name: "format", value: format)) }
+        if days { items.append(URLQueryItem(name: "granularity", value: "day")) }
         var components = URLComponents()
         components.setFormQuery(items)
         return components.percentEncodedQuery ?? ""

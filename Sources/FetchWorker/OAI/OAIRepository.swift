@@ -10,10 +10,13 @@ package struct OAIRepository: Sendable {
     /// The metadata format; nil when a crawl may name it (`--query metadataPrefix=…`) or
     /// leave the choice to ``OAIMetadataFormat/choose(from:)``.
     package var metadataPrefix: String?
+    /// How finely it selects by datestamp; nil: asked of the repository (`Identify`) when a harvest is planned.
+    var granularity: OAIGranularity?
 
     /// The museum's endpoint (`https://data.rijksmuseum.nl/oai`, or a stand-in's), EDM only.
     package static func rijksmuseum(endpoint: URL) -> OAIRepository {
-        OAIRepository(sourceName: rijksmuseumSourceName, endpoint: endpoint, metadataPrefix: "edm")
+        OAIRepository(
+            sourceName: rijksmuseumSourceName, endpoint: endpoint, metadataPrefix: "edm", granularity: .seconds)
     }
 
     package static let rijksmuseumSourceName = "rijksmuseum-oai"
