@@ -14,40 +14,7 @@ import Testing
 /// identifier order, 50 records a page, and refuses a token once its list shrank.
 @Suite("Harvests against oai-repo", .serialized, .timeLimit(.minutes(2)))
 struct OAIRepoTests {
-    final class Server: Sendable {
-        let process: ChildProcess
-        let baseURL: String
-
-        init(records: Int, arguments: [String] = []) async throws {
-            let script = try #require(ChildProcess.packageRoot()).appendingPathComponent(
-                "Tests/Servers/oai_repo_server.py")
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("oai-repo"))
-            let child = try ChildProcess(
-                executableURL: URL(fileURLWithPath: "/usr/bin/env"),
-                arguments: [TestPython.path, script.path, "--records", String(records)] + arguments, outputURL: output)
-            process = child
-            var port = ""
-            try await waitUntil("oai-repo to listen (make setup installs it)", timeout: .seconds(30)) {
-                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                port =
-                    text.split(separator: "\n").first { $0.hasPrefix("port: ") }.map { String($0.dropFirst(6)) } ?? ""
-                return !port.isEmpty || !child.isRunning
-            }
-            let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            try #require(!port.isEmpty, "oai-repo did not start: \(said)")
-            baseURL = "http://127.0.0.1:\(port)"
-        }
-
-        /// Asks the server to change its records; returns the identifiers it changed.
-        func control(_ path: String, http: HTTPFetcher) async throws -> [String] {
-            let response = try await http.get(URL(string: baseURL + path)!)
-            return String(decoding: response.body, as: UTF8.self).split(separator: "\n").map(String.init)
-        }
-
-        func stop() {
-            process.stop()
-        }
-    }
+    typealias Server = OAIRepoServer
 
     static func fetcher(_ server: Server) -> HTTPFetcher {
         var configuration = HTTPFetcherConfiguration()

@@ -145,14 +145,15 @@ final class PipelineRun: @unchecked Sendable {
         }
     }
 
-    func crawl(crawlId: String = PipelineRun.crawlId, extra: [String] = []) async throws {
+    /// Crawls the run's source, or `source` with only `extra`'s flags.
+    func crawl(crawlId: String = PipelineRun.crawlId, source: String? = nil, extra: [String] = []) async throws {
         let crawl = try ChildProcess(
             "artpipe",
             [
-                "crawl", "--brokers", brokers, "--source", source, "--base-url", sample.baseURL, "--pages", "all",
-                "--crawl-id", crawlId,
+                "crawl", "--brokers", brokers, "--source", source ?? self.source, "--base-url", sample.baseURL,
+                "--pages", "all", "--crawl-id", crawlId,
             ]
-                + crawlFlags + extra)
+                + (source == nil ? crawlFlags : []) + extra)
         let status = try await crawl.waitForExit(timeout: .seconds(60))
         guard status == 0 else { throw DeadlineExceeded(description: "crawl failed: \(crawl.stderr)") }
     }

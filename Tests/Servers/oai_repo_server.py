@@ -4,6 +4,9 @@ likely a fork of, for the fetch worker's tests: EDM records listed in identifier
 order, 50 a page as the museum's, base64 resumption tokens refused once the list shrank.
 
     python3 oai_repo_server.py --records 600 [--formats edm,lido,oai_dc] [--unreadable-every N] [--granularity day]
+        [--images-here FILE] [--identifier-prefix oai:example.org:]
+
+With --images-here the records' images are on this server (/iiif/…), every one FILE's bytes.
 
 prints `port: N` once it listens on 127.0.0.1. GET /control/delete?count=K removes K records
 not yet listed in identifier order (the last ones); GET /control/restamp?ids=A,B stamps those
@@ -28,6 +31,8 @@ LIDO = "http://www.lido-schema.org"
 OAI_DC = "http://www.openarchives.org/OAI/2.0/oai_dc/"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 FIRST = datetime(2026, 1, 27, tzinfo=timezone.utc)
+# Where the records' images are: the museum's image host, or this server (--images-here).
+IMAGE_BASE = "https://iiif.micr.io"
 FORMATS = {
     "edm": ("http://www.europeana.eu/schemas/edm/EDM.xsd", EDM),
     "lido": ("http://www.lido-schema.org/schema/v1.0/lido-v1.0.xsd", LIDO),
@@ -39,12 +44,12 @@ class Collection:
     """The records: identifier -> (object number, datestamp). Datestamps are a second apart in
     an order unrelated to the identifiers', as after the museum's bulk re-stamp."""
 
-    def __init__(self, count, seed):
+    def __init__(self, count, seed, prefix="https://id.rijksmuseum.nl/"):
         self.lock = threading.Lock()
         order = list(range(count))
         random.Random(seed).shuffle(order)
         self.records = {
-            f"https://id.rijksmuseum.nl/{200000000 + n}": (f"SK-A-{n}", FIRST + timedelta(seconds=order[n]))
+            f"{prefix}{200000000 + n}": (f"SK-A-{n}", FIRST + timedelta(seconds=order[n]))
             for n in range(count)
         }
 
@@ -94,9 +99,9 @@ def lido_record(identifier, number):
     resources = element(element(root, "administrativeMetadata"), "resourceWrap")
     representations = element(resources, "resourceSet")
     thumb = element(representations, "resourceRepresentation", type="image_thumb")
-    element(thumb, "linkResource", f"https://iiif.micr.io/{number}/full/100,/0/default.jpg")
+    element(thumb, "linkResource", f"{IMAGE_BASE}/{number}/full/100,/0/default.jpg")
     full = element(representations, "resourceRepresentation", type="image_master")
-    element(full, "linkResource", f"https://iiif.micr.io/{number}/full/max/0/default.jpg")
+    element(full, "linkResource", f"{IMAGE_BASE}/{number}/full/max/0/default.jpg")
     return root
 
 
@@ -106,7 +111,7 @@ def dublin_core_record(number):
     etree.SubElement(root, f"{{{DC}}}title").text = f"Work {number}"
     etree.SubElement(root, f"{{{DC}}}creator").text = "Maker, " + number[-1]
     etree.SubElement(root, f"{{{DC}}}identifier").text = number
-    etree.SubElement(root, f"{{{DC}}}identifier").text = f"https://iiif.micr.io/{number}/full/max/0/default.jpg"
+    etree.SubElement(root, f"{{{DC}}}identifier").text = f"{IMAGE_BASE}/{number}/full/max/0/default.jpg"
     return root
 
 
@@ -155,7 +160,7 @@ class Data(oai_repo.DataInterface):
         etree.SubElement(aggregation, f"{{{EDM}}}aggregatedCHO", {f"{{{RDF}}}resource": identifier})
         etree.SubElement(
             aggregation, f"{{{EDM}}}isShownBy",
-            {f"{{{RDF}}}resource": f"https://iiif.micr.io/{number}/full/max/0/default.jpg"})
+            {f"{{{RDF}}}resource": f"{IMAGE_BASE}/{number}/full/max/0/default.jpg"})
         cho = etree.SubElement(root, f"{{{EDM}}}ProvidedCHO", {f"{{{RDF}}}about": identifier})
         etree.SubElement(cho, f"{{{DC}}}identifier").text = number
         title = etree.SubElement(cho, f"{{{DC}}}title", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
@@ -197,8 +202,10 @@ def main():
     parser.add_argument("--formats", default="edm")
     parser.add_argument("--unreadable-every", type=int, default=0)
     parser.add_argument("--granularity", choices=["second", "day"], default="second")
+    parser.add_argument("--images-here")
+    parser.add_argument("--identifier-prefix", default="https://id.rijksmuseum.nl/")
     options = parser.parse_args()
-    collection = Collection(options.records, options.seed)
+    collection = Collection(options.records, options.seed, options.identifier_prefix)
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -208,6 +215,10 @@ def main():
             url = urlsplit(self.path)
             # As a form: `+` is a space, as the museum's server reads it.
             query = {name: values[-1] for name, values in parse_qs(url.query, keep_blank_values=True).items()}
+            if options.images_here and url.path.startswith("/iiif/"):
+                with open(options.images_here, "rb") as image:
+                    self.answer(200, "image/jpeg", image.read())
+                return
             if url.path.startswith("/control/"):
                 if url.path == "/control/delete":
                     changed = collection.delete_last(int(query.get("count", "1")))
@@ -229,6 +240,9 @@ def main():
             self.wfile.write(body)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if options.images_here:
+        global IMAGE_BASE
+        IMAGE_BASE = f"http://127.0.0.1:{server.server_port}/iiif"
     print(f"port: {server.server_port}", flush=True)
     server.serve_forever()
 

@@ -1,0 +1,61 @@
+import ArtpipeTestKit
+import Foundation
+import IndexWorker
+import SampleCollection
+import SampleImages
+import Testing
+
+/// The museum and two other OAI-PMH repositories, each served by an independent server, into
+/// one index: the whole pipeline as `artpipe` processes.
+@Suite("A mixed harvest", .serialized, .timeLimit(.minutes(6)))
+struct MixedHarvestTests {
+    @Test(
+        "the museum, a LIDO repository and a day-granularity oai_dc one: one index, artists as each provider names them"
+    )
+    func museumAndTwoRepositories() async throws {
+        let sample = try await SampleServerHandle.start(IncrementalHarvestTests.configuration)
+        defer { Task { await sample.stop() } }
+        let image = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("provider") + ".jpg")
+        try Data(try SampleImage.noisy(width: 240, height: 160, seed: 9)).write(to: image)
+        // Their images are on their own hosts (here: each server), as providers' are.
+        let lido = try await OAIRepoServer(
+            records: 60,
+            arguments: [
+                "--formats", "lido,oai_dc", "--images-here", image.path, "--unreadable-every", "20",
+                "--identifier-prefix", "oai:lido.example:",
+            ])
+        defer { lido.stop() }
+        let dublinCore = try await OAIRepoServer(
+            records: 45,
+            arguments: [
+                "--formats", "oai_dc", "--granularity", "day", "--images-here", image.path, "--identifier-prefix",
+                "oai:dc.example:",
+            ])
+        defer { dublinCore.stop() }
+        let run = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        try await run.crawl()
+        try await run.crawl(crawlId: "lido", source: "oai-pmh", extra: ["--query", "endpoint=\(lido.endpoint)"])
+        try await run.crawl(crawlId: "dc", source: "oai-pmh", extra: ["--query", "endpoint=\(dublinCore.endpoint)"])
+        _ = try await run.waitForCompletion()
+        _ = try await run.waitForCompletion(crawlId: "lido", expectedPages: 2)
+        let (index, _) = try await run.waitForCompletion(crawlId: "dc", expectedPages: 1)
+
+        let museum = sample.collection.revision(0).compactMap(\.state.work).count
+        // Every 20th LIDO record is in a format no reader takes: SK-A-0, -20, -40.
+        #expect(index.totals.works == museum + 57 + 45)
+        let works = index.artists.flatMap { artist in artist.works.map { (artist.name, $0) } }
+        let lidoWorks = works.filter { $0.1.recordId?.hasPrefix("oai:lido.example:") == true }
+        let dcWorks = works.filter { $0.1.recordId?.hasPrefix("oai:dc.example:") == true }
+        #expect(lidoWorks.count == 57 && dcWorks.count == 45)
+        // LIDO's preferred name, oai_dc's creator as written: "Maker 3" and "Maker, 3" stay two artists.
+        #expect(lidoWorks.allSatisfy { $0.0 == "Maker \($0.1.objectNumber.last!)" })
+        #expect(dcWorks.allSatisfy { $0.0 == "Maker, \($0.1.objectNumber.last!)" })
+        #expect(dcWorks.allSatisfy { $0.1.datestamp?.count == 10 }, "the day repository's datestamps")
+        #expect((lidoWorks + dcWorks).allSatisfy { $0.1.thumbnailStatus == "ok" }, "images from the providers' hosts")
+        let dead = try await run.status()
+        #expect(dead.contains("dead letters: 3 (3 of them single unreadable records)"), "\(dead)")
+        try await run.expectCleanStop()
+    }
+}
