@@ -27,8 +27,9 @@ package final class ShardPublisher: @unchecked Sendable {
     let logger: Logger
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
-    /// What each file written or read holds, for the shards published under their assignment.
-    private var known: [String: [UInt8]] = [:]
+    /// What each file written or read holds, by digest (the bytes would be as large as the
+    /// published index), for the shards published under their assignment.
+    private var known: [String: FileContent] = [:]
     /// The version of each bucket file this copy wrote: another version listed means another
     /// writer replaced it (a copy that has not yet heard it lost the shard), and it is written again.
     private var written: [String: OutputVersion] = [:]
@@ -318,12 +319,13 @@ package final class ShardPublisher: @unchecked Sendable {
     /// - Parameter listed: the file's version listed at the start of this round.
     private func write(_ bytes: [UInt8], to path: String, listed: OutputVersion? = nil) throws -> Bool {
         if known[path] == nil {
-            known[path] = try output.read(path)
+            known[path] = FileContent(try output.read(path))
             if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
         }
-        guard known[path] != bytes else { return false }
+        let content = FileContent(bytes)
+        guard known[path] != content else { return false }
         let version = try output.write(bytes, to: path, durable: true)
-        known[path] = bytes
+        known[path] = content
         if listing != nil, IndexLayout.isIndexFile(path) { listing?[path] = version }
         if IndexLayout.bucket(ofFile: path) != nil { written[path] = version }
         return true
