@@ -22,13 +22,13 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 fi
 
-# The independent OAI-PMH server the tests harvest from (oai-repo, PyPI), in a virtual
+# The independent OAI-PMH servers the tests harvest from (oai-repo and oaipmh, PyPI), in a virtual
 # environment inside the checkout: Debian's own Python refuses system-wide pip installs.
 venv=.build-python
 # Beside it, botocore (an independent SigV4 signer, for the S3 signer's tests) and moto (a light
 # S3 stand-in, for the S3 client's quick tests).
-python_packages=(oai-repo==0.5.2 botocore==1.44.5 "moto[server]==5.2.5")
-if ! "$venv/bin/python3" -c 'import oai_repo, botocore, moto.server' >/dev/null 2>&1; then
+python_packages=(oai-repo==0.5.2 oaipmh==4.0.0 botocore==1.44.5 "moto[server]==5.2.5")
+if ! "$venv/bin/python3" -c 'import oai_repo, oaipmh.server, botocore, moto.server' >/dev/null 2>&1; then
   if ! python3 -m venv --help >/dev/null 2>&1; then
     echo "installing system packages: python3 python3-venv"
     sudo=()

@@ -46,12 +46,12 @@ in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/swift-toolchain/bin:/usr/bin:/bin VIPS_WARNING=0 \
     ARTPIPE_TEST_PYTHON=/opt/oai-repo/bin/python3 ARTPIPE_TEST_S3_STORES=moto bash -c "cd /src && $*"
 }
-# The Python packages some tests run (oai-repo's OAI-PMH server, botocore's signer, moto's S3
+# The Python packages some tests run (oai-repo's and oaipmh's OAI-PMH servers, botocore's signer, moto's S3
 # stand-in; PyPI), in the root's own Python. Their wheels are fetched out here, where pip
 # trusts this machine's certificates, for the root's Python, and installed in the root from
 # a folder the root sees through /src.
-python_packages="oai-repo==0.5.2 botocore==1.44.5 moto[server]==5.2.5"
-if ! in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo, botocore, moto.server'" >/dev/null 2>&1; then
+python_packages="oai-repo==0.5.2 oaipmh==4.0.0 botocore==1.44.5 moto[server]==5.2.5"
+if ! in_root "/opt/oai-repo/bin/python3 -c 'import oai_repo, oaipmh.server, botocore, moto.server'" >/dev/null 2>&1; then
   set -f  # moto[server] is a package and its extra, not a pattern of file names
   python_version=$(in_root "python3 -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'")
   wheels=.build-image/oai-repo-wheels

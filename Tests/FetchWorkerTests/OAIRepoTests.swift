@@ -200,3 +200,37 @@ struct OAIRepoTests {
         #expect(since.last?.completedHarvest != nil)
     }
 }
+
+/// Harvests from a second independent implementation: pyoai (PyPI `oaipmh`), its own tokens,
+/// day granularity, deleted records kept.
+@Suite("Harvests against pyoai", .serialized, .timeLimit(.minutes(2)))
+struct PyOAITests {
+    @Test("pyoai: oai_dc chosen, its tokens followed, deletions read as deletions, creators as written")
+    func harvest() async throws {
+        let server = try await OAIRepoServer(
+            records: 90, arguments: ["--deleted-every", "9"], script: "pyoai_server.py")
+        defer { server.stop() }
+        let http = OAIRepoTests.fetcher(server)
+        let source = OAICollectionSource(repository: .any, language: "en", imageEdge: 512, http: http, logger: .test)
+        let pages: [SourcePage]
+        do {
+            pages = try await OAIRepoTests.harvest(source, query: ["endpoint": server.endpoint])
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        // 25 records a page, as the server batches them.
+        #expect(pages.count == 4)
+        let works = pages.flatMap(\.artworks)
+        #expect(works.count == 80)
+        #expect(pages.flatMap(\.deletions).count == 10, "records 0, 9, … 81 are deleted")
+        for work in works {
+            let number = work.objectNumber.dropFirst(2)
+            #expect(work.objectNumber == "P-\(number)" && work.title == "Print \(number)")
+            #expect(work.artist == "Etcher, \(number.last!)")
+            #expect(work.imageURL == "https://images.pyoai.example/P-\(number).jpg")
+        }
+        #expect(pages.last?.completedHarvest != nil)
+    }
+}

@@ -2,25 +2,28 @@ import ArtpipeSupport
 import Foundation
 import HTTPFetching
 
-/// An OAI-PMH repository served by PyPI's oai-repo (`Tests/Servers/oai_repo_server.py`, which
-/// `make setup` installs), on loopback: the independent server the harvest tests run against.
+/// An OAI-PMH repository on loopback, served by one of two independent implementations from
+/// PyPI, which `make setup` installs: oai-repo (`Tests/Servers/oai_repo_server.py`) or pyoai
+/// (`oaipmh`, `Tests/Servers/pyoai_server.py`).
 package final class OAIRepoServer: Sendable {
     let process: ChildProcess
     package let baseURL: String
 
-    /// - Parameter arguments: the script's other flags (`--formats`, `--granularity`, `--images-here`…).
-    package init(records: Int, arguments: [String] = []) async throws {
+    /// - Parameters:
+    ///   - script: the server's script in `Tests/Servers/`.
+    ///   - arguments: the script's other flags (`--formats`, `--granularity`, `--images-here`…).
+    package init(records: Int, arguments: [String] = [], script name: String = "oai_repo_server.py") async throws {
         guard let root = ChildProcess.packageRoot() else {
             throw DeadlineExceeded(description: "no package root to find the server in")
         }
-        let script = root.appendingPathComponent("Tests/Servers/oai_repo_server.py")
+        let script = root.appendingPathComponent("Tests/Servers/\(name)")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("oai-repo"))
         let child = try ChildProcess(
             executableURL: URL(fileURLWithPath: "/usr/bin/env"),
             arguments: [TestPython.path, script.path, "--records", String(records)] + arguments, outputURL: output)
         process = child
         var port = ""
-        try await waitUntil("oai-repo to listen (make setup installs it)", timeout: .seconds(30)) {
+        try await waitUntil("\(name) to listen (make setup installs it)", timeout: .seconds(30)) {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             port = text.split(separator: "\n").first { $0.hasPrefix("port: ") }.map { String($0.dropFirst(6)) } ?? ""
             return !port.isEmpty || !child.isRunning
