@@ -125,8 +125,10 @@ struct OAIRepoTests {
                 #expect(work.imageURL?.contains("/full/100,/") == false, "the full image, not the thumbnail")
             }
         }
-        #expect(throws: SourceFormatError.self) { try source.check(query: ["set": "all"]) }
-        #expect(throws: SourceFormatError.self) { try source.check(query: ["endpoint": "ftp://example.org/oai"]) }
+        await #expect(throws: SourceFormatError.self) { _ = try await source.count(query: ["set": "all"]) }
+        await #expect(throws: SourceFormatError.self) {
+            _ = try await source.count(query: ["endpoint": "ftp://example.org/oai"])
+        }
     }
 
     @Test("each unreadable record is a dead letter of its own, keyed by its page; the page goes on")

@@ -61,22 +61,12 @@ package final class OAICollectionSource: CollectionSource {
             sliceRecords: sliceRecords, http: http, logger: logger)
     }
 
-    /// Checks the parameters, and for any repository the base URL.
-    package func check(query: [String: String]) throws {
-        guard let known = queryParameters else { return }
-        let unknown = Set(query.keys).subtracting(known)
-        guard unknown.isEmpty else {
-            throw SourceFormatError(
-                "\(name) does not take \(unknown.sorted().joined(separator: ", ")); "
-                    + "its parameters are \(known.sorted().joined(separator: ", "))")
-        }
-        _ = try repository.endpoint(for: query)
-    }
-
     /// Counts the harvest with `ListIdentifiers` and, when it holds more than a slice, cuts its
     /// window by datestamp until every slice holds at most `sliceRecords` (by the server's counts).
     package func count(query: [String: String]) async throws -> SourceCount {
         try check(query: query)
+        // Any repository's base URL is the crawl's to give: refused here, before anything is published.
+        _ = try repository.endpoint(for: query)
         var query = query
         query["metadataPrefix"] = try await metadataPrefix(query)
         let granularity = try await granularity(query)
