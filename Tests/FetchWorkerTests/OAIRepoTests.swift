@@ -203,6 +203,30 @@ struct OAIRepoTests {
     }
 }
 
+extension OAIRepoTests {
+    @Test("the identifiers listed whole, over every token; after records go, they are not listed")
+    func listIdentifiers() async throws {
+        let server = try await OAIRepoTests.Server(records: 120, arguments: ["--formats", "oai_dc"])
+        defer { server.stop() }
+        let http = Self.fetcher(server)
+        let source = OAICollectionSource(repository: .any, language: "en", imageEdge: 512, http: http, logger: .test)
+        let listings: (OAIIdentifierListing, [String], OAIIdentifierListing)
+        do {
+            let before = try await source.listIdentifiers(query: ["endpoint": server.endpoint])
+            let deleted = try await server.control("/control/delete?count=7", http: http)
+            listings = (before, deleted, try await source.listIdentifiers(query: ["endpoint": server.endpoint]))
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        let (before, deleted, after) = listings
+        #expect(before.present.count == 120, "120 records over three pages of 50")
+        #expect(after.present == before.present.subtracting(deleted) && deleted.count == 7)
+        #expect(after.responseDate.count == 20)
+    }
+}
+
 /// Harvests from a second independent implementation: pyoai (PyPI `oaipmh`), its own tokens,
 /// day granularity, deleted records kept.
 @Suite("Harvests against pyoai", .serialized, .timeLimit(.minutes(2)))

@@ -1,5 +1,7 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPFetching
 import IndexWorker
 import SampleCollection
 import SampleImages
@@ -56,6 +58,42 @@ struct MixedHarvestTests {
         #expect((lidoWorks + dcWorks).allSatisfy { $0.1.thumbnailStatus == "ok" }, "images from the providers' hosts")
         let dead = try await run.status()
         #expect(dead.contains("dead letters: 3 (3 of them single unreadable records)"), "\(dead)")
+        try await run.expectCleanStop()
+    }
+
+    @Test("a repository that keeps no deletions: crawl --reconcile removes exactly the works it no longer lists")
+    func reconcile() async throws {
+        let sample = try await SampleServerHandle.start(IncrementalHarvestTests.configuration)
+        defer { Task { await sample.stop() } }
+        let image = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("provider") + ".jpg")
+        try Data(try SampleImage.noisy(width: 240, height: 160, seed: 10)).write(to: image)
+        let repository = try await OAIRepoServer(
+            records: 80,
+            arguments: ["--formats", "oai_dc", "--images-here", image.path, "--identifier-prefix", "oai:gone.example:"])
+        defer { repository.stop() }
+        let run = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        let query = ["--query", "endpoint=\(repository.endpoint)"]
+        try await run.crawl(crawlId: "repository", source: "oai-pmh", extra: query)
+        let (before, _) = try await run.waitForCompletion(crawlId: "repository", expectedPages: 2)
+        #expect(before.totals.works == 80)
+        let http = HTTPFetcher(configuration: .init(), redaction: SecretRedaction(secrets: []), logger: .test)
+        let deleted: [String]
+        do {
+            deleted = try await repository.control("/control/delete?count=6", http: http)
+        } catch {
+            try await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        try await run.crawl(crawlId: "reconciled", source: "oai-pmh", extra: query + ["--reconcile"])
+        try await waitUntil("the index to lose the works no longer listed", timeout: .seconds(120)) {
+            await run.manifest?.totals.works == 74
+        }
+        let (after, _) = try await run.waitForCompletion(crawlId: "repository", expectedPages: 2)
+        let ids = { (index: ArtistIndex) in Set(index.artists.flatMap(\.works).compactMap(\.recordId)) }
+        #expect(ids(after) == ids(before).subtracting(deleted) && deleted.count == 6)
         try await run.expectCleanStop()
     }
 }

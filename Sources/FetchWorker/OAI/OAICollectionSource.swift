@@ -239,6 +239,40 @@ package final class OAICollectionSource: CollectionSource {
         }
     }
 
+    /// Every identifier the repository lists for `query`'s scope (`set`; no window), following
+    /// every token to the end. Throws when the listing cannot be completed (a refused token, an
+    /// error page): a reconciliation must never take a partial list for the whole.
+    package func listIdentifiers(query: [String: String]) async throws -> OAIIdentifierListing {
+        try check(query: query)
+        _ = try repository.endpoint(for: query)
+        var scope = query.filter { ["endpoint", "set", "metadataPrefix"].contains($0.key) }
+        scope["metadataPrefix"] = try await metadataPrefix(scope)
+        var listing: OAIIdentifierListing?
+        var token: String?
+        var tokens: Set<String> = []
+        repeat {
+            let body = try await ask("ListIdentifiers", query: scope, token: token)
+            let page: OAIResponseParser.IdentifierPage
+            do {
+                page = try OAIResponseParser.identifierPage(body)
+            } catch let error as OAIError {
+                throw SourceFormatError("the identifiers could not be listed whole: \(error.description)")
+            }
+            guard let responseDate = OAIDatestamp.checked(page.responseDate) ?? listing?.responseDate else {
+                throw SourceFormatError("the repository's answer has no responseDate to stamp removals with")
+            }
+            var next = listing ?? OAIIdentifierListing(responseDate: responseDate)
+            next.present.formUnion(page.present)
+            next.deleted.formUnion(page.deleted)
+            listing = next
+            token = page.resumptionToken
+            if let token, !tokens.insert(token).inserted {
+                throw SourceFormatError("the repository repeats a resumption token: the list never ends")
+            }
+        } while token != nil
+        return listing!
+    }
+
     /// The prefix a harvest asks for: the repository's, the crawl's (`metadataPrefix=`), or
     /// the best the repository offers (``OAIMetadataFormat/choose(from:)``).
     private func metadataPrefix(_ query: [String: String]) async throws -> String {

@@ -68,3 +68,39 @@ extension OAIResponseParser {
         }
     }
 }
+
+extension OAIResponseParser {
+    /// One page of `ListIdentifiers`: the identifiers present and deleted, and the next token.
+    struct IdentifierPage: Equatable {
+        var present: [String]
+        var deleted: [String]
+        var responseDate: String?
+        var resumptionToken: String?
+    }
+
+    static func identifierPage(_ bytes: [UInt8]) throws -> IdentifierPage {
+        let (root, responseDate) = try envelope(bytes)
+        if let error = root.child(OAINamespace.oai, "error") {
+            let code = error.attribute("code") ?? "unknown"
+            if code == "noRecordsMatch" { return IdentifierPage(present: [], deleted: [], responseDate: responseDate) }
+            throw OAIError(code: code, message: error.text)
+        }
+        guard let list = root.child(OAINamespace.oai, "ListIdentifiers") else {
+            throw SourceFormatError("the OAI-PMH answer has no ListIdentifiers")
+        }
+        var page = IdentifierPage(present: [], deleted: [], responseDate: responseDate)
+        for header in list.children(OAINamespace.oai, "header") {
+            guard let identifier = header.child(OAINamespace.oai, "identifier")?.text, !identifier.isEmpty else {
+                continue
+            }
+            if header.attribute("status") == "deleted" {
+                page.deleted.append(identifier)
+            } else {
+                page.present.append(identifier)
+            }
+        }
+        let token = list.child(OAINamespace.oai, "resumptionToken")?.text ?? ""
+        page.resumptionToken = token.isEmpty ? nil : token
+        return page
+    }
+}

@@ -8,6 +8,7 @@ import HTTPFetching
 import KafkaClient
 import Logging
 import PipelineContract
+import Synchronization
 
 /// `artpipe crawl`: publishes the page requests of a query.
 struct CrawlCommand: AsyncParsableCommand {
@@ -63,7 +64,15 @@ struct CrawlCommand: AsyncParsableCommand {
             """)
     var since: String?
 
-    @Option(help: "Seconds to spend reading artpipe.harvests for --since last.")
+    @Flag(
+        help: """
+            Remove the works an OAI-PMH repository no longer lists (for repositories that keep no deletions): \
+            list its identifiers completely (--query endpoint=, set=), compare with the records artpipe.pages \
+            holds of that scope, and publish a deletion for each one gone. A listing that does not complete removes nothing.
+            """)
+    var reconcile = false
+
+    @Option(help: "Seconds to spend reading artpipe.harvests (--since last) or artpipe.pages (--reconcile).")
     var readTimeout: Double = 30
 
     func validate() throws {
@@ -88,6 +97,15 @@ struct CrawlCommand: AsyncParsableCommand {
             }
             guard !query.contains(where: { $0.hasPrefix("from=") }) else {
                 throw ValidationError("--since sets from=; give one or the other")
+            }
+        }
+        if reconcile {
+            let versioned = [OAICollectionSource.sourceName, OAIRepository.any.sourceName]
+            guard versioned.contains(source) else {
+                throw ValidationError("--reconcile needs --source \(versioned.joined(separator: " or "))")
+            }
+            guard since == nil, !query.contains(where: { $0.hasPrefix("from=") || $0.hasPrefix("until=") }) else {
+                throw ValidationError("--reconcile lists the whole scope: leave out --since, from= and until=")
             }
         }
         guard readTimeout > 0 else { throw ValidationError("--read-timeout must be positive") }
@@ -147,6 +165,10 @@ struct CrawlCommand: AsyncParsableCommand {
                 "--source '\(source)' is not one of: \(sources.map(\.name).joined(separator: ", "))")
         }
         if let missing = collection.missingConfiguration { throw ConfigurationError(missing) }
+        if reconcile, let repository = collection as? OAICollectionSource {
+            try await reconcile(repository, query: parameters, client: client, logger: logger)
+            return
+        }
         if let fixed = collection.fixedPageSize, pageSize != nil {
             throw ConfigurationError(
                 "--page-size: \(collection.name) pages hold \(fixed) objects, as its server decides; leave it out")
@@ -197,5 +219,47 @@ struct CrawlCommand: AsyncParsableCommand {
             "published \(plan.requests.count) page requests (pages \(range) of \(plan.lastPage); "
                 + "\(plan.totalIsExact ? "" : "at least ")\(plan.total) objects match; crawl \(plan.requests.first?.crawlId ?? "-"))"
         )
+    }
+
+    /// `--reconcile`: the records held, read first, then the repository's complete list, then
+    /// the deletions of what it no longer lists (``OAIReconciliation``).
+    private func reconcile(
+        _ repository: OAICollectionSource, query: [String: String], client: KafkaClientConfiguration, logger: Logger
+    ) async throws {
+        let held = Mutex(OAIReconciliation(source: repository.name, query: query))
+        do {
+            try await KafkaTopicSnapshot.scan(
+                ArtpipeTopic.pages, configuration: client, timeout: .seconds(fromFlag: readTimeout), logger: logger
+            ) { message in
+                guard let page = try? MessageCodec.decode(Page.self, from: message) else { return }
+                held.withLock { $0.add(page) }
+            }
+        } catch let error as KafkaError {
+            throw ConfigurationError("--reconcile: cannot read \(ArtpipeTopic.pages): \(error.message)")
+        }
+        let listing: OAIIdentifierListing
+        do {
+            listing = try await repository.listIdentifiers(query: query)
+        } catch {
+            throw ConfigurationError("--reconcile: the listing did not complete, nothing is removed: \(error)")
+        }
+        let reconciliation = held.withLock { $0 }
+        let pages = reconciliation.pages(
+            removing: listing,
+            crawlId: crawlId ?? "\(CrawlPlanner.defaultCrawlId(source: source, query: query)):reconciled")
+        if !pages.isEmpty {
+            let producer: KafkaProducer
+            do {
+                producer = try KafkaProducer(configuration: client, logger: logger)
+            } catch let error as KafkaError {
+                throw ConfigurationError(error.message)
+            }
+            try await producer.send(pages.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) })
+            await producer.shutdown()
+        }
+        print(
+            "reconciled: \(reconciliation.held.count) records held, \(listing.present.count) listed by the repository, "
+                + "\(reconciliation.gone(from: listing).count) no longer listed and removed "
+                + "(deletions stamped \(listing.responseDate))")
     }
 }
