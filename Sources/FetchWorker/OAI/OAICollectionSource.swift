@@ -296,7 +296,8 @@ package final class OAICollectionSource: CollectionSource {
     }
 
     /// How finely the repository selects: the museum's is known; any other says in `Identify`
-    /// (an unknown answer is taken as seconds, the protocol's finest).
+    /// (an unknown answer is taken as seconds, the protocol's finest). A repository that keeps no
+    /// deletions is said so: only a reconciliation removes what it drops.
     private func granularity(_ query: [String: String]) async throws -> OAIGranularity {
         if let known = repository.granularity { return known }
         let identify: OAIResponseParser.Repository
@@ -304,6 +305,11 @@ package final class OAICollectionSource: CollectionSource {
             identify = try OAIResponseParser.repository(try await ask("Identify", query: query))
         } catch let error as OAIError {
             throw SourceFormatError(error.description)
+        }
+        if let kept = identify.deletedRecord, kept != "persistent" {
+            logger.warning(
+                "the repository does not keep every deletion: works it drops stay in the index until crawl --reconcile",
+                metadata: ["oai.deletedRecord": "\(kept)"])
         }
         return identify.granularity.flatMap(OAIGranularity.init(rawValue:)) ?? .seconds
     }

@@ -15,6 +15,8 @@ extension OAIResponseParser {
     struct Repository: Equatable {
         var earliestDatestamp: String?
         var granularity: String?
+        /// `no`, `transient` or `persistent`: whether the repository tells of deletions.
+        var deletedRecord: String? = nil
     }
 
     static func listSize(_ bytes: [UInt8]) throws -> ListSize {
@@ -46,7 +48,8 @@ extension OAIResponseParser {
         }
         return Repository(
             earliestDatestamp: identify.child(OAINamespace.oai, "earliestDatestamp")?.text,
-            granularity: identify.child(OAINamespace.oai, "granularity")?.text)
+            granularity: identify.child(OAINamespace.oai, "granularity")?.text,
+            deletedRecord: identify.child(OAINamespace.oai, "deletedRecord")?.text)
     }
 }
 
