@@ -10,7 +10,7 @@ import Testing
 
 /// The index's three stages (docs/architecture.md, "The index at scale") run as copies in this
 /// process over the embedded broker, each copy with its own state, all publishing to one folder.
-@Suite("The index in three stages, over a broker", .serialized, .timeLimit(.minutes(5)))
+@Suite("The index in three stages, over a broker", .serialized, .timeLimit(.minutes(10)))
 struct IndexStagesTests {
     static let partitions = 3
 
@@ -70,18 +70,18 @@ struct IndexStagesTests {
             }
             return try Self.published(output) == expected
         }
-        try await waitUntil("one copy published the whole index", timeout: .seconds(90)) {
+        try await waitUntil("one copy published the whole index", timeout: .seconds(180)) {
             try await publishRound([first])
         }
         // A replay of every page while a second copy joins: the same rows again, nothing changes.
         try await cluster.producer.send(records)
         let second = try StagedCopy(brokers: cluster.brokers, output: output)
-        try await waitUntil("two copies share the partitions and publish the same bytes", timeout: .seconds(90)) {
+        try await waitUntil("two copies share the partitions and publish the same bytes", timeout: .seconds(180)) {
             let shared = !first.artists.progress.ready.isEmpty && !second.artists.progress.ready.isEmpty
             return try await publishRound([first, second]) && shared
         }
         try await first.stop()
-        try await waitUntil("the second copy holds every shard and publishes the same bytes", timeout: .seconds(90)) {
+        try await waitUntil("the second copy holds every shard and publishes the same bytes", timeout: .seconds(180)) {
             try await publishRound([second]) && second.artists.progress.ready.count == Self.partitions
         }
         #expect(most == 1_500)
