@@ -31,7 +31,7 @@ package struct PageEntry: Codable, Sendable, Equatable {
         works = [:]
         images = [:]
         for artwork in page.artworks where works[artwork.objectNumber] == nil {
-            works[artwork.objectNumber] = WorkKey(source: page.source, artwork: artwork).description
+            works[artwork.objectNumber] = WorkKey(source: page.workSource, artwork: artwork).description
             images[artwork.objectNumber] = artwork.imageURL
         }
         failure = nil

@@ -19,7 +19,7 @@ package enum PageRows {
         var writes: [Write] = []
         var listed = Set<WorkKey>()
         for artwork in page.artworks {
-            let work = WorkKey(source: page.source, artwork: artwork)
+            let work = WorkKey(source: page.workSource, artwork: artwork)
             // A second listing on one page never wins over the first.
             guard listed.insert(work).inserted else { continue }
             let row = WorkRow.version(
@@ -27,7 +27,7 @@ package enum PageRows {
             writes.append(Write(work: work, key: row.key(of: work), row: row))
         }
         for deletion in page.deletions ?? [] {
-            let work = WorkKey(source: page.source, id: deletion.recordId, isRecord: true)
+            let work = WorkKey(source: page.workSource, id: deletion.recordId, isRecord: true)
             guard listed.insert(work).inserted else { continue }
             let row = WorkRow.version(
                 WorkVersion(
