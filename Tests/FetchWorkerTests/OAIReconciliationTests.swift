@@ -6,14 +6,17 @@ import Testing
 /// What a reconciliation removes: the records its scope's pages hold that the listing lacks.
 @Suite("OAI-PMH reconciliation")
 struct OAIReconciliationTests {
-    static func page(_ source: String, _ query: [String: String], records: [String], page: Int = 1) -> Page {
+    static func page(
+        _ source: String, _ query: [String: String], records: [String], page: Int = 1,
+        datestamp: String = "2026-01-27T00:00:00Z"
+    ) -> Page {
         let request = PageRequest(crawlId: "c", source: source, query: query, page: page, pageSize: 50)
         return Page(
             request: request, total: records.count,
             artworks: records.enumerated().map { position, id in
                 Artwork(
                     objectNumber: "N-\(id)", title: "t", artist: "a", imageURL: nil, width: nil, height: nil,
-                    position: position, recordId: id, datestamp: "2026-01-27T00:00:00Z")
+                    position: position, recordId: id, datestamp: datestamp)
             })
     }
 
@@ -54,9 +57,22 @@ struct OAIReconciliationTests {
         let all = reconciliation.pages(removing: listing, crawlId: "r")
         #expect(all.map { $0.deletions?.count ?? 0 } == [1_000, 1_000, 500])
         #expect(Set(all.map(\.pageId)).count == 3)
-        // A reconciliation's own pages hold no records of the scope.
+        // Reconciling again: the first reconciliation's deletions are in the pages it reads, so
+        // what it removed is no longer held and nothing is published again for it.
         var again = OAIReconciliation(source: "oai-pmh", query: ["endpoint": "https://r.example/oai"])
-        for page in all { again.add(page) }
+        again.add(Self.page("oai-pmh", ["endpoint": "https://r.example/oai"], records: held))
+        for page in reconciliation.pages(
+            removing: OAIIdentifierListing(responseDate: "2026-11-26T12:00:00Z"), crawlId: "r")
+        {
+            again.add(page)
+        }
         #expect(again.held.isEmpty)
+        #expect(again.pages(removing: OAIIdentifierListing(responseDate: "2026-11-27T12:00:00Z"), crawlId: "r").isEmpty)
+        // A record the repository lists again with a newer version is held again.
+        again.add(
+            Self.page(
+                "oai-pmh", ["endpoint": "https://r.example/oai", "from": "2026-11-28T00:00:00Z"], records: ["r5"],
+                datestamp: "2026-11-28T09:00:00Z"))
+        #expect(again.held == ["r5"])
     }
 }

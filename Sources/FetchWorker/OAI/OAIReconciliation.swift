@@ -14,28 +14,43 @@ package struct OAIReconciliation: Sendable {
     package let source: String
     /// The query parameters that say which records: `endpoint` and `set` (not the window).
     package let scope: [String: String]
-    /// Record ids the pipeline's pages of this scope hold.
-    package private(set) var held: Set<String> = []
+    /// Each record's newest word in the scope's pages, as the index weighs versions: the newer
+    /// datestamp wins, and at one datestamp a deletion. A record an earlier reconciliation (or
+    /// the repository) deleted is not held, so reconciling again publishes nothing new for it.
+    private var newest: [String: (datestamp: String, deleted: Bool)] = [:]
     /// Deletions per page published.
     package static let deletionsPerPage = 1_000
 
     package init(source: String, query: [String: String]) {
         self.source = source
         scope = Self.scope(of: query)
-        self.held = []
     }
 
     static func scope(of query: [String: String]) -> [String: String] {
         query.filter { $0.key == "endpoint" || $0.key == "set" }
     }
 
+    /// Record ids the pipeline's pages of this scope hold: listed, and not deleted since.
+    package var held: Set<String> { Set(newest.compactMap { $0.value.deleted ? nil : $0.key }) }
+
     /// Takes a page of `artpipe.pages` into account when it is of this scope (a harvest of the
-    /// same endpoint and set, whatever its window).
+    /// same endpoint and set, whatever its window, or an earlier reconciliation's deletions).
     package mutating func add(_ page: Page) {
-        guard page.source == source, Self.scope(of: page.query) == scope, page.query["reconciled"] == nil else {
+        guard page.source == source, Self.scope(of: page.query) == scope else { return }
+        for artwork in page.artworks {
+            guard let recordId = artwork.recordId, let datestamp = artwork.datestamp else { continue }
+            offer(recordId, (datestamp, false))
+        }
+        for deletion in page.deletions ?? [] { offer(deletion.recordId, (deletion.datestamp, true)) }
+    }
+
+    private mutating func offer(_ recordId: String, _ word: (datestamp: String, deleted: Bool)) {
+        if let current = newest[recordId],
+            (current.datestamp, current.deleted ? 1 : 0) >= (word.datestamp, word.deleted ? 1 : 0)
+        {
             return
         }
-        held.formUnion(page.artworks.compactMap(\.recordId))
+        newest[recordId] = word
     }
 
     /// The records held that the listing no longer has, sorted.
