@@ -64,12 +64,13 @@ package final class OAICollectionSource: CollectionSource {
     /// Counts the harvest with `ListIdentifiers` and, when it holds more than a slice, cuts its
     /// window by datestamp until every slice holds at most `sliceRecords` (by the server's counts).
     package func count(query: [String: String]) async throws -> SourceCount {
-        try check(query: query)
-        // Any repository's base URL is the crawl's to give: refused here, before anything is published.
-        _ = try repository.endpoint(for: query)
+        try checkHarvest(query)
         var query = query
         query["metadataPrefix"] = try await metadataPrefix(query)
-        let granularity = try await granularity(query)
+        // The museum's granularity is known; any other repository says it in `Identify`, asked
+        // once here for the cuts' earliest datestamp too.
+        let identified = repository.granularity == nil ? try await identify(query) : nil
+        let granularity = repository.granularity ?? identified?.selection ?? .seconds
         let size = try await listSize(granularity.window(query))
         var count = SourceCount(total: size.count ?? size.listed)
         count.metadataPrefix = query["metadataPrefix"]
@@ -78,7 +79,7 @@ package final class OAICollectionSource: CollectionSource {
         count.isExact = size.count != nil
         // Slices are cut in seconds; a repository that selects by day is listed as one slice.
         guard granularity == .seconds, let total = size.count, total > sliceRecords else { return count }
-        count.cuts = try await cuts(of: query, total: total, serverTime: size.responseDate)
+        count.cuts = try await cuts(of: query, total: total, serverTime: size.responseDate, identified: identified)
         return count
     }
 
@@ -175,9 +176,17 @@ package final class OAICollectionSource: CollectionSource {
     /// Where each slice after the first starts: the window halved by time until each part
     /// holds at most `sliceRecords`, by one `ListIdentifiers` count per left half (the right
     /// half's count is what is left). A second that alone holds more stays one slice.
-    private func cuts(of query: [String: String], total: Int, serverTime: String?) async throws -> [String] {
+    /// - Parameter identified: the repository's `Identify`, when it was asked already.
+    private func cuts(
+        of query: [String: String], total: Int, serverTime: String?, identified: OAIResponseParser.Repository?
+    ) async throws -> [String] {
         var lower = query["from"]
-        if lower == nil { lower = try await earliestDatestamp(query) }
+        if lower == nil {
+            // The repository's earliest datestamp; nil when it does not say in seconds.
+            var said = identified
+            if said == nil { said = try await identify(query) }
+            lower = OAIDatestamp.checked(said?.earliestDatestamp)
+        }
         guard let lower, let low = OAIDatestamp.date(lower),
             let upper = query["until"] ?? serverTime, let high = OAIDatestamp.date(upper), low < high
         else {
@@ -212,12 +221,6 @@ package final class OAICollectionSource: CollectionSource {
             into: &starts)
     }
 
-    /// The repository's earliest datestamp (`Identify`); nil when it does not say in seconds.
-    private func earliestDatestamp(_ query: [String: String]) async throws -> String? {
-        let body = try await ask("Identify", query: query)
-        return OAIDatestamp.checked(try OAIResponseParser.repository(body).earliestDatestamp)
-    }
-
     /// The first page of `ListIdentifiers` for `query`: how many records it matches.
     private func listSize(_ query: [String: String]) async throws -> OAIResponseParser.ListSize {
         let body = try await ask("ListIdentifiers", query: query)
@@ -243,8 +246,7 @@ package final class OAICollectionSource: CollectionSource {
     /// every token to the end. Throws when the listing cannot be completed (a refused token, an
     /// error page): a reconciliation must never take a partial list for the whole.
     package func listIdentifiers(query: [String: String]) async throws -> OAIIdentifierListing {
-        try check(query: query)
-        _ = try repository.endpoint(for: query)
+        try checkHarvest(query)
         var scope = query.filter { ["endpoint", "set", "metadataPrefix"].contains($0.key) }
         scope["metadataPrefix"] = try await metadataPrefix(scope)
         var listing: OAIIdentifierListing?
@@ -295,23 +297,28 @@ package final class OAICollectionSource: CollectionSource {
         return chosen
     }
 
-    /// How finely the repository selects: the museum's is known; any other says in `Identify`
-    /// (an unknown answer is taken as seconds, the protocol's finest). A repository that keeps no
-    /// deletions is said so: only a reconciliation removes what it drops.
-    private func granularity(_ query: [String: String]) async throws -> OAIGranularity {
-        if let known = repository.granularity { return known }
-        let identify: OAIResponseParser.Repository
+    /// What `Identify` says of the repository. One that keeps no deletions is said so: only a
+    /// reconciliation removes what it drops.
+    private func identify(_ query: [String: String]) async throws -> OAIResponseParser.Repository {
+        let identified: OAIResponseParser.Repository
         do {
-            identify = try OAIResponseParser.repository(try await ask("Identify", query: query))
+            identified = try OAIResponseParser.repository(try await ask("Identify", query: query))
         } catch let error as OAIError {
             throw SourceFormatError(error.description)
         }
-        if let kept = identify.deletedRecord, kept != "persistent" {
+        if let kept = identified.deletedRecord, kept != "persistent" {
             logger.warning(
                 "the repository does not keep every deletion: works it drops stay in the index until crawl --reconcile",
                 metadata: ["oai.deletedRecord": "\(kept)"])
         }
-        return identify.granularity.flatMap(OAIGranularity.init(rawValue:)) ?? .seconds
+        return identified
+    }
+
+    /// Refuses a harvest whose parameters the source does not take, or, for any repository,
+    /// without a base URL: before anything is published.
+    private func checkHarvest(_ query: [String: String]) throws {
+        try check(query: query)
+        _ = try repository.endpoint(for: query)
     }
 
     /// The body of one request to the endpoint: `verb` with a token (which replaces every other

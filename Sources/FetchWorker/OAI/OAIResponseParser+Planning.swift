@@ -17,6 +17,11 @@ extension OAIResponseParser {
         var granularity: String?
         /// `no`, `transient` or `persistent`: whether the repository tells of deletions.
         var deletedRecord: String? = nil
+
+        /// How finely it selects (an unknown answer is taken as seconds, the protocol's finest).
+        var selection: OAIGranularity {
+            granularity.flatMap(OAIGranularity.init(rawValue:)) ?? .seconds
+        }
     }
 
     static func listSize(_ bytes: [UInt8]) throws -> ListSize {
