@@ -24,6 +24,25 @@ struct OAIRepoTests {
             policy: .sources(baseURL: URL(string: server.baseURL)))
     }
 
+    /// `body` with a fetcher for `server` and an any-repository source on it; the fetcher is
+    /// shut down however `body` ends (one left running traps when it goes).
+    static func withSource<T>(
+        _ server: Server, sliceRecords: Int = OAICollectionSource.defaultSliceRecords,
+        _ body: (OAICollectionSource, HTTPFetcher) async throws -> T
+    ) async throws -> T {
+        let http = fetcher(server)
+        let source = OAICollectionSource(
+            repository: .any, language: "en", imageEdge: 512, sliceRecords: sliceRecords, http: http, logger: .test)
+        do {
+            let result = try await body(source, http)
+            try await http.shutdown()
+            return result
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
     /// Plans as `crawl` does and follows the cursor as FetchWorker does; `between` runs after each page.
     static func harvest(
         _ source: OAICollectionSource, query: [String: String] = [:],
@@ -174,12 +193,8 @@ struct OAIRepoTests {
         let server = try await OAIRepoTests.Server(
             records: 120, arguments: ["--formats", "oai_dc", "--granularity", "day"])
         defer { server.stop() }
-        let http = Self.fetcher(server)
-        let source = OAICollectionSource(
-            repository: .any, language: "en", imageEdge: 512, sliceRecords: 50, http: http, logger: .test)
-        let endpoint = server.baseURL + "/oai"
-        let harvests: (full: [SourcePage], edited: [String], since: [SourcePage])
-        do {
+        let endpoint = server.endpoint
+        let harvests = try await Self.withSource(server, sliceRecords: 50) { source, http in
             let full = try await Self.harvest(source, query: ["endpoint": endpoint])
             let mark = try #require(full.last?.completedHarvest)
             let edited = try await server.control(
@@ -187,12 +202,8 @@ struct OAIRepoTests {
                 http: http)
             // As `crawl --since last` asks: from the mark, a second the server cannot take as such.
             let since = try await Self.harvest(source, query: ["endpoint": endpoint, "from": mark.harvestedThrough])
-            harvests = (full, edited, since)
-        } catch {
-            try await http.shutdown()
-            throw error
+            return (full, edited, since)
         }
-        try await http.shutdown()
         let (full, edited, since) = harvests
         #expect(Set(full.flatMap(\.artworks).compactMap(\.recordId)).count == 120)
         #expect(
@@ -208,18 +219,11 @@ extension OAIRepoTests {
     func listIdentifiers() async throws {
         let server = try await OAIRepoTests.Server(records: 120, arguments: ["--formats", "oai_dc"])
         defer { server.stop() }
-        let http = Self.fetcher(server)
-        let source = OAICollectionSource(repository: .any, language: "en", imageEdge: 512, http: http, logger: .test)
-        let listings: (OAIIdentifierListing, [String], OAIIdentifierListing)
-        do {
+        let listings = try await Self.withSource(server) { source, http in
             let before = try await source.listIdentifiers(query: ["endpoint": server.endpoint])
             let deleted = try await server.control("/control/delete?count=7", http: http)
-            listings = (before, deleted, try await source.listIdentifiers(query: ["endpoint": server.endpoint]))
-        } catch {
-            try await http.shutdown()
-            throw error
+            return (before, deleted, try await source.listIdentifiers(query: ["endpoint": server.endpoint]))
         }
-        try await http.shutdown()
         let (before, deleted, after) = listings
         #expect(before.present.count == 120, "120 records over three pages of 50")
         #expect(after.present == before.present.subtracting(deleted) && deleted.count == 7)
@@ -236,16 +240,9 @@ struct PyOAITests {
         let server = try await OAIRepoServer(
             records: 90, arguments: ["--deleted-every", "9"], script: "pyoai_server.py")
         defer { server.stop() }
-        let http = OAIRepoTests.fetcher(server)
-        let source = OAICollectionSource(repository: .any, language: "en", imageEdge: 512, http: http, logger: .test)
-        let pages: [SourcePage]
-        do {
-            pages = try await OAIRepoTests.harvest(source, query: ["endpoint": server.endpoint])
-        } catch {
-            try await http.shutdown()
-            throw error
+        let pages = try await OAIRepoTests.withSource(server) { source, _ in
+            try await OAIRepoTests.harvest(source, query: ["endpoint": server.endpoint])
         }
-        try await http.shutdown()
         // 25 records a page, as the server batches them.
         #expect(pages.count == 4)
         let works = pages.flatMap(\.artworks)

@@ -21,7 +21,7 @@ package enum DeadLetter {
     package static func record(
         for message: KafkaConsumerMessage, reason: String, worker: String, topic: String = ArtpipeTopic.deadLetters
     ) -> KafkaProducerRecord {
-        let shortReason = reason.count > maxReasonLength ? String(reason.prefix(maxReasonLength)) + "…" : reason
+        let shortReason = shortened(reason)
         let headers =
             message.headers + [
                 KafkaHeader(errorHeader, shortReason),
@@ -40,8 +40,7 @@ package enum DeadLetter {
         ofRecord record: UnreadableRecord, page message: KafkaConsumerMessage, worker: String,
         topic: String = ArtpipeTopic.deadLetters
     ) -> KafkaProducerRecord {
-        let reason =
-            record.reason.count > maxReasonLength ? String(record.reason.prefix(maxReasonLength)) + "…" : record.reason
+        let reason = shortened(record.reason)
         return KafkaProducerRecord(
             topic: topic, key: message.key, value: record.bytes ?? [],
             headers: [
@@ -52,6 +51,10 @@ package enum DeadLetter {
                 KafkaHeader(sourceOffsetHeader, String(message.offset)),
                 KafkaHeader(workerHeader, worker),
             ])
+    }
+
+    private static func shortened(_ reason: String) -> String {
+        reason.count > maxReasonLength ? String(reason.prefix(maxReasonLength)) + "…" : reason
     }
 
     /// The dead letter without the original value, for when it is too large to produce.

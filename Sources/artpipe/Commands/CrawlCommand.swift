@@ -87,10 +87,9 @@ struct CrawlCommand: AsyncParsableCommand {
             throw ValidationError("--query must not set key, p or ps: the crawl sets them")
         }
         if let since {
-            let versioned = [OAICollectionSource.sourceName, OAIRepository.any.sourceName]
-            guard versioned.contains(source) else {
+            guard Self.versioned.contains(source) else {
                 throw ValidationError(
-                    "--since needs --source \(versioned.joined(separator: " or ")): only they have datestamps")
+                    "--since needs --source \(Self.versioned.joined(separator: " or ")): only they have datestamps")
             }
             guard since == "last" || Self.isUTCSecond(since) else {
                 throw ValidationError("--since must be 'last' or a UTC time YYYY-MM-DDThh:mm:ssZ, got '\(since)'")
@@ -100,9 +99,8 @@ struct CrawlCommand: AsyncParsableCommand {
             }
         }
         if reconcile {
-            let versioned = [OAICollectionSource.sourceName, OAIRepository.any.sourceName]
-            guard versioned.contains(source) else {
-                throw ValidationError("--reconcile needs --source \(versioned.joined(separator: " or "))")
+            guard Self.versioned.contains(source) else {
+                throw ValidationError("--reconcile needs --source \(Self.versioned.joined(separator: " or "))")
             }
             guard since == nil, !query.contains(where: { $0.hasPrefix("from=") || $0.hasPrefix("until=") }) else {
                 throw ValidationError("--reconcile lists the whole scope: leave out --since, from= and until=")
@@ -110,6 +108,9 @@ struct CrawlCommand: AsyncParsableCommand {
         }
         guard readTimeout > 0 else { throw ValidationError("--read-timeout must be positive") }
     }
+
+    /// The sources with datestamps, which `--since` and `--reconcile` take.
+    static let versioned = [OAICollectionSource.sourceName, OAIRepository.any.sourceName]
 
     /// OAI-PMH's granularity here: `YYYY-MM-DDThh:mm:ssZ`, a real moment.
     static func isUTCSecond(_ text: String) -> Bool {
