@@ -8,11 +8,12 @@ import Testing
 /// field became the object number, title, artist and image.
 @Suite("OAI-PMH formats: EDM with proxies, LIDO, oai_dc")
 struct OAIFormatsTests {
-    static func metadata(_ name: String, language: String = "en") throws -> OAIRecordDescription {
+    static func metadata(_ name: String, language: String = "en") throws -> OAIRecord {
         let root = try XMLTree.parse(try RecordedFixture.bytes("oai/\(name)", fileExtension: "xml"))
         // A record excerpt: what its <metadata> holds; else the metadata document itself.
         let metadata = root.children.first { $0.name == "metadata" }?.children.first ?? root
-        return try OAIRecordReaders(language: language).read(metadata, identifier: "oai:record")
+        return try OAIRecordReaders(language: language).read(
+            metadata, header: OAIRecord(identifier: "oai:record", datestamp: "2026-01-01T00:00:00Z", deleted: false))
     }
 
     @Test("Europeana's EDM: the provider's proxy names the artist as written, a PDF is no image")
@@ -25,7 +26,6 @@ struct OAIFormatsTests {
                 == "Teksten (fotokopieën, vijf bladzijden), door Titus geschreven voor zijn boek over de H. Theresia. (originelen aanwezig in het N.C.I. te Boxmeer)."
         )
         #expect(record.imageURL == nil)
-        #expect(record.rights == "http://creativecommons.org/publicdomain/mark/1.0/")
     }
 
     @Test("LIDO from a state museum: workID, title, the production event's preferred name, the image")
@@ -83,17 +83,18 @@ struct OAIFormatsTests {
     @Test("metadata in a format artpipe does not read, or a LIDO record without a title, is unreadable")
     func unreadable() throws {
         let readers = OAIRecordReaders(language: "en")
+        let header = OAIRecord(identifier: "x", datestamp: "2026-01-01T00:00:00Z", deleted: false)
         let mods = try XMLTree.parse(
             Array(
                 #"<mods xmlns="http://www.loc.gov/mods/v3"/>"#
                     .utf8))
-        #expect(throws: OAIRecordUnreadable.self) { try readers.read(mods, identifier: "x") }
+        #expect(throws: OAIRecordUnreadable.self) { try readers.read(mods, header: header) }
         let untitled = try XMLTree.parse(
             Array(
                 #"<lido xmlns="http://www.lido-schema.org"><lidoRecID>1</lidoRecID></lido>"#
                     .utf8))
         #expect(throws: OAIRecordUnreadable("LIDO record without a title (lido:titleWrap/lido:titleSet)")) {
-            try readers.read(untitled, identifier: "x")
+            try readers.read(untitled, header: header)
         }
     }
 }

@@ -39,5 +39,4 @@ struct OAIRecord: Sendable, Equatable {
     /// The creator's name in the language asked for, or empty.
     var creator: String = ""
     var imageURL: String?
-    var rights: String?
 }

@@ -98,20 +98,15 @@ struct OAIResponseParser: Sendable {
         guard let metadata = element.child(OAINamespace.oai, "metadata")?.children.first else {
             return .failure(.init(identifier: identifier, reason: "record without metadata"))
         }
-        let description: OAIRecordDescription
+        let record: OAIRecord
         do {
-            description = try readers.read(metadata, identifier: identifier)
+            record = try readers.read(
+                metadata, header: OAIRecord(identifier: identifier, datestamp: datestamp, deleted: false))
         } catch let unreadable as OAIRecordUnreadable {
             return .failure(.init(identifier: identifier, reason: unreadable.reason))
         } catch {
             return .failure(.init(identifier: identifier, reason: "\(error)"))
         }
-        var record = OAIRecord(identifier: identifier, datestamp: datestamp, deleted: false)
-        record.objectNumber = description.objectNumber
-        record.title = description.title
-        record.creator = description.creator
-        record.imageURL = description.imageURL
-        record.rights = description.rights
         return .success(record)
     }
 }

@@ -14,17 +14,18 @@ struct DublinCoreRecordReader: Sendable {
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "tif", "tiff", "webp", "jp2"]
 
-    func read(_ dc: XMLTree, identifier: String) throws -> OAIRecordDescription {
+    /// `header`'s record with what its metadata says.
+    func read(_ dc: XMLTree, header: OAIRecord) throws -> OAIRecord {
         let identifiers = dc.children(OAINamespace.dc, "identifier").map { OAITextChoice.collapsed($0.text) }
-        let number = identifiers.first { !$0.isEmpty && !Self.isURL($0) } ?? identifier
+        let number = identifiers.first { !$0.isEmpty && !Self.isURL($0) } ?? header.identifier
         let title = text.pick(dc.children(OAINamespace.dc, "title").map { ($0.attribute("lang") ?? "", $0.text) })
         let creator = OAITextChoice.first(dc.children(OAINamespace.dc, "creator").map(\.text))
         let linked = ["identifier", "relation", "description"].flatMap { dc.children(OAINamespace.dc, $0) }
             .map { OAITextChoice.collapsed($0.text) }
-        return OAIRecordDescription(
-            objectNumber: number, title: title ?? "", creator: creator ?? "",
-            imageURL: linked.first(where: Self.isImageURL),
-            rights: OAITextChoice.first(dc.children(OAINamespace.dc, "rights").map(\.text)))
+        var record = header
+        (record.objectNumber, record.title, record.creator, record.imageURL) =
+            (number, title ?? "", creator ?? "", linked.first(where: Self.isImageURL))
+        return record
     }
 
     private static func isURL(_ text: String) -> Bool {

@@ -11,7 +11,8 @@ import ArtpipeSupport
 struct EDMRecordReader: Sendable {
     var text: OAITextChoice
 
-    func read(_ rdf: XMLTree, identifier: String) throws -> OAIRecordDescription {
+    /// `header`'s record with what its metadata says.
+    func read(_ rdf: XMLTree, header: OAIRecord) throws -> OAIRecord {
         let resources = EDMResources(rdf)
         let descriptions = resources.descriptions
         guard !descriptions.isEmpty else { throw OAIRecordUnreadable("record without an edm:ProvidedCHO") }
@@ -20,10 +21,10 @@ struct EDMRecordReader: Sendable {
             text.pick($0.children(OAINamespace.dc, "title").map { ($0.attribute("lang") ?? "", $0.text) })
         }
         let creators = descriptions.lazy.compactMap { creator($0, resources) }
-        return OAIRecordDescription(
-            objectNumber: numbers.first ?? identifier, title: titles.first ?? "", creator: creators.first ?? "",
-            imageURL: resources.image,
-            rights: resources.aggregation?.child(OAINamespace.edm, "rights")?.attribute("resource"))
+        var record = header
+        (record.objectNumber, record.title, record.creator, record.imageURL) =
+            (numbers.first ?? header.identifier, titles.first ?? "", creators.first ?? "", resources.image)
+        return record
     }
 
     /// The object number: the first `dc:identifier` that is not a URL (the museum also lists handles).

@@ -21,7 +21,8 @@ struct LIDORecordReader: Sendable {
         "produzione", "producción",
     ]
 
-    func read(_ lido: XMLTree, identifier: String) throws -> OAIRecordDescription {
+    /// `header`'s record with what its metadata says.
+    func read(_ lido: XMLTree, header: OAIRecord) throws -> OAIRecord {
         let descriptive = lido.child(OAINamespace.lido, "descriptiveMetadata")
         let language = descriptive?.attribute("lang") ?? ""
         let identification = descriptive?.child(OAINamespace.lido, "objectIdentificationWrap")
@@ -37,17 +38,15 @@ struct LIDORecordReader: Sendable {
             .flatMap { $0.children(OAINamespace.lido, "workID").map(\.text) } ?? []
         let number =
             OAITextChoice.first(workIDs)
-            ?? OAITextChoice.first(lido.children(OAINamespace.lido, "lidoRecID").map(\.text)) ?? identifier
+            ?? OAITextChoice.first(lido.children(OAINamespace.lido, "lidoRecID").map(\.text)) ?? header.identifier
         let events =
             descriptive?.child(OAINamespace.lido, "eventWrap")?.children(OAINamespace.lido, "eventSet")
             .compactMap { $0.child(OAINamespace.lido, "event") } ?? []
         let administrative = lido.child(OAINamespace.lido, "administrativeMetadata")
-        return OAIRecordDescription(
-            objectNumber: number, title: title, creator: creator(events, language: language) ?? "",
-            imageURL: administrative.flatMap(Self.image),
-            rights: administrative?.child(OAINamespace.lido, "rightsWorkWrap")?
-                .child(OAINamespace.lido, "rightsWorkSet")?.child(OAINamespace.lido, "rightsType")?
-                .child(OAINamespace.lido, "conceptID")?.text)
+        var record = header
+        (record.objectNumber, record.title, record.creator, record.imageURL) =
+            (number, title, creator(events, language: language) ?? "", administrative.flatMap(Self.image))
+        return record
     }
 
     private func title(_ sets: [XMLTree], language: String) -> String? {

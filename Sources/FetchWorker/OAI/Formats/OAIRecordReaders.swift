@@ -15,29 +15,30 @@ struct OAIRecordReaders: Sendable {
         dublinCore = DublinCoreRecordReader(text: text)
     }
 
-    /// What a record's metadata (the element inside `<metadata>`) says; throws ``OAIRecordUnreadable``.
-    /// A record with neither an object number of its own nor a title describes no work.
-    func read(_ root: XMLTree, identifier: String) throws -> OAIRecordDescription {
-        let description = try describe(root, identifier: identifier)
-        guard description.objectNumber != identifier || !description.title.isEmpty else {
+    /// `header`'s record (its identifier and datestamp) with what its metadata (the element
+    /// inside `<metadata>`) says; throws ``OAIRecordUnreadable``. A record with neither an object
+    /// number of its own nor a title describes no work.
+    func read(_ root: XMLTree, header: OAIRecord) throws -> OAIRecord {
+        let record = try describe(root, header: header)
+        guard record.objectNumber != header.identifier || !record.title.isEmpty else {
             throw OAIRecordUnreadable("record without an object number (dc:identifier, lido:workID) or a title")
         }
-        return description
+        return record
     }
 
-    private func describe(_ root: XMLTree, identifier: String) throws -> OAIRecordDescription {
+    private func describe(_ root: XMLTree, header: OAIRecord) throws -> OAIRecord {
         switch (root.namespace, root.name) {
         case (OAINamespace.rdf, "RDF"):
-            return try edm.read(root, identifier: identifier)
+            return try edm.read(root, header: header)
         case (OAINamespace.lido, "lido"):
-            return try lido.read(root, identifier: identifier)
+            return try lido.read(root, header: header)
         case (OAINamespace.lido, "lidoWrap"):
             guard let record = root.child(OAINamespace.lido, "lido") else {
                 throw OAIRecordUnreadable("lido:lidoWrap without a lido:lido")
             }
-            return try lido.read(record, identifier: identifier)
+            return try lido.read(record, header: header)
         case (OAINamespace.oaiDC, "dc"):
-            return try dublinCore.read(root, identifier: identifier)
+            return try dublinCore.read(root, header: header)
         default:
             throw OAIRecordUnreadable(
                 "metadata in a format artpipe does not read: \(root.name) in \(root.namespace.isEmpty ? "no namespace" : root.namespace)"
