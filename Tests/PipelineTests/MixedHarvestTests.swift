@@ -24,14 +24,14 @@ struct MixedHarvestTests {
             records: 60,
             arguments: [
                 "--formats", "lido,oai_dc", "--images-here", image.path, "--unreadable-every", "20",
-                "--identifier-prefix", "oai:shared.example:",
+                "--identifier-prefix", "oai:shared.example:", "--object-number-prefix", "Inv. Nr. é/",
             ])
         defer { lido.stop() }
         let dublinCore = try await OAIRepoServer(
             records: 45,
             arguments: [
                 "--formats", "oai_dc", "--granularity", "day", "--images-here", image.path, "--identifier-prefix",
-                "oai:shared.example:",
+                "oai:shared.example:", "--object-number-prefix", "Gr 1.2 ",
             ])
         defer { dublinCore.stop() }
         let run = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
@@ -57,7 +57,16 @@ struct MixedHarvestTests {
         #expect(lidoWorks.allSatisfy { $0.0 == "Maker \($0.1.objectNumber.last!)" })
         #expect(dcWorks.allSatisfy { $0.0 == "Maker, \($0.1.objectNumber.last!)" })
         #expect(dcWorks.allSatisfy { $0.1.datestamp?.count == 10 }, "the day repository's datestamps")
+        // Object numbers with dots, spaces, a slash and an accent, as museums write them: their
+        // thumbnails made (waitForCompletion checked every published file against the index).
+        #expect(lidoWorks.allSatisfy { $0.1.objectNumber.hasPrefix("Inv. Nr. é/") })
+        #expect(dcWorks.allSatisfy { $0.1.objectNumber.hasPrefix("Gr 1.2 ") })
         #expect((lidoWorks + dcWorks).allSatisfy { $0.1.thumbnailStatus == "ok" }, "images from the providers' hosts")
+        let thumbnails = (lidoWorks + dcWorks).flatMap { $0.1.thumbnails.values }
+        #expect(thumbnails.count >= 57 + 45 && thumbnails.allSatisfy { $0.hasPrefix("thumbs/") })
+        #expect(
+            thumbnails.allSatisfy { FileManager.default.fileExists(atPath: run.output.appendingPathComponent($0).path) }
+        )
         let dead = try await run.status()
         #expect(dead.contains("dead letters: 3 (3 of them single unreadable records)"), "\(dead)")
         try await run.expectCleanStop()

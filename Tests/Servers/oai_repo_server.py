@@ -4,7 +4,7 @@ likely a fork of, for the fetch worker's tests: EDM records listed in identifier
 order, 50 a page as the museum's, base64 resumption tokens refused once the list shrank.
 
     python3 oai_repo_server.py --records 600 [--formats edm,lido,oai_dc] [--unreadable-every N] [--granularity day]
-        [--images-here FILE] [--identifier-prefix oai:example.org:]
+        [--images-here FILE] [--identifier-prefix oai:example.org:] [--object-number-prefix "Inv. Nr. "]
 
 With --images-here the records' images are on this server (/iiif/…), every one FILE's bytes.
 
@@ -18,7 +18,7 @@ import random
 import threading
 from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from lxml import etree
 import oai_repo
@@ -44,12 +44,12 @@ class Collection:
     """The records: identifier -> (object number, datestamp). Datestamps are a second apart in
     an order unrelated to the identifiers', as after the museum's bulk re-stamp."""
 
-    def __init__(self, count, seed, prefix="https://id.rijksmuseum.nl/"):
+    def __init__(self, count, seed, prefix="https://id.rijksmuseum.nl/", numbers="SK-A-"):
         self.lock = threading.Lock()
         order = list(range(count))
         random.Random(seed).shuffle(order)
         self.records = {
-            f"{prefix}{200000000 + n}": (f"SK-A-{n}", FIRST + timedelta(seconds=order[n]))
+            f"{prefix}{200000000 + n}": (f"{numbers}{n}", FIRST + timedelta(seconds=order[n]))
             for n in range(count)
         }
 
@@ -99,9 +99,9 @@ def lido_record(identifier, number):
     resources = element(element(root, "administrativeMetadata"), "resourceWrap")
     representations = element(resources, "resourceSet")
     thumb = element(representations, "resourceRepresentation", type="image_thumb")
-    element(thumb, "linkResource", f"{IMAGE_BASE}/{number}/full/100,/0/default.jpg")
+    element(thumb, "linkResource", f"{IMAGE_BASE}/{quote(number, safe='')}/full/100,/0/default.jpg")
     full = element(representations, "resourceRepresentation", type="image_master")
-    element(full, "linkResource", f"{IMAGE_BASE}/{number}/full/max/0/default.jpg")
+    element(full, "linkResource", f"{IMAGE_BASE}/{quote(number, safe='')}/full/max/0/default.jpg")
     return root
 
 
@@ -111,7 +111,7 @@ def dublin_core_record(number):
     etree.SubElement(root, f"{{{DC}}}title").text = f"Work {number}"
     etree.SubElement(root, f"{{{DC}}}creator").text = "Maker, " + number[-1]
     etree.SubElement(root, f"{{{DC}}}identifier").text = number
-    etree.SubElement(root, f"{{{DC}}}identifier").text = f"{IMAGE_BASE}/{number}/full/max/0/default.jpg"
+    etree.SubElement(root, f"{{{DC}}}identifier").text = f"{IMAGE_BASE}/{quote(number, safe='')}/full/max/0/default.jpg"
     return root
 
 
@@ -148,7 +148,7 @@ class Data(oai_repo.DataInterface):
 
     def get_record_metadata(self, identifier, metadataprefix):
         number, _ = self.collection.get(identifier)
-        if self.unreadable_every and int(number.split("-")[-1]) % self.unreadable_every == 0:
+        if self.unreadable_every and (int(identifier[-9:]) - 200000000) % self.unreadable_every == 0:
             # A format no harvester here reads: the record is unreadable, its page is not.
             return etree.Element("{http://www.loc.gov/mods/v3}mods")
         if metadataprefix == "lido":
@@ -160,7 +160,7 @@ class Data(oai_repo.DataInterface):
         etree.SubElement(aggregation, f"{{{EDM}}}aggregatedCHO", {f"{{{RDF}}}resource": identifier})
         etree.SubElement(
             aggregation, f"{{{EDM}}}isShownBy",
-            {f"{{{RDF}}}resource": f"{IMAGE_BASE}/{number}/full/max/0/default.jpg"})
+            {f"{{{RDF}}}resource": f"{IMAGE_BASE}/{quote(number, safe='')}/full/max/0/default.jpg"})
         cho = etree.SubElement(root, f"{{{EDM}}}ProvidedCHO", {f"{{{RDF}}}about": identifier})
         etree.SubElement(cho, f"{{{DC}}}identifier").text = number
         title = etree.SubElement(cho, f"{{{DC}}}title", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
@@ -204,8 +204,10 @@ def main():
     parser.add_argument("--granularity", choices=["second", "day"], default="second")
     parser.add_argument("--images-here")
     parser.add_argument("--identifier-prefix", default="https://id.rijksmuseum.nl/")
+    # Object numbers as museums write them: dots, spaces, slashes, accents.
+    parser.add_argument("--object-number-prefix", default="SK-A-")
     options = parser.parse_args()
-    collection = Collection(options.records, options.seed, options.identifier_prefix)
+    collection = Collection(options.records, options.seed, options.identifier_prefix, options.object_number_prefix)
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
