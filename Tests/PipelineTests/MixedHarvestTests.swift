@@ -39,7 +39,10 @@ struct MixedHarvestTests {
         try run.startWorkers()
         try await run.crawl()
         try await run.crawl(crawlId: "lido", source: "oai-pmh", extra: ["--query", "endpoint=\(lido.endpoint)"])
+        // Redelivery: a chain's cursors (format, day windows) carried by the messages, not the process.
+        try await run.killAndRestart("fetch-worker")
         try await run.crawl(crawlId: "dc", source: "oai-pmh", extra: ["--query", "endpoint=\(dublinCore.endpoint)"])
+        try await run.killAndRestart("index-worker")
         _ = try await run.waitForCompletion()
         _ = try await run.waitForCompletion(crawlId: "lido", expectedPages: 2)
         let (index, _) = try await run.waitForCompletion(crawlId: "dc", expectedPages: 1)
