@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibVips", path: shared("CLibVips"), pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVips", dependencies: ["CLibVips"], path: shared("CVips")),
+        .systemLibrary(
+            name: "CSQLite", path: shared("CSQLite"), pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Foundations: no artpipe concept in these three.
         .target(name: "ArtpipeSupport", path: shared("ArtpipeSupport")),
@@ -55,6 +57,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ], path: shared("HTTPFetching")),
 
+        .target(name: "EmbeddedStore", dependencies: ["CSQLite", "ArtpipeSupport"], path: shared("EmbeddedStore")),
         .target(
             name: "ObjectStorage",
             dependencies: [
@@ -93,8 +96,8 @@ let package = Package(
         .target(
             name: "IndexWorker",
             dependencies: [
-                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ObjectStorage", logging,
-                nioPosix, serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ObjectStorage", "EmbeddedStore",
+                logging, nioPosix, serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
 
@@ -148,6 +151,7 @@ let package = Package(
 
         // Tests, one target per module they test.
         .testTarget(name: "ArtpipeSupportTests", dependencies: ["ArtpipeSupport", "ArtpipeTestKit"]),
+        .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore"]),
         .testTarget(name: "KafkaClientTests", dependencies: ["KafkaClient", "ArtpipeTestKit", logging]),
         .testTarget(
             name: "PipelineContractTests",

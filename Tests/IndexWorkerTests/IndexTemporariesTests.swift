@@ -28,9 +28,12 @@ struct IndexTemporariesTests {
             try FileManager.default.setAttributes(
                 [.modificationDate: hourAgo], ofItemAtPath: directory.appendingPathComponent(path).path)
         }
-        let stages = IndexStages(
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "index-sweep-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let stages = try IndexStages(
             partitions: 1, output: FolderOutputStore(directory: directory),
-            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), logger: .test)
+            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), state: state, logger: .test)
         #expect(stages.publisher.removeStaleTemporaries() == stale.count)
         for path in stale {
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), "\(path)")

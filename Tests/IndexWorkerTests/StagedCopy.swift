@@ -1,5 +1,6 @@
 import ArtpipeRuntime
 import ArtpipeTestKit
+import Foundation
 import KafkaClient
 import ObjectStorage
 import PipelineContract
@@ -13,11 +14,14 @@ final class StagedCopy: Sendable {
     let artists: ArtistsStage
     let publisher: ShardPublisher
     private let workers: [any StoppableWorker]
+    /// The copy's own state folder, as each copy of the worker has on its own disk.
+    private let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "staged-copy-\(UUID().uuidString)")
 
     init(brokers: String, output: any OutputStore) throws {
-        let stages = IndexStages(
+        let stages = try IndexStages(
             partitions: IndexStagesTests.partitions, output: output, kafka: KafkaClientConfiguration(brokers: brokers),
-            logger: .test)
+            state: state, logger: .test)
         let (pages, works, artists) = (stages.pages, stages.works, stages.artists)
         workers = [
             try InProcessWorker(
@@ -38,6 +42,7 @@ final class StagedCopy: Sendable {
 
     func stop() async throws {
         for worker in workers { try await worker.stop() }
+        try? FileManager.default.removeItem(at: state)
     }
 }
 

@@ -1,7 +1,9 @@
 import ArtpipeRuntime
 import ArtpipeSupport
+import Foundation
 import KafkaClient
 import Logging
+import NIOPosix
 import ObjectStorage
 import PipelineContract
 
@@ -21,13 +23,20 @@ package struct IndexStages: Sendable {
     /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
     ///   needs (``HistoryGaps``), rather than hold the partition back.
     /// - Parameter relistEvery: how often the publisher lists the output (the write interval).
+    /// - Parameter state: the folder of this copy's own state (``WorkStore``), made afresh.
+    /// - Parameter storeThreads: where the state's disk calls run.
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
-        relistEvery: Duration = .seconds(1), logger: Logger
-    ) {
+        relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = WorkStore.defaultCacheBytes,
+        storeThreads: NIOThreadPool = .singleton, logger: Logger
+    ) throws {
         pages = PagesStage(
             partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory, logger: logger)
-        works = WorksStage(partitions: partitions)
+        works = WorksStage(
+            partitions: partitions,
+            states: try WorkStore(
+                folder: state, shards: IndexShards(count: partitions), cacheBytes: storeCacheBytes,
+                threadPool: storeThreads))
         artists = ArtistsStage()
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka,

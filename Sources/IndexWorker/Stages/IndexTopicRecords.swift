@@ -22,7 +22,7 @@ package enum IndexTopicRecords {
     }
 
     /// A work's line in `artpipe.index-artists`, on its artist's shard.
-    package static func record(_ write: WorkPartition.ArtistWrite) throws -> KafkaProducerRecord {
+    package static func record(_ write: WorkState.ArtistWrite) throws -> KafkaProducerRecord {
         let (key, partition) = (write.work.description, Int32(write.shard))
         guard let row = write.row else {
             return .tombstone(topic: ArtpipeTopic.indexArtists, partition: partition, key: key)

@@ -13,12 +13,12 @@ package struct WorksStage: MessageHandler {
 
     let partitions: Int
     package let progress: StageProgress
-    let states: WorkPartitions
+    let states: WorkStore
 
-    package init(partitions: Int) {
+    package init(partitions: Int, states: WorkStore) {
         self.partitions = partitions
         progress = StageProgress()
-        states = WorkPartitions(shards: IndexShards(count: partitions))
+        self.states = states
     }
 
     /// A partition's messages share round trips: none waits on the last one's rows.
@@ -36,9 +36,8 @@ package struct WorksStage: MessageHandler {
         let message = context.message
         let partition = Int(message.partition)
         let generation = progress.held[partition] ?? 0
-        let writes = await states.apply(to: partition, generation: generation) {
-            $0.apply(input.work, key: input.key, row: input.row)
-        }
+        let writes = try await states.apply(
+            to: partition, generation: generation, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1)
         guard !progress.handledBefore(message.offset, partition: partition) else { return [] }
         return try writes.rows.map {

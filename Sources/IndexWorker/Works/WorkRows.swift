@@ -23,16 +23,21 @@ package struct WorkRows: Sendable, Equatable {
     /// By page id, ascending.
     package private(set) var versions: [WorkVersion] = []
     /// By image URL, ascending.
-    private var images: [ImageThumbnails] = []
+    private(set) var images: [ImageThumbnails] = []
 
     /// The thumbnails made of one image.
-    struct ImageThumbnails: Sendable, Equatable {
+    struct ImageThumbnails: Codable, Sendable, Equatable {
         var imageURL: String
         var item: PageThumbnails.Item
     }
 
     package init(work: WorkKey) {
         self.work = work
+    }
+
+    /// Rows as ``versions`` and ``images`` held them, sorted as they keep them.
+    init(work: WorkKey, versions: [WorkVersion], images: [ImageThumbnails]) {
+        (self.work, self.versions, self.images) = (work, versions, images)
     }
 
     /// A row to write to `artpipe.index-works`: `row` nil is a tombstone of `key`.

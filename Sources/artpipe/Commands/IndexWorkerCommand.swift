@@ -22,8 +22,16 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     /// Shared with thumb-worker, which writes `thumbs/` there.
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "Accepted for deployments from 0.6, and unused: the index keeps its state in Kafka's index topics.")
+    @Option(
+        help: """
+            A folder of this copy's own (an emptyDir): the works' state, in an embedded SQLite file made afresh \
+            at each start and restored from Kafka's index topics. Default: a new folder in the temporary \
+            directory, removed at exit.
+            """)
     var state: String?
+
+    @Option(help: "MiB of the works' state kept in memory: the works read most often; the rest is read from disk.")
+    var stateCacheMib: Int = WorkStore.defaultCacheBytes >> 20
 
     @Option(
         help: """
@@ -42,42 +50,48 @@ struct IndexWorkerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard writeInterval > 0 else { throw ValidationError("--write-interval must be positive") }
+        guard stateCacheMib > 0 else { throw ValidationError("--state-cache-mib must be positive") }
     }
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
         let logger = Logger(label: "artpipe.index")
-        if state != nil {
-            logger.notice(
-                "--state is unused since 0.7: the index keeps its state in Kafka's index topics (docs/operations.md, \"Upgrading from 0.6\")"
-            )
-        }
+        let stateFolder =
+            state.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "artpipe-index-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { if state == nil { try? FileManager.default.removeItem(at: stateFolder) } }
         let published = try await output.open(logger: logger)
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The publisher's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
-            var settings = try worker.launchSettings(threadPool: threadPool)
-            let partitions = try await IndexStages.partitionCount(
-                kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
-            // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
-            // the next run of its partition, so every partition at once, and no linger.
-            if worker.concurrency == nil { settings.concurrency = partitions }
-            settings.producerLinger = .zero
-            let stages = IndexStages(
-                partitions: partitions, output: published, kafka: settings.client,
-                acceptsMissingHistory: acceptMissingHistory, relistEvery: .seconds(fromFlag: writeInterval),
-                logger: logger)
-            if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
-                swept > 0
-            {
-                logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+            // The state's disk calls, one at a time, apart from the publisher's.
+            try await NIOThreadPool.withPool(threads: 1) { storeThreads in
+                var settings = try worker.launchSettings(threadPool: threadPool)
+                let partitions = try await IndexStages.partitionCount(
+                    kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
+                // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
+                // the next run of its partition, so every partition at once, and no linger.
+                if worker.concurrency == nil { settings.concurrency = partitions }
+                settings.producerLinger = .zero
+                let stages = try IndexStages(
+                    partitions: partitions, output: published, kafka: settings.client,
+                    acceptsMissingHistory: acceptMissingHistory, relistEvery: .seconds(fromFlag: writeInterval),
+                    state: stateFolder, storeCacheBytes: stateCacheMib << 20, storeThreads: storeThreads, logger: logger
+                )
+                if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
+                    swept > 0
+                {
+                    logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+                }
+                let publisher = ShardPublisherService(
+                    publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval), threadPool: threadPool,
+                    logger: logger)
+                try await WorkerLauncher.run(
+                    stages.workers, services: [publisher], settings: settings, metricsFactory: metrics, logger: logger,
+                    companions: worker.endpointServices(registry: registry, problem: { stages.problem }, logger: logger)
+                )
             }
-            let publisher = ShardPublisherService(
-                publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval), threadPool: threadPool,
-                logger: logger)
-            try await WorkerLauncher.run(
-                stages.workers, services: [publisher], settings: settings, metricsFactory: metrics, logger: logger,
-                companions: worker.endpointServices(registry: registry, problem: { stages.problem }, logger: logger))
         }
     }
 }

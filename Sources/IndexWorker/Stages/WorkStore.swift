@@ -1,0 +1,116 @@
+import EmbeddedStore
+import Foundation
+import NIOPosix
+import Synchronization
+
+/// The works stage's state for the partitions this copy holds, on the copy's own disk: one
+/// SQLite file of each work's ``WorkState`` by partition and work key. Memory is SQLite's page
+/// cache (`cacheBytes`), whatever the works a copy owns; a work's state is read when a row of it
+/// comes and written back after. A partition begins empty at each assignment and is read again
+/// from its changelog, so the file is scratch: made afresh by each process.
+package final class WorkStore: Sendable {
+    private let held: Mutex<Held>
+    private let shards: IndexShards
+    /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
+    private let threadPool: NIOThreadPool
+
+    /// The default of `cacheBytes`: the hot part of the works' states.
+    package static let defaultCacheBytes = 64 << 20
+
+    /// Opens the store in `folder` (made when missing), replacing what an earlier process left.
+    package init(folder: URL, shards: IndexShards, cacheBytes: Int = defaultCacheBytes, threadPool: NIOThreadPool)
+        throws
+    {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        held = Mutex(try Held(path: folder.appendingPathComponent("works.sqlite").path, cacheBytes: cacheBytes))
+        (self.shards, self.threadPool) = (shards, threadPool)
+    }
+
+    /// Applies a row of `work` read from `partition` under the assignment `generation` (`row` nil:
+    /// a tombstone of `key`): the work's state read, changed and written back.
+    package func apply(to partition: Int, generation: Int, work: WorkKey, key: String, row: WorkRow?) async throws
+        -> WorkState.Writes
+    {
+        let shards = self.shards
+        return try await threadPool.runIfActive {
+            try self.held.withLock {
+                try $0.begin(partition, generation: generation)
+                var state = try $0.state(of: work, in: partition) ?? WorkState(work: work)
+                let writes = state.apply(key: key, row: row, shards: shards)
+                try $0.put(state, of: work, in: partition)
+                return writes
+            }
+        }
+    }
+
+    /// How many works `partition` holds now, for the tests.
+    package func count(in partition: Int) async throws -> Int {
+        try await threadPool.runIfActive { try self.held.withLock { try $0.count(in: partition) } }
+    }
+
+    /// The database and its statements, used under the lock only.
+    private struct Held {
+        let database: SQLiteDatabase
+        let select: SQLiteStatement
+        let upsert: SQLiteStatement
+        let delete: SQLiteStatement
+        let clear: SQLiteStatement
+        let counting: SQLiteStatement
+        /// The assignment each partition's rows were read under.
+        var generations: [Int: Int] = [:]
+        /// Changes since the open transaction began: it is committed every so many, so a
+        /// change costs no commit of its own.
+        var changes = 0
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
+
+        init(path: String, cacheBytes: Int) throws {
+            database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes)
+            try database.execute(
+                """
+                CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
+                    PRIMARY KEY (partition, work)) WITHOUT ROWID;
+                BEGIN;
+                """)
+            select = try database.prepare("SELECT state FROM works WHERE partition = ?1 AND work = ?2")
+            upsert = try database.prepare("INSERT OR REPLACE INTO works (partition, work, state) VALUES (?1, ?2, ?3)")
+            delete = try database.prepare("DELETE FROM works WHERE partition = ?1 AND work = ?2")
+            clear = try database.prepare("DELETE FROM works WHERE partition = ?1")
+            counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1")
+        }
+
+        /// A partition under a new assignment begins empty: it is read again from its start.
+        mutating func begin(_ partition: Int, generation: Int) throws {
+            guard generations[partition] != generation else { return }
+            try clear.run([.integer(partition)])
+            generations[partition] = generation
+        }
+
+        func state(of work: WorkKey, in partition: Int) throws -> WorkState? {
+            var state: WorkState?
+            try select.run([.integer(partition), .text(work.description)]) {
+                state = try WorkState(work: work, stored: $0.blob(0), decoder: decoder)
+            }
+            return state
+        }
+
+        mutating func put(_ state: WorkState, of work: WorkKey, in partition: Int) throws {
+            if state.isEmpty {
+                try delete.run([.integer(partition), .text(work.description)])
+            } else {
+                try upsert.run([.integer(partition), .text(work.description), .blob(state.stored(with: encoder))])
+            }
+            changes += 1
+            if changes >= 10_000 {
+                try database.execute("COMMIT; BEGIN;")
+                changes = 0
+            }
+        }
+
+        func count(in partition: Int) throws -> Int {
+            var count = 0
+            try counting.run([.integer(partition)]) { count = $0.integer(0) }
+            return count
+        }
+    }
+}

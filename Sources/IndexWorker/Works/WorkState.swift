@@ -1,0 +1,58 @@
+/// One work as the works stage holds it: its rows, and where its line went (which shard of
+/// `artpipe.index-artists` holds it, and which line).
+package struct WorkState: Sendable {
+    package private(set) var rows: WorkRows
+    private(set) var line: LineMark?
+
+    /// Where a work's line went: its shard, and a digest of the line (the line itself is the
+    /// artist stage's; kept here too it was a second copy of every work: about 580 of 1,100 bytes
+    /// a work by `artpipe-probe index-memory --versioned`).
+    /// Swift's keyed 64-bit hash: two different lines share one by chance once in 2^64. In
+    /// process only: a store is made afresh by each process, and restored computes them again.
+    struct LineMark: Sendable, Equatable {
+        var shard: Int
+        var digest: Int
+    }
+
+    package init(work: WorkKey) {
+        rows = WorkRows(work: work)
+    }
+
+    init(rows: WorkRows, line: LineMark?) {
+        (self.rows, self.line) = (rows, line)
+    }
+
+    /// No row left: the work's state can go.
+    package var isEmpty: Bool { rows.isEmpty }
+
+    /// A row for `artpipe.index-artists`: `row` nil takes the work out of `shard`.
+    package struct ArtistWrite: Sendable, Equatable {
+        package var work: WorkKey
+        package var shard: Int
+        package var row: ShardWorks.Row?
+    }
+
+    /// What applying one row asks to write.
+    package struct Writes: Sendable, Equatable {
+        /// Back to `artpipe.index-works`: superseded versions' tombstones, better thumbnails again.
+        package var rows: [WorkRows.WriteBack] = []
+        package var artists: [ArtistWrite] = []
+    }
+
+    /// Applies a row of the work read from the topic (`row` nil: a tombstone of `key`).
+    package mutating func apply(key: String, row: WorkRow?, shards: IndexShards) -> Writes {
+        var writes = Writes(rows: rows.apply(key: key, row: row))
+        let after = rows.indexed.map {
+            ShardWorks.Row(artist: ArtistIndex.groupName(rows.shown?.artwork?.artist ?? ""), work: $0)
+        }
+        let mark = after.map { LineMark(shard: shards.shard(ofArtist: $0.artist), digest: $0.hashValue) }
+        guard line != mark else { return writes }
+        let before = line
+        line = mark
+        if let from = before?.shard, from != mark?.shard {
+            writes.artists.append(ArtistWrite(work: rows.work, shard: from, row: nil))
+        }
+        if let mark, let after { writes.artists.append(ArtistWrite(work: rows.work, shard: mark.shard, row: after)) }
+        return writes
+    }
+}

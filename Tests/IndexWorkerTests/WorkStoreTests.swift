@@ -1,0 +1,60 @@
+import Foundation
+import NIOPosix
+import PipelineContract
+import Testing
+
+@testable import IndexWorker
+
+@Suite("The works stage's state on disk")
+struct WorkStoreTests {
+    @Test(
+        "rows through the store write what they write through the in-memory partition, whatever their order; a new assignment starts its partition empty"
+    )
+    func sameAsInMemory() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("work-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shards = IndexShards(count: 4)
+        // A small cache: most reads go to the file, not to SQLite's pages in memory.
+        let store = try WorkStore(folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: .singleton)
+        var memory = [WorkPartition(shards: shards), WorkPartition(shards: shards)]
+        var random = SplitMix(seed: 7)
+        let works = (0..<40).map { WorkKey(source: "oai", id: "oai:é/\($0)", isRecord: $0 % 4 != 0) }
+        var applied = 0
+        for _ in 0..<3_000 {
+            let work = works[random.next(works.count)]
+            let partition = work.partition(of: 2)
+            let pageId = "p\(random.next(4))"
+            let image = "https://img/\(random.next(3)).jpg"
+            let row: WorkRow
+            if random.next(3) == 0 {
+                row = WorkRowsTests.thumbnails(image, [.ok, .failed, .noImage][random.next(3)])
+            } else {
+                let datestamp = "2026-01-0\(1 + random.next(5))T00:00:00Z"
+                row = .version(
+                    WorkVersion(
+                        pageId: pageId, crawlId: "c", page: 1 + random.next(3),
+                        artwork: Artwork(
+                            objectNumber: work.isRecord ? "SK-A-1" : work.id, title: "t\(random.next(9))",
+                            artist: "Maker \(random.next(5))", imageURL: image, width: nil, height: nil, position: 0,
+                            recordId: work.isRecord ? work.id : nil, datestamp: work.isRecord ? datestamp : nil)))
+            }
+            let key = row.key(of: work)
+            // Now and then a tombstone of the key instead.
+            let value: WorkRow? = random.next(8) == 0 ? nil : row
+            let expected = memory[partition].apply(work, key: key, row: value)
+            let got = try await store.apply(to: partition, generation: 1, work: work, key: key, row: value)
+            #expect(got == expected, "row \(applied): \(key)")
+            applied += 1
+        }
+        for partition in 0..<2 {
+            #expect(try await store.count(in: partition) == memory[partition].works.count)
+            #expect(memory[partition].works.count > 0)
+        }
+        // Partition 0 assigned again: read from its start, it begins empty; partition 1 keeps its works.
+        let work = try #require(works.first { $0.partition(of: 2) == 0 })
+        let row = WorkRowsTests.version("p9", datestamp: "2026-02-01T00:00:00Z", image: nil)
+        _ = try await store.apply(to: 0, generation: 2, work: work, key: row.key(of: work), row: row)
+        #expect(try await store.count(in: 0) == 1)
+        #expect(try await store.count(in: 1) == memory[1].works.count)
+    }
+}
