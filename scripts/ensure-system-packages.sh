@@ -4,10 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config librdkafka-dev libvips-dev kcat)
+packages=(pkg-config librdkafka-dev libvips-dev libsqlite3-dev kcat)
 missing=()
 pkg-config --exists rdkafka 2>/dev/null || missing+=(librdkafka-dev)
 pkg-config --exists vips 2>/dev/null || missing+=(libvips-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -15,7 +15,7 @@ toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 
 # What `swift build` and the tests need besides the toolchain: the libraries' -dev packages
 # and what the toolchain's own programs load.
-packages=(librdkafka-dev libvips-dev pkg-config kcat binutils gcc g++ libc6-dev libstdc++-14-dev git
+packages=(librdkafka-dev libvips-dev libsqlite3-dev pkg-config kcat binutils gcc g++ libc6-dev libstdc++-14-dev git
   ca-certificates libcurl4t64 libxml2 zlib1g-dev libuuid1 libsqlite3-0 libedit2 libncurses6 python3 python3-venv)
 
 prepare_root() {
