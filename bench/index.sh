@@ -5,8 +5,9 @@
 # too, two sizes a work; not for the five new pages, timed from the page's acknowledgement),
 # with COPIES copies (default 1):
 # time from start to the final index.json (the manifest, published last), works indexed per
-# second, each copy's peak RSS, the published size; then five new pages of WORKS works, one
-# after another, each timed from the broker's acknowledgement to the manifest counting it.
+# second, each copy's peak RSS and state on disk, the published size; then five new pages of
+# WORKS works, one after another, each timed from the broker's acknowledgement to the manifest
+# counting it.
 #   [COPIES=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +28,8 @@ for copy in $(seq "$copies"); do
   # fetch.wait.max.ms: librdkafka's mock broker holds an empty fetch for all of it (500 ms by
   # default) even when a message arrives meanwhile; a Kafka broker answers as soon as one does.
   /usr/bin/time -o "$work/rss-$copy" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
-    --write-interval 1 --metrics-interval 3600 --log-level warning --kafka fetch.wait.max.ms=50 ${WORKER_OPTIONS:-} \
+    --state "$work/state-$copy" --write-interval 1 --metrics-interval 3600 --log-level warning \
+    --kafka fetch.wait.max.ms=50 ${WORKER_OPTIONS:-} \
     >"$work/worker-$copy.log" 2>&1 &
   pids+=($!)
 done
@@ -44,6 +46,8 @@ for number in 1 2 3 4 5; do
   wait_for_works $((expected + works * number)) 600 || exit 1
   latencies+=("$(seconds "$produced" "$(date +%s.%N)")")
 done
+state=()
+for copy in $(seq "$copies"); do state+=("$(du -sm "$work/state-$copy" | cut -f1)"); done
 for pid in "${pids[@]}"; do pkill -TERM -P "$pid" || true; done  # signal the workers, not GNU time
 for pid in "${pids[@]}"; do wait "$pid" || true; done
 rss=()
@@ -52,6 +56,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname
 awk -v n="$expected" -v c="$copies" -v a="$start" -v b="$end" -v s="$(du -sh "$work/out/index.json" | cut -f1)" -v w="$(du -sh "$work/out/works" | cut -f1)" -v g="$(du -sh "$work/out/gallery" | cut -f1)" 'BEGIN {
   printf "index of %d works, %d copies: final index.json after %.1f s (group joins included), %.0f works/s; index.json %s, works/ %s, gallery/ %s\n", n, c, b - a, n / (b - a), s, w, g }'
 echo "peak RSS per copy: ${rss[*]} MiB"
+echo "state on disk per copy (--state, the works stage's SQLite file): ${state[*]} MiB"
 if [ "${BROKER:-embedded}" = tansu ]; then
   echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"
 fi

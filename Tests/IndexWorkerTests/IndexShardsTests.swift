@@ -1,3 +1,4 @@
+import Foundation
 import PipelineContract
 import Testing
 
@@ -106,10 +107,14 @@ extension IndexShardsTests {
 
 extension IndexShardsTests {
     @Test(
-        "each shard's works, applied in any order with rows changed and taken back on the way, render its buckets as the whole index does"
-    )
-    func shardWorksInAnyOrder() {
+        "each shard's works, applied in any order with rows changed and taken back on the way, render its buckets as the whole index does; in memory and in the copy's file",
+        arguments: [false, true])
+    func shardWorksInAnyOrder(onDisk: Bool) throws {
         let shards = IndexShards(count: 4)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A small cache: most reads go to the file.
+        let file = try ShardLineFile(path: path, cacheBytes: 64 << 10)
         let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 1_200, artists: 30))
         let files = IndexLayout.files(for: whole, shards: shards)
         var rows: [(WorkKey, ShardWorks.Row)] = []
@@ -123,28 +128,30 @@ extension IndexShardsTests {
             }
         }
         var random = SplitMix(seed: 7)
-        var states = (0..<shards.count).map { ShardWorks(shard: $0) }
+        var states = try (0..<shards.count).map {
+            onDisk ? ShardWorks(shard: $0, lines: try file.table(of: $0)) : ShardWorks(shard: $0)
+        }
         for (key, row) in rows.shuffled(using: &random) {
             let shard = shards.shard(ofArtist: row.artist)
             if random.next(5) == 0 {
                 // An older line first, or the work taken back and given again: the last row stands.
                 var older = row
                 older.work.title += " (older)"
-                states[shard].apply(key, older)
-                if random.next(2) == 0 { states[shard].apply(key, nil) }
+                try states[shard].apply(key, older)
+                if random.next(2) == 0 { try states[shard].apply(key, nil) }
             }
-            let changed = states[shard].apply(key, row)
+            let changed = try states[shard].apply(key, row)
             #expect(changed.isEmpty || changed == [row.artist])
         }
         for state in states {
-            let own = state.index
+            let own = try state.index
             #expect(own.artists.allSatisfy { shards.shard(ofArtist: $0.name) == state.shard })
             for (path, bytes) in IndexLayout.files(for: own, shards: shards)
             where path.hasPrefix("works/") || (path.hasPrefix("gallery/") && path.count == "gallery/000.html".count) {
                 #expect(files[path] == bytes, "\(path) of shard \(state.shard) differs")
             }
         }
-        #expect(states.map(\.rows.count).reduce(0, +) == 1_200)
+        #expect(states.map(\.workCount).reduce(0, +) == 1_200)
     }
 }
 
@@ -166,7 +173,7 @@ extension IndexShardsTests {
     @Test(
         "views of only what changed, rendered over the last files, give the files of the whole shard: titles changed, works moved, an artist grown into a second slice, one shrunk to one, one gone; names with accents, dots, spaces and other scripts"
     )
-    func changedBucketsOnly() {
+    func changedBucketsOnly() throws {
         let shards = IndexShards(count: 4)
         let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 20))
         // Names as museums write them: accents, dots, spaces, other scripts, the unknown maker.
@@ -184,27 +191,27 @@ extension IndexShardsTests {
             }
         }
         var states = (0..<shards.count).map { ShardWorks(shard: $0) }
-        func apply(_ key: WorkKey, _ row: ShardWorks.Row?) {
+        func apply(_ key: WorkKey, _ row: ShardWorks.Row?) throws {
             // A row leaving an artist of another shard is that shard's tombstone.
             if let before = rows[key], before.artist != row?.artist {
-                states[shards.shard(ofArtist: before.artist)].apply(key, nil)
+                try states[shards.shard(ofArtist: before.artist)].apply(key, nil)
             }
-            if let row { states[shards.shard(ofArtist: row.artist)].apply(key, row) }
+            if let row { try states[shards.shard(ofArtist: row.artist)].apply(key, row) }
             rows[key] = row
         }
-        for (key, row) in rows { apply(key, row) }
+        for (key, row) in rows { try apply(key, row) }
         var published: [String: [UInt8]] = [:]
         for shard in states.indices {
-            Self.render(states[shard].view(shards: shards, whole: true), shards: shards, into: &published)
+            Self.render(try states[shard].view(shards: shards, whole: true), shards: shards, into: &published)
         }
 
         // One title: only that artist's buckets.
         let (someKey, someRow) = rows.first { $0.value.artist == "Maker 7" }!
         var retitled = someRow
         retitled.work.title = "Retitled"
-        apply(someKey, retitled)
+        try apply(someKey, retitled)
         let home = shards.shard(ofArtist: "Maker 7")
-        let one = states[home].view(shards: shards, whole: false)
+        let one = try states[home].view(shards: shards, whole: false)
         #expect(one.buckets == [shards.bucket(of: "Maker 7", slice: 0)])
         #expect(one.works.count < one.artists.count, "only the artists in the bucket rendered")
         Self.render(one, shards: shards, into: &published)
@@ -214,29 +221,31 @@ extension IndexShardsTests {
         for key in keys {
             guard let row = rows[key] else { continue }
             switch random.next(10) {
-            case 0: apply(key, nil)
+            case 0: try apply(key, nil)
             case 1, 3, 4, 5, 7:
                 var moved = row
                 // Works move to a plain name and to an accented one, both past one slice.
                 moved.artist = random.next(2) == 0 ? "Maker 3" : "Ëva Bes"
-                apply(key, moved)
+                try apply(key, moved)
             case 2:
                 var changed = row
                 changed.work.title += " (new)"
-                apply(key, changed)
+                try apply(key, changed)
             default: break
             }
-            if row.artist == "Maker 5" { apply(key, nil) }  // an artist gone
+            if row.artist == "Maker 5" { try apply(key, nil) }  // an artist gone
             if row.artist == "anonymous", key.id.hasSuffix("0") || key.id.hasSuffix("3") || key.id.hasSuffix("6") {
-                apply(key, nil)
+                try apply(key, nil)
             }
         }
         for shard in states.indices {
-            Self.render(states[shard].view(shards: shards, whole: false), shards: shards, into: &published)
+            Self.render(try states[shard].view(shards: shards, whole: false), shards: shards, into: &published)
         }
 
         var expected: [String: [UInt8]] = [:]
-        for state in states { expected.merge(IndexLayout.bucketFiles(of: state.index, shards: shards)) { a, _ in a } }
+        for state in states {
+            expected.merge(IndexLayout.bucketFiles(of: try state.index, shards: shards)) { a, _ in a }
+        }
         #expect((rows.values.filter { $0.artist == "Maker 3" }.count) > IndexLayout.sliceSize)
         #expect((rows.values.filter { $0.artist == "Ëva Bes" }.count) > IndexLayout.sliceSize)
         #expect((rows.values.filter { $0.artist == "anonymous" }.count) < IndexLayout.sliceSize, "shrunk to one slice")

@@ -45,7 +45,7 @@ struct IndexStagesTests {
         }
         // Thumbnails first for some: they wait for their page.
         try await cluster.producer.send(records.reversed())
-        let expected = StagedIndexBuild.files(staged.reversed(), partitions: Self.partitions)
+        let expected = try StagedIndexBuild.files(staged.reversed(), partitions: Self.partitions)
         // Where the rules of 0.6 and the stages agree (one source, an image per work), their bytes do.
         #expect(
             expected
@@ -96,7 +96,7 @@ struct IndexStagesTests {
         inputs.add(page)
         staged.append(.page(page))
         try await cluster.producer.send([try MessageCodec.record(page, topic: ArtpipeTopic.pages)])
-        let updated = StagedIndexBuild.files(staged, partitions: Self.partitions)
+        let updated = try StagedIndexBuild.files(staged, partitions: Self.partitions)
         #expect(
             updated
                 == IndexLayout.files(for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions)))

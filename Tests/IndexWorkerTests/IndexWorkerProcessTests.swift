@@ -56,7 +56,7 @@ struct IndexWorkerProcessTests {
             records.append(DeadLetter.record(for: original, reason: "HTTP 503 (after 5 attempts)", worker: "fetch"))
             messages = records
             index = ArtistIndex.build(from: inputs)
-            expected = PublishedFiles(StagedIndexBuild.files(staged, partitions: 3))
+            expected = PublishedFiles(try StagedIndexBuild.files(staged, partitions: 3))
         }
 
         /// Makes the workers publish to a new bucket of `s3`, with its keys in their environment.

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import NIOPosix
 import PipelineContract
@@ -5,7 +6,7 @@ import Testing
 
 @testable import IndexWorker
 
-@Suite("The works stage's state on disk")
+@Suite("The index's state on a copy's own disk")
 struct WorkStoreTests {
     @Test(
         "rows through the store write what they write through the in-memory partition, whatever their order; a new assignment starts its partition empty"
@@ -56,5 +57,17 @@ struct WorkStoreTests {
         _ = try await store.apply(to: 0, generation: 2, work: work, key: row.key(of: work), row: row)
         #expect(try await store.count(in: 0) == 1)
         #expect(try await store.count(in: 1) == memory[1].works.count)
+    }
+
+    @Test("a state folder is one process's: a second is refused with what to do, and may take it once the first let go")
+    func folderInUse() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var first: StateFolder? = try StateFolder(url)
+        let error = #expect(throws: ConfigurationError.self) { try StateFolder(url) }
+        #expect(error?.description.contains("give each copy its own --state") == true, "\(String(describing: error))")
+        withExtendedLifetime(first) {}
+        first = nil
+        _ = try StateFolder(url)
     }
 }

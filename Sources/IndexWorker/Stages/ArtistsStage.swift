@@ -12,9 +12,9 @@ package struct ArtistsStage: MessageHandler {
     package let progress: StageProgress
     package let shards: ShardStates
 
-    package init() {
+    package init(shards: ShardStates) {
         progress = StageProgress()
-        shards = ShardStates()
+        self.shards = shards
     }
 
     /// A partition's messages share round trips: none waits on the last one's rows.
@@ -31,7 +31,7 @@ package struct ArtistsStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let shard = Int(message.partition)
-        await shards.apply(input.work, input.row, shard: shard, generation: progress.held[shard] ?? 0)
+        try await shards.apply(input.work, input.row, shard: shard, generation: progress.held[shard] ?? 0)
         progress.read(message.topic, partition: shard, upTo: message.offset + 1)
         return []
     }

@@ -14,6 +14,11 @@ package struct IndexStages: Sendable {
     package let works: WorksStage
     package let artists: ArtistsStage
     package let publisher: ShardPublisher
+    /// Held for the copy's life: no other process uses its files.
+    let stateFolder: StateFolder
+
+    /// The stages' files' cache in memory, by default: what is hot of the works' state.
+    package static let defaultStateCacheBytes = 64 << 20
 
     /// The works and artist stages' consumer groups (the pages stage's is the index worker's).
     package static let worksGroup = "\(PipelineStage.index.groupID)-works"
@@ -23,21 +28,24 @@ package struct IndexStages: Sendable {
     /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
     ///   needs (``HistoryGaps``), rather than hold the partition back.
     /// - Parameter relistEvery: how often the publisher lists the output (the write interval).
-    /// - Parameter state: the folder of this copy's own state (``WorkStore``), made afresh.
+    /// - Parameter state: the folder of this copy's own state (``WorkStore``, ``ShardStates``), made afresh.
     /// - Parameter storeThreads: where the state's disk calls run.
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
-        relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = WorkStore.defaultCacheBytes,
+        relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = defaultStateCacheBytes,
         storeThreads: NIOThreadPool = .singleton, logger: Logger
     ) throws {
+        stateFolder = try StateFolder(state)
         pages = PagesStage(
             partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory, logger: logger)
+        // The cache is shared between the stages' two files.
         works = WorksStage(
             partitions: partitions,
             states: try WorkStore(
-                folder: state, shards: IndexShards(count: partitions), cacheBytes: storeCacheBytes,
+                folder: state, shards: IndexShards(count: partitions), cacheBytes: storeCacheBytes / 2,
                 threadPool: storeThreads))
-        artists = ArtistsStage()
+        artists = ArtistsStage(
+            shards: try ShardStates(folder: state, cacheBytes: storeCacheBytes / 2, threadPool: storeThreads))
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka,
             relistEvery: relistEvery, logger: logger)

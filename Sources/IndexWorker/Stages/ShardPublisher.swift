@@ -93,7 +93,7 @@ package final class ShardPublisher: @unchecked Sendable {
         for shard in ready {
             positions[shard] = artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard)
         }
-        await artists.shards.keep(only: Set(held.keys))
+        try await artists.shards.keep(only: Set(held.keys))
         let (listing, again, bootstrapped) = try await threadPool.runIfActive {
             try self.locked {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {
@@ -106,44 +106,47 @@ package final class ShardPublisher: @unchecked Sendable {
             }
         }
         phases.end("listing")
-        var taken: [(works: ShardView, generation: Int, again: Bool)] = []
-        for shard in ready.sorted() {
-            guard let generation = held[shard] else { continue }
-            let again = again(shard, generation)
-            // Until the index is bootstrapped only the shard's summary is written.
-            if let works = await artists.shards.take(
-                shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped)
-            {
-                taken.append((works, generation, again))
-            }
-        }
-        phases.end("views")
-        var pageSummaries = await pages.states.summaries(of: pages.progress.ready)
-        if !pageSummaries.isEmpty {
-            // Every row these pages wrote is acknowledged: below the ends read now.
-            let ends = try await endOffsets(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
-            for index in pageSummaries.indices { pageSummaries[index].worksEnd = ends }
-        }
-        phases.end("offsets")
-        let (toWrite, summariesToWrite, positionsRead) = (taken, pageSummaries, positions)
-        var count: Int
+        var taken: Set<Int> = []
+        var count = 0
         do {
-            count = try await threadPool.runIfActive {
-                try self.locked {
-                    var count = 0
-                    for (works, generation, again) in toWrite {
-                        count += try self.publish(
-                            works, again: again, listing: listing, position: positionsRead[works.shard])
+            // A shard at a time, taken then written: a shard rendered whole holds its works in
+            // memory (read from the state's file) only while it is written.
+            for shard in ready.sorted() {
+                guard let generation = held[shard] else { continue }
+                let again = again(shard, generation)
+                // Until the index is bootstrapped only the shard's summary is written.
+                guard
+                    let works = try await artists.shards.take(
+                        shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped)
+                else { continue }
+                taken.insert(shard)
+                let position = positions[shard]
+                count += try await threadPool.runIfActive {
+                    try self.locked {
+                        let written = try self.publish(works, again: again, listing: listing, position: position)
                         self.publishedUnder[works.shard] = generation
+                        return written
                     }
-                    try self.writeMovedPositions(positionsRead, held: held, taken: Set(toWrite.map(\.works.shard)))
+                }
+            }
+            phases.end("shards")
+            var pageSummaries = await pages.states.summaries(of: pages.progress.ready)
+            if !pageSummaries.isEmpty {
+                // Every row these pages wrote is acknowledged: below the ends read now.
+                let ends = try await endOffsets(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+                for index in pageSummaries.indices { pageSummaries[index].worksEnd = ends }
+            }
+            phases.end("offsets")
+            let (summariesToWrite, positionsRead, written) = (pageSummaries, positions, taken)
+            try await threadPool.runIfActive {
+                try self.locked {
+                    try self.writeMovedPositions(positionsRead, held: held, taken: written)
                     for summary in summariesToWrite { try self.summaries.write(summary) }
-                    return count
                 }
             }
         } catch {
             // Taken but perhaps not written: the next round writes them again.
-            for shard in taken.map(\.works.shard) { await artists.shards.republish(shard) }
+            for shard in taken { await artists.shards.republish(shard) }
             throw error
         }
         phases.end("writes")

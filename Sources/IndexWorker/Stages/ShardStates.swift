@@ -1,7 +1,12 @@
+import Foundation
+import NIOPosix
+import Synchronization
+
 /// The artist shards this copy holds: each begins empty at its assignment and is read again
 /// from the topic; a shard changed since it was last published is marked so, and rendered
-/// again only where it changed.
-package actor ShardStates {
+/// again only where it changed. The shards' lines are on the copy's own disk
+/// (``ShardLineFile``); what stays in memory is per artist.
+package final class ShardStates: Sendable {
     private struct Held {
         var generation: Int
         var works: ShardWorks
@@ -11,16 +16,41 @@ package actor ShardStates {
         var whole = true
     }
 
-    private var held: [Int: Held] = [:]
+    private struct State {
+        let file: ShardLineFile
+        var held: [Int: Held] = [:]
+    }
 
-    func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, generation: Int) {
-        // Taken out, not copied: mutated while the dictionary still held it, every row would
-        // copy the shard's whole state.
-        var entry =
-            held.removeValue(forKey: shard).flatMap { $0.generation == generation ? $0 : nil }
-            ?? Held(generation: generation, works: ShardWorks(shard: shard))
-        if !entry.works.apply(work, row).isEmpty { entry.changed = true }
-        held[shard] = entry
+    private let state: Mutex<State>
+    /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
+    private let threadPool: NIOThreadPool
+
+    /// Opens the lines' file in `folder`, replacing what an earlier process left.
+    init(folder: URL, cacheBytes: Int, threadPool: NIOThreadPool) throws {
+        state = Mutex(
+            State(
+                file: try ShardLineFile(
+                    path: folder.appendingPathComponent("lines.sqlite").path, cacheBytes: cacheBytes))
+        )
+        self.threadPool = threadPool
+    }
+
+    func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, generation: Int) async throws {
+        try await threadPool.runIfActive {
+            try self.state.withLock { state in
+                // Taken out, not copied: mutated while the dictionary still held it, every row
+                // would copy the shard's whole state.
+                var entry: Held
+                if let held = state.held.removeValue(forKey: shard), held.generation == generation {
+                    entry = held
+                } else {
+                    entry = Held(
+                        generation: generation, works: ShardWorks(shard: shard, lines: try state.file.table(of: shard)))
+                }
+                defer { state.held[shard] = entry }
+                if !(try entry.works.apply(work, row)).isEmpty { entry.changed = true }
+            }
+        }
     }
 
     /// A view of the shard's works under the assignment `generation`, if they changed since
@@ -29,29 +59,46 @@ package actor ShardStates {
     /// `summaryOnly`: the works are not rendered yet (the index is bootstrapping); the shard is
     /// then taken whole the next time.
     func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false)
-        -> ShardView?
+        async throws -> ShardView?
     {
-        guard var entry = held.removeValue(forKey: shard) else {
-            return always ? ShardView(empty: shard) : nil
+        try await threadPool.runIfActive {
+            try self.state.withLock { state in
+                guard var entry = state.held.removeValue(forKey: shard) else {
+                    return always ? ShardView(empty: shard) : nil
+                }
+                defer { state.held[shard] = entry }
+                guard entry.generation == generation else {
+                    return always ? ShardView(empty: shard) : nil
+                }
+                guard entry.changed || always else { return nil }
+                let view = try entry.works.view(
+                    shards: shards, whole: always || entry.whole, summaryOnly: summaryOnly)
+                (entry.changed, entry.whole) = (false, summaryOnly)
+                return view
+            }
         }
-        defer { held[shard] = entry }
-        guard entry.generation == generation else {
-            return always ? ShardView(empty: shard) : nil
-        }
-        guard entry.changed || always else { return nil }
-        let view = entry.works.view(shards: shards, whole: always || entry.whole, summaryOnly: summaryOnly)
-        (entry.changed, entry.whole) = (false, summaryOnly)
-        return view
     }
 
     /// Lets go of the shards no longer held.
-    func keep(only shards: Set<Int>) {
-        held = held.filter { shards.contains($0.key) }
+    func keep(only shards: Set<Int>) async throws {
+        try await threadPool.runIfActive {
+            try self.state.withLock { state in
+                for shard in state.held.keys where !shards.contains(shard) {
+                    state.held[shard] = nil
+                    try state.file.drop(shard)
+                }
+            }
+        }
     }
 
     /// Marks a shard to be rendered whole again: its last publish did not finish.
-    func republish(_ shard: Int) {
-        held[shard]?.changed = true
-        held[shard]?.whole = true
+    func republish(_ shard: Int) async {
+        // The lock may be held over a disk call: waited for off the cooperative pool too.
+        try? await threadPool.runIfActive {
+            self.state.withLock {
+                $0.held[shard]?.changed = true
+                $0.held[shard]?.whole = true
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ package enum StagedIndexBuild {
     }
 
     /// Every published file, for topics of `partitions` partitions.
-    package static func files(_ inputs: [Input], partitions: Int) -> [String: [UInt8]] {
+    package static func files(_ inputs: [Input], partitions: Int) throws -> [String: [UInt8]] {
         let shards = IndexShards(count: partitions)
         // Which page partition a page is in changes no file: the summaries merge in any grouping.
         var pages = PagePartition(partition: 0)
@@ -31,13 +31,13 @@ package enum StagedIndexBuild {
                 let (work, key, row) = rows.removeFirst()
                 let out = works.apply(work, key: key, row: row)
                 rows += out.rows.map { (work, $0.key, $0.row) }
-                for line in out.artists { shardWorks[line.shard].apply(line.work, line.row) }
+                for line in out.artists { try shardWorks[line.shard].apply(line.work, line.row) }
             }
         }
         var files: [String: [UInt8]] = [:]
         var summaries: [ShardSummary] = []
         for state in shardWorks {
-            let index = state.index
+            let index = try state.index
             files.merge(IndexLayout.bucketFiles(of: index, shards: shards)) { first, _ in first }
             summaries.append(ShardSummary(shard: state.shard, index: index))
         }

@@ -14,11 +14,9 @@ package final class WorkStore: Sendable {
     /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
     private let threadPool: NIOThreadPool
 
-    /// The default of `cacheBytes`: the hot part of the works' states.
-    package static let defaultCacheBytes = 64 << 20
-
     /// Opens the store in `folder` (made when missing), replacing what an earlier process left.
-    package init(folder: URL, shards: IndexShards, cacheBytes: Int = defaultCacheBytes, threadPool: NIOThreadPool)
+    /// - Parameter cacheBytes: what SQLite keeps of it in memory.
+    package init(folder: URL, shards: IndexShards, cacheBytes: Int, threadPool: NIOThreadPool)
         throws
     {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

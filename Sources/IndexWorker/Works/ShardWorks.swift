@@ -1,7 +1,8 @@
 /// The artist stage's state for one shard: every work of the shard's artists, by work key, as
 /// `artpipe.index-artists` holds them (its changelog: a row per work, a tombstone when a work
 /// leaves the shard), kept grouped by artist, with what changed since the publisher last took
-/// a view of it (``ShardView``).
+/// a view of it (``ShardView``). The lines themselves are in its ``ShardLineTable`` (on disk in
+/// a running copy); what it holds itself is per artist: the count, the collation key, the order.
 package struct ShardWorks: Sendable {
     /// A work's row: the name it is grouped under and its line.
     package struct Row: Codable, Sendable, Hashable {
@@ -14,9 +15,9 @@ package struct ShardWorks: Sendable {
     }
 
     package let shard: Int
-    package private(set) var rows: [WorkKey: Row] = [:]
-    /// Each artist's works, by the name it is grouped under (rows' artists are group names).
-    private var members: [String: Set<WorkKey>] = [:]
+    private let lines: any ShardLineTable
+    /// Each artist's count of works, by the name it is grouped under (rows' artists are group names).
+    private var counts: [String: Int] = [:]
     /// Each artist's collation key, computed once.
     private var keys: [String: String] = [:]
     /// The artists in index order; nil once an artist came or went (counts do not move it).
@@ -26,43 +27,46 @@ package struct ShardWorks: Sendable {
     /// The artists whose works changed since the last view, each with its count then.
     private var changed: [String: Int] = [:]
 
-    package init(shard: Int) {
-        self.shard = shard
+    package init(shard: Int, lines: any ShardLineTable = ShardLinesInMemory()) {
+        (self.shard, self.lines) = (shard, lines)
     }
+
+    /// How many works the shard holds.
+    package var workCount: Int { counts.values.reduce(0, +) }
 
     /// Applies a row read from the topic; nil is a tombstone. Returns the artists whose works
     /// changed, whose buckets are to be rendered again.
     @discardableResult
-    package mutating func apply(_ work: WorkKey, _ row: Row?) -> Set<String> {
-        let before = rows[work]
+    package mutating func apply(_ work: WorkKey, _ row: Row?) throws -> Set<String> {
+        let before = try lines.row(of: work)
         guard before != row else { return [] }
-        if let before { remove(work, before) }
-        if let row { add(work, row) }
-        rows[work] = row
+        try lines.set(row, of: work)
+        if let before { remove(before) }
+        if let row { add(row) }
         return Set([before?.artist, row?.artist].compactMap { $0 })
     }
 
-    private mutating func remove(_ work: WorkKey, _ row: Row) {
+    private mutating func remove(_ row: Row) {
         note(row.artist)
-        members[row.artist]?.remove(work)
-        if members[row.artist]?.isEmpty == true {
-            (members[row.artist], keys[row.artist], order) = (nil, nil, nil)
+        counts[row.artist, default: 0] -= 1
+        if counts[row.artist] == 0 {
+            (counts[row.artist], keys[row.artist], order) = (nil, nil, nil)
         }
         thumbnails[row.work.thumbnailStatus, default: 0] -= 1
         if thumbnails[row.work.thumbnailStatus] == 0 { thumbnails[row.work.thumbnailStatus] = nil }
     }
 
-    private mutating func add(_ work: WorkKey, _ row: Row) {
+    private mutating func add(_ row: Row) {
         note(row.artist)
-        if members[row.artist] == nil {
+        if counts[row.artist] == nil {
             (keys[row.artist], order) = (ArtistIndex.collationKey(row.artist), nil)
         }
-        members[row.artist, default: []].insert(work)
+        counts[row.artist, default: 0] += 1
         thumbnails[row.work.thumbnailStatus, default: 0] += 1
     }
 
     private mutating func note(_ artist: String) {
-        if changed[artist] == nil { changed[artist] = members[artist]?.count ?? 0 }
+        if changed[artist] == nil { changed[artist] = counts[artist] ?? 0 }
     }
 
     /// By object number; two works with one (records of two sources) by record id, then page id.
@@ -81,16 +85,16 @@ package struct ShardWorks: Sendable {
         return sorted
     }
 
-    private func works(of artist: String) -> [ArtistIndex.Work] {
-        (members[artist] ?? []).compactMap { rows[$0]?.work }.sorted(by: Self.workOrder)
+    private func works(of artist: String) throws -> [ArtistIndex.Work] {
+        try lines.works(of: artist).sorted(by: Self.workOrder)
     }
 
     /// What the publisher renders, and forgets what changed: every artist with its count, and
     /// the works of the artists in the buckets the changes touched (or of all, `whole`; of none,
     /// `summaryOnly`: nothing is rendered yet, so the next view must be whole).
-    package mutating func view(shards: IndexShards, whole: Bool, summaryOnly: Bool = false) -> ShardView {
+    package mutating func view(shards: IndexShards, whole: Bool, summaryOnly: Bool = false) throws -> ShardView {
         let names = artistsInOrder()
-        let artists = names.map { IndexContent.Artist(name: $0, workCount: members[$0]?.count ?? 0) }
+        let artists = names.map { IndexContent.Artist(name: $0, workCount: counts[$0] ?? 0) }
         if summaryOnly {
             changed = [:]
             return ShardView(shard: shard, artists: artists, works: [:], buckets: [], thumbnails: thumbnails)
@@ -99,7 +103,7 @@ package struct ShardWorks: Sendable {
         if !whole {
             var touched = Set<Int>()
             for (artist, before) in changed {
-                let slices = max(Self.sliceCount(before), Self.sliceCount(members[artist]?.count ?? 0))
+                let slices = max(Self.sliceCount(before), Self.sliceCount(counts[artist] ?? 0))
                 for slice in 0..<slices { touched.insert(shards.bucket(of: artist, slice: slice)) }
             }
             buckets = touched
@@ -112,7 +116,7 @@ package struct ShardWorks: Sendable {
                 guard (0..<slices).contains(where: { buckets.contains(shards.bucket(of: artist.name, slice: $0)) })
                 else { continue }
             }
-            works[artist.name] = self.works(of: artist.name)
+            works[artist.name] = try self.works(of: artist.name)
         }
         return ShardView(shard: shard, artists: artists, works: works, buckets: buckets, thumbnails: thumbnails)
     }
@@ -123,14 +127,9 @@ package struct ShardWorks: Sendable {
 
     /// The shard's artists and their works, in index order: what its buckets and summary are made from.
     package var index: ArtistIndex {
-        var copy = self
-        return copy.view(shards: .one, whole: true).content.index
-    }
-}
-
-extension ShardWorks: Equatable {
-    /// The same works: what changed since a view is not part of what a shard holds.
-    package static func == (a: ShardWorks, b: ShardWorks) -> Bool {
-        a.shard == b.shard && a.rows == b.rows
+        get throws {
+            var copy = self
+            return try copy.view(shards: .one, whole: true).content.index
+        }
     }
 }

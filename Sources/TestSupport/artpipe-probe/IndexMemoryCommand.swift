@@ -38,7 +38,7 @@ struct IndexMemoryCommand: ParsableCommand {
         for row in rows { _ = workPartition.apply(row.work, key: row.key, row: try row.value.map(Self.decode)) }
         let afterWorks = Self.resident()
         var shardWorks = (0..<shards.count).map { ShardWorks(shard: $0) }
-        for line in lines { shardWorks[line.shard].apply(line.work, try line.value.map(Self.decode)) }
+        for line in lines { try shardWorks[line.shard].apply(line.work, try line.value.map(Self.decode)) }
         let afterArtists = Self.resident()
 
         let count = workPartition.works.count

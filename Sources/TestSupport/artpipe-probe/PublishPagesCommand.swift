@@ -22,7 +22,7 @@ struct PublishPagesCommand: ParsableCommand {
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let pages = try JSONDecoder().decode([Page].self, from: Data(contentsOf: URL(fileURLWithPath: self.pages)))
         let store = FolderOutputStore(directory: output)
-        for (path, bytes) in StagedIndexBuild.files(pages.map { .page($0) }, partitions: 1) {
+        for (path, bytes) in try StagedIndexBuild.files(pages.map { .page($0) }, partitions: 1) {
             try store.write(bytes, to: path, durable: false)
         }
     }

@@ -31,7 +31,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     var state: String?
 
     @Option(help: "MiB of the works' state kept in memory: the works read most often; the rest is read from disk.")
-    var stateCacheMib: Int = WorkStore.defaultCacheBytes >> 20
+    var stateCacheMib: Int = IndexStages.defaultStateCacheBytes >> 20
 
     @Option(
         help: """
@@ -65,8 +65,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The publisher's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
-            // The state's disk calls, one at a time, apart from the publisher's.
-            try await NIOThreadPool.withPool(threads: 1) { storeThreads in
+            // The state's disk calls (the works' file and the lines' file), apart from the publisher's.
+            try await NIOThreadPool.withPool(threads: 2) { storeThreads in
                 var settings = try worker.launchSettings(threadPool: threadPool)
                 let partitions = try await IndexStages.partitionCount(
                     kafka: settings.client, timeout: settings.connectTimeout, logger: logger)

@@ -1,0 +1,78 @@
+import EmbeddedStore
+import Foundation
+
+/// The artist stage's lines on the copy's own disk: one SQLite file, each work's line by shard
+/// and work key, found again by artist. Scratch, as ``WorkStore``'s file: made afresh by each
+/// process, a shard emptied when it is taken anew (``table(of:)``). Used under its owner's lock.
+final class ShardLineFile: @unchecked Sendable {
+    private let database: SQLiteDatabase
+    private let select: SQLiteStatement
+    private let upsert: SQLiteStatement
+    private let delete: SQLiteStatement
+    private let byArtist: SQLiteStatement
+    private let clear: SQLiteStatement
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+    /// Changes since the open transaction began (``WorkStore`` says why).
+    private var changes = 0
+
+    init(path: String, cacheBytes: Int) throws {
+        database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes)
+        try database.execute(
+            """
+            CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL, line BLOB NOT NULL,
+                PRIMARY KEY (shard, work)) WITHOUT ROWID;
+            CREATE INDEX lines_by_artist ON lines (shard, artist);
+            BEGIN;
+            """)
+        select = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1 AND work = ?2")
+        upsert = try database.prepare(
+            "INSERT OR REPLACE INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)")
+        delete = try database.prepare("DELETE FROM lines WHERE shard = ?1 AND work = ?2")
+        byArtist = try database.prepare("SELECT line FROM lines WHERE shard = ?1 AND artist = ?2")
+        clear = try database.prepare("DELETE FROM lines WHERE shard = ?1")
+    }
+
+    /// The shard's table, emptied: it is read again from its changelog.
+    func table(of shard: Int) throws -> ShardLinesOnDisk {
+        try drop(shard)
+        return ShardLinesOnDisk(file: self, shard: shard)
+    }
+
+    /// Forgets the shard's lines: it is no longer held.
+    func drop(_ shard: Int) throws {
+        try clear.run([.integer(shard)])
+    }
+
+    func row(of work: WorkKey, in shard: Int) throws -> ShardWorks.Row? {
+        var row: ShardWorks.Row?
+        try select.run([.integer(shard), .text(work.description)]) {
+            row = ShardWorks.Row(
+                artist: $0.text(0), work: try decoder.decode(ArtistIndex.Work.self, from: Data($0.blob(1))))
+        }
+        return row
+    }
+
+    func set(_ row: ShardWorks.Row?, of work: WorkKey, in shard: Int) throws {
+        if let row {
+            try upsert.run([
+                .integer(shard), .text(work.description), .text(row.artist), .blob(Array(try encoder.encode(row.work))),
+            ])
+        } else {
+            try delete.run([.integer(shard), .text(work.description)])
+        }
+        changes += 1
+        if changes >= 10_000 {
+            try database.execute("COMMIT; BEGIN;")
+            changes = 0
+        }
+    }
+
+    func works(of artist: String, in shard: Int) throws -> [ArtistIndex.Work] {
+        var works: [ArtistIndex.Work] = []
+        try byArtist.run([.integer(shard), .text(artist)]) {
+            works.append(try decoder.decode(ArtistIndex.Work.self, from: Data($0.blob(0))))
+        }
+        return works
+    }
+}
