@@ -56,7 +56,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname
 awk -v n="$expected" -v c="$copies" -v a="$start" -v b="$end" -v s="$(du -sh "$work/out/index.json" | cut -f1)" -v w="$(du -sh "$work/out/works" | cut -f1)" -v g="$(du -sh "$work/out/gallery" | cut -f1)" 'BEGIN {
   printf "index of %d works, %d copies: final index.json after %.1f s (group joins included), %.0f works/s; index.json %s, works/ %s, gallery/ %s\n", n, c, b - a, n / (b - a), s, w, g }'
 echo "peak RSS per copy: ${rss[*]} MiB"
-echo "state on disk per copy (--state, the works stage's SQLite file): ${state[*]} MiB"
+echo "state on disk per copy (--state: the stages' SQLite files): ${state[*]} MiB"
 if [ "${BROKER:-embedded}" = tansu ]; then
   echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"
 fi
