@@ -194,7 +194,7 @@ let package = Package(
             name: "IndexWorkerTests",
             dependencies: [
                 "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
-                "ArtpipeTestKit", "ObjectStorage",
+                "ArtpipeTestKit", "ObjectStorage", "EmbeddedStore",
                 "SampleCollection", nioPosix,
             ]),
         .testTarget(

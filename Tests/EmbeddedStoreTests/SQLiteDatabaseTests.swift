@@ -43,3 +43,40 @@ struct SQLiteDatabaseTests {
         #expect(error?.description.contains("/proc/no-such-folder/x.sqlite") == true, "\(String(describing: error))")
     }
 }
+
+@Suite("The stores' compact bytes")
+struct CompactBytesTests {
+    @Test("numbers of every size and sign, text in any script, absent values and lists read back as written")
+    func roundTrip() throws {
+        var writer = CompactWriter()
+        let numbers = [0, 1, -1, 63, -64, 64, 127, 128, 300, -300, Int.max, Int.min, 1 << 40]
+        for number in numbers { writer.write(number) }
+        writer.write("Katsushika Hokusai 葛飾北斎 \u{1F}")
+        writer.write(String?.none)
+        writer.write(Int?.some(-5))
+        writer.write(["b": "2", "a": "1"])
+        writer.write([3, 4]) { $0.write($1) }
+        var reader = CompactReader(writer.bytes)
+        #expect(try numbers.map { _ in try reader.int() } == numbers)
+        #expect(try reader.string() == "Katsushika Hokusai 葛飾北斎 \u{1F}")
+        #expect(try reader.optionalString() == nil)
+        #expect(try reader.optionalInt() == -5)
+        #expect(try reader.pairs() == ["a": "1", "b": "2"])
+        #expect(try reader.list { try $0.int() } == [3, 4])
+        #expect(reader.isAtEnd)
+    }
+
+    @Test("bytes cut short or holding a wrong flag are an error, never a guess")
+    func malformed() {
+        var writer = CompactWriter()
+        writer.write("some text")
+        for end in 0..<writer.bytes.count {
+            var reader = CompactReader(Array(writer.bytes[..<end]))
+            #expect(throws: CompactReader.Malformed.self) { try reader.string() }
+        }
+        var flag = CompactReader([7])
+        #expect(throws: CompactReader.Malformed.self) { try flag.bool() }
+        var huge = CompactReader([0xFF, 0xFF, 0xFF, 0x0F])
+        #expect(throws: CompactReader.Malformed.self) { try huge.list { try $0.int() } }
+    }
+}

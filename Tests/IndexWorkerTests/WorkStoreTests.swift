@@ -1,4 +1,5 @@
 import ArtpipeSupport
+import EmbeddedStore
 import Foundation
 import NIOPosix
 import PipelineContract
@@ -70,4 +71,42 @@ struct WorkStoreTests {
         first = nil
         _ = try StateFolder(url)
     }
+
+    @Test(
+        "a work's state and a line read back from their compact bytes as they were; each type's fields are the ones the codec writes"
+    )
+    func compactForms() throws {
+        let work = WorkStoreTests.record
+        var state = WorkState(work: work)
+        let shards = IndexShards(count: 4)
+        for row in [
+            WorkRowsTests.version("p1", datestamp: "2026-01-01T00:00:00Z", image: "https://img/1.jpg"),
+            WorkRowsTests.thumbnails("https://img/1.jpg", .ok), WorkRowsTests.thumbnails("https://img/2.jpg", .failed),
+            WorkRowsTests.deletion("p0", datestamp: "2025-01-01T00:00:00Z"),
+        ] {
+            _ = state.apply(key: row.key(of: work), row: row, shards: shards)
+        }
+        let read = try WorkState(work: work, stored: state.stored)
+        #expect(read.rows == state.rows && read.line == state.line && state.line != nil)
+        let line = try #require(state.rows.indexed)
+        var writer = CompactWriter()
+        writer.write(line)
+        var reader = CompactReader(writer.bytes)
+        #expect(try reader.indexedWork() == line && reader.isAtEnd)
+        // A field added to one of these types must be added to CompactWriter+IndexValues.swift.
+        let artwork = Artwork(
+            objectNumber: "o", title: "t", artist: "a", imageURL: nil, width: nil, height: nil, position: 0)
+        let item = PageThumbnails.Item(objectNumber: "o", status: .ok)
+        let file = PageThumbnails.File(size: 1, path: "p", width: 1, height: 1, bytes: 1, sha256: "s")
+        let version = WorkVersion(pageId: "p", crawlId: "c", page: 1, artwork: artwork)
+        let fields = [
+            Mirror(reflecting: artwork).children.count, Mirror(reflecting: item).children.count,
+            Mirror(reflecting: file).children.count, Mirror(reflecting: version).children.count,
+            Mirror(reflecting: line).children.count,
+            Mirror(reflecting: RecordDeletion(recordId: "r", datestamp: "d")).children.count,
+        ]
+        #expect(fields == [9, 5, 6, 5, 10, 2])
+    }
+
+    static let record = WorkRowsTests.record
 }

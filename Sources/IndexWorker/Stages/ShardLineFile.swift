@@ -11,23 +11,25 @@ final class ShardLineFile: @unchecked Sendable {
     private let delete: SQLiteStatement
     private let byArtist: SQLiteStatement
     private let clear: SQLiteStatement
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
     /// Changes since the open transaction began (``WorkStore`` says why).
     private var changes = 0
 
     init(path: String, cacheBytes: Int) throws {
         database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes)
+        // Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
+        // interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
+        // twentieth of a page); profiled, most of a million-work rebuild went to moving them.
         try database.execute(
             """
             CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL, line BLOB NOT NULL,
-                PRIMARY KEY (shard, work)) WITHOUT ROWID;
+                UNIQUE (shard, work));
             CREATE INDEX lines_by_artist ON lines (shard, artist);
             BEGIN;
             """)
         select = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1 AND work = ?2")
         upsert = try database.prepare(
-            "INSERT OR REPLACE INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)")
+            "INSERT INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)"
+                + " ON CONFLICT DO UPDATE SET artist = ?3, line = ?4")
         delete = try database.prepare("DELETE FROM lines WHERE shard = ?1 AND work = ?2")
         byArtist = try database.prepare("SELECT line FROM lines WHERE shard = ?1 AND artist = ?2")
         clear = try database.prepare("DELETE FROM lines WHERE shard = ?1")
@@ -47,8 +49,8 @@ final class ShardLineFile: @unchecked Sendable {
     func row(of work: WorkKey, in shard: Int) throws -> ShardWorks.Row? {
         var row: ShardWorks.Row?
         try select.run([.integer(shard), .text(work.description)]) {
-            row = ShardWorks.Row(
-                artist: $0.text(0), work: try decoder.decode(ArtistIndex.Work.self, from: Data($0.blob(1))))
+            var reader = CompactReader($0.blob(1))
+            row = ShardWorks.Row(artist: $0.text(0), work: try reader.indexedWork())
         }
         return row
     }
@@ -56,7 +58,7 @@ final class ShardLineFile: @unchecked Sendable {
     func set(_ row: ShardWorks.Row?, of work: WorkKey, in shard: Int) throws {
         if let row {
             try upsert.run([
-                .integer(shard), .text(work.description), .text(row.artist), .blob(Array(try encoder.encode(row.work))),
+                .integer(shard), .text(work.description), .text(row.artist), .blob(Self.bytes(of: row.work)),
             ])
         } else {
             try delete.run([.integer(shard), .text(work.description)])
@@ -68,10 +70,17 @@ final class ShardLineFile: @unchecked Sendable {
         }
     }
 
+    private static func bytes(of work: ArtistIndex.Work) -> [UInt8] {
+        var writer = CompactWriter()
+        writer.write(work)
+        return writer.bytes
+    }
+
     func works(of artist: String, in shard: Int) throws -> [ArtistIndex.Work] {
         var works: [ArtistIndex.Work] = []
         try byArtist.run([.integer(shard), .text(artist)]) {
-            works.append(try decoder.decode(ArtistIndex.Work.self, from: Data($0.blob(0))))
+            var reader = CompactReader($0.blob(0))
+            works.append(try reader.indexedWork())
         }
         return works
     }

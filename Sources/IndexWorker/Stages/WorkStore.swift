@@ -59,19 +59,19 @@ package final class WorkStore: Sendable {
         /// Changes since the open transaction began: it is committed every so many, so a
         /// change costs no commit of its own.
         var changes = 0
-        let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
 
         init(path: String, cacheBytes: Int) throws {
             database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes)
+            // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
             try database.execute(
                 """
                 CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
-                    PRIMARY KEY (partition, work)) WITHOUT ROWID;
+                    UNIQUE (partition, work));
                 BEGIN;
                 """)
             select = try database.prepare("SELECT state FROM works WHERE partition = ?1 AND work = ?2")
-            upsert = try database.prepare("INSERT OR REPLACE INTO works (partition, work, state) VALUES (?1, ?2, ?3)")
+            upsert = try database.prepare(
+                "INSERT INTO works (partition, work, state) VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET state = ?3")
             delete = try database.prepare("DELETE FROM works WHERE partition = ?1 AND work = ?2")
             clear = try database.prepare("DELETE FROM works WHERE partition = ?1")
             counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1")
@@ -87,7 +87,7 @@ package final class WorkStore: Sendable {
         func state(of work: WorkKey, in partition: Int) throws -> WorkState? {
             var state: WorkState?
             try select.run([.integer(partition), .text(work.description)]) {
-                state = try WorkState(work: work, stored: $0.blob(0), decoder: decoder)
+                state = try WorkState(work: work, stored: $0.blob(0))
             }
             return state
         }
@@ -96,7 +96,7 @@ package final class WorkStore: Sendable {
             if state.isEmpty {
                 try delete.run([.integer(partition), .text(work.description)])
             } else {
-                try upsert.run([.integer(partition), .text(work.description), .blob(state.stored(with: encoder))])
+                try upsert.run([.integer(partition), .text(work.description), .blob(state.stored)])
             }
             changes += 1
             if changes >= 10_000 {

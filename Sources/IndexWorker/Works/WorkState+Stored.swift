@@ -1,24 +1,29 @@
-import Foundation
+import EmbeddedStore
 
 extension WorkState {
-    /// The state as ``WorkStore`` keeps it, without its work (the store's key): the rows, and
-    /// the line's shard and digest. Short field names: a million works make a million of them.
-    private struct Stored: Codable {
-        var v: [WorkVersion]
-        var i: [WorkRows.ImageThumbnails]
-        var s: Int?
-        var d: Int?
-    }
-
-    /// The state's bytes in the store.
-    func stored(with encoder: JSONEncoder) throws -> [UInt8] {
-        Array(try encoder.encode(Stored(v: rows.versions, i: rows.images, s: line?.shard, d: line?.digest)))
+    /// The state's bytes in ``WorkStore``, without its work (the store's key): the versions, the
+    /// thumbnails by image, the line's shard and digest.
+    var stored: [UInt8] {
+        var writer = CompactWriter()
+        writer.write(rows.versions) { $0.write($1) }
+        writer.write(rows.images) {
+            $0.write($1.imageURL)
+            $0.write($1.item)
+        }
+        writer.write(line?.shard)
+        writer.write(line?.digest)
+        return writer.bytes
     }
 
     /// The state of `work` from its bytes in the store.
-    init(work: WorkKey, stored bytes: [UInt8], decoder: JSONDecoder) throws {
-        let stored = try decoder.decode(Stored.self, from: Data(bytes))
-        let line = stored.s.flatMap { shard in stored.d.map { LineMark(shard: shard, digest: $0) } }
-        self.init(rows: WorkRows(work: work, versions: stored.v, images: stored.i), line: line)
+    init(work: WorkKey, stored bytes: [UInt8]) throws {
+        var reader = CompactReader(bytes)
+        let versions = try reader.list { try $0.workVersion() }
+        let images = try reader.list {
+            WorkRows.ImageThumbnails(imageURL: try $0.string(), item: try $0.thumbnailItem())
+        }
+        let (shard, digest) = (try reader.optionalInt(), try reader.optionalInt())
+        let line = shard.flatMap { shard in digest.map { LineMark(shard: shard, digest: $0) } }
+        self.init(rows: WorkRows(work: work, versions: versions, images: images), line: line)
     }
 }

@@ -1,0 +1,99 @@
+import EmbeddedStore
+import PipelineContract
+
+// The compact forms of what the stages keep on disk (``WorkStore``, ``ShardLineFile``), every
+// field in declaration order. A field added to one of these types is added here too:
+// `WorkStoreTests` counts each type's fields.
+
+extension CompactWriter {
+    mutating func write(_ version: WorkVersion) {
+        write(version.pageId)
+        write(version.crawlId)
+        write(version.page)
+        write(version.artwork) { $0.write($1) }
+        write(version.deletion) {
+            $0.write($1.recordId)
+            $0.write($1.datestamp)
+        }
+    }
+
+    mutating func write(_ artwork: Artwork) {
+        write(artwork.objectNumber)
+        write(artwork.title)
+        write(artwork.artist)
+        write(artwork.imageURL)
+        write(artwork.width)
+        write(artwork.height)
+        write(artwork.position)
+        write(artwork.recordId)
+        write(artwork.datestamp)
+    }
+
+    mutating func write(_ item: PageThumbnails.Item) {
+        write(item.objectNumber)
+        write(item.imageURL)
+        write(item.status.rawValue)
+        write(item.reason)
+        write(item.files) {
+            $0.write($1.size)
+            $0.write($1.path)
+            $0.write($1.width)
+            $0.write($1.height)
+            $0.write($1.bytes)
+            $0.write($1.sha256)
+        }
+    }
+
+    mutating func write(_ work: ArtistIndex.Work) {
+        write(work.objectNumber)
+        write(work.title)
+        write(work.pageId)
+        write(work.page)
+        write(work.imageURL)
+        write(work.thumbnailStatus)
+        write(work.thumbnailReason)
+        write(work.thumbnails)
+        write(work.recordId)
+        write(work.datestamp)
+    }
+}
+
+extension CompactReader {
+    mutating func workVersion() throws -> WorkVersion {
+        WorkVersion(
+            pageId: try string(), crawlId: try string(), page: try int(), artwork: try optional { try $0.artwork() },
+            deletion: try optional { RecordDeletion(recordId: try $0.string(), datestamp: try $0.string()) })
+    }
+
+    mutating func artwork() throws -> Artwork {
+        Artwork(
+            objectNumber: try string(), title: try string(), artist: try string(), imageURL: try optionalString(),
+            width: try optionalInt(), height: try optionalInt(), position: try int(), recordId: try optionalString(),
+            datestamp: try optionalString())
+    }
+
+    mutating func thumbnailItem() throws -> PageThumbnails.Item {
+        let objectNumber = try string()
+        let imageURL = try optionalString()
+        let statusText = try string()
+        guard let status = PageThumbnails.Item.Status(rawValue: statusText) else {
+            throw Malformed(description: "a thumbnail status \(statusText)")
+        }
+        var item = PageThumbnails.Item(
+            objectNumber: objectNumber, status: status, reason: try optionalString(),
+            files: try list {
+                PageThumbnails.File(
+                    size: try $0.int(), path: try $0.string(), width: try $0.int(), height: try $0.int(),
+                    bytes: try $0.int(), sha256: try $0.string())
+            })
+        item.imageURL = imageURL
+        return item
+    }
+
+    mutating func indexedWork() throws -> ArtistIndex.Work {
+        ArtistIndex.Work(
+            objectNumber: try string(), title: try string(), pageId: try string(), page: try int(),
+            imageURL: try optionalString(), thumbnailStatus: try string(), thumbnailReason: try optionalString(),
+            thumbnails: try pairs(), recordId: try optionalString(), datestamp: try optionalString())
+    }
+}
