@@ -42,7 +42,7 @@ package final class WorkStore: Sendable {
     }
 
     /// How many works `partition` holds now, for the tests.
-    package func count(in partition: Int) async throws -> Int {
+    func count(in partition: Int) async throws -> Int {
         try await threadPool.runIfActive { try self.held.withLock { try $0.count(in: partition) } }
     }
 
