@@ -13,12 +13,27 @@ static int fail(char *error, size_t error_size, const char *context) {
     return -1;
 }
 
+// vips_init must not run on two threads at once, and a process may start libvips from more than
+// one module (the thumbnailer and the sample images, both in the tests): one lock for them all.
+// Seen: vips_block_untrusted_set asserting on a class another thread was still registering.
+static GMutex starting;
+static int started;
+
 int artpipe_vips_init(const char *program_name, char *error, size_t error_size) {
-    if (VIPS_INIT(program_name ? program_name : "artpipe")) return fail(error, error_size, "cannot start libvips");
-    vips_block_untrusted_set(TRUE);
-    // Every thumbnail has a different source: cached operations would only hold memory.
-    vips_cache_set_max(0);
-    return 0;
+    g_mutex_lock(&starting);
+    int result = 0;
+    if (!started) {
+        if (VIPS_INIT(program_name ? program_name : "artpipe")) {
+            result = fail(error, error_size, "cannot start libvips");
+        } else {
+            vips_block_untrusted_set(TRUE);
+            // Every thumbnail has a different source: cached operations would only hold memory.
+            vips_cache_set_max(0);
+            started = 1;
+        }
+    }
+    g_mutex_unlock(&starting);
+    return result;
 }
 
 // Before 8.15, libvips vectorises with liborc: it generates a resize's code when it builds the

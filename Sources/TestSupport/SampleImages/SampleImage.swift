@@ -22,8 +22,8 @@ package enum SampleImage {
         }
     }
 
-    /// libvips started once per process: `vips_init` must not run on two threads at once, and
-    /// a static `let` is initialised exactly once, whichever thread gets there first.
+    /// libvips started once per process: `vips_init` must not run on two threads at once, so
+    /// the shim holds a lock around it (the thumbnailer starts it too, from its own module).
     private static let started: Result<Void, SampleImageError> = {
         var error = [CChar](repeating: 0, count: 512)
         return artpipe_vips_init("artpipe", &error, error.count) == 0 ? .success(()) : .failure(SampleImageError(error))
