@@ -10,7 +10,7 @@ work=$(mktemp -d)
 broker_pid=
 worker_pid=
 # The broker may run under GNU time (Tansu): its child goes too.
-trap 'pkill -P "${broker_pid:-0}" 2>/dev/null; kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'pkill -P "${broker_pid:-0}" 2>/dev/null || true; kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
 source bench/tansu.sh
 start_broker() {
