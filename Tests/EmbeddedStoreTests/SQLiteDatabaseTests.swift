@@ -13,8 +13,8 @@ struct SQLiteDatabaseTests {
         let path = Self.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            let database = try SQLiteDatabase(recreating: path, cacheBytes: 1 << 20)
-            try database.execute("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER, b BLOB) WITHOUT ROWID")
+            let database = try SQLiteDatabase(
+                recreating: path, cacheBytes: 1 << 20, schema: "CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER, b BLOB)")
             let insert = try database.prepare("INSERT INTO t (k, n, b) VALUES (?1, ?2, ?3)")
             // Bytes SQLite must not cut at a zero, and text with an accent and a separator.
             try insert.run([.text("é\u{1F}1"), .integer(-7), .blob([0, 1, 0, 255])])
@@ -31,14 +31,30 @@ struct SQLiteDatabaseTests {
             // The statement is usable again after a failure.
             try insert.run([.text("c"), .integer(0), .blob([1])])
         }
-        let again = try SQLiteDatabase(recreating: path, cacheBytes: 1 << 20)
+        let again = try SQLiteDatabase(recreating: path, cacheBytes: 1 << 20, schema: "CREATE TABLE u (k TEXT)")
         #expect(throws: SQLiteError.self) { try again.execute("SELECT * FROM t") }
+    }
+
+    @Test("changes go on past a commit of the open transaction, and every one is there")
+    func commitsAsItGoes() throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try SQLiteDatabase(
+            recreating: path, cacheBytes: 64 << 10, schema: "CREATE TABLE t (n INTEGER PRIMARY KEY)")
+        let insert = try database.prepare("INSERT INTO t (n) VALUES (?1)")
+        for number in 0..<25_000 {
+            try insert.run([.integer(number)])
+            try database.changed()
+        }
+        var count = 0
+        try database.prepare("SELECT count(*) FROM t").run([]) { count = $0.integer(0) }
+        #expect(count == 25_000)
     }
 
     @Test("a folder that cannot hold the file is a clear error")
     func unwritable() {
         let error = #expect(throws: SQLiteError.self) {
-            try SQLiteDatabase(recreating: "/proc/no-such-folder/x.sqlite", cacheBytes: 1 << 20)
+            try SQLiteDatabase(recreating: "/proc/no-such-folder/x.sqlite", cacheBytes: 1 << 20, schema: "")
         }
         #expect(error?.description.contains("/proc/no-such-folder/x.sqlite") == true, "\(String(describing: error))")
     }

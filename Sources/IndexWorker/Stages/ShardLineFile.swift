@@ -11,21 +11,18 @@ final class ShardLineFile: @unchecked Sendable {
     private let delete: SQLiteStatement
     private let byArtist: SQLiteStatement
     private let clear: SQLiteStatement
-    /// Changes since the open transaction began (``WorkStore`` says why).
-    private var changes = 0
 
     init(path: String, cacheBytes: Int) throws {
-        database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes)
         // Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
         // interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
         // twentieth of a page); profiled, most of a million-work rebuild went to moving them.
-        try database.execute(
-            """
-            CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL, line BLOB NOT NULL,
-                UNIQUE (shard, work));
-            CREATE INDEX lines_by_artist ON lines (shard, artist);
-            BEGIN;
-            """)
+        database = try SQLiteDatabase(
+            recreating: path, cacheBytes: cacheBytes,
+            schema: """
+                CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL,
+                    line BLOB NOT NULL, UNIQUE (shard, work));
+                CREATE INDEX lines_by_artist ON lines (shard, artist)
+                """)
         select = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1 AND work = ?2")
         upsert = try database.prepare(
             "INSERT INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)"
@@ -63,11 +60,7 @@ final class ShardLineFile: @unchecked Sendable {
         } else {
             try delete.run([.integer(shard), .text(work.description)])
         }
-        changes += 1
-        if changes >= 10_000 {
-            try database.execute("COMMIT; BEGIN;")
-            changes = 0
-        }
+        try database.changed()
     }
 
     private static func bytes(of work: ArtistIndex.Work) -> [UInt8] {

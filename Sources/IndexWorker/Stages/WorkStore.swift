@@ -56,19 +56,15 @@ package final class WorkStore: Sendable {
         let counting: SQLiteStatement
         /// The assignment each partition's rows were read under.
         var generations: [Int: Int] = [:]
-        /// Changes since the open transaction began: it is committed every so many, so a
-        /// change costs no commit of its own.
-        var changes = 0
 
         init(path: String, cacheBytes: Int) throws {
-            database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes)
             // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
-            try database.execute(
-                """
-                CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
-                    UNIQUE (partition, work));
-                BEGIN;
-                """)
+            database = try SQLiteDatabase(
+                recreating: path, cacheBytes: cacheBytes,
+                schema: """
+                    CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
+                        UNIQUE (partition, work))
+                    """)
             select = try database.prepare("SELECT state FROM works WHERE partition = ?1 AND work = ?2")
             upsert = try database.prepare(
                 "INSERT INTO works (partition, work, state) VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET state = ?3")
@@ -92,17 +88,13 @@ package final class WorkStore: Sendable {
             return state
         }
 
-        mutating func put(_ state: WorkState, of work: WorkKey, in partition: Int) throws {
+        func put(_ state: WorkState, of work: WorkKey, in partition: Int) throws {
             if state.isEmpty {
                 try delete.run([.integer(partition), .text(work.description)])
             } else {
                 try upsert.run([.integer(partition), .text(work.description), .blob(state.stored)])
             }
-            changes += 1
-            if changes >= 10_000 {
-                try database.execute("COMMIT; BEGIN;")
-                changes = 0
-            }
+            try database.changed()
         }
 
         func count(in partition: Int) throws -> Int {

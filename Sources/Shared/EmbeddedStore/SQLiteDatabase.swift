@@ -2,16 +2,22 @@ import CSQLite
 import Foundation
 
 /// One SQLite database file, opened for a store that is scratch state: no journal, no fsync, one
-/// connection holding the file. Not safe to share between threads at once: its owner calls it
-/// from one thread at a time (the calls block on the disk, so never from the cooperative pool).
+/// connection holding the file, its changes in a transaction committed every so many
+/// (``changed()``), so a change costs no commit of its own. Not safe to share between threads at
+/// once: its owner calls it from one thread at a time (the calls block on the disk, so never from
+/// the cooperative pool).
 package final class SQLiteDatabase {
     private let handle: OpaquePointer
     package let path: String
+    /// Changes since the open transaction began.
+    private var changes = 0
+    private static let changesACommit = 10_000
 
     /// Opens `path` afresh: whatever a previous process left there is removed first (the store
-    /// is rebuilt from its changelog, and a file left by a killed process may be torn).
+    /// is rebuilt from its changelog, and a file left by a killed process may be torn); makes
+    /// `schema` and opens the first transaction.
     /// - Parameter cacheBytes: the pages SQLite keeps in memory; the rest is read from the file.
-    package init(recreating path: String, cacheBytes: Int) throws {
+    package init(recreating path: String, cacheBytes: Int, schema: String) throws {
         for suffix in ["", "-journal", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
@@ -29,6 +35,15 @@ package final class SQLiteDatabase {
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
             PRAGMA temp_store = MEMORY; PRAGMA cache_size = -\(max(cacheBytes / 1024, 64));
             """)
+        try execute(schema + "; BEGIN;")
+    }
+
+    /// Counts a change made; commits the open transaction every ``changesACommit`` and opens the next.
+    package func changed() throws {
+        changes += 1
+        guard changes >= Self.changesACommit else { return }
+        try execute("COMMIT; BEGIN;")
+        changes = 0
     }
 
     deinit {
@@ -56,7 +71,4 @@ package final class SQLiteDatabase {
     }
 
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
-
-    /// Bytes SQLite holds in this process now (its page cache included).
-    package static var memoryUsed: Int { Int(sqlite3_memory_used()) }
 }
