@@ -74,11 +74,15 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                 // the next run of its partition, so every partition at once, and no linger.
                 if worker.concurrency == nil { settings.concurrency = partitions }
                 settings.producerLinger = .zero
-                let stages = try IndexStages(
-                    partitions: partitions, output: published, kafka: settings.client,
-                    acceptsMissingHistory: acceptMissingHistory, relistEvery: .seconds(fromFlag: writeInterval),
-                    state: stateFolder, storeCacheBytes: stateCacheMib << 20, storeThreads: storeThreads, logger: logger
-                )
+                // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
+                let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
+                let accepts = acceptMissingHistory
+                let stages = try await storeThreads.runIfActive {
+                    try IndexStages(
+                        partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
+                        relistEvery: .seconds(fromFlag: interval), state: stateFolder, storeCacheBytes: cacheBytes,
+                        storeThreads: storeThreads, logger: logger)
+                }
                 if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
                     swept > 0
                 {
