@@ -68,12 +68,14 @@ struct IndexWorkerProcessTests {
             environment = ["AWS_ACCESS_KEY_ID": s3.accessKeyID, "AWS_SECRET_ACCESS_KEY": s3.secretAccessKey]
         }
 
-        func startWorker(writeInterval: String = "0.2", metricsInterval: String = "60") throws -> ChildProcess {
+        func startWorker(writeInterval: String = "0.2", metricsInterval: String = "60", flags: [String] = [])
+            throws -> ChildProcess
+        {
             try ChildProcess(
                 "artpipe",
                 ["index-worker", "--brokers", cluster.brokers] + outFlags + [
                     "--write-interval", writeInterval, "--metrics-interval", metricsInterval,
-                ] + EmbeddedBrokerSettings.flags, environment: environment)
+                ] + EmbeddedBrokerSettings.flags + flags, environment: environment)
         }
 
         /// Every published file now.
@@ -177,16 +179,27 @@ struct IndexWorkerProcessTests {
         await setup.cluster.shutdown()
     }
 
-    @Test("two IndexWorkers on the same topics and output end with the same bytes as one")
+    @Test(
+        "two IndexWorkers on the same topics and output end with the same bytes as one; a third given the first's --state is refused at start"
+    )
     func twoInstances() async throws {
         let setup = try Setup()
-        let first = try setup.startWorker()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("index-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let first = try setup.startWorker(flags: ["--state", state.path])
         let second = try setup.startWorker()
         defer {
             first.stop()
             second.stop()
         }
         try await setup.cluster.producer.send(setup.messages)
+        try await setup.waitForExpectedIndex()
+        // Each would replace the other's files: a copy's state folder is its own.
+        let third = try setup.startWorker(flags: ["--state", state.path])
+        #expect(try await third.waitForExit(timeout: .seconds(60)) == 2)
+        #expect(
+            third.stderr.contains("is in use by another index worker: give each copy its own --state"),
+            "\(third.stderr)")
         try await setup.waitForExpectedIndex()
         await setup.cluster.shutdown()
     }
