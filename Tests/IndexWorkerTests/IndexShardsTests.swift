@@ -171,10 +171,13 @@ extension IndexShardsTests {
     }
 
     @Test(
-        "views of only what changed, rendered over the last files, give the files of the whole shard: titles changed, works moved, an artist grown into a second slice, one shrunk to one, one gone; names with accents, dots, spaces and other scripts"
-    )
-    func changedBucketsOnly() throws {
+        "views of only what changed, rendered over the last files, give the files of the whole shard: titles changed, works moved, an artist grown into a second slice, one shrunk to one, one gone; names with accents, dots, spaces and other scripts; in memory and in the copy's file",
+        arguments: [false, true])
+    func changedBucketsOnly(onDisk: Bool) throws {
         let shards = IndexShards(count: 4)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try ShardLineFile(path: path, cacheBytes: 64 << 10)
         let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 20))
         // Names as museums write them: accents, dots, spaces, other scripts, the unknown maker.
         let names = [
@@ -190,7 +193,9 @@ extension IndexShardsTests {
                     artist: names[artist.name] ?? artist.name, work: work)
             }
         }
-        var states = (0..<shards.count).map { ShardWorks(shard: $0) }
+        var states = try (0..<shards.count).map {
+            onDisk ? ShardWorks(shard: $0, lines: try file.table(of: $0)) : ShardWorks(shard: $0)
+        }
         func apply(_ key: WorkKey, _ row: ShardWorks.Row?) throws {
             // A row leaving an artist of another shard is that shard's tombstone.
             if let before = rows[key], before.artist != row?.artist {
