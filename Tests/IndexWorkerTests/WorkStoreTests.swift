@@ -1,3 +1,4 @@
+import ArtpipeRuntime
 import ArtpipeSupport
 import EmbeddedStore
 import Foundation
@@ -15,9 +16,14 @@ struct WorkStoreTests {
     func sameAsInMemory() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("work-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        // A pool of its own: the shared one also runs other tests' libvips and Kafka calls.
+        try await NIOThreadPool.withPool(threads: 1) { pool in try await Self.sameAsInMemory(in: folder, pool: pool) }
+    }
+
+    static func sameAsInMemory(in folder: URL, pool: NIOThreadPool) async throws {
         let shards = IndexShards(count: 4)
         // A small cache: most reads go to the file, not to SQLite's pages in memory.
-        let store = try WorkStore(folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: .singleton)
+        let store = try WorkStore(folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: pool)
         var memory = [WorkPartition(shards: shards), WorkPartition(shards: shards)]
         var random = SplitMix(seed: 7)
         let works = (0..<40).map { WorkKey(source: "oai", id: "oai:é/\($0)", isRecord: $0 % 4 != 0) }

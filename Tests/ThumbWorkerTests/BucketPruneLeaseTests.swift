@@ -1,5 +1,7 @@
+import ArtpipeRuntime
 import ArtpipeTestKit
 import Foundation
+import NIOPosix
 import ObjectStorage
 import Testing
 
@@ -23,18 +25,21 @@ struct BucketPruneLeaseTests {
         for path in paths { try await client.put(path, body: [1, 2, 3], contentType: "image/jpeg") }
         let bucket = BucketOutputStore(client: client)
         let timing = PruneFence.Timing(heartbeatInterval: .seconds(30), leaseDuration: .seconds(1))
-        let result = try await Task.detached {
-            // Every object unreferenced and older than the cutoff: all are candidates.
-            let plan = try BucketPrunePlan(
-                store: bucket, referencedPaths: [], unsettledObjectNumbers: [], cutoff: Date() + 3_600)
-            #expect(plan.candidates.count == paths.count)
-            return Result {
-                try plan.execute(in: bucket, report: { _ in }, timing: timing) {
-                    // Stopped here (a frozen VM, a debugger) for longer than the lease.
-                    Thread.sleep(forTimeInterval: 1.5)
+        // The prune's calls block, as in `artpipe prune`: on a thread of their own, never the cooperative pool.
+        let result = try await NIOThreadPool.withPool(threads: 1) { pool in
+            try await pool.runIfActive {
+                // Every object unreferenced and older than the cutoff: all are candidates.
+                let plan = try BucketPrunePlan(
+                    store: bucket, referencedPaths: [], unsettledObjectNumbers: [], cutoff: Date() + 3_600)
+                #expect(plan.candidates.count == paths.count)
+                return Result {
+                    try plan.execute(in: bucket, report: { _ in }, timing: timing) {
+                        // Stopped here (a frozen VM, a debugger) for longer than the lease.
+                        Thread.sleep(forTimeInterval: 1.5)
+                    }
                 }
             }
-        }.value
+        }
         #expect(throws: ObjectStoreError.self) { try result.get() }
         let error = "\((try? result.get()).map { _ in "none" } ?? String(describing: result))"
         #expect(error.contains("longer than its lease"), "\(error)")
