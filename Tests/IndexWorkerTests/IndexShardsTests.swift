@@ -94,8 +94,7 @@ extension IndexShardsTests {
         let pageSummaries = (0..<3).map { partition in
             PagesSummary(
                 partition: partition,
-                outlines: entries.filter { Int(IndexLayout.nameHash($0.pageId) % 3) == partition }.map(PageOutline.init)
-            )
+                entries: entries.filter { Int(IndexLayout.nameHash($0.pageId) % 3) == partition })
         }
         let assembled = IndexAssembly.sharedFiles(shards: shardSummaries, pages: pageSummaries, layout: shards)
         #expect(Set(assembled.keys) == Set(expected.keys))

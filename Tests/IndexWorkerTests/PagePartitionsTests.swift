@@ -30,11 +30,11 @@ struct PagePartitionsTests {
 
         // Assignment 1: a change whose send fails (the lease ended): no summary. Another is
         // still in flight when the partition is revoked.
-        _ = try await states.apply(first, to: 0, generation: 1, .page(page))
+        _ = try await states.apply(first, to: 0, generation: 1) { $0.apply(page) }
         #expect(await states.summaries(of: [0]).isEmpty, "its row is not acknowledged")
         await states.sent(first, succeeded: false)
         #expect(await states.summaries(of: [0]).isEmpty, "its send failed")
-        _ = try await states.apply(third, to: 0, generation: 1, .page(page))
+        _ = try await states.apply(third, to: 0, generation: 1) { $0.apply(page) }
 
         // Assignment 2, restored from the (empty) changelog: nothing of it is in flight.
         _ = try await states.state(of: 0, generation: 2)
@@ -42,7 +42,7 @@ struct PagePartitionsTests {
 
         // A change of assignment 2 in flight; assignment 1's last one settles late, failed: it
         // counts for nothing here. Then assignment 2's is acknowledged.
-        _ = try await states.apply(second, to: 0, generation: 2, .page(page))
+        _ = try await states.apply(second, to: 0, generation: 2) { $0.apply(page) }
         await states.sent(third, succeeded: false)
         // Busy: the summary taken when it was last idle, without the page in flight.
         #expect(await states.summaries(of: [0]).first?.crawls.isEmpty == true, "assignment 2's row is in flight")

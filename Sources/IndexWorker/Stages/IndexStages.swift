@@ -28,30 +28,24 @@ package struct IndexStages: Sendable {
     /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
     ///   needs (``HistoryGaps``), rather than hold the partition back.
     /// - Parameter relistEvery: how often the publisher lists the output (the write interval).
-    /// - Parameter state: the folder of this copy's own state (``PageEntryFile``, ``WorkStore``,
-    ///   ``ShardStates``), made afresh.
-    /// - Parameter storeThreads: where the works' and the lines' disk calls run.
-    /// - Parameter pageThreads: where the pages' entries' disk calls run: apart, so that a new page's
-    ///   entry never waits behind a publish round reading a shard's lines.
+    /// - Parameter state: the folder of this copy's own state (``WorkStore``, ``ShardStates``), made afresh.
+    /// - Parameter storeThreads: where the state's disk calls run.
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = defaultStateCacheBytes,
-        storeThreads: NIOThreadPool = .singleton, pageThreads: NIOThreadPool = .singleton, logger: Logger
+        storeThreads: NIOThreadPool = .singleton, logger: Logger
     ) throws {
         stateFolder = try StateFolder(state)
-        // The cache is shared between the stages' three files.
-        let cacheBytes = storeCacheBytes / 3
         pages = PagesStage(
-            partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory,
-            entries: try PageEntryFile(path: state.appendingPathComponent("pages.sqlite").path, cacheBytes: cacheBytes),
-            storeThreads: pageThreads, logger: logger)
+            partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory, logger: logger)
+        // The cache is shared between the stages' two files.
         works = WorksStage(
             partitions: partitions,
             states: try WorkStore(
-                folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
+                folder: state, shards: IndexShards(count: partitions), cacheBytes: storeCacheBytes / 2,
                 threadPool: storeThreads))
         artists = ArtistsStage(
-            shards: try ShardStates(folder: state, cacheBytes: cacheBytes, threadPool: storeThreads))
+            shards: try ShardStates(folder: state, cacheBytes: storeCacheBytes / 2, threadPool: storeThreads))
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka,
             relistEvery: relistEvery, logger: logger)

@@ -1,7 +1,6 @@
 import ArtpipeRuntime
 import KafkaClient
 import Logging
-import NIOPosix
 import PipelineContract
 
 /// Stage A of the index (docs/architecture.md, "The index at scale"): reads pages, thumbnails
@@ -22,15 +21,10 @@ package struct PagesStage: MessageHandler {
     /// Partitions held back because their history is missing.
     package let gaps: HistoryGaps
 
-    /// - Parameter entries: where its pages' entries are kept; nil: in memory.
-    package init(
-        partitions: Int, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool, entries: PageEntryFile? = nil,
-        storeThreads: NIOThreadPool = .singleton, logger: Logger
-    ) {
+    package init(partitions: Int, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool, logger: Logger) {
         self.partitions = partitions
         progress = StageProgress()
-        states = PagePartitions(
-            kafka: kafka, progress: progress, file: entries, threadPool: storeThreads, logger: logger)
+        states = PagePartitions(kafka: kafka, progress: progress, logger: logger)
         gaps = HistoryGaps(accepts: acceptsMissingHistory, logger: logger)
     }
 
@@ -75,7 +69,14 @@ package struct PagesStage: MessageHandler {
         let partition = Int(message.partition)
         let generation = progress.held[partition] ?? 0
         let change = PagePartitions.Change(message)
-        let writes = try await states.apply(change, to: partition, generation: generation, input)
+        let writes = try await states.apply(change, to: partition, generation: generation) { state in
+            switch input {
+            case .page(let page): state.apply(page)
+            case .thumbnails(let thumbnails): state.apply(thumbnails)
+            case .failedRequest(let request, let reason): state.apply(failed: request, reason: reason)
+            case .other: PagePartition.Writes()
+            }
+        }
         do {
             var records = try writes.works.map {
                 try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)

@@ -24,13 +24,13 @@ struct IndexWorkerCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            A folder of this copy's own (an emptyDir): the index's state (pages, works, lines), in embedded \
-            SQLite files made afresh at each start and restored from Kafka's index topics. Default: a new \
-            folder in the temporary directory, removed at exit.
+            A folder of this copy's own (an emptyDir): the works' state, in an embedded SQLite file made afresh \
+            at each start and restored from Kafka's index topics. Default: a new folder in the temporary \
+            directory, removed at exit.
             """)
     var state: String?
 
-    @Option(help: "MiB of the index's state kept in memory: what is read most often; the rest is read from disk.")
+    @Option(help: "MiB of the works' state kept in memory: the works read most often; the rest is read from disk.")
     var stateCacheMib: Int = IndexStages.defaultStateCacheBytes >> 20
 
     @Option(
@@ -55,8 +55,6 @@ struct IndexWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: worker.level)
-        // Two arenas: at a million works a copy's peak fell from 620 to 425 MiB (docs/benchmarks.md).
-        MallocArenas.limit(to: 2, environment: ProcessInfo.processInfo.environment)
         let logger = Logger(label: "artpipe.index")
         let stateFolder =
             state.map { URL(fileURLWithPath: $0) }
@@ -67,42 +65,36 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The publisher's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
-            // The works' and the lines' disk calls, apart from the publisher's; and the pages' entries
-            // on a thread of their own, so that a new page never waits behind a round reading lines.
+            // The state's disk calls (the works' file and the lines' file), apart from the publisher's.
             try await NIOThreadPool.withPool(threads: 2) { storeThreads in
-                try await NIOThreadPool.withPool(threads: 1) { pageThreads in
-                    var settings = try worker.launchSettings(threadPool: threadPool)
-                    let partitions = try await IndexStages.partitionCount(
-                        kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
-                    // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
-                    // the next run of its partition, so every partition at once, and no linger.
-                    if worker.concurrency == nil { settings.concurrency = partitions }
-                    settings.producerLinger = .zero
-                    // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
-                    let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
-                    let accepts = acceptMissingHistory
-                    let stages = try await storeThreads.runIfActive {
-                        try IndexStages(
-                            partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
-                            relistEvery: .seconds(fromFlag: interval), state: stateFolder, storeCacheBytes: cacheBytes,
-                            storeThreads: storeThreads, pageThreads: pageThreads, logger: logger)
-                    }
-                    if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
-                        swept > 0
-                    {
-                        logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
-                    }
-                    let publisher = ShardPublisherService(
-                        publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval),
-                        threadPool: threadPool,
-                        logger: logger)
-                    try await WorkerLauncher.run(
-                        stages.workers, services: [publisher], settings: settings, metricsFactory: metrics,
-                        logger: logger,
-                        companions: worker.endpointServices(
-                            registry: registry, problem: { stages.problem }, logger: logger)
-                    )
+                var settings = try worker.launchSettings(threadPool: threadPool)
+                let partitions = try await IndexStages.partitionCount(
+                    kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
+                // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
+                // the next run of its partition, so every partition at once, and no linger.
+                if worker.concurrency == nil { settings.concurrency = partitions }
+                settings.producerLinger = .zero
+                // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
+                let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
+                let accepts = acceptMissingHistory
+                let stages = try await storeThreads.runIfActive {
+                    try IndexStages(
+                        partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
+                        relistEvery: .seconds(fromFlag: interval), state: stateFolder, storeCacheBytes: cacheBytes,
+                        storeThreads: storeThreads, logger: logger)
                 }
+                if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
+                    swept > 0
+                {
+                    logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+                }
+                let publisher = ShardPublisherService(
+                    publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval), threadPool: threadPool,
+                    logger: logger)
+                try await WorkerLauncher.run(
+                    stages.workers, services: [publisher], settings: settings, metricsFactory: metrics, logger: logger,
+                    companions: worker.endpointServices(registry: registry, problem: { stages.problem }, logger: logger)
+                )
             }
         }
     }
