@@ -88,10 +88,29 @@ struct IndexWorkerProcessTests {
             }
         }
 
+        /// The summaries the shared files are assembled from, and which ones they were: for
+        /// failure messages.
+        var summaries: String {
+            get async {
+                let store = self.store
+                return
+                    (try? await offCooperativePool { () -> String in
+                        let folders = [IndexSummaries.folder, IndexSummaries.shardsFolder, IndexSummaries.pagesFolder]
+                        return try folders.flatMap {
+                            try store.versions(in: $0.hasSuffix("/") ? String($0.dropLast()) : $0).keys
+                        }.sorted().map { path in
+                            "\(path): \(String(decoding: try store.read(path) ?? [], as: UTF8.self).prefix(700))"
+                        }.joined(separator: "; ")
+                    }) ?? "unreadable"
+            }
+        }
+
         /// - Parameter worker: whose last output to show if the files never match.
         func waitForExpectedIndex(worker: ChildProcess? = nil) async throws {
             var differing: [String] = []
             var manifest = ""
+            var difference = ""
+            var summaries = ""
             // What the manifests count, to tell a stalled assembly from a wrong one.
             func totals(_ bytes: [UInt8]?) -> String {
                 guard let text = bytes.map({ String(decoding: $0, as: UTF8.self) }),
@@ -100,13 +119,15 @@ struct IndexWorkerProcessTests {
                 return String(text[start.lowerBound...].prefix(400))
             }
             try await waitUntil(
-                "the published files to match the pure build; differing: \(differing.prefix(5)); published \(manifest); expected \(totals(expected.files[IndexLayout.manifestPath])); worker's last output: \(String((worker?.stdout ?? "").suffix(3_000)))",
+                "the published files to match the pure build; differing: \(differing.prefix(5)); first: \(difference); published \(manifest); expected \(totals(expected.files[IndexLayout.manifestPath])); summaries: \(summaries); worker's last output: \(String((worker?.stdout ?? "").suffix(3_000)))",
                 timeout: .seconds(90)
             ) {
                 let files = await published?.files ?? [:]
                 differing = Set(files.keys).union(expected.files.keys).filter { files[$0] != expected.files[$0] }
                     .sorted()
                 manifest = totals(files[IndexLayout.manifestPath])
+                difference = PublishedFiles(files).firstDifference(from: expected, among: differing) ?? ""
+                if !differing.isEmpty { summaries = await self.summaries }
                 return differing.isEmpty
             }
         }

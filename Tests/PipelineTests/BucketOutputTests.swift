@@ -37,7 +37,7 @@ struct BucketOutputTests {
         try await bucketRun.killAndRestart("index-worker")
         let (_, folderFiles) = try await folderRun.waitForCompletion()
         let (_, bucketFiles) = try await bucketRun.waitForCompletion()
-        #expect(firstDifference(bucketFiles, folderFiles) == nil)
+        #expect(bucketFiles.firstDifference(from: folderFiles) == nil)
         let folderThumbs = try Self.thumbnails(in: folderRun.output)
         #expect(folderThumbs.count > 50, "the sample has images")
         #expect(
@@ -70,7 +70,7 @@ struct BucketOutputTests {
         try bucketRun.start("index-worker")
         try await bucketRun.waitUntilCaughtUp(groups: ["artpipe-thumb", "artpipe-index"])
         let (_, replayedFiles) = try await bucketRun.waitForCompletion()
-        #expect(firstDifference(replayedFiles, folderFiles) == nil)
+        #expect(replayedFiles.firstDifference(from: folderFiles) == nil)
         #expect(try await Self.thumbnails(in: client) == folderThumbs)
         #expect(sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
         try await bucketRun.expectCleanStop()
@@ -110,7 +110,7 @@ struct BucketOutputTests {
         }
         try await store.setGateway(up: true)
         let (_, bucketFiles) = try await bucketRun.waitForCompletion(timeout: .seconds(240))
-        #expect(firstDifference(bucketFiles, folderFiles) == nil)
+        #expect(bucketFiles.firstDifference(from: folderFiles) == nil)
         let status = try await bucketRun.status()
         #expect(status.contains("dead letters: 0"), "nothing dead-lettered: \(status)")
         try await bucketRun.expectCleanStop()

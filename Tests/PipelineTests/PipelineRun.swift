@@ -239,7 +239,14 @@ final class PipelineRun: @unchecked Sendable {
         var failures: [String] = []
         for role in roles {
             for process in workers[role] ?? [] {
-                let status = try await process.waitForExit(timeout: .seconds(60))
+                let status: Int32
+                do {
+                    status = try await process.waitForExit(timeout: .seconds(60))
+                } catch let error as DeadlineExceeded {
+                    process.stop()
+                    failures.append("\(role) still running 60 s after SIGTERM, killed: \(error)")
+                    continue
+                }
                 if status != 0 {
                     let reason = process.process.terminationReason == .uncaughtSignal ? "signal" : "exit"
                     let tail = (process.stderr + process.stdout).split(separator: "\n").suffix(3).joined(
@@ -263,24 +270,4 @@ final class PipelineRun: @unchecked Sendable {
         killWorkers()
         await cluster.shutdown()
     }
-}
-
-/// The first published file that differs, and where, by line; nil when every file is the same.
-func firstDifference(_ actual: PublishedFiles, _ expected: PublishedFiles) -> String? {
-    guard let path = actual.differences(from: expected).first else { return nil }
-    let (a, b) = (
-        actual.files[path].map { String(decoding: $0, as: UTF8.self) } ?? "<missing>",
-        expected.files[path].map { String(decoding: $0, as: UTF8.self) } ?? "<missing>"
-    )
-    let (linesA, linesB) = (
-        a.split(separator: "\n", omittingEmptySubsequences: false),
-        b.split(separator: "\n", omittingEmptySubsequences: false)
-    )
-    for index in 0..<max(linesA.count, linesB.count) {
-        let (lineA, lineB) = (
-            index < linesA.count ? linesA[index] : "<end>", index < linesB.count ? linesB[index] : "<end>"
-        )
-        if lineA != lineB { return "\(path) line \(index + 1): got '\(lineA)', expected '\(lineB)'" }
-    }
-    return "\(path): same lines, different bytes"
 }

@@ -67,7 +67,7 @@ struct PipelineTests {
         try run.startWorkers()
         try await run.crawl()
         let (_, cleanFiles) = try await run.waitForCompletion()
-        #expect(firstDifference(cleanFiles, reference.files) == nil)
+        #expect(cleanFiles.firstDifference(from: reference.files) == nil)
         let imagesBefore = reference.sample.server.imageRequestsServed
         let live = try ChildProcess(
             "artpipe",
@@ -111,7 +111,7 @@ struct PipelineTests {
             }
         }
         let (_, files) = try await run.waitForCompletion()
-        #expect(firstDifference(files, reference.files) == nil)
+        #expect(files.firstDifference(from: reference.files) == nil)
         #expect(reference.sample.server.imageRequestsServed == imagesBefore, "no image downloaded again")
         try await run.expectCleanStop()
     }
@@ -148,7 +148,7 @@ struct PipelineTests {
         }
         let (index, files) = try await run.waitForCompletion()
         #expect(GroundTruth.mismatches(index, collection: reference.sample.collection, output: run.output).isEmpty)
-        #expect(firstDifference(files, reference.files) == nil)
+        #expect(files.firstDifference(from: reference.files) == nil)
         try await run.expectCleanStop()
     }
 
@@ -167,7 +167,7 @@ struct PipelineTests {
         try await Task.sleep(for: .seconds(3))
         run.cluster.broker.setBrokerUp()
         let (_, files) = try await run.waitForCompletion()
-        #expect(firstDifference(files, reference.files) == nil)
+        #expect(files.firstDifference(from: reference.files) == nil)
         try await run.expectCleanStop()
     }
 

@@ -37,7 +37,8 @@ actor ReferenceRun {
         try await run.crawl()
         let (index, files) = try await run.waitForCompletion()
         // Stopped workers have committed everything they handled: the lag is 0 for certain.
-        _ = try await run.stopWorkers()
+        let failures = try await run.stopWorkers()
+        guard failures.isEmpty else { throw DeadlineExceeded(description: "the reference run's workers: \(failures)") }
         let status = try await run.status()
         await run.shutdown()
         let made = Result(sample: sample, output: run.output, index: index, files: files, status: status)

@@ -24,9 +24,9 @@ package struct IndexSummaries: Sendable {
         self.output = output
     }
 
-    static let shardsFolder = "\(folder)/shards/"
+    package static let shardsFolder = "\(folder)/shards/"
     static func shardPath(_ shard: Int) -> String { "\(shardsFolder)\(shard).json" }
-    static let pagesFolder = "\(folder)/pages/"
+    package static let pagesFolder = "\(folder)/pages/"
     static func pagesPath(_ partition: Int) -> String { "\(pagesFolder)\(partition).json" }
 
     /// Writes a shard's summary when it changed, one sequence number after the stored one.

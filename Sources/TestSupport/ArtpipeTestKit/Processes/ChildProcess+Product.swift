@@ -44,10 +44,18 @@ extension ChildProcess {
     package var stdout: String { output }
     package var stderr: String { errors }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit and returns its status. When it does not, the error names
+    /// the command and ends with what it printed last.
     package func waitForExit(timeout: Duration) async throws -> Int32 {
-        try await waitUntil("\(process.executableURL?.lastPathComponent ?? "child") to exit", timeout: timeout) {
-            !process.isRunning
+        let command = ([process.executableURL?.lastPathComponent ?? "child"] + (process.arguments?.prefix(1) ?? []))
+            .joined(separator: " ")
+        do {
+            try await waitUntil("\(command) to exit", timeout: timeout) { !process.isRunning }
+        } catch let error as DeadlineExceeded {
+            throw DeadlineExceeded(
+                description:
+                    "\(error.description); its last output: \(outputTail(lines: 12)); its last errors: \(errors.split(separator: "\n").suffix(6).joined(separator: "\n"))"
+            )
         }
         return process.terminationStatus
     }
