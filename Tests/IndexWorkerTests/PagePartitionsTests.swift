@@ -9,9 +9,8 @@ import Testing
 /// is held under is acknowledged, whatever an earlier assignment left in flight.
 @Suite("The pages stage's summaries across assignments", .serialized, .timeLimit(.minutes(1)))
 struct PagePartitionsTests {
-    static func message(offset: Int64) -> KafkaConsumerMessage {
-        KafkaConsumerMessage(
-            topic: ArtpipeTopic.pages, partition: 0, offset: offset, key: nil, value: [], headers: [])
+    static func message(offset: Int64, topic: String = ArtpipeTopic.pages) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(topic: topic, partition: 0, offset: offset, key: nil, value: [], headers: [])
     }
 
     @Test(
@@ -49,6 +48,39 @@ struct PagePartitionsTests {
         await states.sent(second, succeeded: true)
         let summaries = await states.summaries(of: [0])
         #expect(summaries.count == 1 && summaries.first?.crawls.first?.pagesIndexed == [1], "\(summaries)")
+        await cluster.shutdown()
+    }
+
+    @Test(
+        "a change from another input of the partition waits until the changes in flight are acknowledged: the changelog gets a page's entries in the order they were made"
+    )
+    func inputsTakeTurns() async throws {
+        let cluster = try TestCluster()
+        try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
+        let states = PagePartitions(
+            kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(), logger: .test)
+        let page = ArtistIndexTests.page(3, [])
+        let thumbnails = ArtistIndexTests.thumbnails(for: page)
+        let (fetched, again, made) = (
+            PagePartitions.Change(Self.message(offset: 0)), PagePartitions.Change(Self.message(offset: 1)),
+            PagePartitions.Change(Self.message(offset: 0, topic: ArtpipeTopic.thumbnails))
+        )
+        // The page is applied; its run is not sent yet, and takes another page of its own topic.
+        _ = try await states.apply(fetched, to: 0, generation: 1) { $0.apply(page) }
+        _ = try await states.apply(again, to: 0, generation: 1) { $0.apply(page) }
+        let thumbnailsApplied = Task {
+            try await states.apply(made, to: 0, generation: 1) { $0.apply(thumbnails) }
+        }
+        try await waitUntil("the thumbnails to wait for the page's run", timeout: .seconds(10)) {
+            await states.waitingChanges(of: 0) == 1
+        }
+        await states.sent(fetched, succeeded: true)
+        #expect(await states.waitingChanges(of: 0) == 1, "a change of the page's run is still in flight")
+        await states.sent(again, succeeded: true)
+        // Applied after the page: its entry is the page's with thumbnails, what a restore keeps.
+        let writes = try await thumbnailsApplied.value
+        #expect(writes.entry?.fetched == true && writes.entry?.thumbnails == thumbnails)
+        await states.sent(made, succeeded: true)
         await cluster.shutdown()
     }
 }

@@ -27,11 +27,13 @@ package actor PagePartitions {
     }
 
     /// What a partition has in flight under one assignment: changes whose rows are not yet
-    /// acknowledged, and whether its last send failed (what it holds may then be ahead of the
-    /// topics until a send succeeds again: the failed message is handled again).
+    /// acknowledged, the input topic they came from, and whether its last send failed (what it
+    /// holds may then be ahead of the topics until a send succeeds again: the failed message is
+    /// handled again).
     private struct Sending {
         var generation: Int
         var unacknowledged = 0
+        var topic: String?
         var failed = false
     }
 
@@ -40,6 +42,8 @@ package actor PagePartitions {
     /// partition was revoked and assigned again is the earlier owner's, and counts for nothing.
     private var inFlight: [Change: Int] = [:]
     private var sending: [Int: Sending] = [:]
+    /// Changes from another input topic waiting for a partition's changes in flight to settle.
+    private var waiting: [Int: [CheckedContinuation<Void, Never>]] = [:]
     /// Summaries taken when their partition had every row acknowledged, for partitions that
     /// are seldom idle; and the partitions a publisher asked one of.
     private var settled: [Int: PagesSummary] = [:]
@@ -79,6 +83,16 @@ package actor PagePartitions {
         _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
     ) async throws -> PagePartition.Writes {
         let restored = try await state(of: partition, generation: generation)
+        // The partition's three inputs are handled side by side, each sending its rows in runs:
+        // a change from one waits until the other's changes in flight are acknowledged, so the
+        // changelog and `artpipe.index-works` receive a page's entries in the order they were
+        // made (the last one is what a restore, or compaction, keeps). Never waits on its own
+        // topic's changes: their run is sent in order, and only once it ends.
+        while let busy = sending[partition], busy.generation == generation, busy.unacknowledged > 0,
+            busy.topic != message.topicPartition.topic
+        {
+            await withCheckedContinuation { waiting[partition, default: []].append($0) }
+        }
         // Read again after the wait: the partition's three input topics are handled side by
         // side, and another message may have changed the state meanwhile.
         var state = restored
@@ -90,8 +104,12 @@ package actor PagePartitions {
         }
         let writes = change(&state)
         if held[partition]?.generation == generation { held[partition]?.state = state }
-        if sending[partition]?.generation != generation { sending[partition] = Sending(generation: generation) }
+        if sending[partition]?.generation != generation {
+            sending[partition] = Sending(generation: generation)
+            wake(partition)
+        }
         sending[partition]?.unacknowledged += 1
+        sending[partition]?.topic = message.topicPartition.topic
         inFlight[message] = generation
         return writes
     }
@@ -103,10 +121,19 @@ package actor PagePartitions {
         else { return }
         sending[partition]?.unacknowledged -= 1
         sending[partition]?.failed = !succeeded
+        if sending[partition]?.unacknowledged == 0 { wake(partition) }
         if wanted.contains(partition), let summary = settledSummary(of: partition) {
             settled[partition] = summary
             wanted.remove(partition)
         }
+    }
+
+    /// How many changes wait for `partition`'s changes in flight (for tests).
+    func waitingChanges(of partition: Int) -> Int { waiting[partition]?.count ?? 0 }
+
+    /// Resumes the changes waiting on `partition`; each looks again at what is in flight.
+    private func wake(_ partition: Int) {
+        for continuation in waiting.removeValue(forKey: partition) ?? [] { continuation.resume() }
     }
 
     private func settledSummary(of partition: Int) -> PagesSummary? {
