@@ -62,7 +62,9 @@ package struct PagesSummary: Codable, Sendable, Equatable {
     /// only by its failure as failed, one known only by its thumbnails not at all.
     package init(partition: Int, entries: some Sequence<PageEntry>) {
         self.partition = partition
-        let known = entries.filter { $0.fetched || $0.failure != nil }
+        // By page id: the same pages give the same summary on any copy (an entries dictionary's
+        // order differs from process to process), so a new owner rewrites no summary it agrees with.
+        let known = entries.filter { $0.fetched || $0.failure != nil }.sorted { $0.pageId < $1.pageId }
         pages = known.filter(\.fetched).count
         failedPages = known.count - pages
         crawls = Crawl.merging(
