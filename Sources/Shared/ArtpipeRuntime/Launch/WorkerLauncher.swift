@@ -138,9 +138,11 @@ package enum WorkerLauncher {
         groupConfiguration.maximumGracefulShutdownDuration = settings.drainTimeout + .seconds(15)
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
+        let deadline = ShutdownDeadline(limit: settings.drainTimeout + .seconds(25))
         let watcher = Task {
             for await signal in signals {
                 logger.info("shutting down", metadata: ["signal": "\(signal)"])
+                deadline.arm(logger: logger)
                 await group.triggerGracefulShutdown()
                 return
             }

@@ -137,12 +137,31 @@ package final class KafkaConsumer: Sendable {
         assignment.drainAll()
         assignment.storeFinishedOffsets(client: client)
         assignment.commit(client: client)
-        if let closeError = client.close() {
-            logger.warning("consumer close", metadata: ["kafka.error": "\(closeError)"])
-        }
+        close()
         if !assignment.joined.load(ordering: .relaxed) { client.skipDestroyIfItAborts() }
         continuation.finish()
         logger.info("consumer closed")
+    }
+
+    /// Leaves the group, waiting ``KafkaConsumerConfiguration/closeTimeout`` at most: the close
+    /// runs on a thread of its own, which holds the client, so the handle is never destroyed
+    /// under a close that is still blocked.
+    private func close() {
+        let (client, finished, outcome) = (client, DispatchSemaphore(value: 0), LatestValue<KafkaError?>(nil))
+        let closing = Thread {
+            let error = client.close()
+            outcome.value = error
+            finished.signal()
+        }
+        closing.name = "kafka-consumer-close"
+        closing.start()
+        if finished.wait(timeout: .now() + configuration.closeTimeout.seconds) == .timedOut {
+            logger.warning(
+                "consumer close still waiting for librdkafka: ending without it; the group drops this member at its session timeout",
+                metadata: ["timeout_s": "\(configuration.closeTimeout.seconds)"])
+        } else if let error = outcome.value {
+            logger.warning("consumer close", metadata: ["kafka.error": "\(error)"])
+        }
     }
 
     /// Where a partition's batch passes the `room` its buffer has left: the index of the first

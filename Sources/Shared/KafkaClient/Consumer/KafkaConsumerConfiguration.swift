@@ -21,6 +21,11 @@ package struct KafkaConsumerConfiguration: Sendable {
     }
     /// How long a revoke or a close waits for the message being handled to finish.
     package var drainTimeout: Duration = .seconds(30)
+    /// How long closing waits for librdkafka to leave the group once the offsets are committed.
+    /// Some librdkafka versions can block in close when a rebalance comes mid-way
+    /// (confluentinc/librdkafka#4527): past this the consumer ends without it, and the group
+    /// drops the member at its session timeout.
+    package var closeTimeout: Duration = .seconds(10)
     /// How often librdkafka reports statistics (consumer lag).
     package var statisticsInterval: Duration = .seconds(5)
     /// For applications that keep their own offsets: where to start reading a partition when
