@@ -105,6 +105,26 @@ struct IndexWorkerProcessTests {
             }
         }
 
+        /// Where the works and artist stages' groups stand on their topics (committed/end by
+        /// partition): for failure messages.
+        var stagePositions: String {
+            get async {
+                let offsets = KafkaGroupOffsets(
+                    configuration: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
+                var lines: [String] = []
+                for (group, topic) in [
+                    (IndexStages.worksGroup, ArtpipeTopic.indexWorks),
+                    (IndexStages.artistsGroup, ArtpipeTopic.indexArtists),
+                ] {
+                    let rows = (try? await offsets.positions(group: group, topics: [topic])) ?? []
+                    let text = rows.sorted { $0.topicPartition.partition < $1.topicPartition.partition }
+                        .map { "\($0.committed.map(String.init) ?? "none")/\($0.high)" }
+                    lines.append("\(group) on \(topic): \(text)")
+                }
+                return lines.joined(separator: "; ")
+            }
+        }
+
         /// - Parameter worker: whose last output to show if the files never match.
         func waitForExpectedIndex(worker: ChildProcess? = nil) async throws {
             var differing: [String] = []
@@ -127,7 +147,7 @@ struct IndexWorkerProcessTests {
                     .sorted()
                 manifest = totals(files[IndexLayout.manifestPath])
                 difference = PublishedFiles(files).firstDifference(from: expected, among: differing) ?? ""
-                if !differing.isEmpty { summaries = await self.summaries }
+                if !differing.isEmpty { summaries = await self.summaries + "; " + (await self.stagePositions) }
                 return differing.isEmpty
             }
         }

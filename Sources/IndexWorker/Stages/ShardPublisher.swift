@@ -38,6 +38,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private let round = NSLock()
     /// The page summaries the next shared files are to show, and what they wait for.
     private let target = Mutex<AssemblyTarget?>(nil)
+    /// What the shared files last waited for, so it is logged once.
+    private let lastWait = Mutex<String?>(nil)
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
     /// The output's index files as last listed, with what this copy wrote and removed since:
@@ -270,17 +272,27 @@ package final class ShardPublisher: @unchecked Sendable {
             })
         else { return 0 }
         var target = self.target.withLock { $0 } ?? AssemblyTarget(pages: pageSummaries, versions: versions)
-        guard let worksEnd = target.worksEnd else { return 0 }
+        guard let worksEnd = target.worksEnd else {
+            waiting(for: "a page summary that names the end of \(ArtpipeTopic.indexWorks)")
+            return 0
+        }
         if target.artistsEnd == nil {
             let works = try await positions(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
             guard zip(works, worksEnd).allSatisfy({ $0.committed >= $1 }) else {
                 self.target.withLock { $0 = target }
+                waiting(for: "the works stage to commit \(worksEnd) (at \(works.map(\.committed)))")
                 return 0
             }
             target.artistsEnd = try await endOffsets(ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
         }
         self.target.withLock { $0 = target }
-        guard target.isReached(by: shardSummaries) else { return 0 }
+        guard target.isReached(by: shardSummaries) else {
+            waiting(
+                for:
+                    "the shards to read \(target.artistsEnd ?? []) (at \(shardSummaries.map { $0.position ?? -1 }))")
+            return 0
+        }
+        waiting(for: nil)
         self.target.withLock { $0 = nil }
         let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
         return try await threadPool.runIfActive {
@@ -299,6 +311,15 @@ package final class ShardPublisher: @unchecked Sendable {
                     assembledFrom: assembledFrom)
             }
         }
+    }
+
+    /// Logs what the shared files wait for, at debug level, when it changes.
+    private func waiting(for reason: String?) {
+        let changed = lastWait.withLock { last in
+            defer { last = reason }
+            return last != reason
+        }
+        if changed, let reason { logger.debug("shared files waiting", metadata: ["for": "\(reason)"]) }
     }
 
     private func writeShared(_ files: [String: [UInt8]], assembledFrom: SummaryVersions) throws -> Int {
