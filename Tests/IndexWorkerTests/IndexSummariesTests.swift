@@ -46,6 +46,8 @@ struct IndexSummariesTests {
         // A copy that read the summaries before b changed, and assembles after: it writes nothing.
         #expect(!older.supersedes(published))
         #expect(!newer.supersedes(published), "the same summaries again: nothing to write")
+        #expect(newer.covers(published), "the same summaries again: what a copy's first assembly may show")
+        #expect(!older.covers(published))
         #expect(SummaryVersions(sequences: ["a": 2, "b": 2]).supersedes(published))
         #expect(!SummaryVersions(sequences: ["a": 3, "b": 1]).supersedes(published), "newer in one, older in another")
     }

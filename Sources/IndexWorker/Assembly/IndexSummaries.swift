@@ -121,7 +121,11 @@ package struct SummaryVersions: Codable, Sendable, Equatable {
     /// At least as new as `other` in every summary `other` names, and newer in one or naming
     /// one more: what may replace shared files built from `other` without taking the index back.
     package func supersedes(_ other: SummaryVersions) -> Bool {
-        guard other.sequences.allSatisfy({ sequences[$0.key, default: -1] >= $0.value }) else { return false }
-        return self != other
+        covers(other) && self != other
+    }
+
+    /// At least as new as `other` in every summary `other` names.
+    package func covers(_ other: SummaryVersions) -> Bool {
+        other.sequences.allSatisfy { sequences[$0.key, default: -1] >= $0.value }
     }
 }

@@ -40,6 +40,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private let target = Mutex<AssemblyTarget?>(nil)
     /// What the shared files last waited for, so it is logged once.
     private let lastWait = Mutex<String?>(nil)
+    /// Whether this copy has assembled the shared files once.
+    private var assembledHere = false
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
     /// The output's index files as last listed, with what this copy wrote and removed since:
@@ -305,10 +307,18 @@ package final class ShardPublisher: @unchecked Sendable {
                 }
                 // Every shard's files written since: the manifest names none that is not there.
                 guard shardSummaries.allSatisfy({ $0.published != false }) else { return 0 }
-                guard assembledFrom.supersedes(try self.summaries.assembled()) else { return 0 }
-                return try self.writeShared(
+                // A copy's first assembly may show the summaries already recorded: it writes
+                // only files whose bytes differ, so shared files replaced behind the record's
+                // back (a restored or hand-edited output) are mended, never taken back.
+                let recorded = try self.summaries.assembled()
+                guard
+                    assembledFrom.supersedes(recorded) || (!self.assembledHere && assembledFrom.covers(recorded))
+                else { return 0 }
+                let written = try self.writeShared(
                     IndexAssembly.sharedFiles(shards: shardSummaries, pages: pagesShown, layout: self.shards),
                     assembledFrom: assembledFrom)
+                self.assembledHere = true
+                return written
             }
         }
     }
