@@ -52,9 +52,13 @@ extension ChildProcess {
         do {
             try await waitUntil("\(command) to exit", timeout: timeout) { !process.isRunning }
         } catch let error as DeadlineExceeded {
+            // Z: it exited and Foundation has not reaped it; anything else: it still runs.
+            let state =
+                (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8))
+                .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }.map(String.init) ?? "gone"
             throw DeadlineExceeded(
                 description:
-                    "\(error.description); its last output: \(outputTail(lines: 12)); its last errors: \(errors.split(separator: "\n").suffix(6).joined(separator: "\n"))"
+                    "\(error.description) (process state \(state)); its last output: \(outputTail(lines: 12)); its last errors: \(errors.split(separator: "\n").suffix(6).joined(separator: "\n"))"
             )
         }
         return process.terminationStatus
