@@ -120,11 +120,11 @@ struct WorkerProcessTests {
         try await waitUntil("the worker to begin its start-up checks", timeout: .seconds(30)) {
             early.stdout.contains("starting: checking the brokers and topics")
         }
-        #expect(early.process.isRunning, "still starting")
+        #expect(early.isRunning, "still starting")
         #expect(!early.stdout.contains("worker started"), "still starting")
         early.signal(SIGTERM)
         #expect(try await early.waitForExit(timeout: .seconds(60)) == 0, "\(early.stderr)")
-        #expect(early.process.terminationReason == .exit)
+        #expect(!early.exitedBySignal)
         #expect(ProbeRecord(url: setup.recordURL("early")).done.isEmpty)
         setup.cluster.broker.setRoundTripTime(0)
     }
@@ -153,7 +153,7 @@ struct WorkerProcessTests {
             member.signal(SIGTERM)
             let status = try await member.waitForExit(timeout: .seconds(60))
             #expect(
-                status == 0 && member.process.terminationReason == .exit,
+                status == 0 && !member.exitedBySignal,
                 "round \(round): \(member.stderr.prefix(300))")
         }
     }

@@ -35,11 +35,11 @@ struct CrawlAndFetchTests {
 
         let first = try await crawl(
             cluster, server, ["--query", "s=artist", "--query", "imgonly=true", "--page-size", "100"])
-        #expect(first.process.terminationStatus == 0, "\(first.stderr)")
+        #expect(first.exitStatus == 0, "\(first.stderr)")
         #expect(first.stdout.contains("published 3 page requests"))
         let second = try await crawl(
             cluster, server, ["--query", "imgonly=true", "--query", "s=artist", "--page-size", "100"])
-        #expect(second.process.terminationStatus == 0, "\(second.stderr)")
+        #expect(second.exitStatus == 0, "\(second.stderr)")
 
         let published = try await readTopic(
             ArtpipeTopic.pageRequests, brokers: cluster.brokers, count: 6, timeout: .seconds(30))
@@ -88,7 +88,7 @@ struct CrawlAndFetchTests {
         }
         defer { Task { await server.stop() } }
         let crawl = try await crawl(cluster, server, [])
-        #expect(crawl.process.terminationStatus == 2)
+        #expect(crawl.exitStatus == 2)
         let lines = crawl.stderr.split(separator: "\n")
         #expect(
             lines.count == 1 && lines[0].contains("retired") && lines[0].contains("rijksmuseum-oai"), "\(crawl.stderr)")
@@ -107,12 +107,12 @@ struct CrawlAndFetchTests {
         defer { Task { await server.stop() } }
 
         let all = try await crawl(cluster, server, ["--page-size", "100"])
-        #expect(all.process.terminationStatus == 2)
+        #expect(all.exitStatus == 2)
         #expect(all.stderr.contains("15000 would be unreachable"), "\(all.stderr)")
         #expect(all.stderr.contains("--query type="), "\(all.stderr)")
 
         let range = try await crawl(cluster, server, ["--page-size", "100", "--pages", "90-200"])
-        #expect(range.process.terminationStatus == 0, "\(range.stderr)")
+        #expect(range.exitStatus == 0, "\(range.stderr)")
         #expect(range.stdout.contains("published 11 page requests (pages 90–100 of 100"), "\(range.stdout)")
         #expect(
             server.requests.allSatisfy {

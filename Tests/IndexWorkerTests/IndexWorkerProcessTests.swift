@@ -347,7 +347,7 @@ struct IndexWorkerProcessTests {
             copies[index].signal(SIGTERM)
             #expect(
                 try await copies[index].waitForExit(timeout: .seconds(60)) == 0,
-                "\(copies[index].process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(copies[index].exitStatus): \(copies[index].outputTail(lines: 15))"
+                "\(copies[index].exitedBySignal ? "signal" : "exit") \(copies[index].exitStatus): \(copies[index].outputTail(lines: 15))"
             )
             copies[index] = replacement
         }
@@ -362,7 +362,7 @@ struct IndexWorkerProcessTests {
             leaving.signal(SIGTERM)
             #expect(
                 try await leaving.waitForExit(timeout: .seconds(60)) == 0,
-                "\(leaving.process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(leaving.exitStatus): \(leaving.outputTail(lines: 15))"
+                "\(leaving.exitedBySignal ? "signal" : "exit") \(leaving.exitStatus): \(leaving.outputTail(lines: 15))"
             )
         }
         try await setup.waitForExpectedIndex()

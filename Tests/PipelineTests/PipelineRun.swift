@@ -232,7 +232,7 @@ final class PipelineRun: @unchecked Sendable {
     /// SIGTERM to every worker; returns a line for each that did not exit 0 (none: all clean).
     func stopWorkers(_ roles: [String] = ["fetch-worker", "thumb-worker", "index-worker"]) async throws -> [String] {
         for role in roles {
-            for process in workers[role] ?? [] where process.process.isRunning {
+            for process in workers[role] ?? [] where process.isRunning {
                 process.signal(SIGTERM)
             }
         }
@@ -248,7 +248,7 @@ final class PipelineRun: @unchecked Sendable {
                     continue
                 }
                 if status != 0 {
-                    let reason = process.process.terminationReason == .uncaughtSignal ? "signal" : "exit"
+                    let reason = process.exitedBySignal ? "signal" : "exit"
                     let tail = (process.stderr + process.stdout).split(separator: "\n").suffix(3).joined(
                         separator: " | ")
                     failures.append("\(role) \(reason) \(status): \(tail)")

@@ -37,13 +37,30 @@ package final class ChildProcess: @unchecked Sendable {
         return handle
     }
 
-    package var isRunning: Bool { process.isRunning }
-    package var exitStatus: Int32 { process.terminationStatus }
+    /// Whether it still runs. Foundation's own answer can stay true after the process exited
+    /// (seen in the tests: a zombie, never reaped, for minutes), so the kernel is asked too,
+    /// without reaping it (`WNOWAIT`), which leaves the reaping to Foundation.
+    package var isRunning: Bool { process.isRunning && exited == nil }
+    /// Its exit status, or the signal that ended it.
+    package var exitStatus: Int32 { exited?.status ?? process.terminationStatus }
+    /// Whether a signal ended it.
+    package var exitedBySignal: Bool {
+        exited.map(\.bySignal) ?? (process.terminationReason == .uncaughtSignal)
+    }
+
+    /// How the process ended, from the kernel, while Foundation may not know yet; nil while it runs.
+    private var exited: (status: Int32, bySignal: Bool)? {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+            info._sifields._sigchld.si_pid == process.processIdentifier
+        else { return nil }
+        return (info._sifields._sigchld.si_status, info.si_code != CLD_EXITED)
+    }
     var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends `signal` while the process runs.
     package func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        if isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// User plus system CPU seconds so far, from /proc (nil once the process is gone).
@@ -78,10 +95,10 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Kills the process if it still runs and waits for it: nothing outlives its owner.
     package func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        guard isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        // Not waitUntilExit: Foundation may miss the exit (see isRunning).
+        while isRunning { usleep(10_000) }
     }
 
     deinit { stop() }

@@ -50,7 +50,7 @@ extension ChildProcess {
         let command = ([process.executableURL?.lastPathComponent ?? "child"] + (process.arguments?.prefix(1) ?? []))
             .joined(separator: " ")
         do {
-            try await waitUntil("\(command) to exit", timeout: timeout) { !process.isRunning }
+            try await waitUntil("\(command) to exit", timeout: timeout) { !isRunning }
         } catch let error as DeadlineExceeded {
             // Z: it exited and Foundation has not reaped it; anything else: it still runs.
             let state =
@@ -61,6 +61,6 @@ extension ChildProcess {
                     "\(error.description) (process state \(state)); its last output: \(outputTail(lines: 12)); its last errors: \(errors.split(separator: "\n").suffix(6).joined(separator: "\n"))"
             )
         }
-        return process.terminationStatus
+        return exitStatus
     }
 }
