@@ -13,14 +13,20 @@ struct PagePartitionsTests {
         KafkaConsumerMessage(topic: topic, partition: 0, offset: offset, key: nil, value: [], headers: [])
     }
 
-    @Test(
-        "a send that failed just before a revoke, or settles late, holds back no summary once the partition is assigned again"
-    )
-    func failedSendBeforeRevoke() async throws {
+    /// A broker with an empty changelog of one partition, and the pages stage's partitions on it.
+    static func partitions() throws -> (TestCluster, PagePartitions) {
         let cluster = try TestCluster()
         try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
         let states = PagePartitions(
             kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(), logger: .test)
+        return (cluster, states)
+    }
+
+    @Test(
+        "a send that failed just before a revoke, or settles late, holds back no summary once the partition is assigned again"
+    )
+    func failedSendBeforeRevoke() async throws {
+        let (cluster, states) = try Self.partitions()
         let page = ArtistIndexTests.page(1, [])
         let (first, second, third) = (
             PagePartitions.Change(Self.message(offset: 0)), PagePartitions.Change(Self.message(offset: 1)),
@@ -55,10 +61,7 @@ struct PagePartitionsTests {
         "a change from another input of the partition waits until the changes in flight are acknowledged: the changelog gets a page's entries in the order they were made"
     )
     func inputsTakeTurns() async throws {
-        let cluster = try TestCluster()
-        try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
-        let states = PagePartitions(
-            kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(), logger: .test)
+        let (cluster, states) = try Self.partitions()
         let page = ArtistIndexTests.page(3, [])
         let thumbnails = ArtistIndexTests.thumbnails(for: page)
         let (fetched, again, made) = (
