@@ -94,7 +94,8 @@ extension IndexShardsTests {
         let pageSummaries = (0..<3).map { partition in
             PagesSummary(
                 partition: partition,
-                entries: entries.filter { Int(IndexLayout.nameHash($0.pageId) % 3) == partition })
+                outlines: entries.filter { Int(IndexLayout.nameHash($0.pageId) % 3) == partition }.map(PageOutline.init)
+            )
         }
         let assembled = IndexAssembly.sharedFiles(shards: shardSummaries, pages: pageSummaries, layout: shards)
         #expect(Set(assembled.keys) == Set(expected.keys))

@@ -23,9 +23,9 @@ struct IndexSummariesTests {
         #expect(try summaries.write(Self.shard(0, works: 30)) == 1, "the same summary again is not a change")
         #expect(try summaries.write(Self.shard(0, works: 60)) == 2)
         try summaries.write(Self.shard(1, works: 30))
-        try summaries.write(PagesSummary(partition: 0, entries: []))
+        try summaries.write(PagesSummary(partition: 0, outlines: []))
         #expect(try summaries.read(count: 2) == nil, "page partition 1 has no summary yet")
-        try summaries.write(PagesSummary(partition: 1, entries: []))
+        try summaries.write(PagesSummary(partition: 1, outlines: []))
         let read = try #require(try summaries.read(count: 2))
         #expect(read.shards.map(\.shard) == [0, 1] && read.pages.map(\.partition) == [0, 1])
         #expect(read.versions.sequences[IndexSummaries.shardPath(0)] == 2)
@@ -55,13 +55,14 @@ struct IndexSummariesTests {
 
 extension IndexSummariesTests {
     static func pages(_ partition: Int, pages: Int, worksEnd: [Int64]?) -> PagesSummary {
-        let entries = (1...max(pages, 1)).prefix(pages).map { number in
-            PageEntry(
-                Page(
-                    request: PageRequest(crawlId: "c", source: "s", query: [:], page: number, pageSize: 1), total: 9,
-                    artworks: []))
+        let outlines = (1...max(pages, 1)).prefix(pages).map { number in
+            PageOutline(
+                PageEntry(
+                    Page(
+                        request: PageRequest(crawlId: "c", source: "s", query: [:], page: number, pageSize: 1),
+                        total: 9, artworks: [])))
         }
-        var summary = PagesSummary(partition: partition, entries: entries)
+        var summary = PagesSummary(partition: partition, outlines: outlines)
         summary.worksEnd = worksEnd
         return summary
     }

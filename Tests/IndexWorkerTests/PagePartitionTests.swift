@@ -16,43 +16,46 @@ struct PagePartitionTests {
     }
 
     @Test("a fetched page wins over its failure in either order; a restore from the changelog gives the same summary")
-    func pageBeatsFailure() {
+    func pageBeatsFailure() throws {
         var pageFirst = PagePartition(partition: 0)
         var failureFirst = PagePartition(partition: 0)
         var changelog: [PageEntry] = []
         changelog += [
-            pageFirst.apply(Self.page).entry, pageFirst.apply(failed: Self.request, reason: "HTTP 500").entry,
+            try pageFirst.apply(.page(Self.page)).entry,
+            try pageFirst.apply(.failedRequest(Self.request, reason: "HTTP 500")).entry,
         ]
         .compactMap { $0 }
-        let failed = failureFirst.apply(failed: Self.request, reason: "HTTP 500")
+        let failed = try failureFirst.apply(.failedRequest(Self.request, reason: "HTTP 500"))
         #expect(failed.entry?.failure == "HTTP 500" && failed.works.isEmpty)
-        #expect(failureFirst.apply(failed: Self.request, reason: "HTTP 500") == .init(), "the same failure again")
-        _ = failureFirst.apply(Self.page)
+        #expect(
+            try failureFirst.apply(.failedRequest(Self.request, reason: "HTTP 500")) == .init(),
+            "the same failure again")
+        _ = try failureFirst.apply(.page(Self.page))
         #expect(pageFirst.summary == failureFirst.summary)
         #expect(pageFirst.summary.pages == 1 && pageFirst.summary.failedPages == 0)
         var restored = PagePartition(partition: 0)
-        for entry in changelog { restored.restore(entry) }
+        for entry in changelog { try restored.restore(entry) }
         #expect(restored.summary == pageFirst.summary)
     }
 
     @Test("thumbnails read before their page wait for it, in the changelog too; then a row for its work")
-    func thumbnails() {
+    func thumbnails() throws {
         var item = PageThumbnails.Item(objectNumber: "A", status: .noImage)
         item.imageURL = "https://img/A.jpg"
         let thumbnails = PageThumbnails(pageId: Self.page.pageId, items: [item])
         for restart in [false, true] {
             var partition = PagePartition(partition: 0)
-            let early = partition.apply(thumbnails)
+            let early = try partition.apply(.thumbnails(thumbnails))
             #expect(early.works.isEmpty && early.entry?.thumbnails == thumbnails)
             #expect(partition.summary.pages == 0 && partition.summary.crawls.isEmpty, "a waiting page is no page yet")
             if restart {
                 // A new owner restored from the changelog before the page came.
                 partition = PagePartition(partition: 0)
-                partition.restore(early.entry!)
+                try partition.restore(early.entry!)
             }
-            let fetched = partition.apply(Self.page)
+            let fetched = try partition.apply(.page(Self.page))
             #expect(fetched.works.filter { $0.key.contains("\u{1F}t\u{1F}") }.map(\.work.id) == ["A"])
-            #expect(partition.apply(thumbnails).works.map(\.work.id) == ["A"])
+            #expect(try partition.apply(.thumbnails(thumbnails)).works.map(\.work.id) == ["A"])
         }
     }
 }

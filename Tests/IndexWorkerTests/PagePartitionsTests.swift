@@ -35,11 +35,11 @@ struct PagePartitionsTests {
 
         // Assignment 1: a change whose send fails (the lease ended): no summary. Another is
         // still in flight when the partition is revoked.
-        _ = try await states.apply(first, to: 0, generation: 1) { $0.apply(page) }
+        _ = try await states.apply(first, to: 0, generation: 1, .page(page))
         #expect(await states.summaries(of: [0]).isEmpty, "its row is not acknowledged")
         await states.sent(first, succeeded: false)
         #expect(await states.summaries(of: [0]).isEmpty, "its send failed")
-        _ = try await states.apply(third, to: 0, generation: 1) { $0.apply(page) }
+        _ = try await states.apply(third, to: 0, generation: 1, .page(page))
 
         // Assignment 2, restored from the (empty) changelog: nothing of it is in flight.
         _ = try await states.state(of: 0, generation: 2)
@@ -47,7 +47,7 @@ struct PagePartitionsTests {
 
         // A change of assignment 2 in flight; assignment 1's last one settles late, failed: it
         // counts for nothing here. Then assignment 2's is acknowledged.
-        _ = try await states.apply(second, to: 0, generation: 2) { $0.apply(page) }
+        _ = try await states.apply(second, to: 0, generation: 2, .page(page))
         await states.sent(third, succeeded: false)
         // Busy: the summary taken when it was last idle, without the page in flight.
         #expect(await states.summaries(of: [0]).first?.crawls.isEmpty == true, "assignment 2's row is in flight")
@@ -69,10 +69,10 @@ struct PagePartitionsTests {
             PagePartitions.Change(Self.message(offset: 0, topic: ArtpipeTopic.thumbnails))
         )
         // The page is applied; its run is not sent yet, and takes another page of its own topic.
-        _ = try await states.apply(fetched, to: 0, generation: 1) { $0.apply(page) }
-        _ = try await states.apply(again, to: 0, generation: 1) { $0.apply(page) }
+        _ = try await states.apply(fetched, to: 0, generation: 1, .page(page))
+        _ = try await states.apply(again, to: 0, generation: 1, .page(page))
         let thumbnailsApplied = Task {
-            try await states.apply(made, to: 0, generation: 1) { $0.apply(thumbnails) }
+            try await states.apply(made, to: 0, generation: 1, .thumbnails(thumbnails))
         }
         try await waitUntil("the thumbnails to wait for the page's run", timeout: .seconds(10)) {
             await states.waitingChanges(of: 0) == 1

@@ -66,6 +66,57 @@ struct WorkStoreTests {
         #expect(try await store.count(in: 1) == memory[1].works.count)
     }
 
+    @Test(
+        "pages through the entries' file write what they write in memory, to the same summary; a partition taken anew starts empty, and a late change of its earlier assignment stays out of it"
+    )
+    func pagesOnDisk() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await NIOThreadPool.withPool(threads: 1) { pool in
+            try await pool.runIfActive { try Self.pagesOnDisk(file: folder.appendingPathComponent("pages.sqlite")) }
+        }
+    }
+
+    static func pagesOnDisk(file url: URL) throws {
+        // A small cache: most reads go to the file.
+        let file = try PageEntryFile(path: url.path, cacheBytes: 64 << 10)
+        let earlier = try file.table(of: 0)
+        var onDisk = PagePartition(partition: 0, entries: earlier)
+        var inMemory = PagePartition(partition: 0)
+        var random = SplitMix(seed: 11)
+        for step in 0..<600 {
+            let number = 1 + random.next(6)
+            let crawl = "crawl-\(random.next(2))"
+            let artworks = (0..<random.next(5)).map {
+                Artwork(
+                    objectNumber: "SK-\(number)-\($0 + random.next(3))", title: "t", artist: "Maker \(random.next(4))",
+                    imageURL: random.next(3) == 0 ? nil : "https://img/\(number)-\($0)-\(random.next(2)).jpg",
+                    width: nil, height: nil, position: $0)
+            }
+            let page = ArtistIndexTests.page(number, artworks, crawl: crawl)
+            let request = PageRequest(
+                crawlId: page.crawlId, source: page.source, query: page.query, page: page.page, pageSize: 20)
+            let input: IndexInput
+            switch random.next(4) {
+            case 0: input = .thumbnails(ArtistIndexTests.thumbnails(for: page))
+            case 1: input = .failedRequest(request, reason: "HTTP \(500 + random.next(2))")
+            default: input = .page(page)
+            }
+            let (disk, memory) = (try onDisk.apply(input), try inMemory.apply(input))
+            #expect(disk == memory, "step \(step): \(disk) against \(memory)")
+        }
+        #expect(onDisk.summary == inMemory.summary && onDisk.summary.pages > 0)
+        let pageId = try #require(onDisk.outlines.keys.first)
+        let entry = try #require(try earlier.entry(of: pageId))
+        // Taken anew: empty; a change of the earlier assignment settling late lands in its own rows only.
+        let fresh = try file.table(of: 0)
+        #expect(try fresh.entry(of: pageId) == nil)
+        try earlier.set(entry)
+        #expect(try fresh.entry(of: pageId) == nil)
+        #expect(try earlier.entry(of: pageId) == entry)
+    }
+
     @Test("a state folder is one process's: a second is refused with what to do, and may take it once the first let go")
     func folderInUse() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")

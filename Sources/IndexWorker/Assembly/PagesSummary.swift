@@ -58,13 +58,12 @@ package struct PagesSummary: Codable, Sendable, Equatable {
         return summary
     }
 
-    /// The summary of a partition's page entries: a page fetched counts as indexed, one known
-    /// only by its failure as failed, one known only by its thumbnails not at all.
-    package init(partition: Int, entries: some Sequence<PageEntry>) {
+    /// The summary of a partition's pages: a page fetched counts as indexed, one known only by
+    /// its failure as failed, one known only by its thumbnails not at all.
+    package init(partition: Int, outlines: some Sequence<PageOutline>) {
         self.partition = partition
-        // By page id: the same pages give the same summary on any copy (an entries dictionary's
-        // order differs from process to process), so a new owner rewrites no summary it agrees with.
-        let known = entries.filter { $0.fetched || $0.failure != nil }.sorted { $0.pageId < $1.pageId }
+        // By page id: the same pages give the same summary, however they were kept.
+        let known = outlines.filter { $0.fetched || $0.failure != nil }.sorted { $0.pageId < $1.pageId }
         pages = known.filter(\.fetched).count
         failedPages = known.count - pages
         crawls = Crawl.merging(

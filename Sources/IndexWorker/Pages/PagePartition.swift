@@ -1,14 +1,16 @@
 import PipelineContract
 
-/// The pages stage's state for one partition of its inputs: each page id's entry, what a
-/// message changes in `artpipe.index-works` and in its own changelog `artpipe.index-pages`, and
-/// the partition's summary.
-package struct PagePartition: Sendable, Equatable {
+/// The pages stage's state for one partition of its inputs: each page id's entry (in a
+/// ``PageEntryTable``) and outline (in memory, for the summary), what a message changes in
+/// `artpipe.index-works` and in its own changelog `artpipe.index-pages`, and the partition's
+/// summary.
+package struct PagePartition: Sendable {
     package let partition: Int
-    package private(set) var entries: [String: PageEntry] = [:]
+    let entries: any PageEntryTable
+    package private(set) var outlines: [String: PageOutline] = [:]
 
-    package init(partition: Int) {
-        self.partition = partition
+    package init(partition: Int, entries: any PageEntryTable = PageEntriesInMemory()) {
+        (self.partition, self.entries) = (partition, entries)
     }
 
     /// What one message asks to write: rows of works, and the page's new entry for the changelog.
@@ -17,41 +19,66 @@ package struct PagePartition: Sendable, Equatable {
         package var entry: PageEntry?
     }
 
-    /// A fetched page: its works' rows, the rows of the thumbnails it already has (read before
-    /// it, or made for an earlier version: each joins by its image), and its entry (a failure it
-    /// had is over).
-    package mutating func apply(_ page: Page) -> Writes {
-        var (entry, works) = PageRows.rows(of: page, before: entries[page.pageId])
-        entry.thumbnails = entries[page.pageId]?.thumbnails
-        if let thumbnails = entry.thumbnails { works += PageRows.rows(of: thumbnails, entry: entry) }
-        entries[page.pageId] = entry
-        return Writes(works: works, entry: entry)
+    /// The page id `input` is about; nil for a message that changes no page.
+    static func pageId(of input: IndexInput) -> String? {
+        switch input {
+        case .page(let page): page.pageId
+        case .thumbnails(let thumbnails): thumbnails.pageId
+        case .failedRequest(let request, _): request.pageId
+        case .other: nil
+        }
     }
 
-    /// A page's thumbnails: rows for the works the page lists, kept in its entry; for a page not
-    /// read yet, kept until it is.
-    package mutating func apply(_ thumbnails: PageThumbnails) -> Writes {
-        var entry = entries[thumbnails.pageId] ?? PageEntry(waitingFor: thumbnails.pageId)
-        entry.thumbnails = thumbnails
-        entries[thumbnails.pageId] = entry
-        return Writes(works: entry.fetched ? PageRows.rows(of: thumbnails, entry: entry) : [], entry: entry)
+    /// What `input` writes, given its page's entry before it: a pure function, so that a copy
+    /// reads and writes the entry on its store's threads and only the outline here.
+    static func writes(for input: IndexInput, before: PageEntry?) -> Writes {
+        switch input {
+        case .page(let page):
+            // A fetched page: its works' rows, the rows of the thumbnails it already has (read
+            // before it, or made for an earlier version: each joins by its image), and its entry
+            // (a failure it had is over).
+            var (entry, works) = PageRows.rows(of: page, before: before)
+            entry.thumbnails = before?.thumbnails
+            if let thumbnails = entry.thumbnails { works += PageRows.rows(of: thumbnails, entry: entry) }
+            return Writes(works: works, entry: entry)
+        case .thumbnails(let thumbnails):
+            // Rows for the works the page lists, kept in its entry; for a page not read yet, kept until it is.
+            var entry = before ?? PageEntry(waitingFor: thumbnails.pageId)
+            entry.thumbnails = thumbnails
+            return Writes(works: entry.fetched ? PageRows.rows(of: thumbnails, entry: entry) : [], entry: entry)
+        case .failedRequest(let request, let reason):
+            // The page's failure, unless the page was fetched, which wins in either order (a dead
+            // letter of an earlier try read after the page).
+            if let before, before.fetched { return Writes() }
+            var entry = PageEntry(failed: request, reason: reason)
+            entry.thumbnails = before?.thumbnails
+            return before == entry ? Writes() : Writes(entry: entry)
+        case .other:
+            return Writes()
+        }
     }
 
-    /// A request given up on: the page's failure, unless the page was fetched, which wins in
-    /// either order (a dead letter of an earlier try read after the page).
-    package mutating func apply(failed request: PageRequest, reason: String) -> Writes {
-        if let entry = entries[request.pageId], entry.fetched { return Writes() }
-        var entry = PageEntry(failed: request, reason: reason)
-        entry.thumbnails = entries[request.pageId]?.thumbnails
-        guard entries[request.pageId] != entry else { return Writes() }
-        entries[request.pageId] = entry
-        return Writes(entry: entry)
+    /// Applies `input`: its writes, its page's entry and outline kept.
+    package mutating func apply(_ input: IndexInput) throws -> Writes {
+        guard let pageId = Self.pageId(of: input) else { return Writes() }
+        let writes = Self.writes(for: input, before: try entries.entry(of: pageId))
+        if let entry = writes.entry {
+            try entries.set(entry)
+            settle(entry)
+        }
+        return writes
+    }
+
+    /// The outline of an entry just written to ``entries``.
+    mutating func settle(_ entry: PageEntry) {
+        outlines[entry.pageId] = PageOutline(entry)
     }
 
     /// An entry read back from the changelog while the partition is restored.
-    package mutating func restore(_ entry: PageEntry) {
-        entries[entry.pageId] = entry
+    package mutating func restore(_ entry: PageEntry) throws {
+        try entries.set(entry)
+        settle(entry)
     }
 
-    package var summary: PagesSummary { PagesSummary(partition: partition, entries: entries.values) }
+    package var summary: PagesSummary { PagesSummary(partition: partition, outlines: outlines.values) }
 }

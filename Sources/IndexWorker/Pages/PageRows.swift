@@ -34,7 +34,8 @@ package enum PageRows {
                     pageId: page.pageId, crawlId: page.crawlId, page: page.page, artwork: nil, deletion: deletion))
             writes.append(Write(work: work, key: row.key(of: work), row: row))
         }
-        // Sorted: the same page writes the same rows in the same order on any copy.
+        // Sorted: a set's order depends on how the entry was built (read back from the changelog or the
+        // store, or kept), and the same page must write the same rows in the same order.
         for text in Set(before?.works.values ?? [:].values).sorted() {
             guard let work = WorkKey(text: text), !work.isRecord, !listed.contains(work) else { continue }
             writes.append(Write(work: work, key: WorkRow.versionKey(of: work, page: page.pageId), row: nil))

@@ -36,16 +36,19 @@ package struct IndexStages: Sendable {
         storeThreads: NIOThreadPool = .singleton, logger: Logger
     ) throws {
         stateFolder = try StateFolder(state)
+        // The cache is shared between the stages' three files.
+        let cacheBytes = storeCacheBytes / 3
         pages = PagesStage(
-            partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory, logger: logger)
-        // The cache is shared between the stages' two files.
+            partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory,
+            entries: try PageEntryFile(path: state.appendingPathComponent("pages.sqlite").path, cacheBytes: cacheBytes),
+            storeThreads: storeThreads, logger: logger)
         works = WorksStage(
             partitions: partitions,
             states: try WorkStore(
-                folder: state, shards: IndexShards(count: partitions), cacheBytes: storeCacheBytes / 2,
+                folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
                 threadPool: storeThreads))
         artists = ArtistsStage(
-            shards: try ShardStates(folder: state, cacheBytes: storeCacheBytes / 2, threadPool: storeThreads))
+            shards: try ShardStates(folder: state, cacheBytes: cacheBytes, threadPool: storeThreads))
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka,
             relistEvery: relistEvery, logger: logger)

@@ -1,9 +1,12 @@
+import ArtpipeSupport
 import KafkaClient
 import Logging
+import NIOPosix
 import PipelineContract
 
 /// The pages stage's partitions this copy holds, each restored from `artpipe.index-pages`
-/// once per assignment before it is used.
+/// once per assignment before it is used; their entries in a ``PageEntryFile`` on the copy's
+/// disk (in memory without one), their outlines here.
 package actor PagePartitions {
     /// The step ``StageProgress`` waits for until a partition is restored.
     static let restoreStep = "restore \(ArtpipeTopic.indexPages)"
@@ -48,12 +51,24 @@ package actor PagePartitions {
     /// are seldom idle; and the partitions a publisher asked one of.
     private var settled: [Int: PagesSummary] = [:]
     private var wanted: Set<Int> = []
+    /// One change at a time a partition: its three inputs are handled side by side, and a
+    /// change reads the page's entry, then writes it, on the store's threads.
+    private var turns: [Int: ConcurrencyLimit] = [:]
     private let kafka: KafkaClientConfiguration
     private let progress: StageProgress
+    private let file: PageEntryFile?
+    /// The entries' disk calls block: they run here, never on the cooperative pool.
+    private let threadPool: NIOThreadPool
     private let logger: Logger
 
-    init(kafka: KafkaClientConfiguration, progress: StageProgress, logger: Logger) {
-        (self.kafka, self.progress, self.logger) = (kafka, progress, logger)
+    /// - Parameter file: where the entries are kept; nil: in memory.
+    init(
+        kafka: KafkaClientConfiguration, progress: StageProgress, file: PageEntryFile? = nil,
+        threadPool: NIOThreadPool = .singleton, logger: Logger
+    ) {
+        (self.kafka, self.progress, self.file, self.threadPool, self.logger) = (
+            kafka, progress, file, threadPool, logger
+        )
     }
 
     /// The partition's state under the assignment `generation`, restored first if need be.
@@ -62,9 +77,10 @@ package actor PagePartitions {
             if let state = entry.state { return state }
             return try await entry.restore.value
         }
-        let (kafka, logger, progress) = (kafka, logger, progress)
+        let (kafka, logger, progress, file, threadPool) = (kafka, logger, progress, file, threadPool)
         let restore = Task {
-            let state = try await Self.restore(partition, kafka: kafka, logger: logger)
+            let state = try await Self.restore(
+                partition, file: file, threadPool: threadPool, kafka: kafka, logger: logger)
             progress.read(Self.restoreStep, partition: partition, upTo: 1)
             return state
         }
@@ -76,34 +92,39 @@ package actor PagePartitions {
         return held[partition]?.state ?? state
     }
 
-    /// Applies `message`'s change to the partition's state; returns what it asks to write. The
+    /// Applies `message`'s `input` to the partition's state; returns what it asks to write. The
     /// caller says with ``sent(_:succeeded:)`` whether the broker took it.
-    func apply(
-        _ message: Change, to partition: Int, generation: Int,
-        _ change: @Sendable (inout PagePartition) -> PagePartition.Writes
-    ) async throws -> PagePartition.Writes {
-        let restored = try await state(of: partition, generation: generation)
+    func apply(_ message: Change, to partition: Int, generation: Int, _ input: IndexInput) async throws
+        -> PagePartition.Writes
+    {
+        let entries = try await state(of: partition, generation: generation).entries
+        guard let pageId = PagePartition.pageId(of: input) else { return PagePartition.Writes() }
+        let turn = turns[partition] ?? ConcurrencyLimit(1)
+        turns[partition] = turn
         // The partition's three inputs are handled side by side, each sending its rows in runs:
-        // a change from one waits until the other's changes in flight are acknowledged, so the
+        // a change from one waits until another's changes in flight are acknowledged, so the
         // changelog and `artpipe.index-works` receive a page's entries in the order they were
         // made (the last one is what a restore, or compaction, keeps). Never waits on its own
-        // topic's changes: their run is sent in order, and only once it ends.
-        while let busy = sending[partition], busy.generation == generation, busy.unacknowledged > 0,
-            busy.topic != message.topicPartition.topic
-        {
-            await withCheckedContinuation { waiting[partition, default: []].append($0) }
+        // topic's changes: their run is sent in order, and only once it ends. Waits without the
+        // turn (the other input's run may need it to end), and looks again once it holds it.
+        while true {
+            while othersInFlight(partition, generation: generation, topic: message.topicPartition.topic) {
+                await withCheckedContinuation { waiting[partition, default: []].append($0) }
+            }
+            await turn.acquire()
+            guard othersInFlight(partition, generation: generation, topic: message.topicPartition.topic) else { break }
+            turn.release()
         }
-        // Read again after the wait: the partition's three input topics are handled side by
-        // side, and another message may have changed the state meanwhile.
-        var state = restored
-        if held[partition]?.generation == generation, let current = held[partition]?.state {
-            // Taken out, not copied: mutated while the dictionary still held it, every change
-            // would copy the partition's whole state.
-            held[partition]?.state = nil
-            state = current
+        defer { turn.release() }
+        let writes = try await threadPool.runIfActive {
+            let writes = PagePartition.writes(for: input, before: try entries.entry(of: pageId))
+            if let entry = writes.entry { try entries.set(entry) }
+            return writes
         }
-        let writes = change(&state)
-        if held[partition]?.generation == generation { held[partition]?.state = state }
+        // Its outline, in place: a copy of the partition's state would copy every outline.
+        if let entry = writes.entry, held[partition]?.generation == generation {
+            held[partition]?.state?.settle(entry)
+        }
         if sending[partition]?.generation != generation {
             sending[partition] = Sending(generation: generation)
             wake(partition)
@@ -126,6 +147,12 @@ package actor PagePartitions {
             settled[partition] = summary
             wanted.remove(partition)
         }
+    }
+
+    /// Whether changes from another input than `topic` are in flight in `partition`.
+    private func othersInFlight(_ partition: Int, generation: Int, topic: String) -> Bool {
+        guard let busy = sending[partition] else { return false }
+        return busy.generation == generation && busy.unacknowledged > 0 && busy.topic != topic
     }
 
     /// How many changes wait for `partition`'s changes in flight (for tests).
@@ -162,25 +189,35 @@ package actor PagePartitions {
         }
     }
 
-    private static func restore(_ partition: Int, kafka: KafkaClientConfiguration, logger: Logger) async throws
-        -> PagePartition
-    {
-        let collected = Collected(partition: partition)
+    /// The partition read from its changelog into a new table (on the scan's blocking thread).
+    private static func restore(
+        _ partition: Int, file: PageEntryFile?, threadPool: NIOThreadPool, kafka: KafkaClientConfiguration,
+        logger: Logger
+    ) async throws -> PagePartition {
+        let collected = try await threadPool.runIfActive {
+            Collected(partition: partition, entries: try file?.table(of: partition) ?? PageEntriesInMemory())
+        }
         try await KafkaTopicSnapshot.scan(
             ArtpipeTopic.indexPages, from: [Int32(partition): 0], configuration: kafka, timeout: .seconds(600),
             logger: logger
         ) { message in
-            if let entry = try? IndexTopicRecords.pageEntry(message) { collected.state.restore(entry) }
+            guard collected.error == nil, let entry = try? IndexTopicRecords.pageEntry(message) else { return }
+            do { try collected.state.restore(entry) } catch { collected.error = error }
         }
+        if let error = collected.error { throw error }
         logger.info(
             "pages partition restored",
-            metadata: ["kafka.partition": "\(partition)", "pages": "\(collected.state.entries.count)"])
+            metadata: ["kafka.partition": "\(partition)", "pages": "\(collected.state.outlines.count)"])
         return collected.state
     }
 
     /// What a restore collects; only the blocking thread that scans touches it.
     private final class Collected: @unchecked Sendable {
         var state: PagePartition
-        init(partition: Int) { state = PagePartition(partition: partition) }
+        /// The table's first failure: the restore fails with it.
+        var error: (any Error)?
+        init(partition: Int, entries: any PageEntryTable) {
+            state = PagePartition(partition: partition, entries: entries)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArtpipeRuntime
 import KafkaClient
 import Logging
+import NIOPosix
 import PipelineContract
 
 /// Stage A of the index (docs/architecture.md, "The index at scale"): reads pages, thumbnails
@@ -21,10 +22,15 @@ package struct PagesStage: MessageHandler {
     /// Partitions held back because their history is missing.
     package let gaps: HistoryGaps
 
-    package init(partitions: Int, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool, logger: Logger) {
+    /// - Parameter entries: where its pages' entries are kept; nil: in memory.
+    package init(
+        partitions: Int, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool, entries: PageEntryFile? = nil,
+        storeThreads: NIOThreadPool = .singleton, logger: Logger
+    ) {
         self.partitions = partitions
         progress = StageProgress()
-        states = PagePartitions(kafka: kafka, progress: progress, logger: logger)
+        states = PagePartitions(
+            kafka: kafka, progress: progress, file: entries, threadPool: storeThreads, logger: logger)
         gaps = HistoryGaps(accepts: acceptsMissingHistory, logger: logger)
     }
 
@@ -69,14 +75,7 @@ package struct PagesStage: MessageHandler {
         let partition = Int(message.partition)
         let generation = progress.held[partition] ?? 0
         let change = PagePartitions.Change(message)
-        let writes = try await states.apply(change, to: partition, generation: generation) { state in
-            switch input {
-            case .page(let page): state.apply(page)
-            case .thumbnails(let thumbnails): state.apply(thumbnails)
-            case .failedRequest(let request, let reason): state.apply(failed: request, reason: reason)
-            case .other: PagePartition.Writes()
-            }
-        }
+        let writes = try await states.apply(change, to: partition, generation: generation, input)
         do {
             var records = try writes.works.map {
                 try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)

@@ -21,9 +21,9 @@ package enum StagedIndexBuild {
         for input in inputs {
             let writes: PagePartition.Writes
             switch input {
-            case .page(let page): writes = pages.apply(page)
-            case .thumbnails(let thumbnails): writes = pages.apply(thumbnails)
-            case .failed(let request, let reason): writes = pages.apply(failed: request, reason: reason)
+            case .page(let page): writes = try pages.apply(.page(page))
+            case .thumbnails(let thumbnails): writes = try pages.apply(.thumbnails(thumbnails))
+            case .failed(let request, let reason): writes = try pages.apply(.failedRequest(request, reason: reason))
             }
             // A row, then whatever it writes back to the topic, as the works stage reads them.
             var rows = writes.works.map { (work: $0.work, key: $0.key, row: $0.row) }
@@ -41,7 +41,7 @@ package enum StagedIndexBuild {
             files.merge(IndexLayout.bucketFiles(of: index, shards: shards)) { first, _ in first }
             summaries.append(ShardSummary(shard: state.shard, index: index))
         }
-        let pageSummaries = [pages.summary] + (1..<max(partitions, 1)).map { PagesSummary(partition: $0, entries: []) }
+        let pageSummaries = [pages.summary] + (1..<max(partitions, 1)).map { PagesSummary(partition: $0, outlines: []) }
         files.merge(IndexAssembly.sharedFiles(shards: summaries, pages: pageSummaries, layout: shards)) { first, _ in
             first
         }

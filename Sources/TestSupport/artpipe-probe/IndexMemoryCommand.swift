@@ -73,8 +73,8 @@ struct IndexMemoryCommand: ParsableCommand {
 
     private static func apply(_ input: Input, to pages: inout PagePartition) throws -> PagePartition.Writes {
         switch input {
-        case .page(let bytes): pages.apply(try decode(bytes) as Page)
-        case .thumbnails(let bytes): pages.apply(try decode(bytes) as PageThumbnails)
+        case .page(let bytes): try pages.apply(.page(try decode(bytes)))
+        case .thumbnails(let bytes): try pages.apply(.thumbnails(try decode(bytes)))
         }
     }
 

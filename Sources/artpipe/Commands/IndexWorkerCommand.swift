@@ -24,13 +24,13 @@ struct IndexWorkerCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            A folder of this copy's own (an emptyDir): the works' state, in an embedded SQLite file made afresh \
-            at each start and restored from Kafka's index topics. Default: a new folder in the temporary \
-            directory, removed at exit.
+            A folder of this copy's own (an emptyDir): the index's state (pages, works, lines), in embedded \
+            SQLite files made afresh at each start and restored from Kafka's index topics. Default: a new \
+            folder in the temporary directory, removed at exit.
             """)
     var state: String?
 
-    @Option(help: "MiB of the works' state kept in memory: the works read most often; the rest is read from disk.")
+    @Option(help: "MiB of the index's state kept in memory: what is read most often; the rest is read from disk.")
     var stateCacheMib: Int = IndexStages.defaultStateCacheBytes >> 20
 
     @Option(
