@@ -28,12 +28,15 @@ package struct IndexStages: Sendable {
     /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
     ///   needs (``HistoryGaps``), rather than hold the partition back.
     /// - Parameter relistEvery: how often the publisher lists the output (the write interval).
-    /// - Parameter state: the folder of this copy's own state (``WorkStore``, ``ShardStates``), made afresh.
-    /// - Parameter storeThreads: where the state's disk calls run.
+    /// - Parameter state: the folder of this copy's own state (``PageEntryFile``, ``WorkStore``,
+    ///   ``ShardStates``), made afresh.
+    /// - Parameter storeThreads: where the works' and the lines' disk calls run.
+    /// - Parameter pageThreads: where the pages' entries' disk calls run: apart, so that a new page's
+    ///   entry never waits behind a publish round reading a shard's lines.
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = defaultStateCacheBytes,
-        storeThreads: NIOThreadPool = .singleton, logger: Logger
+        storeThreads: NIOThreadPool = .singleton, pageThreads: NIOThreadPool = .singleton, logger: Logger
     ) throws {
         stateFolder = try StateFolder(state)
         // The cache is shared between the stages' three files.
@@ -41,7 +44,7 @@ package struct IndexStages: Sendable {
         pages = PagesStage(
             partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory,
             entries: try PageEntryFile(path: state.appendingPathComponent("pages.sqlite").path, cacheBytes: cacheBytes),
-            storeThreads: storeThreads, logger: logger)
+            storeThreads: pageThreads, logger: logger)
         works = WorksStage(
             partitions: partitions,
             states: try WorkStore(

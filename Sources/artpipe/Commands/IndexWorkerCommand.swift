@@ -67,36 +67,42 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The publisher's file writes and fsyncs, and Kafka's one-shot calls.
         try await NIOThreadPool.withPool(threads: 2) { threadPool in
-            // The state's disk calls (the works' file and the lines' file), apart from the publisher's.
+            // The works' and the lines' disk calls, apart from the publisher's; and the pages' entries
+            // on a thread of their own, so that a new page never waits behind a round reading lines.
             try await NIOThreadPool.withPool(threads: 2) { storeThreads in
-                var settings = try worker.launchSettings(threadPool: threadPool)
-                let partitions = try await IndexStages.partitionCount(
-                    kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
-                // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
-                // the next run of its partition, so every partition at once, and no linger.
-                if worker.concurrency == nil { settings.concurrency = partitions }
-                settings.producerLinger = .zero
-                // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
-                let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
-                let accepts = acceptMissingHistory
-                let stages = try await storeThreads.runIfActive {
-                    try IndexStages(
-                        partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
-                        relistEvery: .seconds(fromFlag: interval), state: stateFolder, storeCacheBytes: cacheBytes,
-                        storeThreads: storeThreads, logger: logger)
+                try await NIOThreadPool.withPool(threads: 1) { pageThreads in
+                    var settings = try worker.launchSettings(threadPool: threadPool)
+                    let partitions = try await IndexStages.partitionCount(
+                        kafka: settings.client, timeout: settings.connectTimeout, logger: logger)
+                    // The stages wait on the broker, not the CPU: a run's rows are acknowledged before
+                    // the next run of its partition, so every partition at once, and no linger.
+                    if worker.concurrency == nil { settings.concurrency = partitions }
+                    settings.producerLinger = .zero
+                    // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
+                    let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
+                    let accepts = acceptMissingHistory
+                    let stages = try await storeThreads.runIfActive {
+                        try IndexStages(
+                            partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
+                            relistEvery: .seconds(fromFlag: interval), state: stateFolder, storeCacheBytes: cacheBytes,
+                            storeThreads: storeThreads, pageThreads: pageThreads, logger: logger)
+                    }
+                    if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
+                        swept > 0
+                    {
+                        logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
+                    }
+                    let publisher = ShardPublisherService(
+                        publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval),
+                        threadPool: threadPool,
+                        logger: logger)
+                    try await WorkerLauncher.run(
+                        stages.workers, services: [publisher], settings: settings, metricsFactory: metrics,
+                        logger: logger,
+                        companions: worker.endpointServices(
+                            registry: registry, problem: { stages.problem }, logger: logger)
+                    )
                 }
-                if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
-                    swept > 0
-                {
-                    logger.info("removed temporary files of killed writes", metadata: ["files": "\(swept)"])
-                }
-                let publisher = ShardPublisherService(
-                    publisher: stages.publisher, interval: .seconds(fromFlag: writeInterval), threadPool: threadPool,
-                    logger: logger)
-                try await WorkerLauncher.run(
-                    stages.workers, services: [publisher], settings: settings, metricsFactory: metrics, logger: logger,
-                    companions: worker.endpointServices(registry: registry, problem: { stages.problem }, logger: logger)
-                )
             }
         }
     }
