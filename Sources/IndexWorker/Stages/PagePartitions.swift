@@ -73,21 +73,25 @@ package actor PagePartitions {
 
     /// The partition's state under the assignment `generation`, restored first if need be.
     func state(of partition: Int, generation: Int) async throws -> PagePartition {
+        let restore: Task<PagePartition, any Error>
         if let entry = held[partition], entry.generation == generation {
             if let state = entry.state { return state }
-            return try await entry.restore.value
+            restore = entry.restore
+        } else {
+            let (kafka, logger, progress, file, threadPool) = (kafka, logger, progress, file, threadPool)
+            restore = Task {
+                let state = try await Self.restore(
+                    partition, file: file, threadPool: threadPool, kafka: kafka, logger: logger)
+                progress.read(Self.restoreStep, partition: partition, upTo: 1)
+                return state
+            }
+            held[partition] = Held(generation: generation, restore: restore)
+            // A summary settled under an earlier assignment may be older than what the output holds.
+            settled[partition] = nil
         }
-        let (kafka, logger, progress, file, threadPool) = (kafka, logger, progress, file, threadPool)
-        let restore = Task {
-            let state = try await Self.restore(
-                partition, file: file, threadPool: threadPool, kafka: kafka, logger: logger)
-            progress.read(Self.restoreStep, partition: partition, upTo: 1)
-            return state
-        }
-        held[partition] = Held(generation: generation, restore: restore)
-        // A summary settled under an earlier assignment may be older than what the output holds.
-        settled[partition] = nil
         let state = try await restore.value
+        // Kept by whichever waiter resumes first, before any change is applied: a change settles
+        // its outline in the kept state, and one kept later would drop it.
         if held[partition]?.generation == generation, held[partition]?.state == nil { held[partition]?.state = state }
         return held[partition]?.state ?? state
     }
