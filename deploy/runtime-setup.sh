@@ -15,6 +15,6 @@ rm -rf /var/lib/apt/lists/*
 id artpipe >/dev/null 2>&1 \
   || useradd --system --uid 10001 --user-group --home-dir /data --no-create-home artpipe
 install -d -o artpipe -g artpipe /data
-# Where the index worker keeps its state (--state /state: an embedded SQLite file, rebuilt from
+# Where the index worker keeps its state (--state /state: embedded SQLite files, rebuilt from
 # Kafka at each start): a volume mounted here starts owned by the user.
 install -d -o artpipe -g artpipe /state
