@@ -16,13 +16,24 @@ struct HTTPFetcherTests {
         }
     }
 
+    /// Every fetcher the tests made. A test that throws before its `shutdown()` would drop its
+    /// fetcher unshut, and AsyncHTTPClient traps at that deinit, ending the whole test process
+    /// (seen on a loaded machine, where a get ran out of retries): kept here, it fails alone.
+    static let made = Mutex<[HTTPFetcher]>([])
+
     func fetcher(_ configure: (inout HTTPFetcherConfiguration) -> Void = { _ in }) -> HTTPFetcher {
         var configuration = HTTPFetcherConfiguration()
         configuration.initialBackoff = .milliseconds(20)
         configuration.maxBackoff = .milliseconds(100)
         configure(&configuration)
-        return HTTPFetcher(
-            configuration: configuration, redaction: SecretRedaction(secrets: ["s3cret-key"]), logger: .test)
+        return Self.kept(
+            HTTPFetcher(
+                configuration: configuration, redaction: SecretRedaction(secrets: ["s3cret-key"]), logger: .test))
+    }
+
+    static func kept(_ fetcher: HTTPFetcher) -> HTTPFetcher {
+        made.withLock { $0.append(fetcher) }
+        return fetcher
     }
 
     @Test("429 with Retry-After: 1, then 200: retried after the delay")
@@ -126,9 +137,10 @@ struct HTTPFetcherTests {
     func bodyBudget() async throws {
         let megabyte = [UInt8](repeating: 0x61, count: 1 << 20)
         let server = try await TestHTTPServer.start { _ in TestHTTPServer.Response(body: megabyte) }
-        let http = HTTPFetcher(
-            configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test,
-            bodyBudget: 3 << 19)  // 1.5 MiB: room for one body at a time
+        let http = Self.kept(
+            HTTPFetcher(
+                configuration: HTTPFetcherConfiguration(), redaction: SecretRedaction(secrets: []), logger: .test,
+                bodyBudget: 3 << 19))  // 1.5 MiB: room for one body at a time
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<6 {
                 group.addTask {
