@@ -44,7 +44,8 @@ chroot "$root" sh -c 'echo "librdkafka $(pkg-config --modversion rdkafka), libvi
 # the object store's tests run against moto here, against the gateway in `make test`.
 in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/opt/swift-toolchain/bin:/usr/bin:/bin VIPS_WARNING=0 \
-    ARTPIPE_TEST_PYTHON=/opt/oai-repo/bin/python3 ARTPIPE_TEST_S3_STORES=moto bash -c "cd /src && $*"
+    ARTPIPE_TEST_PYTHON=/opt/oai-repo/bin/python3 ARTPIPE_TEST_S3_STORES=moto \
+    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${TEST_WIDTH:-8}" bash -c "cd /src && $*"
 }
 # The Python packages some tests run (oai-repo's and oaipmh's OAI-PMH servers, botocore's signer, moto's S3
 # stand-in; PyPI), in the root's own Python. Their wheels are fetched out here, where pip
