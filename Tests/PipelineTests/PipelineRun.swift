@@ -180,23 +180,51 @@ final class PipelineRun: @unchecked Sendable {
     ) async throws -> (index: ArtistIndex, files: PublishedFiles) {
         var complete: (ArtistIndex, PublishedFiles)?
         let pages = expectedPages ?? self.expectedPages
-        try await waitUntil("the index to be complete", timeout: timeout) {
-            guard let manifest = await manifest, manifest.progress(crawlId: crawlId).isComplete(expectedPages: pages)
-            else { return false }
-            let found = try await offCooperativePool { [published] () -> (ArtistIndex, PublishedFiles)? in
+        // What the last look found, so a timeout says which part never came.
+        var seen = "no manifest"
+        try await waitUntil(
+            "the index to be complete (\(pages) pages of \(crawlId)); last seen: \(seen); the index workers' last lines: \(indexWorkerTails)",
+            timeout: timeout
+        ) {
+            guard let manifest = await manifest else { return false }
+            let progress = manifest.progress(crawlId: crawlId)
+            seen = "\(progress)"
+            guard progress.isComplete(expectedPages: pages) else { return false }
+            let found = try await offCooperativePool { [published] () -> Result<(ArtistIndex, PublishedFiles), Stale> in
                 guard
                     let files = PublishedFiles(
                         in: published,
-                        paths: (try? IndexLayout.publishedVersions(in: published)).map { Array($0.keys) } ?? []),
-                    let index = try? PublishedIndex.read(from: published).index,
-                    PublishedFiles(IndexLayout.files(for: index)) == files
-                else { return nil }
-                return (index, files)
+                        paths: (try? IndexLayout.publishedVersions(in: published)).map { Array($0.keys) } ?? [])
+                else { return .failure(Stale(reason: "a published file could not be read")) }
+                guard let index = try? PublishedIndex.read(from: published).index else {
+                    return .failure(Stale(reason: "the index could not be read"))
+                }
+                let differing = PublishedFiles(IndexLayout.files(for: index)).differences(from: files)
+                guard differing.isEmpty else {
+                    return .failure(Stale(reason: "files not what the index publishes: \(differing.prefix(5))"))
+                }
+                return .success((index, files))
             }
-            complete = found
-            return found != nil
+            switch found {
+            case .success(let result):
+                complete = result
+                return true
+            case .failure(let stale):
+                seen = "\(progress), \(stale.reason)"
+                return false
+            }
         }
         return complete!
+    }
+
+    /// Why the published files were not yet the complete index.
+    private struct Stale: Error {
+        let reason: String
+    }
+
+    /// Each running index worker's last log lines, for a timeout's message.
+    private var indexWorkerTails: String {
+        (workers["index-worker"] ?? []).map { $0.outputTail(lines: 6) }.joined(separator: " || ")
     }
 
     /// Waits until each of `groups` has committed the end of every partition of every topic it
