@@ -130,7 +130,7 @@ struct WorkStoreTests {
     }
 
     @Test(
-        "a work's state and a line read back from their compact bytes as they were; each type's fields are the ones the codec writes"
+        "a work's state, a line and a page's entry read back from their compact bytes as they were; each type's fields are the ones the codec writes"
     )
     func compactForms() throws {
         let work = WorkStoreTests.record
@@ -150,6 +150,18 @@ struct WorkStoreTests {
         writer.write(line)
         var reader = CompactReader(writer.bytes)
         #expect(try reader.indexedWork() == line && reader.isAtEnd)
+        var entry = PageEntry(waitingFor: "rijksmuseum:q:3")
+        (entry.crawlId, entry.source, entry.query, entry.page, entry.total) = ("c", "rijksmuseum", ["q": "v"], 3, 40)
+        (entry.works, entry.images, entry.failure) = (["SK-1": work.description], ["SK-1": "https://img/1.jpg"], "gone")
+        entry.thumbnails = PageThumbnails(
+            pageId: entry.pageId,
+            items: [PageThumbnails.Item(objectNumber: "SK-1", status: .failed, reason: "HTTP 404")])
+        for written in [entry, PageEntry(waitingFor: "p")] {
+            var writer = CompactWriter()
+            writer.write(written)
+            var reader = CompactReader(writer.bytes)
+            #expect(try reader.pageEntry() == written && reader.isAtEnd)
+        }
         // A field added to one of these types must be added to CompactWriter+IndexValues.swift.
         let artwork = Artwork(
             objectNumber: "o", title: "t", artist: "a", imageURL: nil, width: nil, height: nil, position: 0)
@@ -161,8 +173,9 @@ struct WorkStoreTests {
             Mirror(reflecting: file).children.count, Mirror(reflecting: version).children.count,
             Mirror(reflecting: line).children.count,
             Mirror(reflecting: RecordDeletion(recordId: "r", datestamp: "d")).children.count,
+            Mirror(reflecting: entry).children.count, Mirror(reflecting: entry.thumbnails!).children.count,
         ]
-        #expect(fields == [9, 5, 6, 5, 10, 2])
+        #expect(fields == [9, 5, 6, 5, 10, 2, 11, 3])
     }
 
     static let record = WorkRowsTests.record

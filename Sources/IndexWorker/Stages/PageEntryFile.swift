@@ -1,9 +1,9 @@
 import EmbeddedStore
-import Foundation
 import Synchronization
 
 /// The pages stage's entries on the copy's own disk: one SQLite file, each page's entry (its
-/// works, images and thumbnails) by page id, as JSON, the form of its changelog. Scratch, as
+/// works, images and thumbnails) by page id, in the stores' compact form (a page's entry is read
+/// and written with each of its messages; JSON cost more than the row). Scratch, as
 /// ``WorkStore``'s file: made afresh by each process. Each assignment of a partition gets a
 /// table of its own (``table(of:)``), so a late change of an earlier assignment never lands in
 /// the rows of the next. Restores of several partitions write at once: calls take its lock.
@@ -32,11 +32,16 @@ package final class PageEntryFile: Sendable {
             try held.select.run([.integer(slot), .text(pageId)]) { bytes = $0.blob(0) }
             return bytes
         }
-        return try bytes.map { try JSONDecoder().decode(PageEntry.self, from: Data($0)) }
+        return try bytes.map {
+            var reader = CompactReader($0)
+            return try reader.pageEntry()
+        }
     }
 
     func set(_ entry: PageEntry, partition: Int, slot: Int) throws {
-        let bytes = Array(try JSONEncoder().encode(entry))
+        var writer = CompactWriter()
+        writer.write(entry)
+        let bytes = writer.bytes
         try held.withLock { held in
             try held.upsert.run([.integer(partition), .integer(slot), .text(entry.pageId), .blob(bytes)])
             try held.database.changed()

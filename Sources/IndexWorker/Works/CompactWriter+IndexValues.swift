@@ -1,8 +1,8 @@
 import EmbeddedStore
 import PipelineContract
 
-// The compact forms of what the stages keep on disk (``WorkStore``, ``ShardLineFile``), every
-// field in declaration order. A field added to one of these types is added here too:
+// The compact forms of what the stages keep on disk (``WorkStore``, ``ShardLineFile``,
+// ``PageEntryFile``), every field in declaration order. A field added to one of these types is added here too:
 // `WorkStoreTests` counts each type's fields.
 
 extension CompactWriter {
@@ -56,6 +56,24 @@ extension CompactWriter {
         write(work.recordId)
         write(work.datestamp)
     }
+
+    mutating func write(_ entry: PageEntry) {
+        write(entry.pageId)
+        write(entry.crawlId)
+        write(entry.source)
+        write(entry.query)
+        write(entry.page)
+        write(entry.total)
+        write(entry.works)
+        write(entry.images)
+        write(entry.failure)
+        write(entry.fetched)
+        write(entry.thumbnails) {
+            $0.write($1.v)
+            $0.write($1.pageId)
+            $0.write($1.items) { $0.write($1) }
+        }
+    }
 }
 
 extension CompactReader {
@@ -95,5 +113,19 @@ extension CompactReader {
             objectNumber: try string(), title: try string(), pageId: try string(), page: try int(),
             imageURL: try optionalString(), thumbnailStatus: try string(), thumbnailReason: try optionalString(),
             thumbnails: try pairs(), recordId: try optionalString(), datestamp: try optionalString())
+    }
+
+    mutating func pageEntry() throws -> PageEntry {
+        var entry = PageEntry(waitingFor: try string())
+        (entry.crawlId, entry.source, entry.query) = (try string(), try string(), try pairs())
+        (entry.page, entry.total, entry.works, entry.images) = (try int(), try int(), try pairs(), try pairs())
+        (entry.failure, entry.fetched) = (try optionalString(), try bool())
+        entry.thumbnails = try optional {
+            let version = try $0.int()
+            var thumbnails = PageThumbnails(pageId: try $0.string(), items: try $0.list { try $0.thumbnailItem() })
+            thumbnails.v = version
+            return thumbnails
+        }
+        return entry
     }
 }
