@@ -33,7 +33,8 @@ struct IndexTemporariesTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let stages = try IndexStages(
             partitions: 1, output: FolderOutputStore(directory: directory),
-            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), state: state, logger: .test)
+            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), state: state,
+            storeThreads: .indexTests, pageThreads: .indexTests, logger: .test)
         #expect(stages.publisher.removeStaleTemporaries() == stale.count)
         for path in stale {
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), "\(path)")

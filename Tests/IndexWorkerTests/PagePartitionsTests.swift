@@ -18,7 +18,8 @@ struct PagePartitionsTests {
         let cluster = try TestCluster()
         try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
         let states = PagePartitions(
-            kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(), logger: .test)
+            kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(),
+            threadPool: .indexTests, logger: .test)
         return (cluster, states)
     }
 

@@ -36,7 +36,7 @@ package struct IndexStages: Sendable {
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = defaultStateCacheBytes,
-        storeThreads: NIOThreadPool = .singleton, pageThreads: NIOThreadPool = .singleton, logger: Logger
+        storeThreads: NIOThreadPool, pageThreads: NIOThreadPool, logger: Logger
     ) throws {
         stateFolder = try StateFolder(state)
         // The cache is shared between the stages' three files.

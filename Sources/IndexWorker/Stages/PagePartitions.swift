@@ -64,7 +64,7 @@ package actor PagePartitions {
     /// - Parameter file: where the entries are kept; nil: in memory.
     init(
         kafka: KafkaClientConfiguration, progress: StageProgress, file: PageEntryFile? = nil,
-        threadPool: NIOThreadPool = .singleton, logger: Logger
+        threadPool: NIOThreadPool, logger: Logger
     ) {
         (self.kafka, self.progress, self.file, self.threadPool, self.logger) = (
             kafka, progress, file, threadPool, logger

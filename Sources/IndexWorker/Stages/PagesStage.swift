@@ -25,7 +25,7 @@ package struct PagesStage: MessageHandler {
     /// - Parameter entries: where its pages' entries are kept; nil: in memory.
     package init(
         partitions: Int, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool, entries: PageEntryFile? = nil,
-        storeThreads: NIOThreadPool = .singleton, logger: Logger
+        storeThreads: NIOThreadPool, logger: Logger
     ) {
         self.partitions = partitions
         progress = StageProgress()
