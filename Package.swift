@@ -135,7 +135,7 @@ let package = Package(
             name: "ArtpipeTestKit",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection",
-                "ThumbWorker", "HTTPFetching", "ObjectStorage", logging, hummingbird, httpTypes, nioCore,
+                "ThumbWorker", "HTTPFetching", "ObjectStorage", logging, hummingbird, httpTypes, nioCore, nioPosix,
             ], path: testSupport("ArtpipeTestKit"),
             resources: [.copy("Fixtures")]),
         .executableTarget(
