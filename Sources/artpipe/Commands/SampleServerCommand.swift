@@ -96,7 +96,12 @@ struct SampleServerCommand: AsyncParsableCommand {
         let service = SampleServerService(server: server, host: host, port: port, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("listening: http://\(host):\(bound)\n".utf8))
             if let portFile {
-                try? AtomicFile.write(Data(String(bound).utf8), to: URL(fileURLWithPath: portFile))
+                // Whoever waits for the file would wait for good: say so.
+                do {
+                    _ = try AtomicFile.write(Data(String(bound).utf8), to: URL(fileURLWithPath: portFile))
+                } catch {
+                    logger.error("cannot write the port file", metadata: ["path": "\(portFile)", "reason": "\(error)"])
+                }
             }
             logger.info(
                 "sample collection served",
