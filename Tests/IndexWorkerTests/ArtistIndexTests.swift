@@ -171,6 +171,24 @@ struct ArtistIndexTests {
         #expect(index.artists.last?.works.map(\.objectNumber) == ["O2", "O7"])
     }
 
+    @Test(
+        "a name's letter is its first character folded, as the whole name folded begins; keys kept for a call are the same"
+    )
+    func letters() {
+        let names = [
+            "émile", "Émile", "Øystein", "ßach", "İzmir", "Ｂoch", "", " lead", "Æsop", "Ångström", "ǅorđe", "9 Masters",
+        ]
+        for name in names {
+            let whole = ArtistIndex.collationKey(name).unicodeScalars.first.map(String.init) ?? ""
+            let expected = ("a"..."z").contains(whole) && whole.count == 1 ? whole : "other"
+            #expect(GallerySite.Letter.key(of: name) == expected, "\(name)")
+        }
+        #expect(GallerySite.Letter.key(of: "Émile") == "e" && GallerySite.Letter.key(of: "") == "other")
+        let keys = CollationKeys()
+        let folded = names.map(ArtistIndex.collationKey)
+        #expect(keys.keys(of: names) == folded && keys.keys(of: names.reversed()) == folded.reversed())
+    }
+
     @Test("per crawl: pages indexed, gaps below the highest page, failed pages")
     func crawlProgress() {
         var inputs = IndexInputs()

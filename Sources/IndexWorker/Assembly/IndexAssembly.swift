@@ -2,10 +2,11 @@
 /// summaries: the bytes one copy holding the whole index would write.
 package enum IndexAssembly {
     /// `index.json`, `index.html`, the letter pages, `gallery/artists.js` and the style sheet.
-    package static func sharedFiles(shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards)
-        -> [String: [UInt8]]
-    {
-        let artists = shards.flatMap(\.artists).map { (key: ArtistIndex.collationKey($0.name), artist: $0) }
+    package static func sharedFiles(
+        shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards, keys: CollationKeys = CollationKeys()
+    ) -> [String: [UInt8]] {
+        let unsorted = shards.flatMap(\.artists)
+        let artists = zip(keys.keys(of: unsorted.map(\.name)), unsorted).map { (key: $0, artist: $1) }
             .sorted { ArtistIndex.artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }.map(\.artist)
         var thumbnails = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
         for shard in shards { thumbnails.merge(shard.thumbnails, uniquingKeysWith: +) }

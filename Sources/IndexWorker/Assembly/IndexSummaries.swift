@@ -19,6 +19,7 @@ package struct IndexSummaries: Sendable {
     }
 
     let output: any OutputStore
+    private let decoded = DecodedSummaries()
 
     package init(output: any OutputStore) {
         self.output = output
@@ -94,9 +95,9 @@ package struct IndexSummaries: Sendable {
         return next.sequence
     }
 
-    private func read<Value: Decodable>(_ path: String) throws -> Value? {
+    private func read<Value: Decodable & Sendable>(_ path: String) throws -> Value? {
         guard let bytes = try output.read(path) else { return nil }
-        return try JSONDecoder().decode(Value.self, from: Data(bytes))
+        return try decoded.value(of: bytes, at: path)
     }
 
     private static let encoder: JSONEncoder = {

@@ -19,9 +19,10 @@ extension GallerySite {
             page == 0 ? "letter-\(key).html" : "letter-\(key)-\(page + 1).html"
         }
 
-        /// Case and accents folded: `Émile` is under E. The unknown maker is under Other.
+        /// Case and accents folded: `Émile` is under E. The unknown maker is under Other. The
+        /// first character is folded alone (as in the whole name): a letter page lists thousands.
         static func key(of name: String) -> String {
-            guard let first = ArtistIndex.collationKey(name).unicodeScalars.first,
+            guard let first = name.first.flatMap({ ArtistIndex.collationKey(String($0)).unicodeScalars.first }),
                 ("a"..."z").contains(first)
             else { return "other" }
             return String(first)

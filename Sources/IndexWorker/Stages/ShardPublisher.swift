@@ -42,6 +42,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private let lastWait = Mutex<String?>(nil)
     /// Whether this copy has assembled the shared files once.
     private var assembledHere = false
+    /// The artists' keys of its last assembly, so the next folds only new names.
+    private let collationKeys = CollationKeys()
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
     /// The output's index files as last listed, with what this copy wrote and removed since:
@@ -315,7 +317,8 @@ package final class ShardPublisher: @unchecked Sendable {
                     assembledFrom.supersedes(recorded) || (!self.assembledHere && assembledFrom.covers(recorded))
                 else { return 0 }
                 let written = try self.writeShared(
-                    IndexAssembly.sharedFiles(shards: shardSummaries, pages: pagesShown, layout: self.shards),
+                    IndexAssembly.sharedFiles(
+                        shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys),
                     assembledFrom: assembledFrom)
                 self.assembledHere = true
                 return written
