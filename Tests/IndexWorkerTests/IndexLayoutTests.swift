@@ -50,6 +50,14 @@ struct IndexLayoutTests {
         let index = ArtistIndex.build(from: Self.inputs(works: 3_000, artists: 40))
         let files = IndexLayout.files(for: index)
         #expect(files.keys.allSatisfy(IndexLayout.isIndexFile), "\(files.keys.filter { !IndexLayout.isIndexFile($0) })")
+        let own = [
+            "index.json", "works/0af.jsonl", "gallery/0af.html", "gallery/letter-a-2.html", "gallery/letter-other.html",
+        ]
+        let others = [
+            "works/0AF.jsonl", "works/x/0af.jsonl", "/works/0af.jsonl", "works/0af.jsonl/", "gallery/letter-.html",
+            "gallery/0afe.html", "works/0af.html", "notes/0af.jsonl", "works", "",
+        ]
+        #expect(own.allSatisfy(IndexLayout.isIndexFile) && !others.contains(where: IndexLayout.isIndexFile))
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("layout-own"))
         for (path, bytes) in files {
             let url = output.appendingPathComponent(path)

@@ -138,16 +138,18 @@ package enum IndexLayout {
     /// `works/<bucket>.jsonl` and `gallery/<bucket>.html`, a letter's pages, the style sheet
     /// and the artist list.
     static func isIndexFile(_ path: String) -> Bool {
-        if [manifestPath, GallerySite.frontPagePath, GallerySite.stylePath, GallerySite.artistListPath].contains(path) {
-            return true
+        switch path {
+        case manifestPath, GallerySite.frontPagePath, GallerySite.stylePath, GallerySite.artistListPath: return true
+        default: break
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
-        let name = parts[1]
+        // A folder and a name, one slash between: asked of every file of every listing.
+        guard let slash = path.firstIndex(of: "/") else { return false }
+        let name = path[path.index(after: slash)...]
+        guard !name.contains("/") else { return false }
         func isBucket(_ stem: Substring) -> Bool {
             stem.count == 3 && stem.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
         }
-        switch parts[0] {
+        switch path[..<slash] {
         case Substring(worksFolder):
             return name.hasSuffix(".jsonl") && isBucket(name.dropLast(6))
         case Substring(galleryFolder):
