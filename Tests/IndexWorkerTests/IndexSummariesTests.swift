@@ -29,6 +29,14 @@ struct IndexSummariesTests {
         let read = try #require(try summaries.read(count: 2))
         #expect(read.shards.map(\.shard) == [0, 1] && read.pages.map(\.partition) == [0, 1])
         #expect(read.versions.sequences[IndexSummaries.shardPath(0)] == 2)
+        // Another copy takes shard 0 over and writes it: this one, which keeps what it decoded
+        // and wrote, reads the other's summary and goes on from its sequence number.
+        let other = IndexSummaries(output: FolderOutputStore(directory: directory))
+        #expect(try other.write(Self.shard(0, works: 90)) == 3)
+        let after = try #require(try summaries.read(count: 2))
+        #expect(
+            after.shards[0] == Self.shard(0, works: 90) && after.versions.sequences[IndexSummaries.shardPath(0)] == 3)
+        #expect(try summaries.write(Self.shard(0, works: 60)) == 4, "the other copy's sequence, not its own last")
         // The manifest's folder lists none of them: the publisher and prune never touch them.
         #expect(try IndexLayout.publishedVersions(in: FolderOutputStore(directory: directory)).isEmpty)
     }

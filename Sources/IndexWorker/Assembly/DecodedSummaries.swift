@@ -15,7 +15,12 @@ final class DecodedSummaries: Sendable {
             return value
         }
         let value = try JSONDecoder().decode(Value.self, from: Data(bytes))
-        decoded.withLock { $0[path] = (bytes, value) }
+        remember(value, of: bytes, at: path)
         return value
+    }
+
+    /// Records that `bytes` at `path` decode to `value` (this copy just wrote them).
+    func remember(_ value: some Sendable, of bytes: [UInt8], at path: String) {
+        decoded.withLock { $0[path] = (bytes, value) }
     }
 }

@@ -343,7 +343,8 @@ package final class ShardPublisher: @unchecked Sendable {
         where try write(bytes, to: path) {
             count += 1
         }
-        for path in try listed().keys.sorted() where IndexLayout.bucket(ofFile: path) == nil && files[path] == nil {
+        // The listing holds every bucket's files: the few others are picked out before sorting.
+        for path in try listed().keys.filter({ files[$0] == nil && IndexLayout.bucket(ofFile: $0) == nil }).sorted() {
             try remove(path)
             count += 1
         }
