@@ -3,7 +3,8 @@
 package enum IndexAssembly {
     /// `index.json`, `index.html`, the letter pages, `gallery/artists.js` and the style sheet.
     package static func sharedFiles(
-        shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards, keys: CollationKeys = CollationKeys()
+        shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards, keys: CollationKeys = CollationKeys(),
+        letterPages: LetterPages = LetterPages()
     ) -> [String: [UInt8]] {
         let unsorted = shards.flatMap(\.artists)
         let artists = zip(keys.keys(of: unsorted.map(\.name)), unsorted).map { (key: $0, artist: $1) }
@@ -17,7 +18,8 @@ package enum IndexAssembly {
             totals: totals, crawls: crawls(pages.flatMap(\.crawls)),
             artists: artists.map { IndexContent.Artist(name: $0.name, workCount: $0.works) },
             works: { _, _ in [] })
-        return IndexLayout.sharedFiles(for: content, plan: IndexLayout.Plan(content, shards: layout))
+        return IndexLayout.sharedFiles(
+            for: content, plan: IndexLayout.Plan(content, shards: layout), letterPages: letterPages)
     }
 
     /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the

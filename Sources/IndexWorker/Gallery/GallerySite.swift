@@ -45,22 +45,43 @@ package enum GallerySite {
     static func displayName(_ name: String) -> String { name.isEmpty ? "Unknown maker" : name }
 
     /// The front page, letter pages, artist list and style sheet: everything but the buckets.
-    static func sharedFiles(_ index: IndexContent, plan: IndexLayout.Plan) -> [String: [UInt8]] {
+    /// - Parameter letterPages: the last call's letter pages, rendered again only where changed.
+    static func sharedFiles(
+        _ index: IndexContent, plan: IndexLayout.Plan, letterPages: LetterPages = LetterPages()
+    ) -> [String: [UInt8]] {
         let letters = Letter.group(index)
         var files: [String: [UInt8]] = [
             frontPagePath: frontPage(index, letters: letters),
             stylePath: Array(style.utf8),
             artistListPath: artistList(index, plan: plan),
         ]
+        let counts = Dictionary(uniqueKeysWithValues: letters.map { ($0.key, $0.artists.count) })
+        var pages: [String: (inputs: LetterPages.Inputs, render: () -> [UInt8])] = [:]
         for letter in letters {
-            let pages = stride(from: 0, to: letter.artists.count, by: artistsPerLetterPage).map {
+            let slices = stride(from: 0, to: letter.artists.count, by: artistsPerLetterPage).map {
                 letter.artists[$0..<min($0 + artistsPerLetterPage, letter.artists.count)]
             }
-            for (number, artists) in pages.enumerated() {
-                files[letter.path(page: number)] = letterPage(
-                    letter, page: number, of: pages.count, artists: artists, letters: letters, index: index, plan: plan)
+            for (number, artists) in slices.enumerated() {
+                let inputs = LetterPages.Inputs(
+                    letters: counts, letter: letter.key, page: number, pageCount: slices.count,
+                    letterCount: letter.artists.count,
+                    artists: artists.map {
+                        .init(
+                            name: index.artists[$0].name, works: index.artists[$0].workCount,
+                            bucket: plan.slices[$0][0].bucket)
+                    })
+                pages[letter.path(page: number)] = (
+                    inputs,
+                    {
+                        letterPage(
+                            letter, page: number, of: slices.count, artists: artists, letters: letters, index: index,
+                            plan: plan)
+                    }
+                )
             }
         }
+        let rendered = letterPages.pages(pages)
+        files.merge(rendered) { first, _ in first }
         return files
     }
 }

@@ -75,8 +75,10 @@ package enum IndexLayout {
     }
 
     /// The files that are not a bucket's: the manifest and the gallery's front, letter and list files.
-    static func sharedFiles(for index: IndexContent, plan: Plan) -> [String: [UInt8]] {
-        var files = GallerySite.sharedFiles(index, plan: plan)
+    static func sharedFiles(
+        for index: IndexContent, plan: Plan, letterPages: LetterPages = LetterPages()
+    ) -> [String: [UInt8]] {
+        var files = GallerySite.sharedFiles(index, plan: plan, letterPages: letterPages)
         files[manifestPath] = IndexManifest.render(index, plan: plan)
         return files
     }

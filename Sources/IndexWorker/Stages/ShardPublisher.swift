@@ -44,6 +44,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private var assembledHere = false
     /// The artists' keys of its last assembly, so the next folds only new names.
     private let collationKeys = CollationKeys()
+    /// The letter pages of its last assembly, so the next renders only those that changed.
+    private let letterPages = LetterPages()
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
     /// The output's index files as last listed, with what this copy wrote and removed since:
@@ -318,7 +320,8 @@ package final class ShardPublisher: @unchecked Sendable {
                 else { return 0 }
                 let written = try self.writeShared(
                     IndexAssembly.sharedFiles(
-                        shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys),
+                        shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys,
+                        letterPages: self.letterPages),
                     assembledFrom: assembledFrom)
                 self.assembledHere = true
                 return written

@@ -1,0 +1,58 @@
+import Testing
+
+@testable import IndexWorker
+
+@Suite("Letter pages rendered again only where they changed")
+struct LetterPagesTests {
+    /// 4,100 artists under A (three pages), 500 under B, 100 under É, 50 under Other.
+    static func content() -> IndexContent {
+        let names =
+            (0..<4_100).map { "Aa \($0)" } + (0..<500).map { "B \($0)" } + (0..<100).map { "Émile \($0)" }
+            + (0..<50).map { "9 \($0)" }
+        let artists = names.enumerated().map { IndexContent.Artist(name: $1, workCount: 1 + $0 % 7) }
+        return IndexContent(
+            totals: ArtistIndex.Totals(
+                artists: artists.count, works: artists.map(\.workCount).reduce(0, +), pages: 1, failedPages: 0,
+                thumbnails: [:]),
+            crawls: [], artists: artists, works: { _, _ in [] })
+    }
+
+    /// The shared files through `pages`, checked against rendering them all afresh.
+    static func files(_ content: IndexContent, through pages: LetterPages) -> [String: [UInt8]] {
+        let plan = IndexLayout.Plan(content)
+        let files = GallerySite.sharedFiles(content, plan: plan, letterPages: pages)
+        let afresh = GallerySite.sharedFiles(content, plan: plan)
+        let differing = Set(files.keys).union(afresh.keys).filter { files[$0] != afresh[$0] }
+        #expect(differing.isEmpty, "not the bytes rendered afresh: \(differing.sorted())")
+        return files
+    }
+
+    @Test("a count changed renders its one page; an artist who comes or goes renders every page; bytes as afresh")
+    func onlyChangedPages() {
+        let pages = LetterPages()
+        var content = Self.content()
+        let first = Self.files(content, through: pages)
+        let letterPaths = first.keys.filter { $0.hasPrefix("gallery/letter-") }
+        #expect(letterPaths.count == 6 && pages.rendered == 6)
+
+        _ = Self.files(content, through: pages)
+        #expect(pages.rendered == 0, "nothing changed")
+
+        // The 2,500th A: on A's second page.
+        content.artists[2_500].workCount += 1
+        let counted = Self.files(content, through: pages)
+        #expect(pages.rendered == 1)
+        #expect(counted.filter { first[$0.key] != $0.value }.keys.sorted().contains("gallery/letter-a-2.html"))
+
+        // A new B changes B's count in every page's letter links.
+        content.artists.insert(IndexContent.Artist(name: "Bz", workCount: 3), at: 4_600)
+        _ = Self.files(content, through: pages)
+        #expect(pages.rendered == 6)
+
+        // Every Other gone: its page goes, the rest show one letter fewer.
+        content.artists.removeAll { $0.name.hasPrefix("9") }
+        let fewer = Self.files(content, through: pages)
+        #expect(pages.rendered == 5)
+        #expect(fewer["gallery/letter-other.html"] == nil)
+    }
+}
