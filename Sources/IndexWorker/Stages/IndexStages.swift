@@ -27,7 +27,7 @@ package struct IndexStages: Sendable {
     /// - Parameter partitions: the partition count of the index's topics (``partitionCount``).
     /// - Parameter acceptsMissingHistory: go on where an input no longer holds what the index
     ///   needs (``HistoryGaps``), rather than hold the partition back.
-    /// - Parameter relistEvery: how often the publisher lists the output (the write interval).
+    /// - Parameter relistEvery: how often the publisher lists the output (the command: ten write intervals).
     /// - Parameter state: the folder of this copy's own state (``PageEntryFile``, ``WorkStore``,
     ///   ``ShardStates``), made afresh.
     /// - Parameter storeThreads: where the works' and the lines' disk calls run.

@@ -36,7 +36,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     @Option(
         help: """
             Seconds: the longest between publish rounds. A change is published within a tenth of it (100 ms at \
-            the default); rounds come no closer than that.
+            the default); rounds come no closer than that. Every ten intervals the output is listed, and a \
+            file another writer replaced is written again.
             """)
     var writeInterval: Double = 1
 
@@ -84,7 +85,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     let stages = try await storeThreads.runIfActive {
                         try IndexStages(
                             partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
-                            relistEvery: .seconds(fromFlag: interval), state: stateFolder, storeCacheBytes: cacheBytes,
+                            relistEvery: .seconds(fromFlag: interval) * 10, state: stateFolder,
+                            storeCacheBytes: cacheBytes,
                             storeThreads: storeThreads, pageThreads: pageThreads, logger: logger)
                     }
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
