@@ -58,6 +58,21 @@ struct IndexLayoutTests {
             "gallery/0afe.html", "works/0af.html", "notes/0af.jsonl", "works", "",
         ]
         #expect(own.allSatisfy(IndexLayout.isIndexFile) && !others.contains(where: IndexLayout.isIndexFile))
+        // A bucket's files name it; no other path, of the index or not, does.
+        #expect(
+            IndexLayout.bucket(ofFile: "works/0af.jsonl") == 0x0af
+                && IndexLayout.bucket(ofFile: "gallery/fff.html") == 0xfff)
+        let notBuckets =
+            others + [
+                "index.json", "gallery/letter-a-2.html", "gallery/abc.jsonl", "works/ab.jsonl", "works/abg.jsonl",
+                "works/é1.jsonl", "gallery/0af.htm", "gallery/0af.html.tmp",
+            ]
+        #expect(notBuckets.allSatisfy { IndexLayout.bucket(ofFile: $0) == nil })
+        let buckets = IndexLayout.Plan(IndexContent(index)).buckets.keys
+        let bucketFiles = buckets.flatMap { [(IndexLayout.worksPath($0), $0), (GallerySite.bucketPath($0), $0)] }
+        #expect(
+            Dictionary(uniqueKeysWithValues: bucketFiles)
+                == files.keys.reduce(into: [:]) { $0[$1] = IndexLayout.bucket(ofFile: $1) })
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("layout-own"))
         for (path, bytes) in files {
             let url = output.appendingPathComponent(path)

@@ -256,12 +256,15 @@ package final class ShardPublisher: @unchecked Sendable {
         where try write(bytes, to: path, listed: listing[path]) {
             count += 1
         }
-        // A bucket rendered that no slice is in any more: its files go.
-        for path in listing.keys.sorted()
-        where own(path) && files[path] == nil && IndexLayout.bucket(ofFile: path).map(rendered) == true {
-            try remove(path)
-            (known[path], written[path]) = (nil, nil)
-            count += 1
+        // A bucket rendered that no slice is in any more: its files go. The shard's buckets are
+        // looked up in the listing, not the listing (every bucket's files) searched.
+        for bucket in stride(from: view.shard, to: IndexLayout.bucketCount, by: shards.count) where rendered(bucket) {
+            for path in [IndexLayout.worksPath(bucket), GallerySite.bucketPath(bucket)]
+            where listing[path] != nil && files[path] == nil {
+                try remove(path)
+                (known[path], written[path]) = (nil, nil)
+                count += 1
+            }
         }
         summary.position = position
         try summaries.write(summary)
