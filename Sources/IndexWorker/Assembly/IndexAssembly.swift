@@ -7,8 +7,9 @@ package enum IndexAssembly {
         letterPages: LetterPages = LetterPages()
     ) -> [String: [UInt8]] {
         let unsorted = shards.flatMap(\.artists)
-        let artists = zip(keys.keys(of: unsorted.map(\.name)), unsorted).map { (key: $0, artist: $1) }
-            .sorted { ArtistIndex.artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }.map(\.artist)
+        let sorted = zip(keys.keys(of: unsorted.map(\.name)), unsorted).map { (key: $0, artist: $1) }
+            .sorted { ArtistIndex.artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }
+        let artists = sorted.map(\.artist)
         var thumbnails = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
         for shard in shards { thumbnails.merge(shard.thumbnails, uniquingKeysWith: +) }
         let totals = ArtistIndex.Totals(
@@ -16,7 +17,9 @@ package enum IndexAssembly {
             failedPages: pages.map(\.failedPages).reduce(0, +), thumbnails: thumbnails)
         let content = IndexContent(
             totals: totals, crawls: crawls(pages.flatMap(\.crawls)),
-            artists: artists.map { IndexContent.Artist(name: $0.name, workCount: $0.works) },
+            artists: sorted.map {
+                IndexContent.Artist(name: $0.artist.name, workCount: $0.artist.works, collationKey: $0.key)
+            },
             works: { _, _ in [] })
         return IndexLayout.sharedFiles(
             for: content, plan: IndexLayout.Plan(content, shards: layout), letterPages: letterPages)

@@ -22,9 +22,13 @@ extension GallerySite {
         /// Case and accents folded: `Émile` is under E. The unknown maker is under Other. The
         /// first character is folded alone (as in the whole name): a letter page lists thousands.
         static func key(of name: String) -> String {
-            guard let first = name.first.flatMap({ ArtistIndex.collationKey(String($0)).unicodeScalars.first }),
-                ("a"..."z").contains(first)
-            else { return "other" }
+            key(folded: name.first.map { ArtistIndex.collationKey(String($0)) } ?? "")
+        }
+
+        /// The letter of a name whose collation key (``ArtistIndex/collationKey(_:)``) is
+        /// `folded`: the same as ``key(of:)``, without folding again.
+        static func key(folded: String) -> String {
+            guard let first = folded.unicodeScalars.first, ("a"..."z").contains(first) else { return "other" }
             return String(first)
         }
 
@@ -32,7 +36,7 @@ extension GallerySite {
         static func group(_ index: IndexContent) -> [Letter] {
             var byKey: [String: [Int]] = [:]
             for (position, artist) in index.artists.enumerated() {
-                byKey[key(of: artist.name), default: []].append(position)
+                byKey[artist.collationKey.map(key(folded:)) ?? key(of: artist.name), default: []].append(position)
             }
             return byKey.map { Letter(key: $0.key, artists: $0.value) }.sorted {
                 ($0.key == "other" ? 1 : 0, $0.key) < ($1.key == "other" ? 1 : 0, $1.key)

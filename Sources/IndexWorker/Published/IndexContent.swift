@@ -5,6 +5,8 @@ struct IndexContent: Sendable {
     struct Artist: Sendable {
         var name: String
         var workCount: Int
+        /// The name's collation key, where the caller has it already: its letter is read from it.
+        var collationKey: String? = nil
     }
 
     var totals: ArtistIndex.Totals
