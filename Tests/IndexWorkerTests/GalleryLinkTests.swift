@@ -14,6 +14,19 @@ struct GalleryLinkTests {
         ("RP-T-1+1", "RP-T-1%2B1"), ("Bertille-é", "Bertille-%C3%A9"), ("SK-A-4096", "SK-A-4096"),
     ]
 
+    @Test("an artist's link is its bucket page and anchor, which percent-encoding leaves as they are")
+    func artistLinks() {
+        for (number, name) in ["Rembrandt van Rijn", "Ëva Bes", "", "a/b#c?d", "東洲斎写楽"].enumerated() {
+            let slice = IndexLayout.Slice(artist: 0, number: number, works: 0..<1, bucket: number * 1_000 + 15)
+            let anchor = IndexLayout.anchor(of: name, slice: number)
+            #expect(anchor.count == 19 && anchor.hasPrefix("a") && anchor.hasSuffix("-\(number)"))
+            #expect(UInt64(anchor.dropFirst().prefix(16), radix: 16) == IndexLayout.nameHash(name))
+            #expect(
+                GallerySite.link(slice: slice, of: name)
+                    == GallerySite.link(IndexLayout.bucketName(slice.bucket) + ".html", fragment: anchor))
+        }
+    }
+
     static func inputs() -> IndexInputs {
         let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: ["s": "artist"], page: 1, pageSize: 100)
         let artworks = objects.enumerated().map { position, object in

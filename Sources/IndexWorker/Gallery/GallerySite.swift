@@ -36,10 +36,10 @@ package enum GallerySite {
     }
 
     /// From a gallery page: where one slice of an artist's works is.
+    /// Asked for every artist of every assembly: its parts are hex digits, a dot, letters and a
+    /// dash, which ``link(_:fragment:)`` leaves as they are, so they are not looked at again.
     static func link(slice: IndexLayout.Slice, of artist: String) -> String {
-        link(
-            IndexLayout.bucketName(slice.bucket) + ".html",
-            fragment: IndexLayout.anchor(of: artist, slice: slice.number))
+        IndexLayout.bucketName(slice.bucket) + ".html#" + IndexLayout.anchor(of: artist, slice: slice.number)
     }
 
     static func displayName(_ name: String) -> String { name.isEmpty ? "Unknown maker" : name }

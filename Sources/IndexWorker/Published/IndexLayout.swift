@@ -113,9 +113,18 @@ package enum IndexLayout {
 
     /// The id of an artist's slice in its bucket's gallery page.
     static func anchor(of artist: String, slice: Int) -> String {
-        let hex = String(nameHash(artist), radix: 16)
-        return "a" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(slice)"
+        // `a`, the hash in 16 hex digits, `-`, the slice: written by hand, asked for every artist.
+        var bytes: [UInt8] = [UInt8(ascii: "a")]
+        bytes.reserveCapacity(24)
+        let hash = nameHash(artist)
+        for shift in stride(from: 60, through: 0, by: -4) {
+            bytes.append(hexDigits[Int((hash >> UInt64(shift)) & 0xf)])
+        }
+        bytes.append(UInt8(ascii: "-"))
+        return String(decoding: bytes, as: UTF8.self) + String(slice)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The index's files in `output` now, with their versions: what a publish compares with,
     /// and removes when no longer part of the index. Only objects named as the index names its
