@@ -25,7 +25,8 @@ package enum GallerySite {
 
     /// A relative URL of the file at `path` (relative itself), percent-encoded: browsers, static
     /// servers and S3 websites decode a URL's path before looking for the file, and thumbnail
-    /// names hold `%XX` of their own. Every `href` and `src` the gallery writes is one of these.
+    /// names hold `%XX` of their own. Every `href` and `src` the gallery writes is one of these
+    /// (an artist's link, ``link(slice:of:)``, the same bytes made without the encoder).
     static func link(_ path: String, fragment: String? = nil) -> String {
         PercentEncoding.path(path) + (fragment.map { "#" + PercentEncoding.component($0) } ?? "")
     }
