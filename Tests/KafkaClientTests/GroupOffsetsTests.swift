@@ -50,6 +50,28 @@ struct GroupOffsetsTests {
         await cluster.shutdown()
     }
 
+    @Test("the positions of many partitions, asked of the broker together, are each partition's own")
+    func positionsTogether() async throws {
+        let cluster = try TestCluster()
+        let first = try cluster.makeTopic("positions-a", partitions: 3)
+        let second = try cluster.makeTopic("positions-b", partitions: 2)
+        // 0, 3 and 7 messages in the first topic's partitions, 5 and 1 in the second's.
+        let counts: [(String, Int32, Int)] = [(first, 1, 3), (first, 2, 7), (second, 0, 5), (second, 1, 1)]
+        for (topic, partition, count) in counts {
+            try await cluster.producer.send(
+                (0..<count).map { KafkaProducerRecord(topic: topic, partition: partition, key: "k\($0)", value: [1]) })
+        }
+        let offsets = KafkaGroupOffsets(
+            configuration: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
+        let positions = try await offsets.positions(group: UniqueName.make("g"), topics: [first, second])
+        #expect(positions.map(\.topicPartition.topic) == [first, first, first, second, second])
+        #expect(positions.map(\.topicPartition.partition) == [0, 1, 2, 0, 1])
+        #expect(positions.map(\.high) == [0, 3, 7, 5, 1])
+        #expect(positions.map(\.low) == [0, 0, 0, 0, 0])
+        #expect(positions.allSatisfy { $0.committed == nil })
+        await cluster.shutdown()
+    }
+
     @Test("a missing topic is an error naming it")
     func missingTopic() async throws {
         let cluster = try TestCluster()

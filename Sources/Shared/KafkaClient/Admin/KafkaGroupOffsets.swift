@@ -47,10 +47,11 @@ package struct KafkaGroupOffsets: Sendable {
             partitions += (0..<count).map { KafkaTopicPartition(topic: topic, partition: Int32($0)) }
         }
         let committed = try client.committedOffsets(partitions, timeoutMilliseconds: timeout)
-        return try partitions.map { topicPartition in
-            let (low, high) = try client.watermarks(topicPartition, timeoutMilliseconds: timeout)
-            return KafkaOffsetResetPlan.Position(
-                topicPartition: topicPartition, low: low, high: high, committed: committed[topicPartition])
+        let watermarks = try client.watermarks(of: partitions, timeoutMilliseconds: timeout)
+        return zip(partitions, watermarks).map { topicPartition, watermarks in
+            KafkaOffsetResetPlan.Position(
+                topicPartition: topicPartition, low: watermarks.low, high: watermarks.high,
+                committed: committed[topicPartition])
         }
     }
 

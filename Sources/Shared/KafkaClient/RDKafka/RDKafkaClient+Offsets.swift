@@ -14,6 +14,39 @@ extension RDKafkaClient {
         return (low, high)
     }
 
+    /// The low and high watermarks of every one of `partitions`, as ``watermarks(_:timeoutMilliseconds:)``
+    /// gives them, asked of each leader in one request for the lowest and one for the highest:
+    /// a service that asks every round does not wait a round trip a partition.
+    func watermarks(of partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws -> [(
+        low: Int64, high: Int64
+    )] {
+        guard !partitions.isEmpty else { return [] }
+        // ListOffsets' own "times" for the first and the next offset.
+        let (low, high) = (
+            try offsets(at: Int64(RD_KAFKA_OFFSET_BEGINNING), partitions, timeoutMilliseconds: timeoutMilliseconds),
+            try offsets(at: Int64(RD_KAFKA_OFFSET_END), partitions, timeoutMilliseconds: timeoutMilliseconds)
+        )
+        return Array(zip(low, high)).map { (low: $0, high: $1) }
+    }
+
+    private func offsets(at time: Int64, _ partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws
+        -> [Int64]
+    {
+        try RDKafkaTopicPartitionList.with(partitions.map { ($0, time) }) { list in
+            let error = rd_kafka_offsets_for_times(handle, list, timeoutMilliseconds)
+            guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                throw KafkaError("cannot read the offsets of \(partitions.count) partitions", rdError: error)
+            }
+            return try (0..<Int(list.pointee.cnt)).map { index in
+                let element = list.pointee.elems[index]
+                guard element.err == RD_KAFKA_RESP_ERR_NO_ERROR, element.offset >= 0 else {
+                    throw KafkaError("cannot read the offsets of \(partitions[index])", rdError: element.err)
+                }
+                return element.offset
+            }
+        }
+    }
+
     /// The group's committed offsets of `partitions`; absent where it has none.
     func committedOffsets(_ partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws
         -> [KafkaTopicPartition: Int64]
