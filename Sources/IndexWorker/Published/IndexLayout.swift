@@ -153,25 +153,12 @@ package enum IndexLayout {
         case manifestPath, GallerySite.frontPagePath, GallerySite.stylePath, GallerySite.artistListPath: return true
         default: break
         }
-        // A folder and a name, one slash between: asked of every file of every listing.
-        guard let slash = path.firstIndex(of: "/") else { return false }
-        let name = path[path.index(after: slash)...]
-        guard !name.contains("/") else { return false }
-        func isBucket(_ stem: Substring) -> Bool {
-            stem.count == 3 && stem.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-        }
-        switch path[..<slash] {
-        case Substring(worksFolder):
-            return name.hasSuffix(".jsonl") && isBucket(name.dropLast(6))
-        case Substring(galleryFolder):
-            guard name.hasSuffix(".html") else { return false }
-            let stem = name.dropLast(5)
-            let letter = stem.dropFirst("letter-".count)
-            return isBucket(stem)
-                || (stem.hasPrefix("letter-") && !letter.isEmpty
-                    && letter.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 })
-        default:
-            return false
-        }
+        // A bucket's two files: the one rule for their names (asked of every file of every listing).
+        if bucket(ofFile: path) != nil { return true }
+        // Else only a letter's page: `gallery/letter-<letter>[-<page>].html`.
+        let prefix = "\(galleryFolder)/letter-"
+        guard path.hasPrefix(prefix), path.hasSuffix(".html") else { return false }
+        let letter = path.utf8.dropFirst(prefix.utf8.count).dropLast(".html".utf8.count)
+        return !letter.isEmpty && letter.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }
     }
 }
