@@ -21,28 +21,35 @@ extension RDKafkaClient {
         low: Int64, high: Int64
     )] {
         guard !partitions.isEmpty else { return [] }
-        // ListOffsets' own "times" for the first and the next offset.
+        // ListOffsets' own "times" for the first and the next offset, which every partition has.
         let (low, high) = (
             try offsets(at: Int64(RD_KAFKA_OFFSET_BEGINNING), partitions, timeoutMilliseconds: timeoutMilliseconds),
             try offsets(at: Int64(RD_KAFKA_OFFSET_END), partitions, timeoutMilliseconds: timeoutMilliseconds)
         )
-        return Array(zip(low, high)).map { (low: $0, high: $1) }
+        return try zip(partitions, zip(low, high)).map { partition, offsets in
+            guard let low = offsets.0, let high = offsets.1 else {
+                throw KafkaError("no offsets for \(partition)")
+            }
+            return (low, high)
+        }
     }
 
+    /// The broker's answer to "the first offset at or after `time`" for each of `partitions`, in
+    /// one request a leader; nil for "none".
     private func offsets(at time: Int64, _ partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws
-        -> [Int64]
+        -> [Int64?]
     {
         try RDKafkaTopicPartitionList.with(partitions.map { ($0, time) }) { list in
             let error = rd_kafka_offsets_for_times(handle, list, timeoutMilliseconds)
             guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                throw KafkaError("cannot read the offsets of \(partitions.count) partitions", rdError: error)
+                throw KafkaError("cannot look up offsets by time", rdError: error)
             }
             return try (0..<Int(list.pointee.cnt)).map { index in
                 let element = list.pointee.elems[index]
-                guard element.err == RD_KAFKA_RESP_ERR_NO_ERROR, element.offset >= 0 else {
-                    throw KafkaError("cannot read the offsets of \(partitions[index])", rdError: element.err)
+                guard element.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                    throw KafkaError("cannot look up the offsets of \(partitions[index])", rdError: element.err)
                 }
-                return element.offset
+                return element.offset >= 0 ? element.offset : nil
             }
         }
     }
@@ -68,14 +75,7 @@ extension RDKafkaClient {
     func offset(atTime milliseconds: Int64, _ topicPartition: KafkaTopicPartition, timeoutMilliseconds: Int32)
         throws -> Int64?
     {
-        try RDKafkaTopicPartitionList.with([(topicPartition, milliseconds)]) { list in
-            let error = rd_kafka_offsets_for_times(handle, list, timeoutMilliseconds)
-            guard error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                throw KafkaError("cannot look up offsets by time", rdError: error)
-            }
-            let offset = list.pointee.elems[0].offset
-            return offset >= 0 ? offset : nil
-        }
+        try offsets(at: milliseconds, [topicPartition], timeoutMilliseconds: timeoutMilliseconds)[0]
     }
 
     /// Commits `offsets` for the handle's group and waits for the broker's answer.
