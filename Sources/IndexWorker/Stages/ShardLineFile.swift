@@ -3,7 +3,8 @@ import Foundation
 
 /// The artist stage's lines on the copy's own disk: one SQLite file, each work's line by shard
 /// and work key, found again by artist. Scratch, as ``WorkStore``'s file: made afresh by each
-/// process, a shard emptied when it is taken anew (``table(of:)``). Used under its owner's lock.
+/// process, a shard emptied when it is taken anew (``table(of:)``), and a shard let go emptied a
+/// part at a time (``dropSome(of:limit:)``). Used under its owner's lock.
 final class ShardLineFile: @unchecked Sendable {
     private let database: SQLiteDatabase
     private let select: SQLiteStatement
@@ -11,6 +12,9 @@ final class ShardLineFile: @unchecked Sendable {
     private let delete: SQLiteStatement
     private let byArtist: SQLiteStatement
     private let clear: SQLiteStatement
+    private let clearSome: SQLiteStatement
+    private let anyLine: SQLiteStatement
+    private let counting: SQLiteStatement
 
     init(path: String, cacheBytes: Int) throws {
         // Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
@@ -30,6 +34,10 @@ final class ShardLineFile: @unchecked Sendable {
         delete = try database.prepare("DELETE FROM lines WHERE shard = ?1 AND work = ?2")
         byArtist = try database.prepare("SELECT line FROM lines WHERE shard = ?1 AND artist = ?2")
         clear = try database.prepare("DELETE FROM lines WHERE shard = ?1")
+        clearSome = try database.prepare(
+            "DELETE FROM lines WHERE rowid IN (SELECT rowid FROM lines WHERE shard = ?1 LIMIT ?2)")
+        anyLine = try database.prepare("SELECT EXISTS (SELECT 1 FROM lines WHERE shard = ?1)")
+        counting = try database.prepare("SELECT count(*) FROM lines WHERE shard = ?1")
     }
 
     /// The shard's table, emptied: it is read again from its changelog.
@@ -38,9 +46,26 @@ final class ShardLineFile: @unchecked Sendable {
         return ShardLinesOnDisk(file: self, shard: shard)
     }
 
-    /// Forgets the shard's lines: it is no longer held.
+    /// Forgets the shard's lines, all at once: it is read again from its start.
     func drop(_ shard: Int) throws {
         try clear.run([.integer(shard)])
+    }
+
+    /// Forgets up to `limit` of the shard's lines; returns whether any are left. A shard let go
+    /// holds millions at ten million works: forgotten whole, it held the lock for seconds.
+    func dropSome(of shard: Int, limit: Int) throws -> Bool {
+        try clearSome.run([.integer(shard), .integer(limit)])
+        try database.changed()
+        var left = false
+        try anyLine.run([.integer(shard)]) { left = $0.integer(0) != 0 }
+        return left
+    }
+
+    /// How many lines the shard holds, for the tests.
+    func count(in shard: Int) throws -> Int {
+        var count = 0
+        try counting.run([.integer(shard)]) { count = $0.integer(0) }
+        return count
     }
 
     func row(of work: WorkKey, in shard: Int) throws -> ShardWorks.Row? {

@@ -19,20 +19,25 @@ package final class ShardStates: Sendable {
     private struct State {
         let file: ShardLineFile
         var held: [Int: Held] = [:]
+        /// Shards let go whose lines are still in the file, forgotten a part at a time.
+        var leaving: [Int] = []
     }
 
     private let state: Mutex<State>
     /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
     private let threadPool: NIOThreadPool
+    /// The lines of shards let go that each ``keep(only:)`` forgets: a small part of a round, so
+    /// the shards held are not held up.
+    let droppedPerCall: Int
 
     /// Opens the lines' file in `folder`, replacing what an earlier process left.
-    init(folder: URL, cacheBytes: Int, threadPool: NIOThreadPool) throws {
+    init(folder: URL, cacheBytes: Int, threadPool: NIOThreadPool, droppedPerCall: Int = 10_000) throws {
         state = Mutex(
             State(
                 file: try ShardLineFile(
                     path: folder.appendingPathComponent("lines.sqlite").path, cacheBytes: cacheBytes))
         )
-        self.threadPool = threadPool
+        (self.threadPool, self.droppedPerCall) = (threadPool, droppedPerCall)
     }
 
     func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, generation: Int) async throws {
@@ -44,6 +49,8 @@ package final class ShardStates: Sendable {
                 if let held = state.held.removeValue(forKey: shard), held.generation == generation {
                     entry = held
                 } else {
+                    // Taken anew: emptied whole (``ShardLineFile/table(of:)``), so no longer leaving.
+                    state.leaving.removeAll { $0 == shard }
                     entry = Held(
                         generation: generation, works: ShardWorks(shard: shard, lines: try state.file.table(of: shard)))
                 }
@@ -79,15 +86,28 @@ package final class ShardStates: Sendable {
         }
     }
 
-    /// Lets go of the shards no longer held.
+    /// Lets go of the shards no longer held, and forgets up to ``droppedPerCall`` lines of the
+    /// shards let go. Their lines leave the file over the following calls: all at once, a
+    /// revocation (and the last round at shutdown) held the lock for seconds at millions of works.
     func keep(only shards: Set<Int>) async throws {
         try await threadPool.runIfActive {
             try self.state.withLock { state in
-                for shard in state.held.keys where !shards.contains(shard) {
+                for shard in state.held.keys.sorted() where !shards.contains(shard) {
                     state.held[shard] = nil
-                    try state.file.drop(shard)
+                    state.leaving.append(shard)
+                }
+                guard let shard = state.leaving.first else { return }
+                if !(try state.file.dropSome(of: shard, limit: self.droppedPerCall)) {
+                    state.leaving.removeFirst()
                 }
             }
+        }
+    }
+
+    /// The lines the file holds of each shard, held or let go, for the tests.
+    func lineCounts(of shards: Range<Int>) async throws -> [Int] {
+        try await threadPool.runIfActive {
+            try self.state.withLock { state in try shards.map { try state.file.count(in: $0) } }
         }
     }
 
