@@ -67,7 +67,7 @@ struct WorkStoreTests {
     }
 
     @Test(
-        "pages through the entries' file write what they write in memory, to the same summary; a partition taken anew starts empty, and a late change of its earlier assignment stays out of it"
+        "pages through the entries' file write what they write in memory, to the same summary, kept between changes; a partition taken anew starts empty, and a late change of its earlier assignment stays out of it"
     )
     func pagesOnDisk() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-file-\(UUID().uuidString)")
@@ -105,6 +105,8 @@ struct WorkStoreTests {
             }
             let (disk, memory) = (try onDisk.apply(input), try inMemory.apply(input))
             #expect(disk == memory, "step \(step): \(disk) against \(memory)")
+            // The summary kept between changes is the one made afresh, asked after one step or several.
+            if step % 3 == 0 { #expect(onDisk.currentSummary() == inMemory.summary, "step \(step)") }
         }
         #expect(onDisk.summary == inMemory.summary && onDisk.summary.pages > 0)
         let pageId = try #require(onDisk.outlines.keys.first)

@@ -24,19 +24,16 @@ package struct PagesSummary: Codable, Sendable, Equatable {
             failedPages = failure.map { [ArtistIndex.FailedPage(page: page, reason: $0)] } ?? []
         }
 
-        /// This part and another of the same crawl, as one.
-        func merged(with other: Crawl) -> Crawl {
-            var merged = firstPageId <= other.firstPageId ? self : other
-            merged.total = max(total, other.total)
-            merged.pagesIndexed = pagesIndexed + other.pagesIndexed
-            merged.failedPages = failedPages + other.failedPages
-            return merged
-        }
-
-        /// Parts merged into one per crawl.
+        /// Parts merged into one per crawl: source and query from the part of the lowest
+        /// ``firstPageId`` (the first of equals), the largest total, every page in the parts' order.
+        /// In one pass: merged a part at a time, each page's part copied every page before it.
         static func merging(_ parts: [Crawl]) -> [Crawl] {
-            Dictionary(grouping: parts, by: \.crawlId).values.map {
-                $0.dropFirst().reduce($0[0]) { $0.merged(with: $1) }
+            Dictionary(grouping: parts, by: \.crawlId).values.map { group in
+                var merged = group.min { $0.firstPageId < $1.firstPageId } ?? group[0]
+                merged.total = group.map(\.total).max() ?? merged.total
+                merged.pagesIndexed = group.flatMap(\.pagesIndexed)
+                merged.failedPages = group.flatMap(\.failedPages)
+                return merged
             }
             .sorted { $0.crawlId < $1.crawlId }
         }

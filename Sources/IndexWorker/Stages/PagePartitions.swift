@@ -173,7 +173,7 @@ package actor PagePartitions {
         if let sending = sending[partition], sending.generation == entry.generation {
             guard sending.unacknowledged == 0, !sending.failed else { return nil }
         }
-        return entry.state?.summary
+        return held[partition]?.state?.currentSummary()
     }
 
     /// The summaries of the partitions in `partitions` that are restored and whose every row
