@@ -191,6 +191,24 @@ struct ArtistIndexTests {
         #expect(keys.keys(of: names) == folded && keys.keys(of: names.reversed()) == folded.reversed())
     }
 
+    @Test(
+        "names and keys compared by their UTF-8 bytes sort as by their Unicode scalars, whatever their length or script"
+    )
+    func scalarOrder() {
+        let names = [
+            "", "a", "A", "ab", "a b", "é", "e\u{301}", "Ëva", "Eva", "eva bes", "long name past fifteen bytes",
+            "long name past fifteen bytes too", "葛飾北斎", "葛飾", "🎨", "\u{7f}", "\u{80}", "ÿ", "Ā", "\u{ffff}",
+            "\u{10000}",
+        ]
+        for a in names {
+            for b in names {
+                #expect(
+                    ArtistIndex.scalarsPrecede(a, b) == a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars),
+                    "\(a.debugDescription) against \(b.debugDescription)")
+            }
+        }
+    }
+
     @Test("per crawl: pages indexed, gaps below the highest page, failed pages")
     func crawlProgress() {
         var inputs = IndexInputs()

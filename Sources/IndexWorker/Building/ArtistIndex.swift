@@ -106,7 +106,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
                 artist: Artist(
                     name: name,
                     works: works.sorted {
-                        $0.objectNumber.unicodeScalars.lexicographicallyPrecedes($1.objectNumber.unicodeScalars)
+                        scalarsPrecede($0.objectNumber, $1.objectNumber)
                     })
             )
         }.sorted { artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }.map(\.artist)
@@ -143,8 +143,23 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     /// By collation key; the exact name breaks ties; the unknown maker last.
     static func artistOrder(_ a: String, _ keyA: String, _ b: String, _ keyB: String) -> Bool {
         if a.isEmpty != b.isEmpty { return b.isEmpty }
-        if keyA != keyB { return keyA.unicodeScalars.lexicographicallyPrecedes(keyB.unicodeScalars) }
-        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+        if keyA != keyB { return scalarsPrecede(keyA, keyB) }
+        return scalarsPrecede(a, b)
+    }
+
+    /// Whether `a`'s Unicode scalars sort before `b`'s, read from the UTF-8 bytes, which keep the
+    /// scalars' order: a tenth of an assembly's CPU went to reading scalars one by one.
+    static func scalarsPrecede(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, case let order = memcmp(x.baseAddress!, y.baseAddress!, common), order != 0 {
+                    return order < 0
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     /// The crawls of the pages and failures: the one rule, ``IndexAssembly/crawls(_:)``, which

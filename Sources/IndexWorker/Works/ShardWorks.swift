@@ -74,7 +74,7 @@ package struct ShardWorks: Sendable {
         let (keyA, keyB) = (
             [a.objectNumber, a.recordId ?? "", a.pageId], [b.objectNumber, b.recordId ?? "", b.pageId]
         )
-        return keyA.lexicographicallyPrecedes(keyB) { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        return keyA.lexicographicallyPrecedes(keyB, by: ArtistIndex.scalarsPrecede)
     }
 
     /// The artists in index order.
