@@ -23,6 +23,13 @@ package struct ShardSummary: Codable, Sendable, Equatable {
         (self.shard, self.artists, self.thumbnails) = (shard, artists, thumbnails)
     }
 
+    /// The summary but its position: what the shared files show of it.
+    var withoutPosition: ShardSummary {
+        var summary = self
+        summary.position = nil
+        return summary
+    }
+
     /// The summary of `index`, which holds the shard's artists only.
     package init(shard: Int, index: ArtistIndex) {
         self.shard = shard

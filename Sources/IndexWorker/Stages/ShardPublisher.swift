@@ -42,6 +42,9 @@ package final class ShardPublisher: @unchecked Sendable {
     private let lastWait = Mutex<String?>(nil)
     /// Whether this copy has assembled the shared files once.
     private var assembledHere = false
+    /// What its last assembly showed: the shards' summaries but their positions, the page
+    /// summaries but their ends. A position that alone moved changes no shared file.
+    private var lastShown: (shards: [ShardSummary], pages: [PagesSummary], paths: Set<String>)?
     /// The artists' keys of its last assembly, so the next folds only new names.
     private let collationKeys = CollationKeys()
     /// The letter pages of its last assembly, so the next renders only those that changed.
@@ -321,12 +324,18 @@ package final class ShardPublisher: @unchecked Sendable {
                 guard
                     assembledFrom.supersedes(recorded) || (!self.assembledHere && assembledFrom.covers(recorded))
                 else { return 0 }
-                let written = try self.writeShared(
-                    IndexAssembly.sharedFiles(
-                        shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys,
-                        letterPages: self.letterPages),
-                    assembledFrom: assembledFrom)
-                self.assembledHere = true
+                let (shards, pages) = (shardSummaries.map(\.withoutPosition), pagesShown.map(\.pagesOnly))
+                if self.assembledHere, let last = self.lastShown, last.shards == shards, last.pages == pages {
+                    // The same files again: not rendered (a tenth of a second at a million works).
+                    let removed = try self.removeStrayShared(keeping: last.paths)
+                    try self.summaries.recordAssembled(assembledFrom)
+                    return removed
+                }
+                let files = IndexAssembly.sharedFiles(
+                    shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys,
+                    letterPages: self.letterPages)
+                let written = try self.writeShared(files, assembledFrom: assembledFrom)
+                (self.assembledHere, self.lastShown) = (true, (shards, pages, Set(files.keys)))
                 return written
             }
         }
@@ -349,13 +358,21 @@ package final class ShardPublisher: @unchecked Sendable {
         where try write(bytes, to: path) {
             count += 1
         }
+        count += try removeStrayShared(keeping: Set(files.keys))
+        try summaries.recordAssembled(assembledFrom)
+        logger.debug("shared index files assembled", metadata: ["files": "\(count)"])
+        return count
+    }
+
+    /// Removes the index files listed that are no bucket's and not among the shared `paths`.
+    private func removeStrayShared(keeping paths: Set<String>) throws -> Int {
+        var count = 0
         // The listing holds every bucket's files: the few others are picked out before sorting.
-        for path in try listed().keys.filter({ files[$0] == nil && IndexLayout.bucket(ofFile: $0) == nil }).sorted() {
+        for path in try listed().keys.filter({ !paths.contains($0) && IndexLayout.bucket(ofFile: $0) == nil }).sorted()
+        {
             try remove(path)
             count += 1
         }
-        try summaries.recordAssembled(assembledFrom)
-        logger.debug("shared index files assembled", metadata: ["files": "\(count)"])
         return count
     }
 
