@@ -41,6 +41,31 @@ struct IndexSummariesTests {
         #expect(try IndexLayout.publishedVersions(in: FolderOutputStore(directory: directory)).isEmpty)
     }
 
+    @Test(
+        "a shard's summary written by hand reads back as it was: the encoder's bytes where it escapes alike; names with quotes, backslashes, controls, slashes and other scripts"
+    )
+    func shardSummaryJSON() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let names = ["Rembrandt van Rijn", "", "Ëva \"Bes\"", "back\\slash", "tab\tline\nbell\u{7}", "葛飾北斎 🎨"]
+        var summary = ShardSummary(
+            shard: 3, artists: names.enumerated().map { .init(name: $1, works: $0 * 1_000 + 1) },
+            thumbnails: ["pending": 2, "ok": 5_000, "failed": 1, "noImage": 0])
+        for (position, published) in [(nil, nil), (Int64(1) << 40, false), (0, true)] as [(Int64?, Bool?)] {
+            (summary.position, summary.published) = (position, published)
+            let stored = IndexSummaries.Stored(sequence: 12, summary: summary)
+            #expect(stored.json == Array(try encoder.encode(stored)), "position \(String(describing: position))")
+            #expect(
+                try JSONDecoder().decode(IndexSummaries.Stored<ShardSummary>.self, from: Data(stored.json)) == stored)
+        }
+        // The encoder writes a slash as `\/`: the bytes differ, what they say does not.
+        let slashed = IndexSummaries.Stored(
+            sequence: 1, summary: ShardSummary(shard: 0, artists: [.init(name: "A/B", works: 1)], thumbnails: [:]))
+        #expect(try JSONDecoder().decode(IndexSummaries.Stored<ShardSummary>.self, from: Data(slashed.json)) == slashed)
+        let empty = IndexSummaries.Stored(sequence: 1, summary: ShardSummary(shard: 0, artists: [], thumbnails: [:]))
+        #expect(empty.json == Array(try encoder.encode(empty)))
+    }
+
     @Test("shared files built from older summaries never replace ones built from newer")
     func neverBack() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("assembled"))

@@ -91,7 +91,8 @@ package struct IndexSummaries: Sendable {
         let stored: Stored<Summary>? = try read(path)
         if let stored, stored.summary == summary { return stored.sequence }
         let next = Stored(sequence: (stored?.sequence ?? 0) + 1, summary: summary)
-        let bytes = try Self.encoder.encode(next).bytes
+        // A shard's summary, the large and frequent one, is written by hand.
+        let bytes = try (next as? Stored<ShardSummary>)?.json ?? Self.encoder.encode(next).bytes
         try output.write(bytes, to: path, durable: true)
         // The next round reads it back: known without decoding it again.
         decoded.remember(next, of: bytes, at: path)
