@@ -27,32 +27,34 @@ struct LetterPagesTests {
         return files
     }
 
-    @Test("a count changed renders its one page; an artist who comes or goes renders every page; bytes as afresh")
+    @Test(
+        "a count changed renders its one page's list; an artist who comes or goes renders every page's frame, and the list of its page; bytes as afresh"
+    )
     func onlyChangedPages() {
         let pages = LetterPages()
         var content = Self.content()
         let first = Self.files(content, through: pages)
         let letterPaths = first.keys.filter { $0.hasPrefix("gallery/letter-") }
-        #expect(letterPaths.count == 6 && pages.rendered == 6)
+        #expect(letterPaths.count == 6 && pages.rendered == 6 && pages.framed == 6)
 
         _ = Self.files(content, through: pages)
-        #expect(pages.rendered == 0, "nothing changed")
+        #expect(pages.rendered == 0 && pages.framed == 0, "nothing changed")
 
         // The 2,500th A: on A's second page.
         content.artists[2_500].workCount += 1
         let counted = Self.files(content, through: pages)
-        #expect(pages.rendered == 1)
+        #expect(pages.rendered == 1 && pages.framed == 0)
         #expect(counted.filter { first[$0.key] != $0.value }.keys.sorted().contains("gallery/letter-a-2.html"))
 
-        // A new B changes B's count in every page's letter links.
+        // A new B changes B's count in every page's letter links, and B's list.
         content.artists.insert(IndexContent.Artist(name: "Bz", workCount: 3), at: 4_600)
         _ = Self.files(content, through: pages)
-        #expect(pages.rendered == 6)
+        #expect(pages.rendered == 1 && pages.framed == 6)
 
         // Every Other gone: its page goes, the rest show one letter fewer.
         content.artists.removeAll { $0.name.hasPrefix("9") }
         let fewer = Self.files(content, through: pages)
-        #expect(pages.rendered == 5)
+        #expect(pages.rendered == 0 && pages.framed == 5)
         #expect(fewer["gallery/letter-other.html"] == nil)
     }
 }

@@ -59,11 +59,13 @@ extension GallerySite {
         html.raw("</nav>\n")
     }
 
-    static func letterPage(
-        _ letter: Letter, page: Int, of pageCount: Int, artists: ArraySlice<Int>, letters: [Letter],
-        index: IndexContent, plan: IndexLayout.Plan
-    ) -> [UInt8] {
-        var html = HTMLText(reservingCapacity: 120 * artists.count + 4096)
+    /// A letter page is its frame around its list of artists (``LetterPages`` keeps them apart):
+    /// the head, the title and every letter's link with its count, up to the list; the pager and
+    /// the end after it.
+    static func letterPageFrame(_ letter: Letter, page: Int, of pageCount: Int, letters: [Letter]) -> (
+        head: [UInt8], tail: [UInt8]
+    ) {
+        var html = HTMLText(reservingCapacity: 4096)
         let title =
             "\(letter.label): \(letter.artists.count) artists" + (pageCount > 1 ? " (\(page + 1)/\(pageCount))" : "")
         html.head(title: title, style: "style.css")
@@ -72,6 +74,32 @@ extension GallerySite {
         html.raw("</h1></header>\n")
         letterLinks(letters, prefix: "", into: &html)
         html.raw("<ul class=\"artists\">\n")
+        var tail = HTMLText(reservingCapacity: 64 * pageCount + 64)
+        tail.raw("</ul>\n")
+        if pageCount > 1 {
+            tail.raw("<nav class=\"pager\">")
+            for number in 0..<pageCount {
+                if number == page {
+                    tail.raw("<b>")
+                    tail.int(number + 1)
+                    tail.raw("</b> ")
+                } else {
+                    tail.raw("<a href=\"")
+                    tail.text(link(letter.fileName(page: number)))
+                    tail.raw("\">")
+                    tail.int(number + 1)
+                    tail.raw("</a> ")
+                }
+            }
+            tail.raw("</nav>\n")
+        }
+        tail.raw("</body></html>\n")
+        return (html.bytes, tail.bytes)
+    }
+
+    /// A letter page's list: each artist's link, name and count.
+    static func letterPageList(_ artists: ArraySlice<Int>, index: IndexContent, plan: IndexLayout.Plan) -> [UInt8] {
+        var html = HTMLText(reservingCapacity: 120 * artists.count)
         for artist in artists {
             html.raw("<li><a href=\"")
             html.text(artistLink(artist, of: index, plan: plan))
@@ -81,25 +109,6 @@ extension GallerySite {
             html.int(index.artists[artist].workCount)
             html.raw("</small></li>\n")
         }
-        html.raw("</ul>\n")
-        if pageCount > 1 {
-            html.raw("<nav class=\"pager\">")
-            for number in 0..<pageCount {
-                if number == page {
-                    html.raw("<b>")
-                    html.int(number + 1)
-                    html.raw("</b> ")
-                } else {
-                    html.raw("<a href=\"")
-                    html.text(link(letter.fileName(page: number)))
-                    html.raw("\">")
-                    html.int(number + 1)
-                    html.raw("</a> ")
-                }
-            }
-            html.raw("</nav>\n")
-        }
-        html.raw("</body></html>\n")
         return html.bytes
     }
 }

@@ -57,15 +57,16 @@ package enum GallerySite {
             artistListPath: artistList(index, plan: plan),
         ]
         let counts = Dictionary(uniqueKeysWithValues: letters.map { ($0.key, $0.artists.count) })
-        var pages: [String: (inputs: LetterPages.Inputs, render: () -> [UInt8])] = [:]
+        var pages: [String: (inputs: LetterPages.Inputs, parts: LetterPages.Parts)] = [:]
         for letter in letters {
             let slices = stride(from: 0, to: letter.artists.count, by: artistsPerLetterPage).map {
                 letter.artists[$0..<min($0 + artistsPerLetterPage, letter.artists.count)]
             }
             for (number, artists) in slices.enumerated() {
                 let inputs = LetterPages.Inputs(
-                    letters: counts, letter: letter.key, page: number, pageCount: slices.count,
-                    letterCount: letter.artists.count,
+                    frame: .init(
+                        letters: counts, letter: letter.key, page: number, pageCount: slices.count,
+                        letterCount: letter.artists.count),
                     artists: artists.map {
                         .init(
                             name: index.artists[$0].name, works: index.artists[$0].workCount,
@@ -73,11 +74,9 @@ package enum GallerySite {
                     })
                 pages[letter.path(page: number)] = (
                     inputs,
-                    {
-                        letterPage(
-                            letter, page: number, of: slices.count, artists: artists, letters: letters, index: index,
-                            plan: plan)
-                    }
+                    LetterPages.Parts(
+                        frame: { letterPageFrame(letter, page: number, of: slices.count, letters: letters) },
+                        list: { letterPageList(artists, index: index, plan: plan) })
                 )
             }
         }
