@@ -29,14 +29,8 @@ extension IndexSummaries.Stored where Summary == ShardSummary {
         json.key("shard")
         json.int(summary.shard)
         json.key("thumbnails")
-        json.byte(UInt8(ascii: "{"))
-        for (number, status) in summary.thumbnails.keys.sorted().enumerated() {
-            if number > 0 { json.byte(UInt8(ascii: ",")) }
-            json.string(status)
-            json.byte(UInt8(ascii: ":"))
-            json.int(summary.thumbnails[status] ?? 0)
-        }
-        json.raw("}}}")
+        json.counts(summary.thumbnails)
+        json.raw("}}")
         return json.bytes
     }
 }

@@ -42,14 +42,8 @@ extension IndexManifest {
         json.key("failedPages")
         json.int(index.totals.failedPages)
         json.key("thumbnails")
-        json.byte(UInt8(ascii: "{"))
-        for (number, status) in index.totals.thumbnails.keys.sorted().enumerated() {
-            if number > 0 { json.byte(UInt8(ascii: ",")) }
-            json.string(status)
-            json.byte(UInt8(ascii: ":"))
-            json.int(index.totals.thumbnails[status] ?? 0)
-        }
-        json.raw("}},\n\"crawls\":[")
+        json.counts(index.totals.thumbnails)
+        json.raw("},\n\"crawls\":[")
         for (number, crawl) in index.crawls.enumerated() {
             json.raw(number == 0 ? "\n" : ",\n")
             render(crawl, into: &json)

@@ -45,6 +45,18 @@ package struct JSONText {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An object of counts, its members in key order: `{"failed":1,"ok":5}`.
+    package mutating func counts(_ counts: [String: Int]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (number, key) in counts.keys.sorted().enumerated() {
+            if number > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            int(counts[key] ?? 0)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     /// The text as a `String`.
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 
