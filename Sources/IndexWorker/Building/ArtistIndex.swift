@@ -147,8 +147,9 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         return scalarsPrecede(a, b)
     }
 
-    /// Whether `a`'s Unicode scalars sort before `b`'s, read from the UTF-8 bytes, which keep the
-    /// scalars' order: a tenth of an assembly's CPU went to reading scalars one by one.
+    /// Whether `a`'s Unicode scalars sort before `b`'s: the one order of names, keys and object
+    /// numbers. Read from the UTF-8 bytes, which keep the scalars' order: sorting an assembly's
+    /// artists scalar by scalar had a tenth of the worker's CPU through new pages (perf).
     static func scalarsPrecede(_ a: String, _ b: String) -> Bool {
         var (a, b) = (a, b)
         return a.withUTF8 { x in

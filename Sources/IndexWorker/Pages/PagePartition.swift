@@ -9,8 +9,8 @@ package struct PagePartition: Sendable {
     let entries: any PageEntryTable
     package private(set) var outlines: [String: PageOutline] = [:]
     /// ``summary`` as of the outlines now; nil once one changed. Made from every page, so made
-    /// again only when a page changed: every publish round asks for it (a sixth of a round's CPU
-    /// at a million works, made each time).
+    /// again only when a page changed: every publish round asks for it (made each time, 15 % of
+    /// the worker's CPU through new pages at a million works, perf).
     private var summaryMade: PagesSummary?
 
     package init(partition: Int, entries: any PageEntryTable = PageEntriesInMemory()) {

@@ -73,7 +73,7 @@ package enum PublishedIndex {
             ArtistIndex.Artist(
                 name: artist.name,
                 works: (works[artist.name] ?? []).sorted {
-                    $0.objectNumber.unicodeScalars.lexicographicallyPrecedes($1.objectNumber.unicodeScalars)
+                    ArtistIndex.scalarsPrecede($0.objectNumber, $1.objectNumber)
                 })
         }
         let index = ArtistIndex(

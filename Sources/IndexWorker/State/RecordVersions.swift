@@ -44,7 +44,7 @@ enum RecordVersions {
         }
 
         func isNewer(than other: Version) -> Bool {
-            other.key.lexicographicallyPrecedes(key) { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+            other.key.lexicographicallyPrecedes(key, by: ArtistIndex.scalarsPrecede)
         }
     }
 

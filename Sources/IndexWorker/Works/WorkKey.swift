@@ -38,6 +38,6 @@ package struct WorkKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     package static func < (a: WorkKey, b: WorkKey) -> Bool {
-        a.description.unicodeScalars.lexicographicallyPrecedes(b.description.unicodeScalars)
+        ArtistIndex.scalarsPrecede(a.description, b.description)
     }
 }
