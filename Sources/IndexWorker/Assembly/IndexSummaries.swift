@@ -34,7 +34,8 @@ package struct IndexSummaries: Sendable {
     /// Returns the sequence number it has now.
     @discardableResult
     package func write(_ summary: ShardSummary) throws -> Int {
-        try write(summary, at: Self.shardPath(summary.shard))
+        // The large and frequent one: written by hand (``Stored/json``).
+        try write(summary, at: Self.shardPath(summary.shard)) { $0.json }
     }
 
     /// Writes a page partition's summary when its pages changed; a newer ``PagesSummary/worksEnd``
@@ -46,7 +47,7 @@ package struct IndexSummaries: Sendable {
         if let stored, stored.summary.pagesOnly == summary.pagesOnly, stored.summary.worksEnd != nil {
             return stored.sequence
         }
-        return try write(summary, at: path)
+        return try write(summary, at: path) { try Self.encoder.encode($0).bytes }
     }
 
     /// Every shard's and page partition's summary, `count` of each, with the sequence numbers
@@ -87,12 +88,13 @@ package struct IndexSummaries: Sendable {
         try output.write(try Self.encoder.encode(versions).bytes, to: Self.assembledPath, durable: true)
     }
 
-    private func write<Summary: Codable & Sendable & Equatable>(_ summary: Summary, at path: String) throws -> Int {
+    private func write<Summary: Codable & Sendable & Equatable>(
+        _ summary: Summary, at path: String, encode: (Stored<Summary>) throws -> [UInt8]
+    ) throws -> Int {
         let stored: Stored<Summary>? = try read(path)
         if let stored, stored.summary == summary { return stored.sequence }
         let next = Stored(sequence: (stored?.sequence ?? 0) + 1, summary: summary)
-        // A shard's summary, the large and frequent one, is written by hand.
-        let bytes = try (next as? Stored<ShardSummary>)?.json ?? Self.encoder.encode(next).bytes
+        let bytes = try encode(next)
         try output.write(bytes, to: path, durable: true)
         // The next round reads it back: known without decoding it again.
         decoded.remember(next, of: bytes, at: path)
