@@ -40,10 +40,9 @@ package final class ShardPublisher: @unchecked Sendable {
     private let target = Mutex<AssemblyTarget?>(nil)
     /// What the shared files last waited for, so it is logged once.
     private let lastWait = Mutex<String?>(nil)
-    /// Whether this copy has assembled the shared files once.
-    private var assembledHere = false
-    /// What its last assembly showed: the shards' summaries but their positions, the page
-    /// summaries but their ends. A position that alone moved changes no shared file.
+    /// What this copy's last assembly showed (nil: it has not assembled yet): the shards'
+    /// summaries but their positions, the page summaries but their ends, the files' paths. A
+    /// position that alone moved changes no shared file.
     private var lastShown: (shards: [ShardSummary], pages: [PagesSummary], paths: Set<String>)?
     /// The artists' keys of its last assembly, so the next folds only new names.
     private let collationKeys = CollationKeys()
@@ -322,10 +321,10 @@ package final class ShardPublisher: @unchecked Sendable {
                 // back (a restored or hand-edited output) are mended, never taken back.
                 let recorded = try self.summaries.assembled()
                 guard
-                    assembledFrom.supersedes(recorded) || (!self.assembledHere && assembledFrom.covers(recorded))
+                    assembledFrom.supersedes(recorded) || (self.lastShown == nil && assembledFrom.covers(recorded))
                 else { return 0 }
                 let (shards, pages) = (shardSummaries.map(\.withoutPosition), pagesShown.map(\.pagesOnly))
-                if self.assembledHere, let last = self.lastShown, last.shards == shards, last.pages == pages {
+                if let last = self.lastShown, last.shards == shards, last.pages == pages {
                     // The same files again: not rendered (a tenth of a second at a million works).
                     let removed = try self.removeStrayShared(keeping: last.paths)
                     try self.summaries.recordAssembled(assembledFrom)
@@ -335,7 +334,7 @@ package final class ShardPublisher: @unchecked Sendable {
                     shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys,
                     letterPages: self.letterPages)
                 let written = try self.writeShared(files, assembledFrom: assembledFrom)
-                (self.assembledHere, self.lastShown) = (true, (shards, pages, Set(files.keys)))
+                self.lastShown = (shards, pages, Set(files.keys))
                 return written
             }
         }
