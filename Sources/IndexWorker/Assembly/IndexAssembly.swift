@@ -2,27 +2,21 @@
 /// summaries: the bytes one copy holding the whole index would write.
 package enum IndexAssembly {
     /// `index.json`, `index.html`, the letter pages, `gallery/artists.js` and the style sheet.
+    /// - Parameters:
+    ///   - artists: the last assembly's artists, placed and rendered again only where changed.
+    ///   - letterPages: the last assembly's letter pages' frames, rendered again only where changed.
     package static func sharedFiles(
-        shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards, keys: CollationKeys = CollationKeys(),
-        letterPages: LetterPages = LetterPages()
+        shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards,
+        artists: AssembledArtists = AssembledArtists(), letterPages: LetterPages = LetterPages()
     ) -> [String: [UInt8]] {
-        let unsorted = shards.flatMap(\.artists)
-        let sorted = zip(keys.keys(of: unsorted.map(\.name)), unsorted).map { (key: $0, artist: $1) }
-            .sorted { ArtistIndex.artistOrder($0.artist.name, $0.key, $1.artist.name, $1.key) }
-        let artists = sorted.map(\.artist)
+        let entries = artists.entries(of: shards, layout: layout)
         var thumbnails = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
         for shard in shards { thumbnails.merge(shard.thumbnails, uniquingKeysWith: +) }
         let totals = ArtistIndex.Totals(
-            artists: artists.count, works: artists.map(\.works).reduce(0, +), pages: pages.map(\.pages).reduce(0, +),
+            artists: entries.count, works: entries.map(\.works).reduce(0, +), pages: pages.map(\.pages).reduce(0, +),
             failedPages: pages.map(\.failedPages).reduce(0, +), thumbnails: thumbnails)
-        let content = IndexContent(
-            totals: totals, crawls: crawls(pages.flatMap(\.crawls)),
-            artists: sorted.map {
-                IndexContent.Artist(name: $0.artist.name, workCount: $0.artist.works, collationKey: $0.key)
-            },
-            works: { _, _ in [] })
         return IndexLayout.sharedFiles(
-            for: content, plan: IndexLayout.Plan(content, shards: layout), letterPages: letterPages)
+            totals: totals, crawls: crawls(pages.flatMap(\.crawls)), artists: entries, letterPages: letterPages)
     }
 
     /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the

@@ -5,6 +5,10 @@ package struct ShardSummary: Codable, Sendable, Equatable {
     package struct Artist: Codable, Sendable, Equatable {
         package var name: String
         package var works: Int
+
+        package init(name: String, works: Int) {
+            (self.name, self.works) = (name, works)
+        }
     }
 
     package var shard: Int

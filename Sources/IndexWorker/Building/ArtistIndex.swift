@@ -64,7 +64,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     }
 
     /// The order-insensitive key artists are sorted by: case and diacritics folded.
-    static func collationKey(_ name: String) -> String {
+    package static func collationKey(_ name: String) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
@@ -141,7 +141,7 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     static func groupName(_ artist: String) -> String { artist.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     /// By collation key; the exact name breaks ties; the unknown maker last.
-    static func artistOrder(_ a: String, _ keyA: String, _ b: String, _ keyB: String) -> Bool {
+    package static func artistOrder(_ a: String, _ keyA: String, _ b: String, _ keyB: String) -> Bool {
         if a.isEmpty != b.isEmpty { return b.isEmpty }
         if keyA != keyB { return scalarsPrecede(keyA, keyB) }
         return scalarsPrecede(a, b)

@@ -1,9 +1,8 @@
 import ArtpipeSupport
 
 extension GallerySite {
-    static func frontPage(_ index: IndexContent, letters: [Letter]) -> [UInt8] {
+    static func frontPage(totals: ArtistIndex.Totals, letters: [Letter]) -> [UInt8] {
         var html = HTMLText(reservingCapacity: 8192)
-        let totals = index.totals
         let heading = "\(grouped(totals.works)) works by \(grouped(totals.artists)) artists"
         html.head(title: "artpipe — " + heading, style: stylePath)
         html.raw("<header><h1>")
@@ -79,19 +78,28 @@ extension GallerySite {
         """#
 
     /// `gallery/artists.js`: every artist's name, count and link, for the search box.
-    static func artistList(_ index: IndexContent, plan: IndexLayout.Plan) -> [UInt8] {
-        var json = JSONText(reservingCapacity: 64 * index.artists.count + 64)
+    /// - Parameter artists: every artist's entry, in index order.
+    static func artistList(_ artists: [ArtistEntry]) -> [UInt8] {
+        var json = JSONText(reservingCapacity: artists.map { $0.searchLine.count + 2 }.reduce(64, +))
         json.raw("window.artpipeArtists = [")
-        for (position, artist) in index.artists.enumerated() {
-            json.raw(position == 0 ? "\n[" : ",\n[")
-            json.string(artist.name)
-            json.byte(UInt8(ascii: ","))
-            json.int(artist.workCount)
-            json.byte(UInt8(ascii: ","))
-            json.string(artistLink(position, of: index, plan: plan))
-            json.byte(UInt8(ascii: "]"))
+        for (position, artist) in artists.enumerated() {
+            json.raw(position == 0 ? "\n" : ",\n")
+            json.part(artist.searchLine)
         }
         json.raw("];\n")
+        return json.bytes
+    }
+
+    /// One artist's entry in `gallery/artists.js`: `["name",works,"link"]`.
+    static func searchLine(name: String, works: Int, link: String) -> [UInt8] {
+        var json = JSONText(reservingCapacity: name.utf8.count + link.utf8.count + 16)
+        json.byte(UInt8(ascii: "["))
+        json.string(name)
+        json.byte(UInt8(ascii: ","))
+        json.int(works)
+        json.byte(UInt8(ascii: ","))
+        json.string(link)
+        json.byte(UInt8(ascii: "]"))
         return json.bytes
     }
 }

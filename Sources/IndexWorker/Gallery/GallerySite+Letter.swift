@@ -33,11 +33,20 @@ extension GallerySite {
         }
 
         /// Every letter that has artists, A–Z then Other.
-        static func group(_ index: IndexContent) -> [Letter] {
+        /// - Parameter artists: every artist's entry, in index order.
+        static func group(_ artists: [ArtistEntry]) -> [Letter] {
             var byKey: [String: [Int]] = [:]
-            for (position, artist) in index.artists.enumerated() {
-                byKey[artist.collationKey.map(key(folded:)) ?? key(of: artist.name), default: []].append(position)
+            // In index order a letter's artists are one run (Other's a few): looked up once a run.
+            var run: (letter: String, positions: [Int])?
+            for (position, artist) in artists.enumerated() {
+                if let current = run, current.letter == artist.letter {
+                    run?.positions.append(position)
+                    continue
+                }
+                if let run { byKey[run.letter, default: []] += run.positions }
+                run = (artist.letter, [position])
             }
+            if let run { byKey[run.letter, default: []] += run.positions }
             return byKey.map { Letter(key: $0.key, artists: $0.value) }.sorted {
                 ($0.key == "other" ? 1 : 0, $0.key) < ($1.key == "other" ? 1 : 0, $1.key)
             }
@@ -98,17 +107,22 @@ extension GallerySite {
     }
 
     /// A letter page's list: each artist's link, name and count.
-    static func letterPageList(_ artists: ArraySlice<Int>, index: IndexContent, plan: IndexLayout.Plan) -> [UInt8] {
-        var html = HTMLText(reservingCapacity: 120 * artists.count)
-        for artist in artists {
-            html.raw("<li><a href=\"")
-            html.text(artistLink(artist, of: index, plan: plan))
-            html.raw("\">")
-            html.text(displayName(index.artists[artist].name))
-            html.raw("</a> <small>")
-            html.int(index.artists[artist].workCount)
-            html.raw("</small></li>\n")
-        }
+    static func letterPageList(_ page: ArraySlice<Int>, of artists: [ArtistEntry]) -> [UInt8] {
+        var html = HTMLText(reservingCapacity: page.map { artists[$0].letterLine.count }.reduce(0, +))
+        for artist in page { html.part(artists[artist].letterLine) }
+        return html.bytes
+    }
+
+    /// One artist's line on its letter page.
+    static func letterLine(name: String, works: Int, link: String) -> [UInt8] {
+        var html = HTMLText(reservingCapacity: name.utf8.count + link.utf8.count + 48)
+        html.raw("<li><a href=\"")
+        html.text(link)
+        html.raw("\">")
+        html.text(displayName(name))
+        html.raw("</a> <small>")
+        html.int(works)
+        html.raw("</small></li>\n")
         return html.bytes
     }
 }

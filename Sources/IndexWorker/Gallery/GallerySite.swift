@@ -31,57 +31,51 @@ package enum GallerySite {
         PercentEncoding.path(path) + (fragment.map { "#" + PercentEncoding.component($0) } ?? "")
     }
 
-    /// From a gallery page: where an artist's first slice is.
-    static func artistLink(_ artist: Int, of index: IndexContent, plan: IndexLayout.Plan) -> String {
-        link(slice: plan.slices[artist][0], of: index.artists[artist].name)
+    /// From a gallery page: where one slice of an artist's works is.
+    static func link(slice: IndexLayout.Slice, of artist: String) -> String {
+        link(bucket: slice.bucket, of: artist, slice: slice.number)
     }
 
-    /// From a gallery page: where one slice of an artist's works is.
-    /// Asked for every artist of every assembly: its parts are hex digits, a dot, letters and a
-    /// dash, which ``link(_:fragment:)`` leaves as they are, so they are not looked at again.
-    static func link(slice: IndexLayout.Slice, of artist: String) -> String {
-        IndexLayout.bucketName(slice.bucket) + ".html#" + IndexLayout.anchor(of: artist, slice: slice.number)
+    /// From a gallery page: where the slice of an artist's works in `bucket` is (its first by default).
+    /// Asked for every artist an assembly renders: its parts are hex digits, a dot, letters and
+    /// a dash, which ``link(_:fragment:)`` leaves as they are, so they are not looked at again.
+    static func link(bucket: Int, of artist: String, slice: Int = 0) -> String {
+        IndexLayout.bucketName(bucket) + ".html#" + IndexLayout.anchor(of: artist, slice: slice)
     }
 
     static func displayName(_ name: String) -> String { name.isEmpty ? "Unknown maker" : name }
 
     /// The front page, letter pages, artist list and style sheet: everything but the buckets.
-    /// - Parameter letterPages: the last call's letter pages, rendered again only where changed.
+    /// - Parameters:
+    ///   - artists: every artist's entry, in index order.
+    ///   - letterPages: the last call's letter pages' frames, rendered again only where changed.
     static func sharedFiles(
-        _ index: IndexContent, plan: IndexLayout.Plan, letterPages: LetterPages = LetterPages()
+        totals: ArtistIndex.Totals, artists: [ArtistEntry], letterPages: LetterPages = LetterPages()
     ) -> [String: [UInt8]] {
-        let letters = Letter.group(index)
+        let letters = Letter.group(artists)
         var files: [String: [UInt8]] = [
-            frontPagePath: frontPage(index, letters: letters),
+            frontPagePath: frontPage(totals: totals, letters: letters),
             stylePath: Array(style.utf8),
-            artistListPath: artistList(index, plan: plan),
+            artistListPath: artistList(artists),
         ]
         let counts = Dictionary(uniqueKeysWithValues: letters.map { ($0.key, $0.artists.count) })
-        var pages: [String: (inputs: LetterPages.Inputs, parts: LetterPages.Parts)] = [:]
+        var pages: [String: (frame: LetterPages.Frame, render: () -> (head: [UInt8], tail: [UInt8]), list: [UInt8])] =
+            [:]
         for letter in letters {
             let slices = stride(from: 0, to: letter.artists.count, by: artistsPerLetterPage).map {
                 letter.artists[$0..<min($0 + artistsPerLetterPage, letter.artists.count)]
             }
-            for (number, artists) in slices.enumerated() {
-                let inputs = LetterPages.Inputs(
-                    frame: .init(
-                        letters: counts, letter: letter.key, page: number, pageCount: slices.count,
-                        letterCount: letter.artists.count),
-                    artists: artists.map {
-                        .init(
-                            name: index.artists[$0].name, works: index.artists[$0].workCount,
-                            bucket: plan.slices[$0][0].bucket)
-                    })
+            for (number, page) in slices.enumerated() {
+                let frame = LetterPages.Frame(
+                    letters: counts, letter: letter.key, page: number, pageCount: slices.count,
+                    letterCount: letter.artists.count)
                 pages[letter.path(page: number)] = (
-                    inputs,
-                    LetterPages.Parts(
-                        frame: { letterPageFrame(letter, page: number, of: slices.count, letters: letters) },
-                        list: { letterPageList(artists, index: index, plan: plan) })
+                    frame, { letterPageFrame(letter, page: number, of: slices.count, letters: letters) },
+                    letterPageList(page, of: artists)
                 )
             }
         }
-        let rendered = letterPages.pages(pages)
-        files.merge(rendered) { first, _ in first }
+        files.merge(letterPages.pages(pages)) { first, _ in first }
         return files
     }
 }

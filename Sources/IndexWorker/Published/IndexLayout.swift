@@ -75,11 +75,24 @@ package enum IndexLayout {
     }
 
     /// The files that are not a bucket's: the manifest and the gallery's front, letter and list files.
+    static func sharedFiles(for index: IndexContent, plan: Plan) -> [String: [UInt8]] {
+        let artists = index.artists.enumerated().map { position, artist in
+            ArtistEntry(
+                name: artist.name, works: artist.workCount,
+                key: artist.collationKey ?? ArtistIndex.collationKey(artist.name),
+                buckets: plan.slices[position].map(\.bucket))
+        }
+        return sharedFiles(totals: index.totals, crawls: index.crawls, artists: artists)
+    }
+
+    /// The same files from every artist's entry, in index order.
+    /// - Parameter letterPages: the last call's letter pages' frames, rendered again only where changed.
     static func sharedFiles(
-        for index: IndexContent, plan: Plan, letterPages: LetterPages = LetterPages()
+        totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [ArtistEntry],
+        letterPages: LetterPages = LetterPages()
     ) -> [String: [UInt8]] {
-        var files = GallerySite.sharedFiles(index, plan: plan, letterPages: letterPages)
-        files[manifestPath] = IndexManifest.render(index, plan: plan)
+        var files = GallerySite.sharedFiles(totals: totals, artists: artists, letterPages: letterPages)
+        files[manifestPath] = IndexManifest.render(totals: totals, crawls: crawls, artists: artists)
         return files
     }
 

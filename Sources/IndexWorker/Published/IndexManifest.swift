@@ -24,8 +24,9 @@ package struct IndexManifest: Codable, Sendable, Equatable {
 
 extension IndexManifest {
     /// The bytes of `index.json`: one crawl and one artist per line, so it reads and diffs well.
-    static func render(_ index: IndexContent, plan: IndexLayout.Plan) -> [UInt8] {
-        var json = JSONText(reservingCapacity: 64 * index.artists.count + 4096)
+    /// - Parameter artists: every artist's entry, in index order.
+    static func render(totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [ArtistEntry]) -> [UInt8] {
+        var json = JSONText(reservingCapacity: artists.map { $0.manifestLine.count + 2 }.reduce(4096, +))
         json.raw("{\"schema\":")
         json.string(IndexLayout.schemaName)
         json.key("bucketCount")
@@ -34,34 +35,42 @@ extension IndexManifest {
         json.int(IndexLayout.sliceSize)
         json.raw(",\n\"totals\":{")
         json.key("artists", first: true)
-        json.int(index.totals.artists)
+        json.int(totals.artists)
         json.key("works")
-        json.int(index.totals.works)
+        json.int(totals.works)
         json.key("pages")
-        json.int(index.totals.pages)
+        json.int(totals.pages)
         json.key("failedPages")
-        json.int(index.totals.failedPages)
+        json.int(totals.failedPages)
         json.key("thumbnails")
-        json.counts(index.totals.thumbnails)
+        json.counts(totals.thumbnails)
         json.raw("},\n\"crawls\":[")
-        for (number, crawl) in index.crawls.enumerated() {
+        for (number, crawl) in crawls.enumerated() {
             json.raw(number == 0 ? "\n" : ",\n")
             render(crawl, into: &json)
         }
         json.raw("],\n\"artists\":[")
-        for (number, artist) in index.artists.enumerated() {
-            json.raw(number == 0 ? "\n{\"name\":" : ",\n{\"name\":")
-            json.string(artist.name)
-            json.key("works")
-            json.int(artist.workCount)
-            json.raw(",\"buckets\":[")
-            for (slice, part) in plan.slices[number].enumerated() {
-                if slice > 0 { json.byte(UInt8(ascii: ",")) }
-                json.string(IndexLayout.bucketName(part.bucket))
-            }
-            json.raw("]}")
+        for (number, artist) in artists.enumerated() {
+            json.raw(number == 0 ? "\n" : ",\n")
+            json.part(artist.manifestLine)
         }
         json.raw("]}\n")
+        return json.bytes
+    }
+
+    /// One artist's line: `{"name":…,"works":…,"buckets":[…]}`, a bucket for each slice of its works.
+    static func artistLine(name: String, works: Int, buckets: [Int]) -> [UInt8] {
+        var json = JSONText(reservingCapacity: name.utf8.count + 40 + 6 * buckets.count)
+        json.raw("{\"name\":")
+        json.string(name)
+        json.key("works")
+        json.int(works)
+        json.raw(",\"buckets\":[")
+        for (slice, bucket) in buckets.enumerated() {
+            if slice > 0 { json.byte(UInt8(ascii: ",")) }
+            json.string(IndexLayout.bucketName(bucket))
+        }
+        json.raw("]}")
         return json.bytes
     }
 

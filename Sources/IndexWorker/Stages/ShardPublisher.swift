@@ -44,9 +44,9 @@ package final class ShardPublisher: @unchecked Sendable {
     /// summaries but their positions, the page summaries but their ends, the files' paths. A
     /// position that alone moved changes no shared file.
     private var lastShown: (shards: [ShardSummary], pages: [PagesSummary], paths: Set<String>)?
-    /// The artists' keys of its last assembly, so the next folds only new names.
-    private let collationKeys = CollationKeys()
-    /// The letter pages of its last assembly, so the next renders only those that changed.
+    /// The artists of its last assembly, so the next sorts and renders only those that changed.
+    private let assembledArtists = AssembledArtists()
+    /// The letter pages' frames of its last assembly, so the next renders only those that changed.
     private let letterPages = LetterPages()
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
@@ -331,7 +331,7 @@ package final class ShardPublisher: @unchecked Sendable {
                     return removed
                 }
                 let files = IndexAssembly.sharedFiles(
-                    shards: shardSummaries, pages: pagesShown, layout: self.shards, keys: self.collationKeys,
+                    shards: shardSummaries, pages: pagesShown, layout: self.shards, artists: self.assembledArtists,
                     letterPages: self.letterPages)
                 let written = try self.writeShared(files, assembledFrom: assembledFrom)
                 self.lastShown = (shards, pages, Set(files.keys))

@@ -10,6 +10,9 @@ package struct HTMLText {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Bytes this type built before (a part kept between renders), as they are.
+    package mutating func part(_ built: [UInt8]) { bytes.append(contentsOf: built) }
+
     /// `text` escaped, as a `String`: for markup built by interpolation.
     package static func escaped(_ text: String) -> String {
         var html = HTMLText(reservingCapacity: text.utf8.count)

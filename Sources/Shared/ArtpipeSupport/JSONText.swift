@@ -8,6 +8,9 @@ package struct JSONText {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Bytes this type built before (a part kept between renders), as they are.
+    package mutating func part(_ built: [UInt8]) { bytes.append(contentsOf: built) }
+
     package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

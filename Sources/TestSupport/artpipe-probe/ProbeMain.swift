@@ -16,6 +16,6 @@ struct Probe: ParsableCommand {
         subcommands: [
             ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self,
             ProducePagesCommand.self, SampleGalleryCommand.self, HarvestBenchCommand.self,
-            PublishPagesCommand.self, DownloadBenchCommand.self, IndexMemoryCommand.self,
+            PublishPagesCommand.self, DownloadBenchCommand.self, IndexMemoryCommand.self, AssemblyBenchCommand.self,
         ])
 }
