@@ -57,13 +57,47 @@ struct IndexSummariesTests {
             #expect(stored.json == Array(try encoder.encode(stored)), "position \(String(describing: position))")
             #expect(
                 try JSONDecoder().decode(IndexSummaries.Stored<ShardSummary>.self, from: Data(stored.json)) == stored)
+            #expect(IndexSummaries.Stored(json: stored.json) == stored, "read by hand")
         }
         // The encoder writes a slash as `\/`: the bytes differ, what they say does not.
         let slashed = IndexSummaries.Stored(
             sequence: 1, summary: ShardSummary(shard: 0, artists: [.init(name: "A/B", works: 1)], thumbnails: [:]))
         #expect(try JSONDecoder().decode(IndexSummaries.Stored<ShardSummary>.self, from: Data(slashed.json)) == slashed)
+        #expect(IndexSummaries.Stored(json: Array(try encoder.encode(slashed))) == slashed)
         let empty = IndexSummaries.Stored(sequence: 1, summary: ShardSummary(shard: 0, artists: [], thumbnails: [:]))
         #expect(empty.json == Array(try encoder.encode(empty)))
+        #expect(IndexSummaries.Stored(json: empty.json) == empty)
+    }
+
+    @Test(
+        "a shard's summary read by hand: escapes and surrogate pairs as the decoder reads them; anything else is left to the decoder"
+    )
+    func shardSummaryReadByHand() throws {
+        let escaped =
+            Array(
+                #"{"sequence":2,"summary":{"artists":[{"name":"\u00c9va \ud83c\udfa8 \/ \b\f\"","works":3}],"#.utf8)
+            + Array(#""position":-1,"shard":1,"thumbnails":{"ok":3}}}"#.utf8)
+        let decoded = try JSONDecoder().decode(IndexSummaries.Stored<ShardSummary>.self, from: Data(escaped))
+        #expect(decoded.summary.artists.first?.name == "Éva 🎨 / \u{8}\u{c}\"")
+        #expect(IndexSummaries.Stored(json: escaped) == decoded)
+        let stored = IndexSummaries.Stored(
+            sequence: 5,
+            summary: ShardSummary(
+                shard: 2, artists: [.init(name: "A", works: 1), .init(name: "B", works: 2)], thumbnails: ["ok": 3]))
+        let text = String(decoding: stored.json, as: UTF8.self)
+        // Other JSON, or none: never read by hand as something else.
+        let others = [
+            text.replacingOccurrences(of: #","works""#, with: #", "works""#),
+            text.replacingOccurrences(of: #"{"sequence":5,"summary":"#, with: #"{"summary":"#),
+            String(text.dropLast()),
+            text + " ",
+            text.replacingOccurrences(of: #""name":"A""#, with: #""name":"\ud800""#),
+            text.replacingOccurrences(of: #""works":2"#, with: #""works":99999999999999999999"#),
+        ]
+        for other in others {
+            #expect(other != text)
+            #expect(IndexSummaries.Stored(json: Array(other.utf8)) == nil, "\(other)")
+        }
     }
 
     @Test("shared files built from older summaries never replace ones built from newer")

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// The summaries last decoded, by path, with the bytes they came from: every round reads each
@@ -10,11 +9,13 @@ final class DecodedSummaries: Sendable {
     init() {}
 
     /// `bytes`, read at `path`, decoded: as the last time when they are the same bytes.
-    func value<Value: Decodable & Sendable>(of bytes: [UInt8], at path: String) throws -> Value {
+    func value<Value: Sendable>(
+        of bytes: [UInt8], at path: String, decode: ([UInt8]) throws -> Value
+    ) throws -> Value {
         if let last = decoded.withLock({ $0[path] }), last.bytes == bytes, let value = last.value as? Value {
             return value
         }
-        let value = try JSONDecoder().decode(Value.self, from: Data(bytes))
+        let value = try decode(bytes)
         remember(value, of: bytes, at: path)
         return value
     }

@@ -16,6 +16,10 @@ package struct IndexSummaries: Sendable {
     package struct Stored<Summary: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
         package var sequence: Int
         package var summary: Summary
+
+        package init(sequence: Int, summary: Summary) {
+            (self.sequence, self.summary) = (sequence, summary)
+        }
     }
 
     let output: any OutputStore
@@ -34,8 +38,9 @@ package struct IndexSummaries: Sendable {
     /// Returns the sequence number it has now.
     @discardableResult
     package func write(_ summary: ShardSummary) throws -> Int {
-        // The large and frequent one: written by hand (``Stored/json``).
-        try write(summary, at: Self.shardPath(summary.shard)) { $0.json }
+        // The large and frequent one: written and read by hand (``Stored/json``).
+        let path = Self.shardPath(summary.shard)
+        return try write(summary, at: path, over: try readShard(path)) { $0.json }
     }
 
     /// Writes a page partition's summary when its pages changed; a newer ``PagesSummary/worksEnd``
@@ -47,7 +52,7 @@ package struct IndexSummaries: Sendable {
         if let stored, stored.summary.pagesOnly == summary.pagesOnly, stored.summary.worksEnd != nil {
             return stored.sequence
         }
-        return try write(summary, at: path) { try Self.encoder.encode($0).bytes }
+        return try write(summary, at: path, over: stored) { try Self.encoder.encode($0).bytes }
     }
 
     /// Every shard's and page partition's summary, `count` of each, with the sequence numbers
@@ -57,7 +62,7 @@ package struct IndexSummaries: Sendable {
         var versions = SummaryVersions()
         var (shards, pages): ([ShardSummary], [PagesSummary]) = ([], [])
         for index in 0..<count {
-            guard let shard: Stored<ShardSummary> = try read(Self.shardPath(index)),
+            guard let shard = try readShard(Self.shardPath(index)),
                 let partition: Stored<PagesSummary> = try read(Self.pagesPath(index))
             else { return nil }
             shards.append(shard.summary)
@@ -88,10 +93,10 @@ package struct IndexSummaries: Sendable {
         try output.write(try Self.encoder.encode(versions).bytes, to: Self.assembledPath, durable: true)
     }
 
+    /// Writes `summary` unless `stored`, the summary at `path` now, is the same.
     private func write<Summary: Codable & Sendable & Equatable>(
-        _ summary: Summary, at path: String, encode: (Stored<Summary>) throws -> [UInt8]
+        _ summary: Summary, at path: String, over stored: Stored<Summary>?, encode: (Stored<Summary>) throws -> [UInt8]
     ) throws -> Int {
-        let stored: Stored<Summary>? = try read(path)
         if let stored, stored.summary == summary { return stored.sequence }
         let next = Stored(sequence: (stored?.sequence ?? 0) + 1, summary: summary)
         let bytes = try encode(next)
@@ -102,8 +107,20 @@ package struct IndexSummaries: Sendable {
     }
 
     private func read<Value: Decodable & Sendable>(_ path: String) throws -> Value? {
+        try read(path) { try JSONDecoder().decode(Value.self, from: Data($0)) }
+    }
+
+    /// A shard's stored summary, read by hand as it is written (``Stored/init(json:)``), or
+    /// decoded when it is not in that form.
+    private func readShard(_ path: String) throws -> Stored<ShardSummary>? {
+        try read(path) { bytes in
+            try Stored(json: bytes) ?? JSONDecoder().decode(Stored<ShardSummary>.self, from: Data(bytes))
+        }
+    }
+
+    private func read<Value: Sendable>(_ path: String, decode: ([UInt8]) throws -> Value) throws -> Value? {
         guard let bytes = try output.read(path) else { return nil }
-        return try decoded.value(of: bytes, at: path)
+        return try decoded.value(of: bytes, at: path, decode: decode)
     }
 
     private static let encoder: JSONEncoder = {
