@@ -17,6 +17,13 @@ package final class LetterPages: Sendable {
         var letterCount: Int
     }
 
+    /// A page to put together: its frame, how to render it, its list of artists.
+    struct Page {
+        var frame: Frame
+        var renderFrame: () -> (head: [UInt8], tail: [UInt8])
+        var list: [UInt8]
+    }
+
     private struct Kept {
         var frame: Frame
         var head: [UInt8]
@@ -30,9 +37,7 @@ package final class LetterPages: Sendable {
     package init() {}
 
     /// The pages at these paths, each frame rendered only where the last call's differs.
-    func pages(
-        _ pages: [String: (frame: Frame, render: () -> (head: [UInt8], tail: [UInt8]), list: [UInt8])]
-    ) -> [String: [UInt8]] {
+    func pages(_ pages: [String: Page]) -> [String: [UInt8]] {
         last.withLock { last in
             var next: [String: Kept] = [:]
             var files: [String: [UInt8]] = [:]
@@ -42,7 +47,7 @@ package final class LetterPages: Sendable {
                 if let before = last[path], before.frame == page.frame {
                     kept = before
                 } else {
-                    let (head, tail) = page.render()
+                    let (head, tail) = page.renderFrame()
                     kept = Kept(frame: page.frame, head: head, tail: tail)
                     framed += 1
                 }

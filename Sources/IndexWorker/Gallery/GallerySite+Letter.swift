@@ -19,14 +19,9 @@ extension GallerySite {
             page == 0 ? "letter-\(key).html" : "letter-\(key)-\(page + 1).html"
         }
 
-        /// Case and accents folded: `Émile` is under E. The unknown maker is under Other. The
-        /// first character is folded alone (as in the whole name): a letter page lists thousands.
-        static func key(of name: String) -> String {
-            key(folded: name.first.map { ArtistIndex.collationKey(String($0)) } ?? "")
-        }
-
         /// The letter of a name whose collation key (``ArtistIndex/collationKey(_:)``) is
-        /// `folded`: the same as ``key(of:)``, without folding again.
+        /// `folded`, read from the key the index is sorted by: case and accents folded, `Émile`
+        /// is under E; the unknown maker is under Other.
         static func key(folded: String) -> String {
             guard let first = folded.unicodeScalars.first, ("a"..."z").contains(first) else { return "other" }
             return String(first)

@@ -59,8 +59,7 @@ package enum GallerySite {
             artistListPath: artistList(artists),
         ]
         let counts = Dictionary(uniqueKeysWithValues: letters.map { ($0.key, $0.artists.count) })
-        var pages: [String: (frame: LetterPages.Frame, render: () -> (head: [UInt8], tail: [UInt8]), list: [UInt8])] =
-            [:]
+        var pages: [String: LetterPages.Page] = [:]
         for letter in letters {
             let slices = stride(from: 0, to: letter.artists.count, by: artistsPerLetterPage).map {
                 letter.artists[$0..<min($0 + artistsPerLetterPage, letter.artists.count)]
@@ -69,10 +68,10 @@ package enum GallerySite {
                 let frame = LetterPages.Frame(
                     letters: counts, letter: letter.key, page: number, pageCount: slices.count,
                     letterCount: letter.artists.count)
-                pages[letter.path(page: number)] = (
-                    frame, { letterPageFrame(letter, page: number, of: slices.count, letters: letters) },
-                    letterPageList(page, of: artists)
-                )
+                pages[letter.path(page: number)] = LetterPages.Page(
+                    frame: frame,
+                    renderFrame: { letterPageFrame(letter, page: number, of: slices.count, letters: letters) },
+                    list: letterPageList(page, of: artists))
             }
         }
         files.merge(letterPages.pages(pages)) { first, _ in first }
