@@ -32,16 +32,12 @@ extension GallerySite {
         static func group(_ artists: [ArtistEntry]) -> [Letter] {
             var byKey: [String: [Int]] = [:]
             // In index order a letter's artists are one run (Other's a few): looked up once a run.
-            var run: (letter: String, positions: [Int])?
-            for (position, artist) in artists.enumerated() {
-                if let current = run, current.letter == artist.letter {
-                    run?.positions.append(position)
-                    continue
-                }
-                if let run { byKey[run.letter, default: []] += run.positions }
-                run = (artist.letter, [position])
+            var start = 0
+            for position in artists.indices
+            where position + 1 == artists.count || artists[position + 1].letter != artists[start].letter {
+                byKey[artists[start].letter, default: []] += start...position
+                start = position + 1
             }
-            if let run { byKey[run.letter, default: []] += run.positions }
             return byKey.map { Letter(key: $0.key, artists: $0.value) }.sorted {
                 ($0.key == "other" ? 1 : 0, $0.key) < ($1.key == "other" ? 1 : 0, $1.key)
             }
