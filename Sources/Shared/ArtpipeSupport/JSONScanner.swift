@@ -29,9 +29,6 @@ package struct JSONScanner {
         return true
     }
 
-    /// The byte that comes next, if any, not read.
-    package var next: UInt8? { at < bytes.count ? bytes[at] : nil }
-
     /// An integer: an optional minus and digits.
     package mutating func int() -> Int? {
         let negative = skip(byte: UInt8(ascii: "-"))
@@ -85,7 +82,7 @@ package struct JSONScanner {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                    text.append(contentsOf: Array(String(Character(unicode)).utf8))
+                    UTF8.encode(unicode) { text.append($0) }
                 default: return nil
                 }
             default: text.append(byte)
