@@ -129,6 +129,11 @@ package final class AssembledArtists: Sendable {
         }
     }
 
+    /// Forgets the artists kept: the next call renders every one.
+    func forget() {
+        state.withLock { $0 = nil }
+    }
+
     /// How many artists' entries the last call rendered: the others were kept.
     var rendered: Int { renderedLast.load(ordering: .relaxed) }
 }

@@ -63,6 +63,11 @@ package final class LetterPages: Sendable {
         }
     }
 
+    /// Forgets the frames kept: the next call renders every one.
+    func forget() {
+        last.withLock { $0 = [:] }
+    }
+
     /// How many frames the last call rendered.
     var framed: Int { framedLast.load(ordering: .relaxed) }
 }

@@ -160,7 +160,11 @@ package final class ShardPublisher: @unchecked Sendable {
             throw error
         }
         phases.end("writes")
-        if ready.contains(0) { count += try await assemble(threadPool: threadPool) }
+        if ready.contains(0) {
+            count += try await assemble(threadPool: threadPool)
+        } else {
+            try await threadPool.runIfActive { self.locked { self.forgetAssembly() } }
+        }
         phases.end("assembly")
         logger.debug("publish round", metadata: phases.metadata(files: count, shards: taken.count))
         return count
@@ -187,6 +191,17 @@ package final class ShardPublisher: @unchecked Sendable {
             try summaries.write(summary)
             shardSummaries[shard] = summary
         }
+    }
+
+    /// Forgets what this copy's assemblies showed and knew of the shared files: while another
+    /// copy holds shard 0 it writes them, and a copy that takes shard 0 again reads them anew
+    /// rather than trust what they held when it last wrote them.
+    private func forgetAssembly() {
+        guard lastShown != nil else { return }
+        lastShown = nil
+        known = known.filter { IndexLayout.bucket(ofFile: $0.key) != nil }
+        assembledArtists.forget()
+        letterPages.forget()
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
