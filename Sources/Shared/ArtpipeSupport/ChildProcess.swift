@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// A program run as a child process, its standard output and error appended to files: the
 /// demo's roles and the tests' workers.
 ///
-/// Unchecked Sendable: all its state is in `Process`, whose queries, signals and waits are
-/// safe from any thread.
+/// Unchecked Sendable: its state is in `Process`, whose queries, signals and waits are safe
+/// from any thread, and in the exit once seen, under a mutex.
 package final class ChildProcess: @unchecked Sendable {
     package let process = Process()
     package let outputURL: URL
@@ -49,13 +50,20 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     /// How the process ended, from the kernel, while Foundation may not know yet; nil while it runs.
+    /// Kept once seen: Foundation may reap the process between two questions, and then asking
+    /// the kernel finds no child while Foundation's own status is not set yet (its getter traps).
     private var exited: (status: Int32, bySignal: Bool)? {
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
-            info._sifields._sigchld.si_pid == process.processIdentifier
-        else { return nil }
-        return (info._sifields._sigchld.si_status, info.si_code != CLD_EXITED)
+        observedExit.withLock { observed in
+            if let observed { return observed }
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+                info._sifields._sigchld.si_pid == process.processIdentifier
+            else { return nil }
+            observed = (info._sifields._sigchld.si_status, info.si_code != CLD_EXITED)
+            return observed
+        }
     }
+    private let observedExit = Mutex<(status: Int32, bySignal: Bool)?>(nil)
     var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends `signal` while the process runs.
