@@ -123,7 +123,7 @@ extension RetryScheduleTests {
 
 extension RetryScheduleTests {
     /// The clock scaled 3,600 to 1: the last topic's delay of an hour is a second; a copy a
-    /// server asked to wait 5 h is due in 5 s, one asked to wait 1 h in 1 s.
+    /// server asked to wait 15 h is due in 15 s, one asked to wait 1 h in 1 s.
     @Test("a copy due sooner never waits behind one due later on the same retry partition")
     func dueSoonerGoesFirst() async throws {
         let rig = try RetryRig("parked")
@@ -138,21 +138,23 @@ extension RetryScheduleTests {
             RetryState(attempts: 1, firstFailure: now, due: now + hours, history: [.init(at: now, reason: "503")])
                 .headers(replacingIn: [])
         }
-        // Both on the last retry topic's one partition: the one due in "5 h" first, then "1 h".
-        try await cluster.produce(to: tiers[2], 0..<2, value: { "ok-\($0)" }, headers: { copy($0 == 0 ? 5 : 1) })
+        // Both on the last retry topic's one partition: the one due in "15 h" first, then "1 h".
+        try await cluster.produce(to: tiers[2], 0..<2, value: { "ok-\($0)" }, headers: { copy($0 == 0 ? 15 : 1) })
         let outputs = try await readTopic(output, brokers: cluster.brokers, count: 2, timeout: .seconds(60))
         let tier = try await readTopic(tiers[2], brokers: cluster.brokers, count: 3, timeout: .seconds(30))
         try await worker.stop()
         await cluster.shutdown()
+        // The order is the proof: a worker that waited behind "15 h" would have run k0 first. No
+        // upper bound on when k1 ran: a rebalance on a loaded machine can delay both.
         #expect(outputs.compactMap(\.keyString) == ["k1", "k0"], "the copy due in 1 h ran first")
         // When each output was produced, in seconds from the copies' failure.
         let ranAt = outputs.map { Double($0.timestampMilliseconds ?? 0) / 1_000 - now.timeIntervalSince1970 }
-        #expect(ranAt[0] >= 1 && ranAt[0] < 5, "the copy due in 1 h ran \(ranAt[0]) s in, before the other was due")
+        #expect(ranAt[0] >= 1, "the copy due in 1 h ran \(ranAt[0]) s in: never early")
         // Headers and timestamps carry whole milliseconds.
-        #expect(ranAt[1] >= 4.99, "the copy due in 5 h ran \(ranAt[1]) s in: never early")
+        #expect(ranAt[1] >= 14.99, "the copy due in 15 h ran \(ranAt[1]) s in: never early")
         let parked = try #require(tier.last)
         #expect(parked.keyString == "k0" && RetryState(headers: parked.headers)?.parkedAt != nil)
-        #expect(RetryState(headers: parked.headers)?.due.timeIntervalSince(now) ?? 0 > 4.9, "its due time is kept")
+        #expect(RetryState(headers: parked.headers)?.due.timeIntervalSince(now) ?? 0 > 14.9, "its due time is kept")
     }
 }
 
