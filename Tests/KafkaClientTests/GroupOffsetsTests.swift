@@ -72,6 +72,37 @@ struct GroupOffsetsTests {
         await cluster.shutdown()
     }
 
+    @Test("a group's committed offsets and a topic's ends, asked again and again over one client, follow the broker")
+    func positionsAskedAgain() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("watched", partitions: 3)
+        let produce = { (partition: Int32, count: Int) in
+            try await cluster.producer.send(
+                (0..<count).map { KafkaProducerRecord(topic: topic, partition: partition, key: "k\($0)", value: [1]) })
+        }
+        try await produce(1, 3)
+        try await produce(2, 7)
+        let configuration = KafkaClientConfiguration(
+            brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer)
+        let group = UniqueName.make("watched-group")
+        let positions = KafkaGroupPositions(configuration: configuration, logger: .test)
+        // Nothing committed: each partition counts from its low watermark.
+        #expect(try await positions.committed(group: group, topic: topic) == [0, 0, 0])
+        #expect(try await positions.ends(of: topic, group: group) == [0, 3, 7])
+        let offsets = KafkaGroupOffsets(configuration: configuration, logger: .test)
+        let plan = try await offsets.plan(group: group, topics: [topic], target: .offset(2))
+        try await offsets.execute(plan, memberTopics: [topic], joinTimeout: .seconds(30))
+        try await produce(0, 4)
+        // The same client and kept partition counts: the answers are the broker's new ones.
+        #expect(try await positions.committed(group: group, topic: topic) == [0, 2, 2])
+        #expect(try await positions.ends(of: topic, group: group) == [4, 3, 7])
+        let error = await #expect(throws: KafkaError.self) {
+            _ = try await positions.ends(of: "no-such-topic", group: group)
+        }
+        #expect(error?.message.contains("no-such-topic") == true)
+        await cluster.shutdown()
+    }
+
     @Test("a missing topic is an error naming it")
     func missingTopic() async throws {
         let cluster = try TestCluster()

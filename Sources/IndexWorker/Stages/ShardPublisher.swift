@@ -170,16 +170,9 @@ package final class ShardPublisher: @unchecked Sendable {
         return count
     }
 
-    /// Each partition's end offset of `topic`, and the committed offset of `group` on it.
-    private func positions(_ topic: String, group: String) async throws -> [(end: Int64, committed: Int64)] {
-        let rows = try await offsets.positions(group: group, topics: [topic])
-        return rows.sorted { $0.topicPartition.partition < $1.topicPartition.partition }.map {
-            ($0.high, $0.committed ?? $0.low)
-        }
-    }
-
+    /// Each partition's end offset of `topic`, asked through `group`'s client.
     private func endOffsets(_ topic: String, group: String) async throws -> [Int64] {
-        try await positions(topic, group: group).map(\.end)
+        try await offsets.ends(of: topic, group: group)
     }
 
     /// Writes again the summary of each shard whose works did not change but whose position
@@ -303,10 +296,10 @@ package final class ShardPublisher: @unchecked Sendable {
             return 0
         }
         if target.artistsEnd == nil {
-            let works = try await positions(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
-            guard zip(works, worksEnd).allSatisfy({ $0.committed >= $1 }) else {
+            let works = try await offsets.committed(group: IndexStages.worksGroup, topic: ArtpipeTopic.indexWorks)
+            guard zip(works, worksEnd).allSatisfy({ $0 >= $1 }) else {
                 self.target.withLock { $0 = target }
-                waiting(for: "the works stage to commit \(worksEnd) (at \(works.map(\.committed)))")
+                waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
                 return 0
             }
             target.artistsEnd = try await endOffsets(ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)

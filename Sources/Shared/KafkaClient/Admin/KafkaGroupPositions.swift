@@ -3,17 +3,48 @@ import Synchronization
 
 /// Where consumer groups stand on their topics, asked again and again over clients kept open
 /// (one per group): for a service that watches other groups' progress every few hundred
-/// milliseconds, where ``KafkaGroupOffsets`` opens a client for each question.
+/// milliseconds, where ``KafkaGroupOffsets`` opens a client for each question. Each question
+/// is as few requests as it needs: the topics' partition counts are kept for a while.
 package final class KafkaGroupPositions: Sendable {
     private let offsets: KafkaGroupOffsets
     private let clients = Mutex<[String: RDKafkaClient]>([:])
+    /// Each topic's partition count, and when it was read: asked again after `countsKeptFor`.
+    private let counts = Mutex<(partitions: [String: Int], at: ContinuousClock.Instant)?>(nil)
+    private let countsKeptFor: Duration
 
-    package init(configuration: KafkaClientConfiguration, logger: Logger) {
+    package init(configuration: KafkaClientConfiguration, countsKeptFor: Duration = .seconds(10), logger: Logger) {
         offsets = KafkaGroupOffsets(configuration: configuration, logger: logger)
+        self.countsKeptFor = countsKeptFor
     }
 
-    /// Committed offset and watermarks of every partition of `topics` for `group`.
-    package func positions(group: String, topics: [String]) async throws -> [KafkaOffsetResetPlan.Position] {
+    /// `group`'s committed offset on each partition of `topic`, in partition order; where it
+    /// committed none, the partition's low watermark (it would start there). Two requests, or
+    /// one when every partition has a committed offset.
+    package func committed(group: String, topic: String) async throws -> [Int64] {
+        try await run(group: group) { client, timeout in
+            let partitions = try self.partitions(of: topic, client: client, timeout: timeout)
+            let committed = try client.committedOffsets(partitions, timeoutMilliseconds: timeout)
+            let uncommitted = partitions.filter { committed[$0] == nil }
+            let low = try Dictionary(
+                uniqueKeysWithValues: zip(
+                    uncommitted, client.watermarks(of: uncommitted, timeoutMilliseconds: timeout).map(\.low)))
+            return partitions.map { committed[$0] ?? low[$0] ?? 0 }
+        }
+    }
+
+    /// The high watermark of each partition of `topic`, in partition order: one request a leader.
+    package func ends(of topic: String, group: String) async throws -> [Int64] {
+        try await run(group: group) { client, timeout in
+            try client.highWatermarks(
+                of: try self.partitions(of: topic, client: client, timeout: timeout), timeoutMilliseconds: timeout)
+        }
+    }
+
+    /// `body` with `group`'s client. A failure forgets the partition counts: a topic made
+    /// again with another count is read afresh.
+    private func run<T: Sendable>(
+        group: String, _ body: @escaping @Sendable (RDKafkaClient, Int32) throws -> T
+    ) async throws -> T {
         // Making a client blocks too (librdkafka starts its threads): off the cooperative pool.
         try await offsets.configuration.runBlocking { [self] in
             let client = try clients.withLock { clients in
@@ -22,7 +53,32 @@ package final class KafkaGroupPositions: Sendable {
                 clients[group] = client
                 return client
             }
-            return try KafkaGroupOffsets.positions(of: topics, client: client, timeout: offsets.timeoutMilliseconds)
+            do {
+                return try body(client, offsets.timeoutMilliseconds)
+            } catch {
+                counts.withLock { $0 = nil }
+                throw error
+            }
         }
+    }
+
+    /// Every partition of `topic`, from the kept counts or the cluster's metadata.
+    private func partitions(of topic: String, client: RDKafkaClient, timeout: Int32) throws -> [KafkaTopicPartition] {
+        let kept = counts.withLock { counts -> Int? in
+            guard let counts, ContinuousClock.now - counts.at < countsKeptFor else { return nil }
+            return counts.partitions[topic]
+        }
+        let count: Int
+        if let kept {
+            count = kept
+        } else {
+            let metadata = try client.metadata(timeoutMilliseconds: timeout)
+            counts.withLock { $0 = (metadata.partitionsByTopic, .now) }
+            guard let read = metadata.partitionsByTopic[topic] else {
+                throw KafkaError("topic \(topic) does not exist")
+            }
+            count = read
+        }
+        return (0..<count).map { KafkaTopicPartition(topic: topic, partition: Int32($0)) }
     }
 }

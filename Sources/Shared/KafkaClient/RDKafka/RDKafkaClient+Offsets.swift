@@ -34,6 +34,17 @@ extension RDKafkaClient {
         }
     }
 
+    /// The high watermark (the offset the next message gets) of every one of `partitions`, in
+    /// one request a leader: for a service that needs only where the topic ends.
+    func highWatermarks(of partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws -> [Int64] {
+        guard !partitions.isEmpty else { return [] }
+        let high = try offsets(at: Int64(RD_KAFKA_OFFSET_END), partitions, timeoutMilliseconds: timeoutMilliseconds)
+        return try zip(partitions, high).map { partition, offset in
+            guard let offset else { throw KafkaError("no offsets for \(partition)") }
+            return offset
+        }
+    }
+
     /// The broker's answer to "the first offset at or after `time`" for each of `partitions`, in
     /// one request a leader; nil for "none".
     private func offsets(at time: Int64, _ partitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws
