@@ -16,6 +16,49 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["index.json"])
     }
 
+    @Test("files written together are each whole, in their folders, with the status each has now")
+    func writesTogether() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let works = directory.appendingPathComponent("works")
+        try FileManager.default.createDirectory(at: works, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try AtomicFile.write(Data("old".utf8), to: directory.appendingPathComponent("index.json"))
+        let files = [
+            (data: Data("manifest".utf8), url: directory.appendingPathComponent("index.json")),
+            (data: Data(repeating: 7, count: 100_000), url: works.appendingPathComponent("0001.jsonl")),
+            (data: Data(), url: works.appendingPathComponent("0002.jsonl")),
+        ]
+        let statuses = try AtomicFile.write(files)
+        for (file, status) in zip(files, statuses) {
+            #expect(try Data(contentsOf: file.url) == file.data)
+            var now = stat()
+            #expect(stat(file.url.path, &now) == 0 && now.st_ino == status.st_ino && now.st_size == file.data.count)
+        }
+        #expect(statuses.count == 3)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["index.json", "works"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: works.path).sorted() == ["0001.jsonl", "0002.jsonl"])
+    }
+
+    @Test("files written together, one of which cannot be: an error naming it, no temporary left, nothing torn")
+    func writesTogetherFailing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let kept = directory.appendingPathComponent("a.json")
+        try AtomicFile.write(Data("before".utf8), to: kept)
+        let files = [
+            (data: Data("after".utf8), url: kept),
+            (data: Data("x".utf8), url: directory.appendingPathComponent("missing/b.json")),
+        ]
+        let error = try #require(throws: FileWriteError.self) { try AtomicFile.write(files) }
+        #expect(error.path.contains("missing"))
+        // Nothing was renamed: the failure came while writing the temporary files.
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "before")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.json"])
+    }
+
     @Test("a file that cannot be written fails as a file error, not as bad configuration")
     func failureIsAFileError() throws {
         let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/index.json")

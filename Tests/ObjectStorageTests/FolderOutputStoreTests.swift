@@ -28,4 +28,18 @@ struct FolderOutputStoreTests {
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
     }
+
+    @Test("files written together into folders not made yet: each there, with the version listed")
+    func writesTogetherIntoNewFolders() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("folder-store"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FolderOutputStore(directory: directory)
+        let files = [("works/1.jsonl", [UInt8]("a".utf8)), ("gallery/b/1.html", [UInt8]("b".utf8)), ("index.json", [])]
+        let versions = try store.write(files.map { (path: $0.0, bytes: $0.1) }, durable: true)
+        for ((path, bytes), version) in zip(files, versions) {
+            #expect(try store.read(path) == bytes)
+            #expect(try store.version(of: path) == version)
+        }
+        #expect(versions.count == 3 && Set(versions).count == 3)
+    }
 }

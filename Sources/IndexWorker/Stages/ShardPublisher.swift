@@ -261,11 +261,11 @@ package final class ShardPublisher: @unchecked Sendable {
             known = known.filter { !own($0.key) }
             written = written.filter { !own($0.key) }
         }
-        var count = 0
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key })
-        where try write(bytes, to: path, listed: listing[path]) {
-            count += 1
+        var changed: [FileChange] = []
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            if let change = try change(bytes, at: path, listed: listing[path]) { changed.append(change) }
         }
+        var count = try write(changed)
         // A bucket rendered that no slice is in any more: its files go. The shard's buckets are
         // looked up in the listing, not the listing (every bucket's files) searched.
         for bucket in stride(from: view.shard, to: IndexLayout.bucketCount, by: shards.count) where rendered(bucket) {
@@ -358,13 +358,14 @@ package final class ShardPublisher: @unchecked Sendable {
     }
 
     private func writeShared(_ files: [String: [UInt8]], assembledFrom: SummaryVersions) throws -> Int {
-        var count = 0
-        // The manifest last: what it names is there before it names it.
-        let last = { (path: String) in path == IndexLayout.manifestPath ? 1 : 0 }
-        for (path, bytes) in files.sorted(by: { (last($0.key), $0.key) < (last($1.key), $1.key) })
-        where try write(bytes, to: path) {
-            count += 1
+        var changed: [FileChange] = []
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            if let change = try change(bytes, at: path) { changed.append(change) }
         }
+        // The manifest last, on its own: what it names is there before it names it.
+        let manifest = changed.filter { $0.path == IndexLayout.manifestPath }
+        var count = try write(changed.filter { $0.path != IndexLayout.manifestPath })
+        count += try write(manifest)
         count += try removeStrayShared(keeping: Set(files.keys))
         try summaries.recordAssembled(assembledFrom)
         logger.debug("shared index files assembled", metadata: ["files": "\(count)"])
@@ -383,19 +384,29 @@ package final class ShardPublisher: @unchecked Sendable {
         return count
     }
 
-    /// Writes `bytes` unless the file holds them. Returns whether it wrote.
+    /// A file to write: its bytes differ from what it holds.
+    private typealias FileChange = (path: String, bytes: [UInt8], content: FileContent)
+
+    /// `bytes` to write at `path`, unless the file holds them (read once, then known by digest).
     /// - Parameter listed: the file's version listed at the start of this round.
-    private func write(_ bytes: [UInt8], to path: String, listed: OutputVersion? = nil) throws -> Bool {
+    private func change(_ bytes: [UInt8], at path: String, listed: OutputVersion? = nil) throws -> FileChange? {
         if known[path] == nil {
             known[path] = FileContent(try output.read(path))
             if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
         }
         let content = FileContent(bytes)
-        guard known[path] != content else { return false }
-        let version = try output.write(bytes, to: path, durable: true)
-        known[path] = content
-        if listing != nil, IndexLayout.isIndexFile(path) { listing?[path] = version }
-        if IndexLayout.bucket(ofFile: path) != nil { written[path] = version }
-        return true
+        return known[path] == content ? nil : (path, bytes, content)
+    }
+
+    /// Writes `changes` together (``OutputStore/write(_:durable:)``): returns how many.
+    private func write(_ changes: [FileChange]) throws -> Int {
+        guard !changes.isEmpty else { return 0 }
+        let versions = try output.write(changes.map { ($0.path, $0.bytes) }, durable: true)
+        for (change, version) in zip(changes, versions) {
+            known[change.path] = change.content
+            if listing != nil, IndexLayout.isIndexFile(change.path) { listing?[change.path] = version }
+            if IndexLayout.bucket(ofFile: change.path) != nil { written[change.path] = version }
+        }
+        return changes.count
     }
 }

@@ -67,6 +67,21 @@ package struct FolderOutputStore: OutputStore {
         }
     }
 
+    /// All in one ``AtomicFile/write(_:durable:)``: each folder flushed once, not once a file.
+    @discardableResult
+    package func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion] {
+        let batch = files.map { (data: Data($0.bytes), url: url($0.path)) }
+        do {
+            return try AtomicFile.write(batch, durable: durable).map(Self.version)
+        } catch is FileWriteError {
+            // Perhaps the first files of their folders: as for one file.
+            for folder in Set(batch.map { $0.url.deletingLastPathComponent() }) {
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            return try AtomicFile.write(batch, durable: durable).map(Self.version)
+        }
+    }
+
     package func remove(_ path: String) throws {
         if unlink(url(path).path) != 0 && errno != ENOENT {
             throw FileWriteError(path: url(path).path, reason: String(cString: strerror(errno)))

@@ -29,10 +29,24 @@ package protocol OutputStore: Sendable {
     @discardableResult
     func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion
 
+    /// Writes each of `files` whole, in order, as ``write(_:to:durable:)`` does; a store may
+    /// share the work between them (a folder flushes each of its folders once for all). Returns
+    /// their versions, in order. A failure may leave the files before it written.
+    @discardableResult
+    func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion]
+
     /// Removes the object; one that is not there is not an error.
     func remove(_ path: String) throws
 
     /// Whether the object is there, marking it as just used where the store can (a folder
     /// sets the file's modification time, which `prune` reads).
     func markUsed(_ path: String) throws -> Bool
+}
+
+extension OutputStore {
+    /// One write after another.
+    @discardableResult
+    package func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion] {
+        try files.map { try write($0.bytes, to: $0.path, durable: durable) }
+    }
 }
