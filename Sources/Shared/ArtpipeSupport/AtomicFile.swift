@@ -16,25 +16,7 @@ package enum AtomicFile {
     /// old file or the new one whole.
     @discardableResult
     package static func write(_ data: Data, to url: URL, durable: Bool = true) throws -> stat {
-        let directory = url.deletingLastPathComponent()
-        let temporary = URL(fileURLWithPath: temporaryPath(for: url))
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            throw FileWriteError(path: temporary.path, reason: String(cString: strerror(errno)))
-        }
-        let writeError = data.withUnsafeBytes { writeFully(descriptor, $0) }
-        var failure: String? = writeError == 0 ? nil : String(cString: strerror(writeError))
-        if failure == nil && durable && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        var status = stat()
-        if failure == nil && fstat(descriptor, &status) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary.path)
-            throw FileWriteError(path: url.path, reason: failure)
-        }
-        if durable { try syncDirectory(directory) }
-        return status
+        try write([(data, url)], durable: durable)[0]
     }
 
     /// Writes every file as ``write(_:to:durable:)`` does, with the folders' flushes shared:
