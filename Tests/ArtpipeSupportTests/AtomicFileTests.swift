@@ -4,10 +4,16 @@ import Testing
 
 @Suite("Atomic files")
 struct AtomicFileTests {
-    @Test("a file is written whole, leaving no temporary file beside it")
-    func writesWhole() throws {
+    /// An empty folder of its own; the test removes it.
+    static func scratchDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test("a file is written whole, leaving no temporary file beside it")
+    func writesWhole() throws {
+        let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("index.json")
         try AtomicFile.write(Data("first".utf8), to: target)
@@ -18,7 +24,7 @@ struct AtomicFileTests {
 
     @Test("files written together are each whole, in their folders, with the status each has now")
     func writesTogether() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let directory = try Self.scratchDirectory()
         let works = directory.appendingPathComponent("works")
         try FileManager.default.createDirectory(at: works, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -43,8 +49,7 @@ struct AtomicFileTests {
 
     @Test("files written together, one of which cannot be: an error naming it, no temporary left, nothing torn")
     func writesTogetherFailing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let kept = directory.appendingPathComponent("a.json")
         try AtomicFile.write(Data("before".utf8), to: kept)

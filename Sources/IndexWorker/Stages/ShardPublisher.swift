@@ -143,7 +143,7 @@ package final class ShardPublisher: @unchecked Sendable {
             var pageSummaries = await pages.states.summaries(of: pages.progress.ready)
             if !pageSummaries.isEmpty {
                 // Every row these pages wrote is acknowledged: below the ends read now.
-                let ends = try await endOffsets(ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+                let ends = try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
                 for index in pageSummaries.indices { pageSummaries[index].worksEnd = ends }
             }
             phases.end("offsets")
@@ -168,11 +168,6 @@ package final class ShardPublisher: @unchecked Sendable {
         phases.end("assembly")
         logger.debug("publish round", metadata: phases.metadata(files: count, shards: taken.count))
         return count
-    }
-
-    /// Each partition's end offset of `topic`, asked through `group`'s client.
-    private func endOffsets(_ topic: String, group: String) async throws -> [Int64] {
-        try await offsets.ends(of: topic, group: group)
     }
 
     /// Writes again the summary of each shard whose works did not change but whose position
@@ -302,7 +297,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
                 return 0
             }
-            target.artistsEnd = try await endOffsets(ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
+            target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
         }
         self.target.withLock { $0 = target }
         guard target.isReached(by: shardSummaries) else {
