@@ -55,16 +55,7 @@ package struct FolderOutputStore: OutputStore {
 
     @discardableResult
     package func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion {
-        let target = url(path)
-        do {
-            return Self.version(try AtomicFile.write(Data(bytes), to: target, durable: durable))
-        } catch is FileWriteError {
-            // Perhaps the first file of its folder: make the folder (another thread may be making
-            // it too; that is no error), then write again, which fails for good if that was not it.
-            try? FileManager.default.createDirectory(
-                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return Self.version(try AtomicFile.write(Data(bytes), to: target, durable: durable))
-        }
+        try write([(path, bytes)], durable: durable)[0]
     }
 
     /// All in one ``AtomicFile/write(_:durable:)``: each folder flushed once, not once a file.
@@ -74,7 +65,9 @@ package struct FolderOutputStore: OutputStore {
         do {
             return try AtomicFile.write(batch, durable: durable).map(Self.version)
         } catch is FileWriteError {
-            // Perhaps the first files of their folders: as for one file.
+            // Perhaps the first files of their folders: make the folders (another thread may be
+            // making them too; that is no error), then write again, which fails for good if that
+            // was not it.
             for folder in Set(batch.map { $0.url.deletingLastPathComponent() }) {
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
