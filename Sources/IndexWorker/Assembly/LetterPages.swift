@@ -1,73 +1,99 @@
 import Synchronization
 
-/// The letter pages' frames of the last assembly, each with what it was rendered from: an
-/// assembly renders a frame again only where it changed. A page is its frame (title, every
-/// letter's link with its count, pager) around its list of artists, which is the artists' kept
-/// lines (``ArtistEntry``) put together: an artist who comes or goes changes every page's frame,
-/// a new count none. Holds the last assembly's pages only.
+/// The letter pages of the last assembly, each with what it was made from: an assembly renders
+/// a frame again only where it changed, and puts a page together again only where its frame or
+/// its artists did. A page is its frame (title, every letter's link, pager) around its list of
+/// artists, which is the artists' kept lines (``ArtistEntry``) put together. An artist who comes
+/// or goes changes the page it is on (``LetterPaging``); a new count changes its own page's list.
+/// A page that did not change is handed back as the same bytes, so comparing it with what was
+/// written costs nothing. Holds the last assembly's pages only.
 package final class LetterPages: Sendable {
     /// What a frame shows.
     struct Frame: Equatable, Sendable {
-        /// Every letter's key and artist count, for the links at the top.
-        var letters: [String: Int]
+        /// Every letter's key, for the links at the top.
+        var letters: [String]
         var letter: String
         var page: Int
         var pageCount: Int
-        /// The letter's whole artist count, in the title.
-        var letterCount: Int
+        /// The page's first and last artist, in the title.
+        var first: String
+        var last: String
     }
 
-    /// A page to put together: its frame, how to render it, its list of artists.
+    /// A page to put together: its frame, how to render it, its artists in order.
     struct Page {
         var frame: Frame
         var renderFrame: () -> (head: [UInt8], tail: [UInt8])
-        var list: [UInt8]
+        var artists: [ArtistEntry]
     }
 
-    private struct Kept {
+    private struct Kept: Sendable {
         var frame: Frame
         var head: [UInt8]
         var tail: [UInt8]
+        /// The entries the page was put together from: an assembly keeps an artist's entry
+        /// while its lines stay the same (``AssembledArtists``). Held, not only their
+        /// identities, so that no new entry can come to have the identity of one gone.
+        var artists: [ArtistEntry]
+
+        func isMade(of artists: [ArtistEntry]) -> Bool {
+            self.artists.count == artists.count && zip(self.artists, artists).allSatisfy { $0 === $1 }
+        }
+        var bytes: [UInt8]
     }
 
     private let last = Mutex<[String: Kept]>([:])
-    /// How many frames the last assembly rendered: the rest were the last one's bytes.
+    /// How many frames the last assembly rendered, and how many pages it put together: the
+    /// rest were the last one's bytes.
     private let framedLast = Atomic<Int>(0)
+    private let composedLast = Atomic<Int>(0)
 
     package init() {}
 
-    /// The pages at these paths, each frame rendered only where the last call's differs.
+    /// The pages at these paths, each frame rendered, and each page put together, only where
+    /// the last call's differs.
     func pages(_ pages: [String: Page]) -> [String: [UInt8]] {
         last.withLock { last in
             var next: [String: Kept] = [:]
             var files: [String: [UInt8]] = [:]
-            var framed = 0
+            var (framed, composed) = (0, 0)
             for (path, page) in pages {
+                let before = last[path]
+                if let before, before.frame == page.frame, before.isMade(of: page.artists) {
+                    (next[path], files[path]) = (before, before.bytes)
+                    continue
+                }
                 var kept: Kept
-                if let before = last[path], before.frame == page.frame {
+                if let before, before.frame == page.frame {
                     kept = before
                 } else {
                     let (head, tail) = page.renderFrame()
-                    kept = Kept(frame: page.frame, head: head, tail: tail)
+                    kept = Kept(frame: page.frame, head: head, tail: tail, artists: [], bytes: [])
                     framed += 1
                 }
+                let list = GallerySite.letterPageList(page.artists)
                 var bytes = kept.head
-                bytes.reserveCapacity(kept.head.count + page.list.count + kept.tail.count)
-                bytes += page.list
+                bytes.reserveCapacity(kept.head.count + list.count + kept.tail.count)
+                bytes += list
                 bytes += kept.tail
+                (kept.artists, kept.bytes) = (page.artists, bytes)
+                composed += 1
                 (next[path], files[path]) = (kept, bytes)
             }
             last = next
             framedLast.store(framed, ordering: .relaxed)
+            composedLast.store(composed, ordering: .relaxed)
             return files
         }
     }
 
-    /// Forgets the frames kept: the next call renders every one.
+    /// Forgets the pages kept: the next call renders every one.
     func forget() {
         last.withLock { $0 = [:] }
     }
 
     /// How many frames the last call rendered.
     var framed: Int { framedLast.load(ordering: .relaxed) }
+    /// How many pages the last call put together.
+    var composed: Int { composedLast.load(ordering: .relaxed) }
 }

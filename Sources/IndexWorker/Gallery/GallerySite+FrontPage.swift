@@ -14,7 +14,7 @@ extension GallerySite {
                 + " · \(count("pending")) not made yet")
         html.raw("</p>\n<input id=\"q\" type=\"search\" placeholder=\"Search artists\" aria-label=\"Search artists\"")
         html.raw(" autocomplete=\"off\">\n<ul id=\"results\" class=\"artists\"></ul>\n</header>\n")
-        letterLinks(letters, prefix: "\(IndexLayout.galleryFolder)/", into: &html)
+        letterLinks(letters, counts: true, prefix: "\(IndexLayout.galleryFolder)/", into: &html)
         html.raw("<script>\n")
         html.raw(searchScript)
         html.raw("</script>\n</body></html>\n")

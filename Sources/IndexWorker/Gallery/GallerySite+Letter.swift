@@ -44,35 +44,41 @@ extension GallerySite {
         }
     }
 
-    /// Links to every letter, with their artist counts; `prefix` leads from the page to the gallery folder.
-    static func letterLinks(_ letters: [Letter], prefix: String, into html: inout HTMLText) {
+    /// Links to every letter, with their artist counts where `counts` (the front page: a letter
+    /// page without them changes only when its own artists do); `prefix` leads from the page to
+    /// the gallery folder.
+    static func letterLinks(_ letters: [Letter], counts: Bool, prefix: String, into html: inout HTMLText) {
         html.raw("<nav class=\"letters\" aria-label=\"Artists by letter\">")
         for letter in letters {
             html.raw("<a href=\"")
             html.text(link(prefix + letter.fileName(page: 0)))
             html.raw("\">")
             html.text(letter.label)
-            html.raw("<small>")
-            html.int(letter.artists.count)
-            html.raw("</small></a>")
+            if counts {
+                html.raw("<small>")
+                html.int(letter.artists.count)
+                html.raw("</small>")
+            }
+            html.raw("</a>")
         }
         html.raw("</nav>\n")
     }
 
     /// A letter page is its frame around its list of artists (``LetterPages`` keeps them apart):
-    /// the head, the title and every letter's link with its count, up to the list; the pager and
-    /// the end after it.
-    static func letterPageFrame(_ letter: Letter, page: Int, of pageCount: Int, letters: [Letter]) -> (
-        head: [UInt8], tail: [UInt8]
-    ) {
+    /// the head, the title (the letter, and on a letter of several pages the page's number and
+    /// its first and last artist) and every letter's link, up to the list; the pager and the end
+    /// after it. Nothing in it counts artists: a letter page changes with its own artists only.
+    static func letterPageFrame(
+        _ letter: Letter, page: Int, of pageCount: Int, from first: String, to last: String, letters: [Letter]
+    ) -> (head: [UInt8], tail: [UInt8]) {
         var html = HTMLText(reservingCapacity: 4096)
-        let title =
-            "\(letter.label): \(letter.artists.count) artists" + (pageCount > 1 ? " (\(page + 1)/\(pageCount))" : "")
+        var title = letter.key == "other" ? "Other artists" : "Artists under \(letter.label)"
+        if pageCount > 1 { title += " (\(page + 1)/\(pageCount)): \(displayName(first)) – \(displayName(last))" }
         html.head(title: title, style: "style.css")
         html.raw("<header><a href=\"../index.html\">All artists</a><h1>")
         html.text(title)
         html.raw("</h1></header>\n")
-        letterLinks(letters, prefix: "", into: &html)
+        letterLinks(letters, counts: false, prefix: "", into: &html)
         html.raw("<ul class=\"artists\">\n")
         var tail = HTMLText(reservingCapacity: 64 * pageCount + 64)
         tail.raw("</ul>\n")
@@ -98,9 +104,9 @@ extension GallerySite {
     }
 
     /// A letter page's list: each artist's link, name and count.
-    static func letterPageList(_ page: ArraySlice<Int>, of artists: [ArtistEntry]) -> [UInt8] {
-        var html = HTMLText(reservingCapacity: page.map { artists[$0].letterLine.count }.reduce(0, +))
-        for artist in page { html.part(artists[artist].letterLine) }
+    static func letterPageList(_ artists: [ArtistEntry]) -> [UInt8] {
+        var html = HTMLText(reservingCapacity: artists.map(\.letterLine.count).reduce(0, +))
+        for artist in artists { html.part(artist.letterLine) }
         return html.bytes
     }
 

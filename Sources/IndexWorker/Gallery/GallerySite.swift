@@ -4,8 +4,8 @@ import ArtpipeSupport
 ///
 /// - `index.html`: totals, the letters A–Z with their artist counts, and a search box over
 ///   every artist's name (it loads `gallery/artists.js` when first used, and works offline).
-/// - `gallery/letter-<x>.html`: the artists of one letter with their counts, paged at
-///   ``artistsPerLetterPage``; `other` holds names that start with no letter A–Z.
+/// - `gallery/letter-<x>.html`: the artists of one letter with their counts, about 2,000 a
+///   page (``LetterPaging``); `other` holds names that start with no letter A–Z.
 /// - `gallery/<bucket>.html`: the works of one bucket's artist slices (``IndexLayout``),
 ///   thumbnails loaded lazily; a slice links to the artist's next one.
 ///
@@ -15,7 +15,6 @@ package enum GallerySite {
     static let frontPagePath = "index.html"
     static let stylePath = "\(IndexLayout.galleryFolder)/style.css"
     static let artistListPath = "\(IndexLayout.galleryFolder)/artists.js"
-    static let artistsPerLetterPage = 2_000
     /// The thumbnail size shown, when the index has it.
     static let preferredSize = "200"
 
@@ -58,20 +57,21 @@ package enum GallerySite {
             stylePath: Array(style.utf8),
             artistListPath: artistList(artists),
         ]
-        let counts = Dictionary(uniqueKeysWithValues: letters.map { ($0.key, $0.artists.count) })
+        let keys = letters.map(\.key)
         var pages: [String: LetterPages.Page] = [:]
         for letter in letters {
-            let slices = stride(from: 0, to: letter.artists.count, by: artistsPerLetterPage).map {
-                letter.artists[$0..<min($0 + artistsPerLetterPage, letter.artists.count)]
-            }
+            let slices = LetterPaging.pages(letter.artists) { artists[$0].mayEndLetterPage }
             for (number, page) in slices.enumerated() {
+                let list = page.map { artists[$0] }
+                let (first, last) = (list[0].name, list[list.count - 1].name)
                 let frame = LetterPages.Frame(
-                    letters: counts, letter: letter.key, page: number, pageCount: slices.count,
-                    letterCount: letter.artists.count)
+                    letters: keys, letter: letter.key, page: number, pageCount: slices.count, first: first, last: last)
                 pages[letter.path(page: number)] = LetterPages.Page(
                     frame: frame,
-                    renderFrame: { letterPageFrame(letter, page: number, of: slices.count, letters: letters) },
-                    list: letterPageList(page, of: artists))
+                    renderFrame: {
+                        letterPageFrame(letter, page: number, of: slices.count, from: first, to: last, letters: letters)
+                    },
+                    artists: list)
             }
         }
         files.merge(letterPages.pages(pages)) { first, _ in first }

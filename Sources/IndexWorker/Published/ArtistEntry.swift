@@ -19,6 +19,8 @@ final class ArtistEntry: Sendable {
     let searchLine: [UInt8]
     /// `<li>…</li>` and its newline.
     let letterLine: [UInt8]
+    /// Whether it may end its letter page (``LetterPaging``).
+    let mayEndLetterPage: Bool
 
     /// - Parameter buckets: the bucket of each slice of its works (``IndexLayout``), at least one.
     init(name: String, works: Int, key: String, buckets: [Int]) {
@@ -28,6 +30,7 @@ final class ArtistEntry: Sendable {
         let link = GallerySite.link(bucket: buckets[0], of: name)
         searchLine = GallerySite.searchLine(name: name, works: works, link: link)
         letterLine = GallerySite.letterLine(name: name, works: works, link: link)
+        mayEndLetterPage = LetterPaging.mayEnd(name)
     }
 
     /// The entry of an artist with `works` works under `shards`' layout.

@@ -27,8 +27,8 @@ package final class ShardPublisher: @unchecked Sendable {
     let logger: Logger
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
-    /// What each file written or read holds, by digest (the bytes would be as large as the
-    /// published index), for the shards published under their assignment.
+    /// What each file written or read holds (``FileContent``), for the shards published under
+    /// their assignment.
     private var known: [String: FileContent] = [:]
     /// The version of each bucket file this copy wrote: another version listed means another
     /// writer replaced it (a copy that has not yet heard it lost the shard), and it is written again.
@@ -382,14 +382,17 @@ package final class ShardPublisher: @unchecked Sendable {
     /// A file to write: its bytes differ from what it holds.
     private typealias FileChange = (path: String, bytes: [UInt8], content: FileContent)
 
-    /// `bytes` to write at `path`, unless the file holds them (read once, then known by digest).
+    /// `bytes` to write at `path`, unless the file holds them (read once, then known by digest,
+    /// or a shared file by its bytes: ``FileContent``).
     /// - Parameter listed: the file's version listed at the start of this round.
     private func change(_ bytes: [UInt8], at path: String, listed: OutputVersion? = nil) throws -> FileChange? {
+        let isBucket = IndexLayout.bucket(ofFile: path) != nil
+        let held = { (bytes: [UInt8]?) in isBucket ? FileContent(bytes) : FileContent(keeping: bytes) }
         if known[path] == nil {
-            known[path] = FileContent(try output.read(path))
-            if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
+            known[path] = held(try output.read(path))
+            if let listed, isBucket { written[path] = listed }
         }
-        let content = FileContent(bytes)
+        let content = held(bytes)
         return known[path] == content ? nil : (path, bytes, content)
     }
 

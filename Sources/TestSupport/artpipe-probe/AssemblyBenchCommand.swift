@@ -6,8 +6,9 @@ import IndexWorker
 /// broker. The shard and page summaries of `produce-pages`' collection (`Artist <serial / 37>`)
 /// are made, the shared files assembled once, then once after each new page of 100 works (the
 /// next serials: the last artist grows, two or three come), as the publisher does with what it
-/// keeps between rounds. Prints the first assembly's time and each later one's, and what
-/// reading the shard summaries a page changed costs a copy that waits for them.
+/// keeps between rounds. Prints the first assembly's time and each later one's, how many files
+/// each new page changed, and what reading the shard summaries a page changed costs a copy that
+/// waits for them.
 struct AssemblyBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assembly", abstract: "Time the assembly of the shared index files after each new page.")
@@ -41,6 +42,7 @@ struct AssemblyBenchCommand: ParsableCommand {
         print("first assembly: \(Self.milliseconds(elapsed)) ms")
 
         var (times, reads): ([Duration], [Duration]) = ([], [])
+        var changes: [(files: Int, bytes: Int)] = []
         var last = summaries(counts, layout)
         for page in 0..<pages {
             for serial in (works + 100 * page)..<(works + 100 * (page + 1)) {
@@ -55,8 +57,11 @@ struct AssemblyBenchCommand: ParsableCommand {
                         throw ValidationError("a summary not read back")
                     }
                 }.0)
+            let before = files
             (elapsed, files) = Self.timed { assembler(next) }
             times.append(elapsed)
+            let changedFiles = files.filter { before[$0.key] != $0.value }
+            changes.append((changedFiles.count, changedFiles.values.map(\.count).reduce(0, +)))
             last = next
         }
         if let write {
@@ -71,6 +76,11 @@ struct AssemblyBenchCommand: ParsableCommand {
         print(
             "assembly after a new page: median \(Self.milliseconds(sorted[sorted.count / 2])) ms, "
                 + "max \(Self.milliseconds(sorted.last ?? .zero)) ms (\(pages) pages)")
+        let byFiles = changes.sorted { $0.files < $1.files }
+        let median = byFiles[byFiles.count / 2]
+        print(
+            "files a new page changed: median \(median.files) (\(median.bytes) bytes), "
+                + "max \(byFiles.last?.files ?? 0) (\(pages) pages)")
         let read = reads.sorted()
         print("reading the shard summaries a page changed: median \(Self.milliseconds(read[read.count / 2])) ms")
     }
