@@ -2,7 +2,7 @@ import Testing
 
 @testable import IndexWorker
 
-@Suite("Letter pages rendered and put together again only where they changed")
+@Suite("Letter pages and the lists of every artist made again only where they changed")
 struct LetterPagesTests {
     /// 12,000 artists under A (several pages), 500 under B, 100 under É, 50 under Other.
     static func content() -> IndexContent {
@@ -34,13 +34,15 @@ struct LetterPagesTests {
         }
     }
 
-    /// The shared files through `pages`, checked against rendering them all afresh.
-    static func files(_ content: IndexContent, _ entries: Entries, through pages: LetterPages) -> [String: [UInt8]] {
-        let files = GallerySite.sharedFiles(
-            totals: content.totals, artists: entries.entries(content), letterPages: pages)
+    /// The shared files through `pages` and `lists`, checked against rendering them all afresh.
+    static func files(
+        _ content: IndexContent, _ entries: Entries, through pages: LetterPages, _ lists: ArtistLists
+    ) -> [String: [UInt8]] {
+        let files = IndexLayout.sharedFiles(
+            totals: content.totals, crawls: content.crawls, artists: entries.entries(content), letterPages: pages,
+            artistLists: lists)
         let afresh = IndexLayout.sharedFiles(for: content, plan: IndexLayout.Plan(content))
-        let differing = Set(files.keys).union(afresh.keys).subtracting([IndexLayout.manifestPath])
-            .filter { files[$0] != afresh[$0] }
+        let differing = Set(files.keys).union(afresh.keys).filter { files[$0] != afresh[$0] }
         #expect(differing.isEmpty, "not the bytes rendered afresh: \(differing.sorted())")
         return files
     }
@@ -54,25 +56,27 @@ struct LetterPagesTests {
     }
 
     @Test(
-        "a count changed puts its page together again; a new artist its page; a letter gone every frame; bytes as afresh"
+        "a count changed or a new artist makes its page and its run of the lists again; a letter gone every frame; bytes as afresh"
     )
     func onlyChangedPages() throws {
-        let (pages, entries) = (LetterPages(), Entries())
+        let (pages, lists, entries) = (LetterPages(), ArtistLists(), Entries())
         var content = Self.content()
-        let first = Self.files(content, entries, through: pages)
+        let first = Self.files(content, entries, through: pages, lists)
         let letterCount = Self.letterPages(first).count
         #expect(letterCount > 4 && pages.framed == letterCount && pages.composed == letterCount)
+        let runs = lists.joined
+        #expect(runs >= 6, "\(runs) runs")
         let aPages = first.keys.filter { $0.hasPrefix("gallery/letter-a") }.count
         #expect(aPages >= 3, "A on \(aPages) pages")
 
-        let again = Self.files(content, entries, through: pages)
-        #expect(pages.framed == 0 && pages.composed == 0, "nothing changed")
+        let again = Self.files(content, entries, through: pages, lists)
+        #expect(pages.framed == 0 && pages.composed == 0 && lists.joined == 0, "nothing changed")
         #expect(Self.changed(first, again).isEmpty)
 
         // The 6,000th A: its page's list alone.
         content.artists[6_000].workCount += 1
-        let counted = Self.files(content, entries, through: pages)
-        #expect(pages.framed == 0 && pages.composed == 1)
+        let counted = Self.files(content, entries, through: pages, lists)
+        #expect(pages.framed == 0 && pages.composed == 1 && lists.joined == 1)
         let countedPath = try #require(Self.changed(again, counted).first)
         #expect(Self.changed(again, counted).count == 1)
         #expect(String(decoding: try #require(counted[countedPath]), as: UTF8.self).contains(">Aa 6000</a>"))
@@ -80,19 +84,20 @@ struct LetterPagesTests {
         // A new B, last under B: B's page (its title names its last artist only on a letter of
         // several pages; its frame is kept by what it shows).
         content.artists.insert(IndexContent.Artist(name: "Bz", workCount: 3), at: 12_500)
-        let withB = Self.files(content, entries, through: pages)
+        let withB = Self.files(content, entries, through: pages, lists)
         #expect(pages.composed == 1 && Self.changed(counted, withB) == ["gallery/letter-b.html"])
+        #expect(lists.joined == 1)
 
         // A new A between others: the page it is on, rarely one more, and no other letter's.
         content.artists.insert(IndexContent.Artist(name: "Aa 7000 b", workCount: 2), at: 7_001)
-        let withA = Self.files(content, entries, through: pages)
+        let withA = Self.files(content, entries, through: pages, lists)
         let changedByA = Self.changed(withB, withA)
         #expect((1...2).contains(changedByA.count) && changedByA.allSatisfy { $0.hasPrefix("gallery/letter-a") })
-        #expect(pages.composed == changedByA.count)
+        #expect(pages.composed == changedByA.count && (1...2).contains(lists.joined))
 
         // Every Other gone: its page goes, the rest show one letter fewer in their links.
         content.artists.removeAll { $0.name.hasPrefix("9") }
-        let fewer = Self.files(content, entries, through: pages)
+        let fewer = Self.files(content, entries, through: pages, lists)
         #expect(pages.framed == letterCount - 1)
         #expect(fewer["gallery/letter-other.html"] == nil)
     }

@@ -4,10 +4,12 @@ package enum IndexAssembly {
     /// `index.json`, `index.html`, the letter pages, `gallery/artists.js` and the style sheet.
     /// - Parameters:
     ///   - artists: the last assembly's artists, placed and rendered again only where changed.
-    ///   - letterPages: the last assembly's letter pages' frames, rendered again only where changed.
+    ///   - letterPages: the last assembly's letter pages, made again only where changed.
+    ///   - artistLists: the last assembly's runs of the lists of every artist, joined again only where changed.
     package static func sharedFiles(
         shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards,
-        artists: AssembledArtists = AssembledArtists(), letterPages: LetterPages = LetterPages()
+        artists: AssembledArtists = AssembledArtists(), letterPages: LetterPages = LetterPages(),
+        artistLists: ArtistLists = ArtistLists()
     ) -> [String: [UInt8]] {
         let entries = artists.entries(of: shards, layout: layout)
         var thumbnails = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
@@ -16,7 +18,8 @@ package enum IndexAssembly {
             artists: entries.count, works: entries.map(\.works).reduce(0, +), pages: pages.map(\.pages).reduce(0, +),
             failedPages: pages.map(\.failedPages).reduce(0, +), thumbnails: thumbnails)
         return IndexLayout.sharedFiles(
-            totals: totals, crawls: crawls(pages.flatMap(\.crawls)), artists: entries, letterPages: letterPages)
+            totals: totals, crawls: crawls(pages.flatMap(\.crawls)), artists: entries, letterPages: letterPages,
+            artistLists: artistLists)
     }
 
     /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the

@@ -35,10 +35,6 @@ package final class LetterPages: Sendable {
         /// while its lines stay the same (``AssembledArtists``). Held, not only their
         /// identities, so that no new entry can come to have the identity of one gone.
         var artists: [ArtistEntry]
-
-        func isMade(of artists: [ArtistEntry]) -> Bool {
-            self.artists.count == artists.count && zip(self.artists, artists).allSatisfy { $0 === $1 }
-        }
         var bytes: [UInt8]
     }
 
@@ -59,7 +55,7 @@ package final class LetterPages: Sendable {
             var (framed, composed) = (0, 0)
             for (path, page) in pages {
                 let before = last[path]
-                if let before, before.frame == page.frame, before.isMade(of: page.artists) {
+                if let before, before.frame == page.frame, before.artists.isIdentical(to: page.artists) {
                     (next[path], files[path]) = (before, before.bytes)
                     continue
                 }

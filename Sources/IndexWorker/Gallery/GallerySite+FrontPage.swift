@@ -78,13 +78,13 @@ extension GallerySite {
         """#
 
     /// `gallery/artists.js`: every artist's name, count and link, for the search box.
-    /// - Parameter artists: every artist's entry, in index order.
-    static func artistList(_ artists: [ArtistEntry]) -> [UInt8] {
-        var json = JSONText(reservingCapacity: artists.map { $0.searchLine.count + 2 }.reduce(64, +))
+    /// - Parameter artists: every artist's line in index order, in runs (``ArtistLists``).
+    static func artistList(_ artists: [[UInt8]]) -> [UInt8] {
+        var json = JSONText(reservingCapacity: artists.map { $0.count + 2 }.reduce(64, +))
         json.raw("window.artpipeArtists = [")
-        for (position, artist) in artists.enumerated() {
-            json.raw(position == 0 ? "\n" : ",\n")
-            json.part(artist.searchLine)
+        for (number, run) in artists.enumerated() {
+            json.raw(number == 0 ? "\n" : ",\n")
+            json.part(run)
         }
         json.raw("];\n")
         return json.bytes

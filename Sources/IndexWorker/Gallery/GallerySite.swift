@@ -47,15 +47,17 @@ package enum GallerySite {
     /// The front page, letter pages, artist list and style sheet: everything but the buckets.
     /// - Parameters:
     ///   - artists: every artist's entry, in index order.
-    ///   - letterPages: the last call's letter pages' frames, rendered again only where changed.
+    ///   - searchLines: their lines of `gallery/artists.js`, in runs (``ArtistLists``).
+    ///   - letterPages: the last call's letter pages, made again only where changed.
     static func sharedFiles(
-        totals: ArtistIndex.Totals, artists: [ArtistEntry], letterPages: LetterPages = LetterPages()
+        totals: ArtistIndex.Totals, artists: [ArtistEntry], searchLines: [[UInt8]],
+        letterPages: LetterPages = LetterPages()
     ) -> [String: [UInt8]] {
         let letters = Letter.group(artists)
         var files: [String: [UInt8]] = [
             frontPagePath: frontPage(totals: totals, letters: letters),
             stylePath: Array(style.utf8),
-            artistListPath: artistList(artists),
+            artistListPath: artistList(searchLines),
         ]
         let keys = letters.map(\.key)
         var pages: [String: LetterPages.Page] = [:]

@@ -4,7 +4,8 @@
 /// a page. The breaks go with the names, not with positions: an artist who comes or goes
 /// changes the page it is on (now and then a neighbour too), not every page after it, as
 /// counting off 2,000 a page did. At 4 million works, 108,109 artists under one letter, that
-/// rewrote 55 pages for each new artist.
+/// rewrote 55 pages for each new artist. The lists of every artist are kept in runs cut the
+/// same way (``ArtistLists``).
 enum LetterPaging {
     static let minimum = 500
     static let spread: UInt64 = 1_500

@@ -44,3 +44,11 @@ final class ArtistEntry: Sendable {
         ArtistIndex.artistOrder(name, key, other.name, other.key)
     }
 }
+
+extension Collection<ArtistEntry> {
+    /// Whether both hold the same entries, the very same objects, in the same order: an
+    /// assembly keeps an artist's entry while its lines stay the same (``AssembledArtists``).
+    func isIdentical(to other: some Collection<ArtistEntry>) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0 === $1 }
+    }
+}

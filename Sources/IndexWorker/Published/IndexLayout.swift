@@ -86,13 +86,17 @@ package enum IndexLayout {
     }
 
     /// The same files from every artist's entry, in index order.
-    /// - Parameter letterPages: the last call's letter pages' frames, rendered again only where changed.
+    /// - Parameters:
+    ///   - letterPages: the last call's letter pages, made again only where changed.
+    ///   - artistLists: the last call's runs of the lists of every artist, joined again only where changed.
     static func sharedFiles(
         totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [ArtistEntry],
-        letterPages: LetterPages = LetterPages()
+        letterPages: LetterPages = LetterPages(), artistLists: ArtistLists = ArtistLists()
     ) -> [String: [UInt8]] {
-        var files = GallerySite.sharedFiles(totals: totals, artists: artists, letterPages: letterPages)
-        files[manifestPath] = IndexManifest.render(totals: totals, crawls: crawls, artists: artists)
+        let lines = artistLists.lines(of: artists)
+        var files = GallerySite.sharedFiles(
+            totals: totals, artists: artists, searchLines: lines.search, letterPages: letterPages)
+        files[manifestPath] = IndexManifest.render(totals: totals, crawls: crawls, artists: lines.manifest)
         return files
     }
 

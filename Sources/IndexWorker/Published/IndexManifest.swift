@@ -24,9 +24,9 @@ package struct IndexManifest: Codable, Sendable, Equatable {
 
 extension IndexManifest {
     /// The bytes of `index.json`: one crawl and one artist per line, so it reads and diffs well.
-    /// - Parameter artists: every artist's entry, in index order.
-    static func render(totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [ArtistEntry]) -> [UInt8] {
-        var json = JSONText(reservingCapacity: artists.map { $0.manifestLine.count + 2 }.reduce(4096, +))
+    /// - Parameter artists: every artist's line in index order, in runs (``ArtistLists``).
+    static func render(totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [[UInt8]]) -> [UInt8] {
+        var json = JSONText(reservingCapacity: artists.map { $0.count + 2 }.reduce(4096, +))
         json.raw("{\"schema\":")
         json.string(IndexLayout.schemaName)
         json.key("bucketCount")
@@ -50,9 +50,9 @@ extension IndexManifest {
             render(crawl, into: &json)
         }
         json.raw("],\n\"artists\":[")
-        for (number, artist) in artists.enumerated() {
+        for (number, run) in artists.enumerated() {
             json.raw(number == 0 ? "\n" : ",\n")
-            json.part(artist.manifestLine)
+            json.part(run)
         }
         json.raw("]}\n")
         return json.bytes

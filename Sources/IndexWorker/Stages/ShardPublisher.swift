@@ -46,8 +46,10 @@ package final class ShardPublisher: @unchecked Sendable {
     private var lastShown: (shards: [ShardSummary], pages: [PagesSummary], paths: Set<String>)?
     /// The artists of its last assembly, so the next sorts and renders only those that changed.
     private let assembledArtists = AssembledArtists()
-    /// The letter pages' frames of its last assembly, so the next renders only those that changed.
+    /// The letter pages of its last assembly, so the next makes only those that changed.
     private let letterPages = LetterPages()
+    /// The runs of its last assembly's lists of every artist, so the next joins only those that changed.
+    private let artistLists = ArtistLists()
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false
     /// The output's index files as last listed, with what this copy wrote and removed since:
@@ -190,6 +192,7 @@ package final class ShardPublisher: @unchecked Sendable {
         known = known.filter { IndexLayout.bucket(ofFile: $0.key) != nil }
         assembledArtists.forget()
         letterPages.forget()
+        artistLists.forget()
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -335,7 +338,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 }
                 let files = IndexAssembly.sharedFiles(
                     shards: shardSummaries, pages: pagesShown, layout: self.shards, artists: self.assembledArtists,
-                    letterPages: self.letterPages)
+                    letterPages: self.letterPages, artistLists: self.artistLists)
                 let written = try self.writeShared(files, assembledFrom: assembledFrom)
                 self.lastShown = (shards, pages, Set(files.keys))
                 return written

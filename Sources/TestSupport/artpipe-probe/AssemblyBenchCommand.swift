@@ -29,10 +29,11 @@ struct AssemblyBenchCommand: ParsableCommand {
         let pageSummaries = try (0..<shards).map {
             try Self.pagesSummary(partition: $0, of: shards, pages: works / 100)
         }
-        let (artists, letterPages) = (AssembledArtists(), LetterPages())
+        let (artists, letterPages, artistLists) = (AssembledArtists(), LetterPages(), ArtistLists())
         let assembler = { (shards: [ShardSummary]) in
             IndexAssembly.sharedFiles(
-                shards: shards, pages: pageSummaries, layout: layout, artists: artists, letterPages: letterPages)
+                shards: shards, pages: pageSummaries, layout: layout, artists: artists, letterPages: letterPages,
+                artistLists: artistLists)
         }
 
         var (elapsed, files) = Self.timed { assembler(summaries(counts, layout)) }
