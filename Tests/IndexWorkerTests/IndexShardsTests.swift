@@ -261,3 +261,39 @@ extension IndexShardsTests {
         }
     }
 }
+
+extension IndexShardsTests {
+    @Test(
+        "a shard's artists stay in index order view after view while artists come, go and come back, a few or many at a time"
+    )
+    func artistOrderKept() throws {
+        var state = ShardWorks(shard: 0)
+        var random = SplitMix(seed: 5)
+        var present: [WorkKey: ShardWorks.Row] = [:]
+        // Names whose order folds case and accents, the unknown maker, another script.
+        let names = (0..<300).map { ["Ëva \($0)", "eva \($0)", "J. \($0)", "", "葛飾 \($0)", "Zoë \($0)"][$0 % 6] }
+        for round in 0..<40 {
+            let changes = round == 0 ? 400 : 1 + random.next(round % 8 == 0 ? 300 : 6)
+            for _ in 0..<changes {
+                let key = WorkKey(source: "rijksmuseum", id: "W\(random.next(500))", isRecord: false)
+                if present[key] != nil, random.next(3) == 0 {
+                    try state.apply(key, nil)
+                    present[key] = nil
+                    continue
+                }
+                let work = ArtistIndex.Work(
+                    objectNumber: key.id, title: "Work", pageId: "p", page: 1, imageURL: nil,
+                    thumbnailStatus: "noImage",
+                    thumbnailReason: nil, thumbnails: [:], recordId: nil, datestamp: nil)
+                let row = ShardWorks.Row(artist: names[random.next(names.count)], work: work)
+                try state.apply(key, row)
+                present[key] = row
+            }
+            let expected = Set(present.values.map(\.artist)).sorted {
+                ArtistIndex.artistOrder($0, ArtistIndex.collationKey($0), $1, ArtistIndex.collationKey($1))
+            }
+            let view = try state.view(shards: .one, whole: round % 2 == 0)
+            #expect(view.artists.map(\.name) == expected, "round \(round)")
+        }
+    }
+}
