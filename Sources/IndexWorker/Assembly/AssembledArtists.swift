@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Synchronization
 
 /// The artists of the last assembly in index order, each with its entries in the shared files
@@ -88,15 +89,7 @@ package final class AssembledArtists: Sendable {
                 order.sort(by: precedes)
                 return
             }
-            for slot in came.sorted(by: precedes) {
-                // The first place whose artist comes after this one.
-                var (low, high) = (0, order.count)
-                while low < high {
-                    let middle = (low + high) / 2
-                    if precedes(slot, order[middle]) { high = middle } else { low = middle + 1 }
-                }
-                order.insert(slot, at: low)
-            }
+            for slot in came.sorted(by: precedes) { order.insert(slot, keepingOrder: precedes) }
         }
     }
 

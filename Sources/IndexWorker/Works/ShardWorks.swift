@@ -1,3 +1,5 @@
+import ArtpipeSupport
+
 /// The artist stage's state for one shard: every work of the shard's artists, by work key, as
 /// `artpipe.index-artists` holds them (its changelog: a row per work, a tombstone when a work
 /// leaves the shard), kept grouped by artist, with what changed since the publisher last took
@@ -94,15 +96,7 @@ package struct ShardWorks: Sendable {
         } else {
             if !went.isEmpty { order.removeAll { went.contains($0) } }
             let precedes = { [keys] (a: String, b: String) in ArtistIndex.artistOrder(a, keys[a]!, b, keys[b]!) }
-            for artist in came.sorted(by: precedes) {
-                // The first place whose artist comes after this one.
-                var (low, high) = (0, order.count)
-                while low < high {
-                    let middle = (low + high) / 2
-                    if precedes(artist, order[middle]) { high = middle } else { low = middle + 1 }
-                }
-                order.insert(artist, at: low)
-            }
+            for artist in came.sorted(by: precedes) { order.insert(artist, keepingOrder: precedes) }
         }
         (came, went) = ([], [])
         return order
