@@ -65,7 +65,8 @@ package enum GallerySite {
             let slices = LetterPaging.pages(letter.artists) { artists[$0].mayEndLetterPage }
             for (number, page) in slices.enumerated() {
                 let list = page.map { artists[$0] }
-                let (first, last) = (list[0].name, list[list.count - 1].name)
+                // Named in the title only on a letter of several pages.
+                let (first, last) = slices.count > 1 ? (list[0].name, list[list.count - 1].name) : ("", "")
                 let frame = LetterPages.Frame(
                     letters: keys, letter: letter.key, page: number, pageCount: slices.count, first: first, last: last)
                 pages[letter.path(page: number)] = LetterPages.Page(

@@ -3,8 +3,10 @@ import Crypto
 /// What a published file holds: whether a file must be written again is decided without
 /// reading it. A bucket file is known by its SHA-256 (the bytes of every bucket would be as
 /// large as the published index); a shared file by its bytes, which an assembly hands back as
-/// the very buffer it handed last time when the file did not change (``LetterPages``), so the
-/// comparison costs nothing where hashing 20 MB a round did. Absent is a content of its own.
+/// the very buffer it handed last time when the file did not change (``LetterPages``,
+/// ``ArtistLists``), so the comparison costs nothing where hashing 20 MB a round did. Which of
+/// the two is decided by the path, so one file is always known the same way. Absent is a
+/// content of its own.
 struct FileContent: Equatable {
     private enum Held: Equatable {
         case absent
@@ -14,21 +16,11 @@ struct FileContent: Equatable {
 
     private let held: Held
 
-    /// Known by its digest.
-    init(_ bytes: [UInt8]?) {
-        held = bytes.map { .digest(SHA256.hash(data: $0)) } ?? .absent
-    }
-
-    /// Known by its bytes, kept.
-    init(keeping bytes: [UInt8]?) {
-        held = bytes.map { .bytes($0) } ?? .absent
-    }
-
-    static func == (a: FileContent, b: FileContent) -> Bool {
-        switch (a.held, b.held) {
-        case (.bytes(let bytes), .digest(let digest)), (.digest(let digest), .bytes(let bytes)):
-            SHA256.hash(data: bytes) == digest
-        default: a.held == b.held
+    init(_ bytes: [UInt8]?, at path: String) {
+        guard let bytes else {
+            held = .absent
+            return
         }
+        held = IndexLayout.bucket(ofFile: path) != nil ? .digest(SHA256.hash(data: bytes)) : .bytes(bytes)
     }
 }

@@ -389,13 +389,11 @@ package final class ShardPublisher: @unchecked Sendable {
     /// or a shared file by its bytes: ``FileContent``).
     /// - Parameter listed: the file's version listed at the start of this round.
     private func change(_ bytes: [UInt8], at path: String, listed: OutputVersion? = nil) throws -> FileChange? {
-        let isBucket = IndexLayout.bucket(ofFile: path) != nil
-        let held = { (bytes: [UInt8]?) in isBucket ? FileContent(bytes) : FileContent(keeping: bytes) }
         if known[path] == nil {
-            known[path] = held(try output.read(path))
-            if let listed, isBucket { written[path] = listed }
+            known[path] = FileContent(try output.read(path), at: path)
+            if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
         }
-        let content = held(bytes)
+        let content = FileContent(bytes, at: path)
         return known[path] == content ? nil : (path, bytes, content)
     }
 
