@@ -134,14 +134,20 @@ extension IndexSummariesTests {
         return summary
     }
 
-    @Test("a page summary whose pages did not change is not written again for a newer works end")
+    @Test("a page summary whose pages did not change is not written again for a newer works end, nor its end asked")
     func worksEndAloneIsNoChange() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("watermark"))
         let summaries = IndexSummaries(output: FolderOutputStore(directory: directory))
+        #expect(try summaries.changes(Self.pages(0, pages: 2, worksEnd: nil)), "none stored")
         #expect(try summaries.write(Self.pages(0, pages: 2, worksEnd: nil)) == 1)
+        #expect(try summaries.changes(Self.pages(0, pages: 2, worksEnd: nil)), "the stored one names no end")
         #expect(try summaries.write(Self.pages(0, pages: 2, worksEnd: [4, 1])) == 2, "the first to name its end")
+        #expect(try !summaries.changes(Self.pages(0, pages: 2, worksEnd: nil)))
         #expect(try summaries.write(Self.pages(0, pages: 2, worksEnd: [9, 9])) == 2)
+        #expect(try summaries.changes(Self.pages(0, pages: 3, worksEnd: nil)))
+        #expect(try summaries.changes(Self.pages(1, pages: 3, worksEnd: nil)), "another partition: none stored")
         #expect(try summaries.write(Self.pages(0, pages: 3, worksEnd: [9, 9])) == 3)
+        #expect(try !summaries.changes(Self.pages(0, pages: 3, worksEnd: nil)))
     }
 
     @Test("the shared files wait for the works stage, then for every shard, at the target first taken")

@@ -49,10 +49,19 @@ package struct IndexSummaries: Sendable {
     package func write(_ summary: PagesSummary) throws -> Int {
         let path = Self.pagesPath(summary.partition)
         let stored: Stored<PagesSummary>? = try read(path)
-        if let stored, stored.summary.pagesOnly == summary.pagesOnly, stored.summary.worksEnd != nil {
-            return stored.sequence
-        }
+        if let stored, !Self.differ(stored.summary, summary) { return stored.sequence }
         return try write(summary, at: path, over: stored) { try Self.encoder.encode($0).bytes }
+    }
+
+    /// Whether ``write(_:)-(PagesSummary)`` would write `summary`: its pages differ from the
+    /// stored ones, or the stored summary names no end. Only then is the end worth asking for.
+    package func changes(_ summary: PagesSummary) throws -> Bool {
+        let stored: Stored<PagesSummary>? = try read(Self.pagesPath(summary.partition))
+        return stored.map { Self.differ($0.summary, summary) } ?? true
+    }
+
+    private static func differ(_ stored: PagesSummary, _ summary: PagesSummary) -> Bool {
+        stored.pagesOnly != summary.pagesOnly || stored.worksEnd == nil
     }
 
     /// Every shard's and page partition's summary, `count` of each, with the sequence numbers

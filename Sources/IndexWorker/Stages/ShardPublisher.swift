@@ -118,6 +118,12 @@ package final class ShardPublisher: @unchecked Sendable {
             }
         }
         phases.end("listing")
+        // The page summaries, and where `artpipe.index-works` ends once they are taken (every
+        // row these pages wrote is acknowledged: below those ends). Asked while the shards are
+        // written, as the answer does not depend on them: after them, it put a request's time
+        // on every page's path.
+        let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
+        async let worksEnds = worksEnds(of: pageSummaries, threadPool: threadPool)
         var taken: Set<Int> = []
         var count = 0
         do {
@@ -142,14 +148,12 @@ package final class ShardPublisher: @unchecked Sendable {
                 }
             }
             phases.end("shards")
-            var pageSummaries = await pages.states.summaries(of: pages.progress.ready)
-            if !pageSummaries.isEmpty {
-                // Every row these pages wrote is acknowledged: below the ends read now.
-                let ends = try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
-                for index in pageSummaries.indices { pageSummaries[index].worksEnd = ends }
-            }
+            // Without ends, no summary changed: none is written.
+            let ends = try await worksEnds
+            var ended = ends == nil ? [] : pageSummaries
+            for index in ended.indices { ended[index].worksEnd = ends }
             phases.end("offsets")
-            let (summariesToWrite, positionsRead, written) = (pageSummaries, positions, taken)
+            let (summariesToWrite, positionsRead, written) = (ended, positions, taken)
             try await threadPool.runIfActive {
                 try self.locked {
                     try self.writeMovedPositions(positionsRead, held: held, taken: written)
@@ -170,6 +174,16 @@ package final class ShardPublisher: @unchecked Sendable {
         phases.end("assembly")
         logger.debug("publish round", metadata: phases.metadata(files: count, shards: taken.count))
         return count
+    }
+
+    /// The ends of `artpipe.index-works` for `pageSummaries`, when one of them is to be written;
+    /// nil when none changed, so a round with no new page asks the broker nothing.
+    private func worksEnds(of pageSummaries: [PagesSummary], threadPool: NIOThreadPool) async throws -> [Int64]? {
+        let changed = try await threadPool.runIfActive {
+            try pageSummaries.contains { try self.summaries.changes($0) }
+        }
+        guard changed else { return nil }
+        return try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
     }
 
     /// Writes again the summary of each shard whose works did not change but whose position
