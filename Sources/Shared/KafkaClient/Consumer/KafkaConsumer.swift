@@ -200,19 +200,20 @@ package final class KafkaConsumer: Sendable {
                 batch.removeSubrange(cut...)
                 guard !batch.isEmpty else { continue }
             }
-            guard let last = batch.last else { continue }
-            switch lease.continuity.admit(first: first.offset, last: last.offset) {
+            switch lease.continuity.admit(batch.map(\.offset)) {
             case .deliver:
                 break
-            case .refetch(let offset):
+            case .refetch(let offset, let delivering):
                 logger.warning(
                     "offsets skipped in a fetch; fetching again",
                     metadata: [
                         "kafka.partition": "\(topicPartition)", "kafka.offset": "\(offset)",
-                        "kafka.next": "\(first.offset)",
+                        "kafka.next": "\(batch[delivering].offset)",
                     ])
                 assignment.refetch(topicPartition, from: offset, client: client)
-                continue
+                // The messages before the gap go on: they follow what was delivered.
+                guard delivering > 0 else { continue }
+                batch.removeSubrange(delivering...)
             case .deliverPastGap(let missing):
                 logger.info(
                     "offsets absent from the log (compacted, or transaction markers); going on past them",
