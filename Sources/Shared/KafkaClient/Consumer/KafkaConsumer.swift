@@ -200,20 +200,19 @@ package final class KafkaConsumer: Sendable {
                 batch.removeSubrange(cut...)
                 guard !batch.isEmpty else { continue }
             }
-            switch lease.continuity.admit(batch.map(\.offset)) {
+            guard let last = batch.last else { continue }
+            switch lease.continuity.admit(first: first.offset, last: last.offset) {
             case .deliver:
                 break
-            case .refetch(let offset, let delivering):
+            case .refetch(let offset):
                 logger.warning(
                     "offsets skipped in a fetch; fetching again",
                     metadata: [
                         "kafka.partition": "\(topicPartition)", "kafka.offset": "\(offset)",
-                        "kafka.next": "\(batch[delivering].offset)",
+                        "kafka.next": "\(first.offset)",
                     ])
                 assignment.refetch(topicPartition, from: offset, client: client)
-                // The messages before the gap go on: they follow what was delivered.
-                guard delivering > 0 else { continue }
-                batch.removeSubrange(delivering...)
+                continue
             case .deliverPastGap(let missing):
                 logger.info(
                     "offsets absent from the log (compacted, or transaction markers); going on past them",
