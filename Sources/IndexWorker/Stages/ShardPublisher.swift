@@ -118,12 +118,10 @@ package final class ShardPublisher: @unchecked Sendable {
             }
         }
         phases.end("listing")
-        // The page summaries, and where `artpipe.index-works` ends once they are taken (every
-        // row these pages wrote is acknowledged: below those ends). Asked while the shards are
-        // written, as the answer does not depend on them: after them, it put a request's time
-        // on every page's path.
+        // The page summaries to write, found while the shards are written: they do not depend
+        // on them, and asking the broker after them put a request's time on every page's path.
         let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
-        async let worksEnds = worksEnds(of: pageSummaries, threadPool: threadPool)
+        async let due = summariesDue(pageSummaries, threadPool: threadPool)
         var taken: Set<Int> = []
         var count = 0
         do {
@@ -148,12 +146,9 @@ package final class ShardPublisher: @unchecked Sendable {
                 }
             }
             phases.end("shards")
-            // Without ends, no summary changed: none is written.
-            let ends = try await worksEnds
-            var ended = ends == nil ? [] : pageSummaries
-            for index in ended.indices { ended[index].worksEnd = ends }
+            let summariesToWrite = try await due
             phases.end("offsets")
-            let (summariesToWrite, positionsRead, written) = (ended, positions, taken)
+            let (positionsRead, written) = (positions, taken)
             try await threadPool.runIfActive {
                 try self.locked {
                     try self.writeMovedPositions(positionsRead, held: held, taken: written)
@@ -176,14 +171,19 @@ package final class ShardPublisher: @unchecked Sendable {
         return count
     }
 
-    /// The ends of `artpipe.index-works` for `pageSummaries`, when one of them is to be written;
-    /// nil when none changed, so a round with no new page asks the broker nothing.
-    private func worksEnds(of pageSummaries: [PagesSummary], threadPool: NIOThreadPool) async throws -> [Int64]? {
-        let changed = try await threadPool.runIfActive {
-            try pageSummaries.contains { try self.summaries.changes($0) }
+    /// Those of `pageSummaries` the output does not hold yet (``IndexSummaries/changes(_:)``),
+    /// each with where `artpipe.index-works` ends once they were taken: every row their pages
+    /// wrote is acknowledged, so below those ends. None changed: the broker is not asked.
+    private func summariesDue(_ pageSummaries: [PagesSummary], threadPool: NIOThreadPool) async throws
+        -> [PagesSummary]
+    {
+        var due = try await threadPool.runIfActive {
+            try pageSummaries.filter { try self.summaries.changes($0) }
         }
-        guard changed else { return nil }
-        return try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+        guard !due.isEmpty else { return [] }
+        let ends = try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+        for index in due.indices { due[index].worksEnd = ends }
+        return due
     }
 
     /// Writes again the summary of each shard whose works did not change but whose position
