@@ -126,7 +126,8 @@ struct IndexWorkerProcessTests {
         }
 
         /// - Parameter worker: whose last output to show if the files never match.
-        func waitForExpectedIndex(worker: ChildProcess? = nil) async throws {
+        /// - Parameter workers: whose warnings and last output a timeout reports.
+        func waitForExpectedIndex(workers: [ChildProcess] = []) async throws {
             var differing: [String] = []
             var manifest = ""
             var difference = ""
@@ -139,7 +140,7 @@ struct IndexWorkerProcessTests {
                 return String(text[start.lowerBound...].prefix(400))
             }
             try await waitUntil(
-                "the published files to match the pure build; differing: \(differing.prefix(5)); first: \(difference); published \(manifest); expected \(totals(expected.files[IndexLayout.manifestPath])); summaries: \(summaries); worker's last output: \(String((worker?.stdout ?? "").suffix(3_000)))",
+                "the published files to match the pure build; differing: \(differing.prefix(5)); first: \(difference); published \(manifest); expected \(totals(expected.files[IndexLayout.manifestPath])); summaries: \(summaries); \(Self.report(workers))",
                 timeout: .seconds(90)
             ) {
                 let files = await published?.files ?? [:]
@@ -150,6 +151,19 @@ struct IndexWorkerProcessTests {
                 if !differing.isEmpty { summaries = await self.summaries + "; " + (await self.stagePositions) }
                 return differing.isEmpty
             }
+        }
+
+        /// Each worker's warnings and errors, then its last output: a timeout that only says
+        /// what was published leaves a copy that stopped early unexplained.
+        static func report(_ workers: [ChildProcess]) -> String {
+            workers.enumerated().map { number, worker in
+                let output = worker.stdout
+                let warnings = output.split(separator: "\n").filter {
+                    $0.contains(#""level":"warning""#) || $0.contains(#""level":"error""#)
+                }
+                return "worker \(number + 1)'s warnings: \(warnings.suffix(20).joined(separator: "\n")); "
+                    + "its last output: \(output.suffix(2_000))"
+            }.joined(separator: "; ")
         }
     }
 
@@ -216,7 +230,7 @@ struct IndexWorkerProcessTests {
         }
         let last = try setup.startWorker()
         defer { last.stop() }
-        try await setup.waitForExpectedIndex(worker: last)
+        try await setup.waitForExpectedIndex(workers: [last])
         await setup.cluster.shutdown()
     }
 
@@ -234,7 +248,7 @@ struct IndexWorkerProcessTests {
             second.stop()
         }
         try await setup.cluster.producer.send(setup.messages)
-        try await setup.waitForExpectedIndex()
+        try await setup.waitForExpectedIndex(workers: [first, second])
         // Each would replace the other's files: a copy's state folder is its own.
         let third = try setup.startWorker(flags: ["--state", state.path])
         #expect(try await third.waitForExit(timeout: .seconds(60)) == 2)

@@ -200,16 +200,15 @@ package final class KafkaConsumer: Sendable {
                 batch.removeSubrange(cut...)
                 guard !batch.isEmpty else { continue }
             }
-            guard let last = batch.last else { continue }
-            switch lease.continuity.admit(first: first.offset, last: last.offset) {
+            switch lease.continuity.admit(batch.map(\.offset)) {
             case .deliver:
                 break
-            case .refetch(let offset):
+            case .refetch(let offset, let missing):
                 logger.warning(
                     "offsets skipped in a fetch; fetching again",
                     metadata: [
                         "kafka.partition": "\(topicPartition)", "kafka.offset": "\(offset)",
-                        "kafka.next": "\(first.offset)",
+                        "kafka.missing": "\(missing)",
                     ])
                 assignment.refetch(topicPartition, from: offset, client: client)
                 continue
