@@ -18,8 +18,10 @@ struct DeliveryContinuityTests {
         _ = continuity.admit(Array(0...1_672))
         #expect(continuity.admit(Array(2_625...2_700)) == .refetch(from: 1_673, missing: 1_673...2_624))
         #expect(continuity.deliveredThrough == 1_672)
-        #expect(continuity.admit(Array(1_673...1_800)) == .deliver)
+        // The fetch again found them: the messages a fetch had lost, worth a warning.
+        #expect(continuity.admit(Array(1_673...1_800)) == .deliverRefilled(missing: 1_673...2_624))
         #expect(continuity.deliveredThrough == 1_800)
+        #expect(continuity.admit([1_801]) == .deliver)
     }
 
     @Test("a hole inside a batch drops the whole batch, fetched again from after the last delivered")
@@ -30,7 +32,7 @@ struct DeliveryContinuityTests {
         let holed: [Int64] = Array(100...119) + Array(140...160)
         #expect(continuity.admit(holed) == .refetch(from: 100, missing: 120...139))
         #expect(continuity.deliveredThrough == 99)
-        #expect(continuity.admit(Array(100...160)) == .deliver)
+        #expect(continuity.admit(Array(100...160)) == .deliverRefilled(missing: 120...139))
         #expect(continuity.deliveredThrough == 160)
     }
 
@@ -39,7 +41,9 @@ struct DeliveryContinuityTests {
         var continuity = KafkaDeliveryContinuity()
         #expect(continuity.admit([500, 501, 505]) == .refetch(from: 500, missing: 502...504))
         #expect(continuity.deliveredThrough == nil)
-        #expect(continuity.admit(Array(500...505)) == .deliver)
+        // Fetched again, it must start where the fetch again did: a later start is a hole too.
+        #expect(continuity.admit(Array(503...510)) == .refetch(from: 500, missing: 500...502))
+        #expect(continuity.admit(Array(500...505)) == .deliverRefilled(missing: 500...502))
     }
 
     @Test("a gap still there after every refetch is real: delivered past, and named")
@@ -69,12 +73,22 @@ struct DeliveryContinuityTests {
         #expect(continuity.deliveredThrough == 20)
     }
 
+    @Test("a batch fetched again that ends before the hole is delivered; the hole is still checked")
+    func refetchEndingBeforeHole() {
+        var continuity = KafkaDeliveryContinuity()
+        _ = continuity.admit(Array(0...99))
+        #expect(continuity.admit(Array(100...119) + Array(140...150)) == .refetch(from: 100, missing: 120...139))
+        #expect(continuity.admit(Array(100...110)) == .deliver)
+        #expect(continuity.admit(Array(111...119) + [140]) == .refetch(from: 111, missing: 120...139))
+        #expect(continuity.admit(Array(111...140)) == .deliverRefilled(missing: 120...139))
+    }
+
     @Test("a gap that a refetch fills leaves the partition checked")
     func filledGapKeepsChecking() {
         var continuity = KafkaDeliveryContinuity()
         _ = continuity.admit(Array(0...9))
         #expect(continuity.admit(Array(15...20)) == .refetch(from: 10, missing: 10...14))
-        #expect(continuity.admit(Array(10...20)) == .deliver)
+        #expect(continuity.admit(Array(10...20)) == .deliverRefilled(missing: 10...14))
         #expect(!continuity.logHasGaps)
         #expect(continuity.admit([30, 31]) == .refetch(from: 21, missing: 21...29))
     }

@@ -204,14 +204,19 @@ package final class KafkaConsumer: Sendable {
             case .deliver:
                 break
             case .refetch(let offset, let missing):
-                logger.warning(
-                    "offsets skipped in a fetch; fetching again",
+                // A compacted log shows holes too: the warning waits for a fetch again to fill it.
+                logger.info(
+                    "offsets missing from a fetch; fetching again",
                     metadata: [
                         "kafka.partition": "\(topicPartition)", "kafka.offset": "\(offset)",
                         "kafka.missing": "\(missing)",
                     ])
                 assignment.refetch(topicPartition, from: offset, client: client)
                 continue
+            case .deliverRefilled(let missing):
+                logger.warning(
+                    "a fetch had skipped offsets that a fetch again found; delivering them",
+                    metadata: ["kafka.partition": "\(topicPartition)", "kafka.offsets": "\(missing)"])
             case .deliverPastGap(let missing):
                 logger.info(
                     "offsets absent from the log (compacted, or transaction markers); going on past them",

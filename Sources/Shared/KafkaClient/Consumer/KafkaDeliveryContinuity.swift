@@ -11,10 +11,11 @@
 /// again from right after the last message delivered: the path a gap between batches always
 /// took, so no batch is ever delivered in part. The seek that does it makes every message
 /// fetched before it outdated, and librdkafka drops those instead of returning them, so each
-/// try counts a new fetch, not a leftover one. A hole still there after ``refetchLimit`` tries
-/// is the log's: the batch is delivered, the hole named, and the partition is not checked
-/// again while this lease holds it, so a compacted log costs its lease a couple of fetches,
-/// not a few per gap.
+/// try counts a new fetch, not a leftover one. A hole that a fetch again fills was a fetch that
+/// lost messages: that is what is worth a warning. A hole still there after ``refetchLimit``
+/// tries is the log's: the batch is delivered, the hole named, and the partition is not
+/// checked again while this lease holds it, so a compacted log costs its lease a couple of
+/// fetches, not a few per gap.
 ///
 /// Only the consumer's poll thread touches it.
 struct KafkaDeliveryContinuity: Sendable {
@@ -23,6 +24,9 @@ struct KafkaDeliveryContinuity: Sendable {
         case deliver
         /// Drop the batch and fetch again from `offset`; `missing` is the first hole seen.
         case refetch(from: Int64, missing: ClosedRange<Int64>)
+        /// Deliver the batch: it holds the offsets `missing` that an earlier fetch skipped,
+        /// messages that would have been lost.
+        case deliverRefilled(missing: ClosedRange<Int64>)
         /// Deliver the batch; these offsets were never seen however often they were fetched.
         case deliverPastGap(missing: ClosedRange<Int64>)
     }
@@ -31,7 +35,7 @@ struct KafkaDeliveryContinuity: Sendable {
 
     /// The offset of the last message handed to the application.
     private(set) var deliveredThrough: Int64?
-    private var refetches: (from: Int64, count: Int)?
+    private var refetches: (from: Int64, count: Int, missing: ClosedRange<Int64>)?
     /// Set once the log showed a gap of its own: its offsets need not be contiguous.
     private(set) var logHasGaps = false
 
@@ -41,15 +45,20 @@ struct KafkaDeliveryContinuity: Sendable {
     mutating func admit(_ offsets: [Int64]) -> Decision {
         guard let first = offsets.first, let last = offsets.max() else { return .deliver }
         var decision = Decision.deliver
-        if !logHasGaps, let missing = Self.firstHole(in: offsets, after: deliveredThrough) {
-            let from = deliveredThrough.map { $0 + 1 } ?? first
+        // A batch fetched again must start where the fetch again did, even a lease's first.
+        let expectedAfter = deliveredThrough ?? refetches.map { $0.from - 1 }
+        if !logHasGaps, let missing = Self.firstHole(in: offsets, after: expectedAfter) {
+            let from = expectedAfter.map { $0 + 1 } ?? first
             let tries = refetches?.from == from ? refetches?.count ?? 0 : 0
             if tries < Self.refetchLimit {
-                refetches = (from, tries + 1)
+                refetches = (from, tries + 1, missing)
                 return .refetch(from: from, missing: missing)
             }
             logHasGaps = true
             decision = .deliverPastGap(missing: missing)
+        } else if let refetches, last >= refetches.missing.lowerBound {
+            // No hole where a fetch before showed one: the offsets are delivered this time.
+            decision = .deliverRefilled(missing: refetches.missing)
         }
         refetches = nil
         deliveredThrough = max(last, deliveredThrough ?? last)
