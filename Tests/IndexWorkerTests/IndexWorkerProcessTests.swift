@@ -125,7 +125,6 @@ struct IndexWorkerProcessTests {
             }
         }
 
-        /// - Parameter worker: whose last output to show if the files never match.
         /// - Parameter workers: whose warnings and last output a timeout reports.
         func waitForExpectedIndex(workers: [ChildProcess] = []) async throws {
             var differing: [String] = []

@@ -73,7 +73,9 @@ struct ThumbWorkerPipelineTests {
         configuration.concurrency = 2
         var download = HTTPFetcherConfiguration()
         download.maxResponseBytes = 8 << 20
-        download.requestTimeout = .milliseconds(700)
+        // Long enough for the 3000x2000 JPEG on a loaded CI machine (700 ms once timed out
+        // twice in a full suite), far below never.jpg's 30 s delay.
+        download.requestTimeout = .seconds(3)
         download.maxAttempts = 2
         download.initialBackoff = .milliseconds(10)
         download.maxBackoff = .milliseconds(20)
