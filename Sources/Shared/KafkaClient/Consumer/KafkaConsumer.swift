@@ -193,6 +193,11 @@ package final class KafkaConsumer: Sendable {
             let topicPartition = KafkaTopicPartition(topic: first.topic, partition: first.partition)
             // A partition revoked while its messages were queued: the next owner reads them.
             guard let lease = assignment.lease(for: topicPartition) else { continue }
+            if let lose = configuration.fetchLoss {
+                let lost = lose(topicPartition, batch.map(\.offset))
+                batch.removeAll { lost.contains($0.offset) }
+                guard !batch.isEmpty else { continue }
+            }
             // What librdkafka fetched ahead of the buffer's room is fetched again once it drains.
             let buffered = lease.buffered
             if let cut = Self.cut(batch, room: byteLimit - buffered.bytes, holdingAlready: buffered.messages > 0) {
@@ -200,7 +205,7 @@ package final class KafkaConsumer: Sendable {
                 batch.removeSubrange(cut...)
                 guard !batch.isEmpty else { continue }
             }
-            switch lease.continuity.admit(batch.map(\.offset)) {
+            switch lease.continuity.admit(batch.lazy.map(\.offset)) {
             case .deliver:
                 break
             case .refetch(let offset, let missing):

@@ -39,15 +39,20 @@ package struct KafkaConsumerConfiguration: Sendable {
     /// run, an upgrade, a changelog deleted), so the group's committed offsets for it are not
     /// used and ``startOffset`` hears none.
     package var changelog: String?
-    /// Called on the poll thread when partitions are taken away, after their messages in
-    /// flight finished and before the next owner can read them. `lost` is true when they were
-    /// lost rather than handed over (a session that timed out): another member may own them
-    /// already, so nothing of theirs should be written any more.
     /// Called on the poll thread when partitions are assigned, with the end offset (the high
     /// watermark) each had then, when the broker said: where a partition whose state is read
     /// from its own topic stands once it has caught up with its assignment.
     package var onAssign: (@Sendable (_ partitions: [(KafkaTopicPartition, endOffset: Int64?)]) -> Void)?
+    /// Called on the poll thread when partitions are taken away, after their messages in
+    /// flight finished and before the next owner can read them. `lost` is true when they were
+    /// lost rather than handed over (a session that timed out): another member may own them
+    /// already, so nothing of theirs should be written any more.
     package var onRevoke: (@Sendable (_ partitions: [KafkaTopicPartition], _ lost: Bool) -> Void)?
+    /// For tests only: the offsets of a fetched batch to leave out before it is checked, as a
+    /// fetch that loses messages would (seen on Tansu), so ``KafkaDeliveryContinuity`` can be
+    /// tried through a real broker, which never loses any. Called on the poll thread. (`@_spi`
+    /// takes only public declarations; nothing in this package is public.)
+    package var fetchLoss: (@Sendable (KafkaTopicPartition, [Int64]) -> Set<Int64>)?
 
     package init(client: KafkaClientConfiguration, groupID: String) {
         self.client = client

@@ -1,22 +1,17 @@
 /// Checks that each message of a partition follows the last one delivered, inside a batch as
 /// well as from one batch to the next.
 ///
-/// An offset further on means either that fetched messages were lost on the way, or that the
-/// log has a gap of its own: a compacted topic (artpipe.pages is one, on Kafka) or a producer's
-/// transaction markers. Lost messages were seen twice: 952 offsets between two batches of a
-/// partition paused and resumed during a rebalance (librdkafka 2.0.2, the embedded broker), and
-/// 320 offsets between two batches in a run at 4 million works on Tansu (librdkafka 2.16.0)
-/// that also lost 20 works of one shard without a word, where only each batch's first offset
-/// was checked; with every offset checked, the next run there found two holes inside batches
-/// (11 and 296 offsets) that a fetch again filled. A batch with a hole, wherever it is, is dropped whole and the poll loop fetches
-/// again from right after the last message delivered: the path a gap between batches always
-/// took, so no batch is ever delivered in part. The seek that does it makes every message
-/// fetched before it outdated, and librdkafka drops those instead of returning them, so each
-/// try counts a new fetch, not a leftover one. A hole that a fetch again fills was a fetch that
-/// lost messages: that is what is worth a warning. A hole still there after ``refetchLimit``
-/// tries is the log's: the batch is delivered, the hole named, and the partition is not
-/// checked again while this lease holds it, so a compacted log costs its lease a couple of
-/// fetches, not a few per gap.
+/// An offset further on means either that a fetch lost messages on the way, or that the log has
+/// a gap of its own: a compacted topic (artpipe.pages is one, on Kafka) or a producer's
+/// transaction markers. Fetches lost messages between batches (librdkafka 2.0.2 on the
+/// embedded broker, a partition paused and resumed in a rebalance) and inside them (Tansu with
+/// librdkafka 2.16.0: docs/benchmarks.md). A batch with a hole anywhere is dropped whole and the
+/// partition fetched again from right after the last message delivered, so nothing is
+/// delivered in part. The seek that does it makes every message fetched before it outdated, and
+/// librdkafka drops those, so each try counts a new fetch, not a leftover one. A hole that a
+/// fetch again fills is what is worth a warning. One still there after ``refetchLimit`` tries
+/// is the log's: the batch is delivered, the hole named, and the partition is not checked again
+/// while this lease holds it, so a compacted log costs its lease a couple of fetches.
 ///
 /// Only the consumer's poll thread touches it.
 struct KafkaDeliveryContinuity: Sendable {
@@ -43,7 +38,7 @@ struct KafkaDeliveryContinuity: Sendable {
     /// Decides for a batch of a partition's messages, given their offsets in the order they
     /// came, and remembers it as delivered unless it is to be fetched again. The first batch of
     /// a lease may start anywhere; its messages must still follow each other.
-    mutating func admit(_ offsets: [Int64]) -> Decision {
+    mutating func admit(_ offsets: some Collection<Int64>) -> Decision {
         guard let first = offsets.first, let last = offsets.max() else { return .deliver }
         var decision = Decision.deliver
         // A batch fetched again must start where the fetch again did, even a lease's first.
@@ -69,7 +64,7 @@ struct KafkaDeliveryContinuity: Sendable {
     /// The first run of offsets skipped: after `deliveredThrough`, or between two messages.
     /// Messages at or below the highest offset seen (delivered again after a seek back) are
     /// no hole.
-    static func firstHole(in offsets: [Int64], after deliveredThrough: Int64?) -> ClosedRange<Int64>? {
+    static func firstHole(in offsets: some Sequence<Int64>, after deliveredThrough: Int64?) -> ClosedRange<Int64>? {
         var highest = deliveredThrough
         for offset in offsets {
             if let highest, offset > highest + 1 { return (highest + 1)...(offset - 1) }
