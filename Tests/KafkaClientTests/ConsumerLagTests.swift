@@ -14,4 +14,17 @@ struct ConsumerLagTests {
         #expect(lag.total == 12)
         #expect(lag.partitions.count == 2)
     }
+
+    @Test("partitions held but not being fetched are named with their fetch state; others and active ones are not")
+    func fetchStatesFromStatistics() throws {
+        let json = """
+            {"topics": {"artpipe.pages": {"partitions": {
+              "0": {"fetch_state": "active"}, "1": {"fetch_state": "offset-wait"}, "2": {"fetch_state": "none"},
+              "-1": {"fetch_state": "none"}}}}}
+            """
+        let pages = { KafkaTopicPartition(topic: "artpipe.pages", partition: $0) }
+        let states = try #require(KafkaFetchStates(statisticsJSON: json, held: [pages(0), pages(1)]))
+        #expect(states.notFetching == [pages(1): "offset-wait"])
+        #expect(KafkaFetchStates(statisticsJSON: "not json", held: []) == nil)
+    }
 }

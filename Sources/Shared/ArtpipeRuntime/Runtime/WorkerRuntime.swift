@@ -72,8 +72,8 @@ package final class WorkerRuntime<Handler: MessageHandler>: Service {
         consumer.shutdown()
     }
 
-    /// Records the gauges that are read rather than counted.
-    /// Records the gauges read from elsewhere; returns the lag per partition as a line field.
+    /// Records the gauges read from elsewhere; returns the lag per partition, and the held
+    /// partitions not being fetched (only when there are some), as line fields.
     @discardableResult
     func sampleGauges() -> Logger.Metadata {
         metrics.inFlight.record(inFlight.load(ordering: .relaxed))
@@ -83,7 +83,12 @@ package final class WorkerRuntime<Handler: MessageHandler>: Service {
         for (topicPartition, value) in lag?.partitions ?? [:] {
             partitions[topicPartition.description] = .stringConvertible(value)
         }
-        return ["consumer_lag_partitions": .dictionary(partitions)]
+        var fields: Logger.Metadata = ["consumer_lag_partitions": .dictionary(partitions)]
+        if let notFetching = consumer.fetchStates?.notFetching, !notFetching.isEmpty {
+            fields["consumer_partitions_not_fetching"] = .dictionary(
+                Dictionary(uniqueKeysWithValues: notFetching.map { ($0.key.description, .string($0.value)) }))
+        }
+        return fields
     }
 
     /// Routes each batch to its partition's lane; a lane handles its batches in order.

@@ -16,6 +16,7 @@ package final class KafkaConsumer: Sendable {
     private let client: RDKafkaClient
     private let assignment: KafkaConsumerAssignment
     private let latestLag: LatestValue<KafkaConsumerLag?>
+    private let latestFetchStates: LatestValue<KafkaFetchStates?>
     private let brokersUp: LatestValue<Int?>
     private let lastPoll = LatestValue<ContinuousClock.Instant?>(nil)
     private let oldestStall = LatestValue<ContinuousClock.Instant?>(nil)
@@ -55,11 +56,15 @@ package final class KafkaConsumer: Sendable {
         let assignment = KafkaConsumerAssignment(
             configuration: configuration, offsetReader: offsetReader, logger: logger)
         let latestLag = LatestValue<KafkaConsumerLag?>(nil)
+        let latestFetchStates = LatestValue<KafkaFetchStates?>(nil)
         let brokersUp = LatestValue<Int?>(nil)
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.rebalance = { client, rebalance in assignment.rebalance(rebalance, client: client) }
         callbacks.statistics = { json in
             if let lag = KafkaConsumerLag(statisticsJSON: json) { latestLag.value = lag }
+            // Served from the consumer queue, on the poll thread: the leases may be read here.
+            let held = Set(assignment.leases.keys)
+            if let states = KafkaFetchStates(statisticsJSON: json, held: held) { latestFetchStates.value = states }
             if let up = KafkaConsumerHealth.brokersUp(statisticsJSON: json) { brokersUp.value = up }
         }
         let client = try RDKafkaClient(type: .consumer, properties: properties, callbacks: callbacks)
@@ -69,6 +74,7 @@ package final class KafkaConsumer: Sendable {
         self.client = client
         self.assignment = assignment
         self.latestLag = latestLag
+        self.latestFetchStates = latestFetchStates
         self.brokersUp = brokersUp
         self.configuration = configuration
         self.logger = logger
@@ -95,6 +101,9 @@ package final class KafkaConsumer: Sendable {
 
     /// The latest consumer lag librdkafka reported, if any yet.
     package var lag: KafkaConsumerLag? { latestLag.value }
+
+    /// The held partitions librdkafka was not fetching at its latest statistics report.
+    package var fetchStates: KafkaFetchStates? { latestFetchStates.value }
 
     /// The most key and value bytes buffered over all partitions at once, as the poll loop saw
     /// it: what ``KafkaConsumerConfiguration/maxBufferedBytesTotal`` bounds.
