@@ -152,17 +152,11 @@ struct IndexWorkerProcessTests {
             }
         }
 
-        /// Each worker's warnings and errors, then its last output: a timeout that only says
-        /// what was published leaves a copy that stopped early unexplained.
+        /// Each worker's last events and metrics: a timeout that only says what was published
+        /// leaves a copy that stopped early unexplained.
         static func report(_ workers: [ChildProcess]) -> String {
-            workers.enumerated().map { number, worker in
-                let output = worker.stdout
-                let warnings = output.split(separator: "\n").filter {
-                    $0.contains(#""level":"warning""#) || $0.contains(#""level":"error""#)
-                }
-                return "worker \(number + 1)'s warnings: \(warnings.suffix(20).joined(separator: "\n")); "
-                    + "its last output: \(output.suffix(2_000))"
-            }.joined(separator: "; ")
+            workers.enumerated().map { number, worker in "worker \(number + 1): \(worker.logSummary())" }
+                .joined(separator: "; ")
         }
     }
 

@@ -184,7 +184,7 @@ final class PipelineRun: @unchecked Sendable {
         // What the last look found, so a timeout says which part never came.
         var seen = "no manifest"
         try await waitUntil(
-            "the index to be complete (\(pages) pages of \(crawlId)); last seen: \(seen); the index workers' last lines: \(indexWorkerTails)",
+            "the index to be complete (\(pages) pages of \(crawlId)); last seen: \(seen); the workers: \(workerSummaries)",
             timeout: timeout
         ) {
             guard let manifest = await manifest else { return false }
@@ -223,9 +223,11 @@ final class PipelineRun: @unchecked Sendable {
         let reason: String
     }
 
-    /// Each running index worker's last log lines, for a timeout's message.
-    private var indexWorkerTails: String {
-        (workers["index-worker"] ?? []).map { $0.outputTail(lines: 6) }.joined(separator: " || ")
+    /// Each worker's last events and metrics, for a timeout's message: which one stopped, and why.
+    private var workerSummaries: String {
+        workers.sorted { $0.key < $1.key }.flatMap { role, processes in
+            processes.enumerated().map { number, process in "\(role) \(number + 1): \(process.logSummary(lines: 20))" }
+        }.joined(separator: " || ")
     }
 
     /// Waits until each of `groups` has committed the end of every partition of every topic it
