@@ -67,8 +67,6 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             joined.store(true, ordering: .relaxed)
             assignedCount.store(leases.count, ordering: .relaxed)
             logger.info("partitions assigned", metadata: ["kafka.partitions": "\(topicPartitions.map(\.description))"])
-            // Resumed too, whatever the outcome: a partition paused when it was taken away must
-            // not stay paused now that its new lease says it runs.
             if let error = rebalance.accept() {
                 logger.error("cannot take partitions", metadata: ["kafka.error": "\(error)"])
             }
@@ -77,6 +75,14 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             let lost = rebalance.assignmentLost
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             assignedCount.store(leases.count, ordering: .relaxed)
+            // librdkafka keeps a pause through unassign, so a partition paused now would stay
+            // paused when it comes back. Resumed here, before it goes: resumed as it is
+            // assigned, it could miss the start of its fetching.
+            let paused = revoked.filter(\.paused)
+            if !paused.isEmpty {
+                for lease in paused { lease.paused = false }
+                client.resume(paused.map(\.topicPartition))
+            }
             if !drainedForClose { drain(revoked) }
             onRevoke?(topicPartitions, lost)
             if lost {
