@@ -43,9 +43,14 @@ struct PipelineStatus {
 
     var pages: [String: PageState] = [:]
     var lags: [Lag] = []
+    /// Dead letters, each counted once: a message handled again after a crash (its offset not
+    /// yet committed) dead-letters the same record or message again.
     var deadLetters = 0
     /// Of the dead letters, single records a source could not read (their pages went on).
     var deadRecords = 0
+    /// Dead-letter messages read, redeliveries included.
+    var deadLetterMessages = 0
+    private var deadLettersSeen: Set<String> = []
     var indexRead = false
     /// Gaps an index worker found in its inputs (``MissingHistory``): it publishes nothing meanwhile.
     var missingHistory: [MissingHistory] = []
@@ -70,10 +75,22 @@ struct PipelineStatus {
     }
 
     mutating func add(deadLetter message: KafkaConsumerMessage) {
-        deadLetters += 1
+        deadLetterMessages += 1
         let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
+        let recordId = header(DeadLetter.recordIdHeader)
+        // A record is named by its page and id, a message by where it was read.
+        let identity =
+            if let recordId { ["record", message.keyString ?? "", recordId] } else {
+                [
+                    "message", header(DeadLetter.sourceTopicHeader) ?? message.topic,
+                    header(DeadLetter.sourcePartitionHeader) ?? "\(message.partition)",
+                    header(DeadLetter.sourceOffsetHeader) ?? "\(message.offset)",
+                ]
+            }
+        guard deadLettersSeen.insert(identity.joined(separator: "\u{0}")).inserted else { return }
+        deadLetters += 1
         // One unreadable record: its page went on.
-        if header(DeadLetter.recordIdHeader) != nil {
+        if recordId != nil {
             deadRecords += 1
             return
         }
@@ -147,9 +164,11 @@ struct PipelineStatus {
             lines.append("  waiting \(state.pageId) (page \(state.page.map(String.init) ?? "?")): \(state.stage)")
         }
         if waiting.count > 20 { lines.append("  … and \(waiting.count - 20) more waiting") }
-        lines.append(
-            "dead letters: \(deadLetters)"
-                + (deadRecords > 0 ? " (\(deadRecords) of them single unreadable records)" : ""))
+        var counts = deadRecords > 0 ? ["\(deadRecords) of them single unreadable records"] : []
+        if deadLetterMessages > deadLetters {
+            counts.append("\(deadLetterMessages) messages, with those sent again after a redelivery")
+        }
+        lines.append("dead letters: \(deadLetters)" + (counts.isEmpty ? "" : " (\(counts.joined(separator: "; ")))"))
         lines.append("lag (messages not yet handled, per group and topic; per partition in brackets):")
         for lag in lags {
             let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")
