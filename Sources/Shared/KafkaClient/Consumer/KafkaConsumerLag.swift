@@ -14,19 +14,13 @@ package struct KafkaConsumerLag: Sendable {
     /// Reads the `topics.*.partitions.*.consumer_lag` fields of a statistics document.
     /// Partitions with unknown lag (-1) and the internal partition -1 are left out.
     init?(statisticsJSON: String) {
-        guard let root = try? JSONSerialization.jsonObject(with: Data(statisticsJSON.utf8)) as? [String: Any],
-            let topics = root["topics"] as? [String: Any]
-        else { return nil }
+        guard let partitions = KafkaStatistics.partitions(statisticsJSON) else { return nil }
         var lag: [KafkaTopicPartition: Int64] = [:]
-        for (topic, value) in topics {
-            guard let partitions = (value as? [String: Any])?["partitions"] as? [String: Any] else { continue }
-            for (key, value) in partitions {
-                guard let partition = Int32(key), partition >= 0,
-                    let fields = value as? [String: Any],
-                    let consumerLag = (fields["consumer_lag"] as? NSNumber)?.int64Value, consumerLag >= 0
-                else { continue }
-                lag[KafkaTopicPartition(topic: topic, partition: partition)] = consumerLag
+        for (topicPartition, fields) in partitions {
+            guard let consumerLag = (fields["consumer_lag"] as? NSNumber)?.int64Value, consumerLag >= 0 else {
+                continue
             }
+            lag[topicPartition] = consumerLag
         }
         self.partitions = lag
     }
