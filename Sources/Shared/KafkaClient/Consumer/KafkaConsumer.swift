@@ -61,11 +61,11 @@ package final class KafkaConsumer: Sendable {
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.rebalance = { client, rebalance in assignment.rebalance(rebalance, client: client) }
         callbacks.statistics = { json in
-            if let lag = KafkaConsumerLag(statisticsJSON: json) { latestLag.value = lag }
+            guard let statistics = KafkaStatistics(json: json) else { return }
+            latestLag.value = KafkaConsumerLag(statistics: statistics)
             // Served from the consumer queue, on the poll thread: the leases may be read here.
-            let held = Set(assignment.leases.keys)
-            if let states = KafkaFetchStates(statisticsJSON: json, held: held) { latestFetchStates.value = states }
-            if let up = KafkaConsumerHealth.brokersUp(statisticsJSON: json) { brokersUp.value = up }
+            latestFetchStates.value = KafkaFetchStates(statistics: statistics, held: Set(assignment.leases.keys))
+            if let up = KafkaConsumerHealth.brokersUp(statistics) { brokersUp.value = up }
         }
         let client = try RDKafkaClient(type: .consumer, properties: properties, callbacks: callbacks)
         client.forwardEventsToConsumerQueue()

@@ -78,11 +78,8 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // librdkafka keeps a pause through unassign, so a partition paused now would stay
             // paused when it comes back. Resumed here, before it goes: resumed as it is
             // assigned, it could miss the start of its fetching.
-            let paused = revoked.filter(\.paused)
-            if !paused.isEmpty {
-                for lease in paused { lease.paused = false }
-                client.resume(paused.map(\.topicPartition))
-            }
+            let paused = revoked.filter(\.paused).map(\.topicPartition)
+            if !paused.isEmpty { client.resume(paused) }
             if !drainedForClose { drain(revoked) }
             onRevoke?(topicPartitions, lost)
             if lost {

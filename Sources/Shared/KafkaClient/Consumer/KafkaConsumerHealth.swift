@@ -28,16 +28,10 @@ package struct KafkaConsumerHealth: Sendable {
     /// Joined its group, and connected as far as the latest statistics tell.
     package var isReady: Bool { joined && (brokersUp ?? 1) > 0 }
 
-    /// Counts `brokers.*.state == "UP"` of real brokers (node id ≥ 0) in a statistics document.
-    static func brokersUp(statisticsJSON: String) -> Int? {
-        guard let root = try? JSONSerialization.jsonObject(with: Data(statisticsJSON.utf8)) as? [String: Any],
-            let brokers = root["brokers"] as? [String: Any]
-        else { return nil }
-        return brokers.values.filter { value in
-            guard let broker = value as? [String: Any], (broker["nodeid"] as? NSNumber)?.intValue ?? -1 >= 0 else {
-                return false
-            }
-            return broker["state"] as? String == "UP"
+    /// Counts the real brokers (node id ≥ 0) in state "UP"; nil when `statistics` names none.
+    static func brokersUp(_ statistics: KafkaStatistics) -> Int? {
+        statistics.brokers?.filter { broker in
+            (broker["nodeid"] as? NSNumber)?.intValue ?? -1 >= 0 && broker["state"] as? String == "UP"
         }.count
     }
 }

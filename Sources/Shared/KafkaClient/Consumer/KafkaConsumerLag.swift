@@ -11,12 +11,10 @@ package struct KafkaConsumerLag: Sendable {
         self.partitions = partitions
     }
 
-    /// Reads the `topics.*.partitions.*.consumer_lag` fields of a statistics document.
-    /// Partitions with unknown lag (-1) and the internal partition -1 are left out.
-    init?(statisticsJSON: String) {
-        guard let partitions = KafkaStatistics.partitions(statisticsJSON) else { return nil }
+    /// The `consumer_lag` of each partition in `statistics`; unknown ones (-1) are left out.
+    init(statistics: KafkaStatistics) {
         var lag: [KafkaTopicPartition: Int64] = [:]
-        for (topicPartition, fields) in partitions {
+        for (topicPartition, fields) in statistics.partitions {
             guard let consumerLag = (fields["consumer_lag"] as? NSNumber)?.int64Value, consumerLag >= 0 else {
                 continue
             }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The partitions librdkafka is not fetching, with the state each is in instead: a partition
 /// that has no lag to show (it never delivered) and is not "active" is stuck before its first
 /// fetch, which lag alone cannot tell from an empty one.
@@ -10,12 +8,11 @@ package struct KafkaFetchStates: Sendable, Equatable {
         self.notFetching = notFetching
     }
 
-    /// Reads `topics.*.partitions.*.fetch_state` of a statistics document, keeping the
-    /// partitions `held` (librdkafka reports others it only knows of) that are not "active".
-    init?(statisticsJSON: String, held: Set<KafkaTopicPartition>) {
-        guard let partitions = KafkaStatistics.partitions(statisticsJSON) else { return nil }
+    /// The `fetch_state` of the partitions `held` in `statistics` (librdkafka reports others
+    /// it only knows of) that are not "active".
+    init(statistics: KafkaStatistics, held: Set<KafkaTopicPartition>) {
         var states: [KafkaTopicPartition: String] = [:]
-        for (topicPartition, fields) in partitions where held.contains(topicPartition) {
+        for (topicPartition, fields) in statistics.partitions where held.contains(topicPartition) {
             guard let state = fields["fetch_state"] as? String, state != "active" else { continue }
             states[topicPartition] = state
         }

@@ -40,12 +40,12 @@ struct RDKafkaRebalance {
     }
 
     /// Takes the partitions given. Returns the error when taking them failed.
-    @discardableResult
     ///
     /// Nothing else may touch the partitions' fetch state here: a resume (even of a partition
     /// not paused) made while librdkafka starts fetching one outdates its start, and it then
     /// never fetches (librdkafka's version barriers; confluentinc/librdkafka#2190). A partition
     /// paused when taken away is resumed then, by ``KafkaConsumerAssignment``.
+    @discardableResult
     func accept() -> KafkaError? {
         if cooperative {
             return rd_kafka_incremental_assign(handle, list).map { KafkaError("cannot take partitions", consuming: $0) }
