@@ -50,7 +50,13 @@ struct PipelineStatus {
     var deadRecords = 0
     /// Dead-letter messages read, redeliveries included.
     var deadLetterMessages = 0
-    private var deadLettersSeen: Set<String> = []
+    private var deadLettersSeen: Set<DeadLetterIdentity> = []
+
+    /// What a dead letter is about: a record by its page and id, a message by where it was read.
+    private enum DeadLetterIdentity: Hashable {
+        case record(pageId: String?, recordId: String)
+        case message(topic: String, partition: String, offset: String)
+    }
     var indexRead = false
     /// Gaps an index worker found in its inputs (``MissingHistory``): it publishes nothing meanwhile.
     var missingHistory: [MissingHistory] = []
@@ -78,16 +84,14 @@ struct PipelineStatus {
         deadLetterMessages += 1
         let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
         let recordId = header(DeadLetter.recordIdHeader)
-        // A record is named by its page and id, a message by where it was read.
         let identity =
-            if let recordId { ["record", message.keyString ?? "", recordId] } else {
-                [
-                    "message", header(DeadLetter.sourceTopicHeader) ?? message.topic,
-                    header(DeadLetter.sourcePartitionHeader) ?? "\(message.partition)",
-                    header(DeadLetter.sourceOffsetHeader) ?? "\(message.offset)",
-                ]
+            if let recordId { DeadLetterIdentity.record(pageId: message.keyString, recordId: recordId) } else {
+                DeadLetterIdentity.message(
+                    topic: header(DeadLetter.sourceTopicHeader) ?? message.topic,
+                    partition: header(DeadLetter.sourcePartitionHeader) ?? "\(message.partition)",
+                    offset: header(DeadLetter.sourceOffsetHeader) ?? "\(message.offset)")
             }
-        guard deadLettersSeen.insert(identity.joined(separator: "\u{0}")).inserted else { return }
+        guard deadLettersSeen.insert(identity).inserted else { return }
         deadLetters += 1
         // One unreadable record: its page went on.
         if recordId != nil {
