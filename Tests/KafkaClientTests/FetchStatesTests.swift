@@ -1,0 +1,50 @@
+import ArtpipeTestKit
+import KafkaClient
+import Synchronization
+import Testing
+
+/// ``KafkaFetchStates`` read from a real consumer's statistics: a partition assigned but not
+/// yet fetching is named, and only while it waits.
+@Suite("Partitions librdkafka is not fetching, through the embedded broker", .timeLimit(.minutes(2)))
+struct FetchStatesTests {
+    @Test("a slow broker leaves new partitions looking up offsets: named while they wait, not once they fetch")
+    func waitingPartitionsAreNamed() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("slow-offsets", partitions: 2)
+        try await cluster.produce(to: topic, 0..<20)
+        var configuration = KafkaConsumerConfiguration(
+            client: KafkaClientConfiguration(brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer),
+            groupID: UniqueName.make("group"))
+        configuration.statisticsInterval = .milliseconds(100)
+        let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
+        try consumer.subscribe(topics: [topic])
+        // Each answer takes 1.5 s, the offset lookups of the assignment too: the input here.
+        cluster.broker.setRoundTripTime(1_500)
+        let running = Task { try await consumer.run() }
+        let named = Mutex<[KafkaTopicPartition: String]>([:])
+        try await waitUntil("an assigned partition named as not fetching", timeout: .seconds(60)) {
+            let states = consumer.fetchStates?.notFetching ?? [:]
+            named.withLock { $0.merge(states) { $1 } }
+            return !states.isEmpty
+        }
+        let held = Set((0..<2).map { KafkaTopicPartition(topic: topic, partition: Int32($0)) })
+        let seen = named.withLock { $0 }
+        #expect(Set(seen.keys).isSubset(of: held), "\(seen)")
+        #expect(!seen.values.contains("active"), "\(seen)")
+
+        cluster.broker.setRoundTripTime(0)
+        var delivered = 0
+        for await batch in consumer.batches {
+            delivered += batch.messages.count
+            batch.release()
+            if delivered >= 20 { break }
+        }
+        #expect(delivered == 20)
+        try await waitUntil("every partition fetching", timeout: .seconds(30)) {
+            consumer.fetchStates?.notFetching.isEmpty == true
+        }
+        consumer.shutdown()
+        try await running.value
+        await cluster.shutdown()
+    }
+}
