@@ -111,6 +111,12 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ], path: shared("WorkerEndpoints")),
+        // What the operator's commands read and decide (status, a crawl's last harvest): the commands only wire.
+        .target(
+            name: "PipelineOperations",
+            dependencies: [
+                "ArtpipeSupport", "KafkaClient", "PipelineContract", "IndexWorker", "ObjectStorage", logging, nioPosix,
+            ], path: shared("PipelineOperations")),
         .target(
             name: "ArtpipeCommandLine",
             dependencies: ["ArtpipeSupport", "KafkaClient", "ArtpipeRuntime", argumentParser, logging, nioPosix],
@@ -125,7 +131,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
                 "FetchWorker", "ThumbWorker", "IndexWorker", "HTTPFetching", "SampleCollection", "WorkerEndpoints",
-                "ObjectStorage", argumentParser, logging, nioPosix, serviceLifecycle,
+                "ObjectStorage", "PipelineOperations", argumentParser, logging, nioPosix, serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
@@ -189,6 +195,13 @@ let package = Package(
                 "ThumbWorker", "HTTPFetching", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
                 "SampleImages",
                 "ArtpipeTestKit", logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "PipelineOperationsTests",
+            dependencies: [
+                "PipelineOperations", "PipelineContract", "KafkaClient", "IndexWorker", "ObjectStorage",
+                "ArtpipeTestKit",
+                logging,
             ]),
         .testTarget(
             name: "IndexWorkerTests",

@@ -8,6 +8,7 @@ import HTTPFetching
 import KafkaClient
 import Logging
 import PipelineContract
+import PipelineOperations
 import Synchronization
 
 /// `artpipe crawl`: publishes the page requests of a query.
@@ -119,23 +120,6 @@ struct CrawlCommand: AsyncParsableCommand {
         return text.count == 20 && text.hasSuffix("Z") && formatter.date(from: text) != nil
     }
 
-    /// Where `--since last` starts: the newest completed harvest of the same query, if any.
-    static func lastHarvest(
-        of source: String, query: [String: String], client: KafkaClientConfiguration, timeout: Duration, logger: Logger
-    ) async throws -> HarvestMark? {
-        let key = HarvestMark.harvestKey(source: source, query: query)
-        let messages: [KafkaConsumerMessage]
-        do {
-            messages = try await KafkaTopicSnapshot.read(
-                ArtpipeTopic.harvests, configuration: client, timeout: timeout, logger: logger)
-        } catch let error as KafkaError {
-            throw ConfigurationError("--since last: cannot read \(ArtpipeTopic.harvests): \(error.message)")
-        }
-        return messages.filter { $0.keyString == key }
-            .compactMap { try? MessageCodec.decode(HarvestMark.self, from: $0) }
-            .max { $0.harvestedThrough < $1.harvestedThrough }
-    }
-
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.crawl")
@@ -146,7 +130,7 @@ struct CrawlCommand: AsyncParsableCommand {
             }, uniquingKeysWith: { _, last in last })
         let client = try kafka.clientConfiguration()
         if since == "last" {
-            if let mark = try await Self.lastHarvest(
+            if let mark = try await HarvestMark.latest(
                 of: source, query: parameters, client: client, timeout: .seconds(fromFlag: readTimeout), logger: logger)
             {
                 parameters["from"] = mark.harvestedThrough

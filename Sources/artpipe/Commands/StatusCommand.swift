@@ -1,15 +1,8 @@
 import ArgumentParser
 import ArtpipeCommandLine
 import ArtpipeRuntime
-import ArtpipeSupport
-import Foundation
-import IndexWorker
-import KafkaClient
 import Logging
-import NIOPosix
-import ObjectStorage
-import PipelineContract
-import Synchronization
+import PipelineOperations
 
 /// `artpipe status`: where every page stands, and each group's lag.
 struct StatusCommand: AsyncParsableCommand {
@@ -40,87 +33,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
-        let logger = Logger(label: "artpipe.status")
-        let client = try kafka.clientConfiguration()
-        let timeout = Duration.seconds(fromFlag: readTimeout)
-        // Each topic is streamed through, one message at a time: only the pages' states are
-        // kept, never a topic's values (gigabytes of pages at the museum's scale).
-        let collected = Mutex(PipelineStatus())
-        do {
-            let scan = {
-                (
-                    topic: String, starts: [Int32: Int64]?,
-                    visit: @escaping @Sendable (inout PipelineStatus, KafkaConsumerMessage) -> Void
-                ) in
-                try await KafkaTopicSnapshot.scan(
-                    topic, from: starts, configuration: client, timeout: timeout, logger: logger
-                ) { message in collected.withLock { visit(&$0, message) } }
-            }
-            try await scan(ArtpipeTopic.pageRequests, nil) { $0.add(request: $1) }
-            try await scan(ArtpipeTopic.pages, nil) { status, message in
-                if let pageId = message.keyString { status.advance(pageId, to: .fetched) }
-            }
-            try await scan(ArtpipeTopic.thumbnails, nil) { status, message in
-                if let pageId = message.keyString { status.advance(pageId, to: .thumbnailed) }
-            }
-            try await scan(ArtpipeTopic.deadLetters, nil) { $0.add(deadLetter: $1) }
-            let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
-            // A retry copy still waits when its group has not committed past it.
-            for (stage, input) in [(PipelineStage.fetch, PipelineStatus.Stage.requested), (.thumb, .fetched)] {
-                for topic in stage.retryTopics {
-                    let rows = try await offsets.positions(group: stage.groupID, topics: [topic])
-                    let committed = Dictionary(
-                        rows.map { ($0.topicPartition.partition, $0.committed ?? $0.low) }, uniquingKeysWith: max)
-                    try await scan(topic, committed) { $0.add(retry: $1, from: input) }
-                }
-            }
-            // The index's works and artist stages read its own topics, each in a group of its own.
-            let groups =
-                PipelineStage.allCases.flatMap { stage in stage.inputTopics.map { (stage.groupID, $0) } }
-                + [
-                    (IndexStages.worksGroup, ArtpipeTopic.indexWorks),
-                    (IndexStages.artistsGroup, ArtpipeTopic.indexArtists),
-                ]
-            // The index group's positions on its inputs, kept for the missing-history rule.
-            var indexInputs: [KafkaOffsetResetPlan.Row] = []
-            for (group, topic) in groups {
-                let rows: [KafkaOffsetResetPlan.Row]
-                do {
-                    rows = try await offsets.positions(group: group, topics: [topic])
-                } catch  where ArtpipeTopic.index.contains(topic) {
-                    continue  // a pipeline not yet upgraded has no index topics, and no lag on them
-                }
-                if group == PipelineStage.index.groupID { indexInputs += rows }
-                let lag = PipelineStatus.Lag(
-                    group: group, topic: topic, partitions: rows.map { row in row.committed.map { row.high - $0 } })
-                collected.withLock { $0.lags.append(lag) }
-            }
-            // No changelog (a pipeline not yet upgraded): every input is needed from its start.
-            let changelog =
-                (try? await offsets.positions(group: PipelineStage.index.groupID, topics: [ArtpipeTopic.indexPages]))
-                ?? []
-            let gaps = MissingHistory.gaps(in: indexInputs, changelog: changelog)
-            collected.withLock { $0.missingHistory = gaps }
-        } catch let error as KafkaError {
-            throw ConfigurationError("cannot read the pipeline's topics: \(error.message)")
-        }
-        var status = collected.withLock { $0 }
-        if let out {
-            let output: any OutputStore
-            do {
-                output = try await OutputLocation(out).open(patience: timeout, logger: logger)
-            } catch let error as ObjectStoreError {
-                throw ConfigurationError("--out: \(error)")
-            }
-            // The store's reads block: off the cooperative pool.
-            do {
-                status.add(
-                    index: try await NIOThreadPool.singleton.runIfActive { try PublishedIndex.manifest(in: output) })
-            } catch let error as PublishedIndex.ReadError {
-                // Never published because history is missing: that is the news.
-                guard !status.missingHistory.isEmpty else { throw ConfigurationError("--out: \(error.description)") }
-            }
-        }
+        let status = try await PipelineStatus.read(
+            client: try kafka.clientConfiguration(), out: out, timeout: .seconds(fromFlag: readTimeout),
+            logger: Logger(label: "artpipe.status"))
         print(status.text)
     }
 }

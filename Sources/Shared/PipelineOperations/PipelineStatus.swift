@@ -3,14 +3,15 @@ import IndexWorker
 import KafkaClient
 import PipelineContract
 
-/// Where each page stands, from the topics (and the index, when there is one).
-struct PipelineStatus {
-    enum Stage: Int, Comparable, CustomStringConvertible {
+/// Where each page stands, from the topics (and the index, when there is one): what
+/// `artpipe status` reads (``read(client:out:timeout:logger:)``) and prints (``text``).
+package struct PipelineStatus: Sendable {
+    package enum Stage: Int, Comparable, CustomStringConvertible, Sendable {
         case requested, fetched, thumbnailed, indexed
 
-        static func < (a: Stage, b: Stage) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Stage, b: Stage) -> Bool { a.rawValue < b.rawValue }
 
-        var description: String {
+        package var description: String {
             switch self {
             case .requested: "requested"
             case .fetched: "fetched"
@@ -20,36 +21,40 @@ struct PipelineStatus {
         }
     }
 
-    struct PageState {
-        let pageId: String
-        var crawlId: String?
-        var page: Int?
-        var stage: Stage
+    package struct PageState: Sendable {
+        package let pageId: String
+        package var crawlId: String?
+        package var page: Int?
+        package var stage: Stage
         /// Set when a worker dead-lettered a message of this page.
-        var failure: (worker: String, reason: String)?
+        package var failure: (worker: String, reason: String)?
         /// Set while a copy of its request (or of the fetched page) waits on a retry topic.
-        var retry: RetryState?
+        package var retry: RetryState?
         /// The stage the retried copy is the input of: `requested` for FetchWorker, `fetched` for ThumbWorker.
-        var retryFrom: Stage = .requested
+        package var retryFrom: Stage = .requested
     }
 
-    struct Lag {
-        let group: String
-        let topic: String
+    package struct Lag: Sendable {
+        package let group: String
+        package let topic: String
         /// Per partition, in partition order; nil where the group has no committed offset.
-        let partitions: [Int64?]
-        var total: Int64 { partitions.map { $0 ?? 0 }.reduce(0, +) }
+        package let partitions: [Int64?]
+        package var total: Int64 { partitions.map { $0 ?? 0 }.reduce(0, +) }
+
+        package init(group: String, topic: String, partitions: [Int64?]) {
+            (self.group, self.topic, self.partitions) = (group, topic, partitions)
+        }
     }
 
-    var pages: [String: PageState] = [:]
-    var lags: [Lag] = []
+    package var pages: [String: PageState] = [:]
+    package var lags: [Lag] = []
     /// Dead letters, each counted once: a message handled again after a crash (its offset not
     /// yet committed) dead-letters the same record or message again.
-    var deadLetters = 0
+    package private(set) var deadLetters = 0
     /// Of the dead letters, single records a source could not read (their pages went on).
-    var deadRecords = 0
+    package private(set) var deadRecords = 0
     /// Dead-letter messages read, redeliveries included.
-    var deadLetterMessages = 0
+    package private(set) var deadLetterMessages = 0
     private var deadLettersSeen: Set<DeadLetterIdentity> = []
 
     /// What a dead letter is about: a record by its page and id, a message by where it was read.
@@ -57,12 +62,14 @@ struct PipelineStatus {
         case record(pageId: String?, recordId: String)
         case message(topic: String, partition: String, offset: String)
     }
-    var indexRead = false
+    package private(set) var indexRead = false
     /// Gaps an index worker found in its inputs (``MissingHistory``): it publishes nothing meanwhile.
-    var missingHistory: [MissingHistory] = []
+    package var missingHistory: [MissingHistory] = []
+
+    package init() {}
 
     /// A page request: the page is requested, by its crawl.
-    mutating func add(request message: KafkaConsumerMessage) {
+    package mutating func add(request message: KafkaConsumerMessage) {
         guard let request = try? MessageCodec.decode(PageRequest.self, from: message) else { return }
         var state = pages[request.pageId] ?? PageState(pageId: request.pageId, stage: .requested)
         state.crawlId = request.crawlId
@@ -70,17 +77,17 @@ struct PipelineStatus {
         pages[request.pageId] = state
     }
 
-    mutating func advance(_ pageIds: [String], to stage: Stage) {
+    package mutating func advance(_ pageIds: [String], to stage: Stage) {
         for pageId in pageIds { advance(pageId, to: stage) }
     }
 
-    mutating func advance(_ pageId: String, to stage: Stage) {
+    package mutating func advance(_ pageId: String, to stage: Stage) {
         var state = pages[pageId] ?? PageState(pageId: pageId, stage: stage)
         state.stage = max(state.stage, stage)
         pages[pageId] = state
     }
 
-    mutating func add(deadLetter message: KafkaConsumerMessage) {
+    package mutating func add(deadLetter message: KafkaConsumerMessage) {
         deadLetterMessages += 1
         let header = { (name: String) in message.headers.first { $0.name == name }?.stringValue }
         let recordId = header(DeadLetter.recordIdHeader)
@@ -106,7 +113,7 @@ struct PipelineStatus {
 
     /// A copy of a page request (`from: .requested`) or of a fetched page (`from: .fetched`)
     /// waiting on a retry topic; the latest state of a page wins.
-    mutating func add(retry message: KafkaConsumerMessage, from stage: Stage) {
+    package mutating func add(retry message: KafkaConsumerMessage, from stage: Stage) {
         guard let retry = RetryState(headers: message.headers), let pageId = message.keyString else { return }
         var state = pages[pageId] ?? PageState(pageId: pageId, stage: stage)
         if let request = try? MessageCodec.decode(PageRequest.self, from: message) {
@@ -121,63 +128,11 @@ struct PipelineStatus {
     }
 
     /// Pages present in index.json, found from each crawl's source, query and page numbers.
-    mutating func add(index: IndexManifest) {
+    package mutating func add(index: IndexManifest) {
         indexRead = true
         let indexed = index.crawls.flatMap { crawl in
             crawl.pagesIndexed.map { PageID.make(source: crawl.source, query: crawl.query, page: $0) }
         }
         advance(indexed, to: .indexed)
-    }
-
-    /// Pages whose request or page waits on a retry topic and that got no further meanwhile.
-    private func retrying(_ all: [PageState]) -> [PageState] {
-        all.filter { $0.retry != nil && $0.failure == nil && $0.stage == $0.retryFrom }
-    }
-
-    var text: String {
-        let all = pages.values.sorted {
-            ($0.crawlId ?? "", $0.page ?? 0, $0.pageId) < ($1.crawlId ?? "", $1.page ?? 0, $1.pageId)
-        }
-        let count = { (stage: Stage) in all.filter { $0.stage >= stage }.count }
-        var lines = [
-            "pages: \(all.count) requested, \(count(.fetched)) fetched, \(count(.thumbnailed)) thumbnailed, "
-                + (indexRead ? "\(count(.indexed)) indexed" : "indexed unknown (give --out)")
-                + ", \(all.filter { $0.failure != nil }.count) failed"
-                + ", \(retrying(all).count) waiting for a retry"
-        ]
-        for gap in missingHistory {
-            lines.append("  INDEX NOT PUBLISHED: \(gap); see docs/operations.md, \"History missing\"")
-        }
-        for state in all where state.failure != nil {
-            lines.append(
-                "  failed  \(state.pageId) (page \(state.page.map(String.init) ?? "?")) in \(state.failure!.worker): "
-                    + state.failure!.reason)
-        }
-        for state in retrying(all).prefix(50) {
-            let retry = state.retry!
-            lines.append(
-                "  retry   \(state.pageId) (page \(state.page.map(String.init) ?? "?")): attempt \(retry.attempts + 1) at "
-                    + "\(retry.due.formatted(.iso8601)), failing since \(retry.firstFailure.formatted(.iso8601)): "
-                    + retry.lastReason)
-        }
-        if retrying(all).count > 50 { lines.append("  … and \(retrying(all).count - 50) more waiting for a retry") }
-        let waiting = all.filter {
-            $0.failure == nil && $0.retry == nil && $0.stage < (indexRead ? .indexed : .thumbnailed)
-        }
-        for state in waiting.prefix(20) {
-            lines.append("  waiting \(state.pageId) (page \(state.page.map(String.init) ?? "?")): \(state.stage)")
-        }
-        if waiting.count > 20 { lines.append("  … and \(waiting.count - 20) more waiting") }
-        var counts = deadRecords > 0 ? ["\(deadRecords) of them single unreadable records"] : []
-        if deadLetterMessages > deadLetters {
-            counts.append("\(deadLetterMessages) messages, with those sent again after a redelivery")
-        }
-        lines.append("dead letters: \(deadLetters)" + (counts.isEmpty ? "" : " (\(counts.joined(separator: "; ")))"))
-        lines.append("lag (messages not yet handled, per group and topic; per partition in brackets):")
-        for lag in lags {
-            let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")
-            lines.append("  \(lag.group)\t\(lag.topic)\t\(lag.total)\t[\(parts)]")
-        }
-        return lines.joined(separator: "\n")
     }
 }
