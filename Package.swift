@@ -136,20 +136,32 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
 
-        // Test support: shared helpers and recorded responses, and the probe executable.
+        // Test support, a kit per concern, so that a Kafka test does not link libvips: the base kit
+        // (processes, waiting with a deadline, names, the recorded responses, the test object store),
+        // Kafka (the embedded broker, in-process workers, topic readers), HTTP (loopback servers,
+        // the sample collection and its images); and the probe executable.
         .target(
             name: "ArtpipeTestKit",
-            dependencies: [
-                "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "SampleCollection",
-                "ThumbWorker", "HTTPFetching", "ObjectStorage", logging, hummingbird, httpTypes, nioCore, nioPosix,
-            ], path: testSupport("ArtpipeTestKit"),
+            dependencies: ["ArtpipeSupport", "HTTPFetching", "ObjectStorage", logging],
+            path: testSupport("ArtpipeTestKit"),
             resources: [.copy("Fixtures")]),
+        .target(
+            name: "KafkaTestKit",
+            dependencies: [
+                "ArtpipeTestKit", "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging,
+            ], path: testSupport("KafkaTestKit")),
+        .target(
+            name: "HTTPTestKit",
+            dependencies: [
+                "ArtpipeTestKit", "ArtpipeSupport", "HTTPFetching", "PipelineContract", "ThumbWorker",
+                "SampleCollection", logging, hummingbird, httpTypes, nioCore, nioPosix,
+            ], path: testSupport("HTTPTestKit")),
         .executableTarget(
             name: "artpipe-probe",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeCommandLine",
                 "IndexWorker", "HTTPFetching", "FetchWorker", "ThumbWorker", "SampleImages", "ArtpipeTestKit",
-                "SampleCollection", "ObjectStorage",
+                "KafkaTestKit", "HTTPTestKit", "SampleCollection", "ObjectStorage",
                 argumentParser, logging, nioCore, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -158,7 +170,8 @@ let package = Package(
         // Tests, one target per module they test.
         .testTarget(name: "ArtpipeSupportTests", dependencies: ["ArtpipeSupport", "ArtpipeTestKit"]),
         .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore"]),
-        .testTarget(name: "KafkaClientTests", dependencies: ["KafkaClient", "ArtpipeTestKit", logging]),
+        .testTarget(
+            name: "KafkaClientTests", dependencies: ["KafkaClient", "ArtpipeTestKit", "KafkaTestKit", logging]),
         .testTarget(
             name: "PipelineContractTests",
             dependencies: [
@@ -167,18 +180,23 @@ let package = Package(
         .testTarget(
             name: "ArtpipeRuntimeTests",
             dependencies: [
-                "ArtpipeRuntime", "KafkaClient", "PipelineContract", "ArtpipeSupport", "ArtpipeTestKit", logging,
+                "ArtpipeRuntime", "KafkaClient", "PipelineContract", "ArtpipeSupport", "ArtpipeTestKit", "KafkaTestKit",
+                logging,
                 serviceLifecycle, .product(name: "Metrics", package: "swift-metrics"),
             ]),
         .testTarget(
             name: "ArtpipeCommandLineTests",
-            dependencies: ["ArtpipeCommandLine", "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeTestKit"]),
+            dependencies: [
+                "ArtpipeCommandLine", "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeTestKit",
+                "HTTPTestKit",
+            ]),
         .testTarget(
-            name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ArtpipeSupport", "ArtpipeTestKit", logging]),
+            name: "ObjectStorageTests",
+            dependencies: ["ObjectStorage", "ArtpipeSupport", "ArtpipeTestKit", "HTTPTestKit", logging]),
         .testTarget(
             name: "HTTPFetchingTests",
             dependencies: [
-                "HTTPFetching", "ArtpipeSupport", "ArtpipeTestKit", logging, nioCore,
+                "HTTPFetching", "ArtpipeSupport", "ArtpipeTestKit", "HTTPTestKit", logging, nioCore,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
@@ -186,7 +204,7 @@ let package = Package(
             dependencies: [
                 "FetchWorker", "ArtpipeSupport", "HTTPFetching", "SampleCollection", "KafkaClient", "PipelineContract",
                 "ArtpipeRuntime",
-                "ArtpipeTestKit",
+                "ArtpipeTestKit", "KafkaTestKit", "HTTPTestKit",
                 logging, hummingbird, .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
@@ -194,27 +212,28 @@ let package = Package(
             dependencies: [
                 "ThumbWorker", "HTTPFetching", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
                 "SampleImages",
-                "ArtpipeTestKit", logging, nioPosix, .product(name: "Crypto", package: "swift-crypto"),
+                "ArtpipeTestKit", "KafkaTestKit", "HTTPTestKit", logging, nioPosix,
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "PipelineOperationsTests",
             dependencies: [
-                "PipelineOperations", "PipelineContract", "KafkaClient", "IndexWorker", "ObjectStorage",
-                "ArtpipeTestKit",
+                "PipelineOperations", "PipelineContract", "KafkaClient", "ArtpipeTestKit", "KafkaTestKit",
                 logging,
             ]),
         .testTarget(
             name: "IndexWorkerTests",
             dependencies: [
                 "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
-                "ArtpipeTestKit", "ObjectStorage", "EmbeddedStore",
+                "ArtpipeTestKit", "KafkaTestKit", "ObjectStorage", "EmbeddedStore",
                 "SampleCollection", nioPosix,
             ]),
         .testTarget(
             name: "PipelineTests",
             dependencies: [
                 "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "ThumbWorker", "HTTPFetching",
-                "SampleCollection", "SampleImages", "ArtpipeTestKit", "ObjectStorage", logging,
+                "SampleCollection", "SampleImages", "ArtpipeTestKit", "KafkaTestKit", "HTTPTestKit", "ObjectStorage",
+                logging,
             ]),
     ]
 )

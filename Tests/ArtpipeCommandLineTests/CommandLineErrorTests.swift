@@ -2,6 +2,7 @@ import ArtpipeCommandLine
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import KafkaClient
 import PipelineContract
 import Testing

@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import KafkaClient
+import KafkaTestKit
 import Testing
 
 @Suite("Kafka round trip on the embedded broker", .serialized, .timeLimit(.minutes(3)))

@@ -2,6 +2,7 @@ import ArtpipeRuntime
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import Testing
 
 /// Backpressure pauses and resumes partitions all the time when buffers are tiny: no message

@@ -3,6 +3,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import Testing
 

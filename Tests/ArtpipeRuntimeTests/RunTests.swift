@@ -1,6 +1,7 @@
 import ArtpipeRuntime
 import ArtpipeTestKit
 import KafkaClient
+import KafkaTestKit
 import Synchronization
 import Testing
 

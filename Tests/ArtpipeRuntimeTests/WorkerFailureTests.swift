@@ -2,6 +2,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import Testing
 

@@ -1,6 +1,7 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import KafkaTestKit
 import PipelineContract
 import Testing
 

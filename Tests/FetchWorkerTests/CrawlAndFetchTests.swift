@@ -3,7 +3,9 @@ import ArtpipeTestKit
 import FetchWorker
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import Testing
 

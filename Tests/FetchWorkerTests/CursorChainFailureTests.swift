@@ -4,6 +4,7 @@ import ArtpipeTestKit
 import FetchWorker
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import KafkaClient
 import PipelineContract
 import Testing

@@ -1,7 +1,9 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import SampleCollection
 import Testing

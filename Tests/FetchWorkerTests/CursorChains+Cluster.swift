@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import FetchWorker
 import KafkaClient
+import KafkaTestKit
 
 extension CursorChains {
     /// Chains read from the test cluster's `artpipe.page-requests`, as a fetch worker reads them.

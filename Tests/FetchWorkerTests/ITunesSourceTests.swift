@@ -1,6 +1,7 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import PipelineContract
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import Logging
 import PipelineContract
 import SampleCollection

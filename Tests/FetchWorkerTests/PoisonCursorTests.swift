@@ -2,6 +2,7 @@ import ArtpipeTestKit
 import FetchWorker
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import PipelineContract
 import Testing
 

@@ -2,7 +2,9 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import Synchronization
 import Testing

@@ -1,6 +1,5 @@
 import ArtpipeRuntime
 import ArtpipeSupport
-import ArtpipeTestKit
 import Foundation
 import IndexWorker
 import KafkaClient

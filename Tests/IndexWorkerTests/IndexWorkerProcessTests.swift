@@ -3,6 +3,7 @@ import ArtpipeTestKit
 import Foundation
 import IndexWorker
 import KafkaClient
+import KafkaTestKit
 import ObjectStorage
 import PipelineContract
 import Testing

@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import Testing
 

@@ -1,5 +1,4 @@
 import ArtpipeRuntime
-import ArtpipeTestKit
 import Foundation
 import IndexWorker
 import KafkaClient

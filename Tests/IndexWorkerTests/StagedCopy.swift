@@ -2,6 +2,7 @@ import ArtpipeRuntime
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import ObjectStorage
 import PipelineContract
 import Testing

@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import Testing
 
 @Suite("Consumer shutdown", .serialized, .timeLimit(.minutes(2)))
@@ -12,9 +13,7 @@ struct ConsumerShutdownTests {
         let cluster = try TestCluster()
         let topic = try cluster.makeTopic("stuck", partitions: 1)
         try await cluster.produce(to: topic, 0..<3)
-        var configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer),
-            groupID: UniqueName.make("group"))
+        var configuration = cluster.consumerConfiguration()
         configuration.drainTimeout = .seconds(4)
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])

@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import Logging
 import Synchronization
 import Testing
@@ -18,9 +19,7 @@ struct FetchLossTests {
         let cluster = try TestCluster()
         let topic = try cluster.makeTopic("lossy", partitions: 1)
         try await cluster.produce(to: topic, 0..<count)
-        var configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer),
-            groupID: UniqueName.make("group"))
+        var configuration = cluster.consumerConfiguration()
         configuration.fetchLoss = fetchLoss
         let lines = LoggedLines()
         let consumer = try KafkaConsumer(

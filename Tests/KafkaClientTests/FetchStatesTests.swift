@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import KafkaClient
+import KafkaTestKit
 import Synchronization
 import Testing
 
@@ -12,9 +13,7 @@ struct FetchStatesTests {
         let cluster = try TestCluster()
         let topic = try cluster.makeTopic("slow-offsets", partitions: 2)
         try await cluster.produce(to: topic, 0..<20)
-        var configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer),
-            groupID: UniqueName.make("group"))
+        var configuration = cluster.consumerConfiguration()
         configuration.statisticsInterval = .milliseconds(100)
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])

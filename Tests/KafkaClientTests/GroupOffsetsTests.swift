@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import Foundation
 import KafkaClient
+import KafkaTestKit
 import Testing
 
 /// Planning and committing offset moves on the embedded broker, which can neither describe
@@ -19,10 +20,7 @@ struct GroupOffsetsTests {
         }
         try await cluster.produce(to: topic, 5..<10)
         let group = UniqueName.make("replay-group")
-        let offsets = KafkaGroupOffsets(
-            configuration: KafkaClientConfiguration(
-                brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer),
-            logger: .test)
+        let offsets = KafkaGroupOffsets(configuration: cluster.consumerClient, logger: .test)
 
         let earliest = try await offsets.plan(group: group, topics: [topic], target: .earliest)
         #expect(earliest.rows.map(\.target) == [0])
@@ -82,8 +80,7 @@ struct GroupOffsetsTests {
         }
         try await produce(1, 3)
         try await produce(2, 7)
-        let configuration = KafkaClientConfiguration(
-            brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer)
+        let configuration = cluster.consumerClient
         let group = UniqueName.make("watched-group")
         let positions = KafkaGroupPositions(configuration: configuration, logger: .test)
         // Nothing committed: each partition counts from its low watermark.

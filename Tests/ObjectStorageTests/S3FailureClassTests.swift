@@ -1,6 +1,7 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import Synchronization
 import Testing
 

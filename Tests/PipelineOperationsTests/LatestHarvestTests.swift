@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import PipelineOperations
 import Testing
@@ -18,7 +19,7 @@ struct LatestHarvestTests {
     func latestOfTheQuery() async throws {
         let cluster = try TestCluster()
         try cluster.broker.createTopic(ArtpipeTopic.harvests, partitions: 1)
-        let client = KafkaClientConfiguration(brokers: cluster.brokers, properties: EmbeddedBrokerSettings.consumer)
+        let client = cluster.consumerClient
         #expect(
             try await HarvestMark.latest(
                 of: Self.source, query: Self.query, client: client, timeout: .seconds(30), logger: .test) == nil)

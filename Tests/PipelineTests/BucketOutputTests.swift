@@ -1,6 +1,7 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import IndexWorker
 import KafkaClient
 import ObjectStorage

@@ -2,8 +2,10 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import IndexWorker
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import SampleCollection
 import SampleImages

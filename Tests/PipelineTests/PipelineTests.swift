@@ -1,8 +1,10 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import IndexWorker
 import KafkaClient
+import KafkaTestKit
 import PipelineContract
 import SampleCollection
 import Testing

@@ -2,6 +2,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import IndexWorker
 import ObjectStorage
 import PipelineContract

@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import IndexWorker
 import SampleCollection
 

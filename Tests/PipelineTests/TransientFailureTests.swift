@@ -1,6 +1,7 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import KafkaClient
 import Logging
 import PipelineContract

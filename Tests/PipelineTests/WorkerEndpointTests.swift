@@ -1,6 +1,8 @@
 import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
+import KafkaTestKit
 import PipelineContract
 import SampleCollection
 import Testing

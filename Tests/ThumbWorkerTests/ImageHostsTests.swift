@@ -1,5 +1,6 @@
 import ArtpipeRuntime
 import ArtpipeTestKit
+import HTTPTestKit
 import KafkaClient
 import PipelineContract
 import SampleImages

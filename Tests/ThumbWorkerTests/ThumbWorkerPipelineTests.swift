@@ -3,6 +3,8 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Crypto
 import Foundation
+import HTTPTestKit
+import KafkaTestKit
 import PipelineContract
 import SampleImages
 import Synchronization

@@ -1,5 +1,5 @@
-import ArtpipeTestKit
 import Foundation
+import HTTPTestKit
 import SampleImages
 import Testing
 

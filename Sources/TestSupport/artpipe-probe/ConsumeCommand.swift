@@ -2,8 +2,8 @@ import ArgumentParser
 import ArtpipeCommandLine
 import ArtpipeRuntime
 import ArtpipeSupport
-import ArtpipeTestKit
 import Foundation
+import KafkaTestKit
 import Logging
 import Synchronization
 

@@ -1,10 +1,10 @@
 import ArgumentParser
 import ArtpipeRuntime
 import ArtpipeSupport
-import ArtpipeTestKit
 import FetchWorker
 import Foundation
 import HTTPFetching
+import HTTPTestKit
 import KafkaClient
 import Logging
 import PipelineContract

@@ -1,4 +1,5 @@
 import ArtpipeSupport
+import ArtpipeTestKit
 import Foundation
 import HTTPFetching
 import PipelineContract

@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import Logging
 import NIOPosix
 import SampleCollection

@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import KafkaClient
 import Logging
 

@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import KafkaClient
 import Logging
 
@@ -13,6 +14,16 @@ package final class TestCluster: Sendable {
     }
 
     package var brokers: String { broker.bootstrapServers }
+
+    /// A client of this cluster whose consumers join groups as quickly as the embedded broker allows.
+    package var consumerClient: KafkaClientConfiguration {
+        KafkaClientConfiguration(brokers: brokers, properties: EmbeddedBrokerSettings.consumer)
+    }
+
+    /// A consumer of this cluster in a group no other test uses.
+    package func consumerConfiguration(group prefix: String = "group") -> KafkaConsumerConfiguration {
+        KafkaConsumerConfiguration(client: consumerClient, groupID: UniqueName.make(prefix))
+    }
 
     /// Creates a topic named after `prefix` that no other test uses.
     package func makeTopic(_ prefix: String, partitions: Int) throws -> String {

@@ -1,5 +1,6 @@
 import ArtpipeRuntime
 import ArtpipeSupport
+import ArtpipeTestKit
 import KafkaClient
 import Logging
 import PipelineContract

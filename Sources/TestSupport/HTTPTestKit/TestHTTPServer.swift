@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import Foundation
 import HTTPTypes
 import Hummingbird
