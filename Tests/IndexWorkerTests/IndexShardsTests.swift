@@ -296,4 +296,48 @@ extension IndexShardsTests {
             #expect(view.artists.map(\.name) == expected, "round \(round)")
         }
     }
+
+    @Test(
+        "a shard taken whole in parts of a few buckets renders what one whole view renders; a part reads only its buckets' artists, and only the final part is last"
+    )
+    func wholeInParts() throws {
+        let shards = IndexShards(count: 4)
+        let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 300))
+        var state = ShardWorks(shard: 1)
+        for artist in whole.artists where shards.shard(ofArtist: artist.name) == 1 {
+            for work in artist.works {
+                try state.apply(
+                    WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false),
+                    .init(artist: artist.name, work: work))
+            }
+        }
+        #expect(state.comesInParts(shards: shards, whole: true, summaryOnly: false, bucketsPerPart: 100))
+        #expect(!state.comesInParts(shards: shards, whole: true, summaryOnly: false, bucketsPerPart: 1_024))
+        #expect(!state.comesInParts(shards: shards, whole: false, summaryOnly: false, bucketsPerPart: 100))
+        var one = state
+        var expected: [String: [UInt8]] = [:]
+        Self.render(try one.view(shards: shards, whole: true), shards: shards, into: &expected)
+
+        let artistCount = try one.index.artists.count
+        var parted: [String: [UInt8]] = [:]
+        var lasts: [Bool] = []
+        var artistsRead = 0
+        try state.views(shards: shards, whole: true, bucketsPerPart: 100) { view, last in
+            lasts.append(last)
+            let buckets = view.buckets ?? []
+            #expect((1...100).contains(buckets.count))
+            #expect(view.artists.count == artistCount, "every part shows every artist")
+            for artist in view.artists where view.works[artist.name] != nil {
+                let slices = (artist.workCount + IndexLayout.sliceSize - 1) / IndexLayout.sliceSize
+                #expect((0..<slices).contains { buckets.contains(shards.bucket(of: artist.name, slice: $0)) })
+            }
+            artistsRead += view.works.count
+            Self.render(view, shards: shards, into: &parted)
+        }
+        // The shard's 1,024 buckets in parts of 100.
+        #expect(lasts == Array(repeating: false, count: 10) + [true])
+        #expect(artistsRead == artistCount, "each artist read once: none has a second slice")
+        #expect(!expected.isEmpty)
+        #expect(parted == expected)
+    }
 }

@@ -57,13 +57,16 @@ package final class ShardPublisher: @unchecked Sendable {
     private var listing: [String: OutputVersion]?
     private var listedAt = ContinuousClock.now
     let relistEvery: Duration
+    /// How many of a shard's buckets a part of a whole render holds (of 4,096 over the shards).
+    let bucketsPerPart: Int
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
-        kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), logger: Logger
+        kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
+        logger: Logger
     ) {
         self.output = output
-        self.relistEvery = relistEvery
+        (self.relistEvery, self.bucketsPerPart) = (relistEvery, bucketsPerPart)
         shards = IndexShards(count: partitions)
         self.pages = pages
         self.artists = artists
@@ -125,25 +128,32 @@ package final class ShardPublisher: @unchecked Sendable {
         var taken: Set<Int> = []
         var count = 0
         do {
-            // A shard at a time, taken then written: a shard rendered whole holds its works in
-            // memory (read from the state's file) only while it is written.
+            // A shard at a time, a part of its buckets at a time when whole, each part's works
+            // read from the state's file as its turn comes and let go once written: a shard's
+            // works whole in memory took 2.3-2.7 GB a copy at 10 million works.
             for shard in ready.sorted() {
                 guard let generation = held[shard] else { continue }
                 let again = again(shard, generation)
-                // Until the index is bootstrapped only the shard's summary is written.
-                guard
-                    let works = try await artists.shards.take(
-                        shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped)
-                else { continue }
-                taken.insert(shard)
                 let position = positions[shard]
-                count += try await threadPool.runIfActive {
-                    try self.locked {
-                        let written = try self.publish(works, again: again, listing: listing, position: position)
-                        self.publishedUnder[works.shard] = generation
-                        return written
+                // Marked before: a part written and then a failure leaves the shard to write again.
+                taken.insert(shard)
+                let written = Mutex((files: 0, parts: 0))
+                // Until the index is bootstrapped only the shard's summary is written.
+                let wasTaken = try await artists.shards.take(
+                    shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped,
+                    bucketsPerPart: bucketsPerPart
+                ) { works, last in
+                    let first = written.withLock { $0.parts == 0 }
+                    let files = try self.locked {
+                        let files = try self.publish(
+                            works, again: again && first, last: last, listing: listing, position: position)
+                        if last { self.publishedUnder[works.shard] = generation }
+                        return files
                     }
+                    written.withLock { $0 = ($0.files + files, $0.parts + 1) }
                 }
+                if !wasTaken { taken.remove(shard) }
+                count += written.withLock { $0.files }
             }
             phases.end("shards")
             let summariesToWrite = try await due
@@ -249,9 +259,11 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Writes a shard's files and summary: the buckets its view says changed, or all of them;
     /// `again`: whatever this copy knows of its files is forgotten first, and they are read back
     /// from the output. Until the index is bootstrapped, its summary alone.
-    private func publish(_ view: ShardView, again: Bool, listing: [String: OutputVersion], position: Int64?) throws
-        -> Int
-    {
+    /// `last`: the shard's last part (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``),
+    /// after which its summary is written: the summary says its files are all there.
+    private func publish(
+        _ view: ShardView, again: Bool, last: Bool, listing: [String: OutputVersion], position: Int64?
+    ) throws -> Int {
         var summary = view.summary
         guard bootstrapped else {
             (summary.position, summary.published) = (position, false)
@@ -288,6 +300,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 count += 1
             }
         }
+        guard last else { return count }
         summary.position = position
         try summaries.write(summary)
         shardSummaries[view.shard] = summary

@@ -68,21 +68,48 @@ package final class ShardStates: Sendable {
     func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false)
         async throws -> ShardView?
     {
+        let taken = Mutex<ShardView?>(nil)
+        _ = try await take(
+            shard, generation: generation, always: always, shards: shards, summaryOnly: summaryOnly,
+            bucketsPerPart: IndexLayout.bucketCount
+        ) { view, _ in taken.withLock { $0 = view } }
+        return taken.withLock { $0 }
+    }
+
+    /// ``take(_:generation:always:shards:summaryOnly:)`` handed to `body`, on the thread pool: a
+    /// shard taken whole comes in parts of at most `bucketsPerPart` buckets, each read as its turn
+    /// comes (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), the shard locked
+    /// meanwhile so every part shows the same artists and counts; one view is handed over after
+    /// the lock is let go, so the stage goes on while it is written. Returns whether it was taken.
+    func take(
+        _ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false,
+        bucketsPerPart: Int, _ body: @escaping @Sendable (_ view: ShardView, _ last: Bool) throws -> Void
+    ) async throws -> Bool {
         try await threadPool.runIfActive {
-            try self.state.withLock { state in
+            let (taken, single): (Bool, ShardView?) = try self.state.withLock { state in
                 guard var entry = state.held.removeValue(forKey: shard) else {
-                    return always ? ShardView(empty: shard) : nil
+                    return (always, always ? ShardView(empty: shard) : nil)
                 }
                 defer { state.held[shard] = entry }
                 guard entry.generation == generation else {
-                    return always ? ShardView(empty: shard) : nil
+                    return (always, always ? ShardView(empty: shard) : nil)
                 }
-                guard entry.changed || always else { return nil }
-                let view = try entry.works.view(
-                    shards: shards, whole: always || entry.whole, summaryOnly: summaryOnly)
+                guard entry.changed || always else { return (false, nil) }
+                let whole = always || entry.whole
+                var single: ShardView?
+                if entry.works.comesInParts(
+                    shards: shards, whole: whole, summaryOnly: summaryOnly, bucketsPerPart: bucketsPerPart)
+                {
+                    try entry.works.views(
+                        shards: shards, whole: whole, summaryOnly: summaryOnly, bucketsPerPart: bucketsPerPart, body)
+                } else {
+                    single = try entry.works.view(shards: shards, whole: whole, summaryOnly: summaryOnly)
+                }
                 (entry.changed, entry.whole) = (false, summaryOnly)
-                return view
+                return (true, single)
             }
+            if let single { try body(single, true) }
+            return taken
         }
     }
 

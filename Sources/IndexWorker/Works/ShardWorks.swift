@@ -138,6 +138,52 @@ package struct ShardWorks: Sendable {
         return ShardView(shard: shard, artists: artists, works: works, buckets: buckets, thumbnails: thumbnails)
     }
 
+    /// ``view(shards:whole:summaryOnly:)`` handed to `body` in parts when whole: each part the
+    /// works of the artists with a slice in at most `bucketsPerPart` of the shard's buckets, read
+    /// when its turn comes, so a whole shard's works are never in memory at once (833,000 works a
+    /// shard at 10 million works over 12 partitions). Every part shows every artist and count, as
+    /// one view would; `last` is the final part's. Not whole, or summary only: one view.
+    package mutating func views(
+        shards: IndexShards, whole: Bool, summaryOnly: Bool = false, bucketsPerPart: Int,
+        _ body: (_ view: ShardView, _ last: Bool) throws -> Void
+    ) throws {
+        let own = buckets(shards)
+        guard whole, !summaryOnly, own.count > bucketsPerPart else {
+            try body(try view(shards: shards, whole: whole, summaryOnly: summaryOnly), true)
+            return
+        }
+        let artists = artistsInOrder().map { IndexContent.Artist(name: $0, workCount: counts[$0] ?? 0) }
+        changed = [:]
+        var artistsOfBucket: [Int: [String]] = [:]
+        for artist in artists {
+            for slice in 0..<Self.sliceCount(artist.workCount) {
+                artistsOfBucket[shards.bucket(of: artist.name, slice: slice), default: []].append(artist.name)
+            }
+        }
+        for start in stride(from: 0, to: own.count, by: bucketsPerPart) {
+            let part = own[start..<min(start + bucketsPerPart, own.count)]
+            var works: [String: [ArtistIndex.Work]] = [:]
+            for bucket in part {
+                for artist in artistsOfBucket[bucket] ?? [] where works[artist] == nil {
+                    works[artist] = try self.works(of: artist)
+                }
+            }
+            try body(
+                ShardView(shard: shard, artists: artists, works: works, buckets: Set(part), thumbnails: thumbnails),
+                part.endIndex == own.count)
+        }
+    }
+
+    /// Whether ``views(shards:whole:summaryOnly:bucketsPerPart:_:)`` hands out more than one view.
+    package func comesInParts(shards: IndexShards, whole: Bool, summaryOnly: Bool, bucketsPerPart: Int) -> Bool {
+        whole && !summaryOnly && buckets(shards).count > bucketsPerPart
+    }
+
+    /// The buckets of this shard.
+    private func buckets(_ shards: IndexShards) -> [Int] {
+        (0..<IndexLayout.bucketCount).filter { shards.shard(ofBucket: $0) == shard }
+    }
+
     private static func sliceCount(_ works: Int) -> Int {
         max((works + IndexLayout.sliceSize - 1) / IndexLayout.sliceSize, 1)
     }
