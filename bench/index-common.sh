@@ -9,13 +9,14 @@ bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 broker_pid=
 worker_pid=
-# The broker may run under GNU time (Tansu): its child goes too.
-trap 'pkill -P "${broker_pid:-0}" 2>/dev/null || true; kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+# Each worker may run under GNU time too, which leaves its child running when it is killed:
+# the children go first. $worker_pid may name several processes.
+trap 'for pid in ${broker_pid:-} $worker_pid; do pkill -9 -P "$pid" 2>/dev/null || true; done; kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
 source bench/tansu.sh
 start_broker() {
   if [ "${BROKER:-embedded}" = tansu ]; then start_tansu; return; fi
-  "$bin/artpipe" broker --partitions 12 --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
+  "$bin/artpipe" broker --partitions "${PARTITIONS:-12}" --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
   broker_pid=$!
   for _ in $(seq 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
   brokers=$(cat "$work/bootstrap")

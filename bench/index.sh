@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
 # Benchmark: IndexWorker rebuilding the index from PAGES pages of WORKS works already in
-# artpipe.pages (embedded broker, or Tansu with BROKER=tansu; 12 partitions; VERSIONED=1: works
+# artpipe.pages (embedded broker, or Tansu with BROKER=tansu; PARTITIONS partitions, default 12,
+# one artist shard each; VERSIONED=1: works
 # with record ids and datestamps, as OAI-PMH gives them; THUMBNAILS=1: every page's thumbnails
 # too, two sizes a work; not for the five new pages, timed from the page's acknowledgement),
-# with COPIES copies (default 1):
+# with COPIES copies (default 1); COMPRESSION=lz4 (or zstd): the probe's and the workers' producers
+# compress their batches, which Tansu's memory storage keeps as they come (10M works need it here):
 # time from start to the final index.json (the manifest, published last), works indexed per
 # second, each copy's peak RSS and state on disk, the published size; then five new pages of
 # WORKS works, one after another, each timed from the broker's acknowledgement to the manifest
-# counting it.
-#   [COPIES=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] bench/index.sh [PAGES] [WORKS]
+# counting it. INDEX_TIMEOUT: seconds the first complete index may take (default 1800); LOGS=DIR
+# keeps the workers' logs there when a new page does not arrive (give WORKER_OPTIONS="--log-level
+# debug" to see its rounds).
+#   [COPIES=N] [PARTITIONS=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] [COMPRESSION=lz4]
+#   bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${1:-1000}
 works=${2:-100}
 copies=${COPIES:-1}
 source bench/index-common.sh
+compression=()
+[ -n "${COMPRESSION:-}" ] && compression=(--kafka "compression.type=$COMPRESSION")
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 start_broker
 "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages "$pages" --works "$works" ${VERSIONED:+--versioned} \
-  ${THUMBNAILS:+--thumbnails}
+  ${THUMBNAILS:+--thumbnails} "${compression[@]}"
 
 expected=$((pages * works))
 start=$(date +%s.%N)
@@ -29,21 +36,25 @@ for copy in $(seq "$copies"); do
   # default) even when a message arrives meanwhile; a Kafka broker answers as soon as one does.
   /usr/bin/time -o "$work/rss-$copy" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
     --state "$work/state-$copy" --write-interval 1 --metrics-interval 3600 --log-level warning \
-    --kafka fetch.wait.max.ms=50 ${WORKER_OPTIONS:-} \
+    --kafka fetch.wait.max.ms=50 "${compression[@]}" ${WORKER_OPTIONS:-} \
     >"$work/worker-$copy.log" 2>&1 &
   pids+=($!)
 done
-worker_pid=${pids[0]}
+worker_pid=${pids[*]}
 # The index is complete when its totals count every work.
-wait_for_works "$expected" 1800
+wait_for_works "$expected" "${INDEX_TIMEOUT:-1800}"
 end=$(date +%s.%N)
 latencies=()
 for number in 1 2 3 4 5; do
   "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works "$works" \
-    --first-page $((pages + number)) ${VERSIONED:+--versioned} >/dev/null
+    --first-page $((pages + number)) ${VERSIONED:+--versioned} "${compression[@]}" >/dev/null
   # Acknowledged: the producer process has returned.
   produced=$(date +%s.%N)
-  wait_for_works $((expected + works * number)) 600 || exit 1
+  wait_for_works $((expected + works * number)) 600 || {
+    tail -n 30 "$work"/worker-*.log
+    [ -n "${LOGS:-}" ] && mkdir -p "$LOGS" && cp "$work"/worker-*.log "$LOGS/"
+    exit 1
+  }
   latencies+=("$(seconds "$produced" "$(date +%s.%N)")")
 done
 state=()

@@ -30,6 +30,6 @@ start_tansu() {
     >"$work/broker.log" 2>&1 &
   broker_pid=$!
   for _ in $(seq 100); do grep -q "ready in" "$work/broker.log" && break; sleep 0.1; done
-  "$bin/artpipe" topics create --brokers "$brokers" --partitions 12 >/dev/null
+  "$bin/artpipe" topics create --brokers "$brokers" --partitions "${PARTITIONS:-12}" >/dev/null
   echo "broker: Tansu (memory storage), librdkafka $("$bin/artpipe" --version | sed 's/.*librdkafka \([^,]*\).*/\1/')"
 }
