@@ -19,6 +19,11 @@ cd "$(dirname "$0")/.."
 pages=${1:-1000}
 works=${2:-100}
 copies=${COPIES:-1}
+# The contract's page numbers end at 100,000 (PageRequest.maxPage): a page past it is dead-lettered.
+if [ $((pages + 5)) -gt 100000 ]; then
+  echo "PAGES must leave room for the five new pages (at most 99,995): use more WORKS a page" >&2
+  exit 2
+fi
 source bench/index-common.sh
 compression=()
 [ -n "${COMPRESSION:-}" ] && compression=(--kafka "compression.type=$COMPRESSION")
