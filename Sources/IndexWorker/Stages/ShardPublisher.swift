@@ -135,25 +135,26 @@ package final class ShardPublisher: @unchecked Sendable {
                 guard let generation = held[shard] else { continue }
                 let again = again(shard, generation)
                 let position = positions[shard]
+                // Written again whole: what this copy knows of the shard's files is read anew,
+                // once, before its first part.
+                if again { try await threadPool.runIfActive { self.locked { self.forgetFiles(of: shard) } } }
                 // Marked before: a part written and then a failure leaves the shard to write again.
                 taken.insert(shard)
-                let written = Mutex((files: 0, parts: 0))
+                let written = Mutex(0)
                 // Until the index is bootstrapped only the shard's summary is written.
                 let wasTaken = try await artists.shards.take(
                     shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped,
                     bucketsPerPart: bucketsPerPart
                 ) { works, last in
-                    let first = written.withLock { $0.parts == 0 }
                     let files = try self.locked {
-                        let files = try self.publish(
-                            works, again: again && first, last: last, listing: listing, position: position)
+                        let files = try self.publish(works, last: last, listing: listing, position: position)
                         if last { self.publishedUnder[works.shard] = generation }
                         return files
                     }
-                    written.withLock { $0 = ($0.files + files, $0.parts + 1) }
+                    written.withLock { $0 += files }
                 }
                 if !wasTaken { taken.remove(shard) }
-                count += written.withLock { $0.files }
+                count += written.withLock { $0 }
             }
             phases.end("shards")
             let summariesToWrite = try await due
@@ -256,14 +257,21 @@ package final class ShardPublisher: @unchecked Sendable {
         listing?[path] = nil
     }
 
-    /// Writes a shard's files and summary: the buckets its view says changed, or all of them;
-    /// `again`: whatever this copy knows of its files is forgotten first, and they are read back
-    /// from the output. Until the index is bootstrapped, its summary alone.
-    /// `last`: the shard's last part (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``),
-    /// after which its summary is written: the summary says its files are all there.
-    private func publish(
-        _ view: ShardView, again: Bool, last: Bool, listing: [String: OutputVersion], position: Int64?
-    ) throws -> Int {
+    /// Forgets what this copy knows of a shard's files: they are read back from the output.
+    private func forgetFiles(of shard: Int) {
+        let own = { (path: String) in IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == shard
+        }
+        known = known.filter { !own($0.key) }
+        written = written.filter { !own($0.key) }
+    }
+
+    /// Writes a shard's files and summary: the buckets its view says changed, or all of them.
+    /// Until the index is bootstrapped, its summary alone. `last`: the shard's last part
+    /// (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), after which its summary
+    /// is written: the summary says its files are all there.
+    private func publish(_ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?) throws
+        -> Int
+    {
         var summary = view.summary
         guard bootstrapped else {
             (summary.position, summary.published) = (position, false)
@@ -277,13 +285,6 @@ package final class ShardPublisher: @unchecked Sendable {
         var files: [String: [UInt8]] = [:]
         for bucket in plan.buckets.keys where rendered(bucket) {
             for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
-        }
-        let own = { (path: String) in
-            IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == view.shard
-        }
-        if again {
-            known = known.filter { !own($0.key) }
-            written = written.filter { !own($0.key) }
         }
         var changed: [FileChange] = []
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {

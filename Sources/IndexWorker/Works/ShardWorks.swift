@@ -147,11 +147,12 @@ package struct ShardWorks: Sendable {
         shards: IndexShards, whole: Bool, summaryOnly: Bool = false, bucketsPerPart: Int,
         _ body: (_ view: ShardView, _ last: Bool) throws -> Void
     ) throws {
-        let own = buckets(shards)
-        guard whole, !summaryOnly, own.count > bucketsPerPart else {
+        guard comesInParts(shards: shards, whole: whole, summaryOnly: summaryOnly, bucketsPerPart: bucketsPerPart)
+        else {
             try body(try view(shards: shards, whole: whole, summaryOnly: summaryOnly), true)
             return
         }
+        let own = buckets(shards)
         let artists = artistsInOrder().map { IndexContent.Artist(name: $0, workCount: counts[$0] ?? 0) }
         changed = [:]
         var artistsOfBucket: [Int: [String]] = [:]
