@@ -15,6 +15,9 @@ struct FetchStatesTests {
         try await cluster.produce(to: topic, 0..<20)
         var configuration = cluster.consumerConfiguration()
         configuration.statisticsInterval = .milliseconds(100)
+        // Every answer, heartbeats too, takes 1.5 s below: with the tests' 6 s session, a loaded
+        // machine lost the partitions mid-wait (make test, once). A lone member's join does not wait it.
+        configuration.client.properties["session.timeout.ms"] = "30000"
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])
         // Each answer takes 1.5 s, the offset lookups of the assignment too: the input here.
