@@ -10,8 +10,8 @@
 # second, each copy's peak RSS and state on disk, the published size; then five new pages of
 # WORKS works, one after another, each timed from the broker's acknowledgement to the manifest
 # counting it. INDEX_TIMEOUT: seconds the first complete index may take (default 1800); LOGS=DIR
-# keeps the workers' logs there when a new page does not arrive (give WORKER_OPTIONS="--log-level
-# debug" to see its rounds).
+# keeps the workers' logs there, whether or not the new pages arrive (give WORKER_OPTIONS="--log-level
+# debug" to see each publish round's phases).
 #   [COPIES=N] [PARTITIONS=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] [COMPRESSION=lz4]
 #   bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
@@ -19,7 +19,8 @@ cd "$(dirname "$0")/.."
 pages=${1:-1000}
 works=${2:-100}
 copies=${COPIES:-1}
-# The contract's page numbers end at 100,000 (PageRequest.maxPage): a page past it is dead-lettered.
+# The contract's page numbers end at 100,000 (PageRequest.maxPage): the probe refuses a page past
+# it, which for the new pages would come only after the rebuild, so it is checked here first.
 if [ $((pages + 5)) -gt 100000 ]; then
   echo "PAGES must leave room for the five new pages (at most 99,995): use more WORKS a page" >&2
   exit 2
@@ -27,6 +28,7 @@ fi
 source bench/index-common.sh
 compression=()
 [ -n "${COMPRESSION:-}" ] && compression=(--kafka "compression.type=$COMPRESSION")
+keep_logs() { [ -z "${LOGS:-}" ] || { mkdir -p "$LOGS" && cp "$work"/worker-*.log "$LOGS/"; }; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 start_broker
@@ -57,7 +59,7 @@ for number in 1 2 3 4 5; do
   produced=$(date +%s.%N)
   wait_for_works $((expected + works * number)) 600 || {
     tail -n 30 "$work"/worker-*.log
-    [ -n "${LOGS:-}" ] && mkdir -p "$LOGS" && cp "$work"/worker-*.log "$LOGS/"
+    keep_logs
     exit 1
   }
   latencies+=("$(seconds "$produced" "$(date +%s.%N)")")
@@ -66,6 +68,7 @@ state=()
 for copy in $(seq "$copies"); do state+=("$(du -sm "$work/state-$copy" | cut -f1)"); done
 for pid in "${pids[@]}"; do pkill -TERM -P "$pid" || true; done  # signal the workers, not GNU time
 for pid in "${pids[@]}"; do wait "$pid" || true; done
+keep_logs
 rss=()
 for copy in $(seq "$copies"); do rss+=("$(( $(tail -1 "$work/rss-$copy") / 1024 ))"); done
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"

@@ -37,6 +37,15 @@ struct ProducePagesCommand: AsyncParsableCommand {
             """)
     var warmUpTopic: String?
 
+    /// A page outside the contract's limits is dead-lettered, not indexed: refused here instead.
+    func validate() throws {
+        for number in [firstPage, firstPage + pages - 1] {
+            if let problem = Self.request(number, works: works, versioned: versioned).outOfRange {
+                throw ValidationError(problem)
+            }
+        }
+    }
+
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let producer = try KafkaProducer(
@@ -61,15 +70,20 @@ struct ProducePagesCommand: AsyncParsableCommand {
         print("published \(pages) pages of \(works) works")
     }
 
+    /// The request synthetic page `number` answers.
+    static func request(_ number: Int, works: Int, versioned: Bool) -> PageRequest {
+        PageRequest(
+            crawlId: "bench", source: versioned ? "rijksmuseum-oai" : "rijksmuseum", query: ["s": "artist"],
+            page: number, pageSize: works)
+    }
+
     /// Synthetic page `number` of `works` works, of a collection of `total`: works of an artist
     /// run across pages, as the artist-sorted API returns them; `versioned`, with record ids and
     /// datestamps as OAI-PMH gives them; `imageURL` of a work's serial, when not the default.
     static func page(
         _ number: Int, works: Int, of total: Int, versioned: Bool, imageURL: (Int) -> String? = { _ in nil }
     ) -> Page {
-        let request = PageRequest(
-            crawlId: "bench", source: versioned ? "rijksmuseum-oai" : "rijksmuseum", query: ["s": "artist"],
-            page: number, pageSize: works)
+        let request = Self.request(number, works: works, versioned: versioned)
         let artworks = (0..<works).map { position in
             let serial = (number - 1) * works + position
             return Artwork(
