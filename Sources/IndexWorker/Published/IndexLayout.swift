@@ -34,12 +34,20 @@ package enum IndexLayout {
         var slices: [[Slice]]
         var buckets: [Int: [Slice]]
 
-        /// - Parameter shards: who owns the bucket files (``IndexShards``); one for a single copy.
-        init(_ index: IndexContent, shards: IndexShards = .one) {
+        /// - Parameters:
+        ///   - shards: who owns the bucket files (``IndexShards``); one for a single copy.
+        ///   - artists: the artists to place, nil for all; the others get no slices. Enough to
+        ///     render the buckets of those artists' slices when no other artist has a slice
+        ///     there: a round rendering a few buckets of a shard then places their artists only.
+        init(_ index: IndexContent, shards: IndexShards = .one, only artists: Set<String>? = nil) {
             slices = []
             buckets = [:]
             slices.reserveCapacity(index.artists.count)
             for (position, artist) in index.artists.enumerated() {
+                if let artists, !artists.contains(artist.name) {
+                    slices.append([])
+                    continue
+                }
                 let count = artist.workCount
                 let ranges = stride(from: 0, to: max(count, 1), by: sliceSize).map { $0..<min($0 + sliceSize, count) }
                 let artistSlices = ranges.enumerated().map { number, range in
@@ -115,8 +123,10 @@ package enum IndexLayout {
 
     /// FNV-1a over the name's UTF-8, a zero byte and the slice number: the same everywhere, every run.
     static func bucket(of artist: String, slice: Int) -> Int {
-        var hash = nameHash(artist)
-        for byte in [0] + Array(String(slice).utf8) {
+        // The zero byte, then the slice's decimal digits: no array made (asked for every artist of
+        // a shard in every round that renders it).
+        var hash = nameHash(artist) &* 0x100_0000_01b3
+        for byte in String(slice).utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return Int(hash % UInt64(bucketCount))

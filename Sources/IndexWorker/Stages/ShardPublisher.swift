@@ -15,8 +15,9 @@ import Synchronization
 /// through the works and artist stages (``AssemblyTarget``). Only files whose bytes change are
 /// written; only files of its own shards' buckets are removed.
 ///
-/// One round at a time (a lock holds the others back); the output's calls block, so they run
-/// on the given thread pool.
+/// One round at a time (``ShardPublisherService`` runs them in turn), its shards side by side
+/// (``shardsAtOnce``), a lock over what the copy knows of the output's files; the output's
+/// calls block, so they run on the given thread pool.
 package final class ShardPublisher: @unchecked Sendable {
     let output: any OutputStore
     let shards: IndexShards
@@ -35,6 +36,7 @@ package final class ShardPublisher: @unchecked Sendable {
     private var written: [String: OutputVersion] = [:]
     /// The summary each shard last got: one whose position alone moved is written again.
     private var shardSummaries: [Int: ShardSummary] = [:]
+    /// Over what this copy knows of the output (the properties above and below), a step at a time.
     private let round = NSLock()
     /// The page summaries the next shared files are to show, and what they wait for.
     private let target = Mutex<AssemblyTarget?>(nil)
@@ -59,14 +61,16 @@ package final class ShardPublisher: @unchecked Sendable {
     let relistEvery: Duration
     /// How many of a shard's buckets a part of a whole render holds (of 4,096 over the shards).
     let bucketsPerPart: Int
+    /// How many shards a round writes side by side: one renders while another is written or read.
+    let shardsAtOnce: Int
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
-        logger: Logger
+        shardsAtOnce: Int = 2, logger: Logger
     ) {
         self.output = output
-        (self.relistEvery, self.bucketsPerPart) = (relistEvery, bucketsPerPart)
+        (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
         shards = IndexShards(count: partitions)
         self.pages = pages
         self.artists = artists
@@ -103,6 +107,10 @@ package final class ShardPublisher: @unchecked Sendable {
         var phases = RoundPhases()
         let held = artists.progress.held
         let ready = artists.progress.ready
+        // Asked before the positions are read: shards that read to the target's end this round
+        // let this round assemble, where asking after put a round more on every page's path.
+        if ready.contains(0) { try await advanceTarget() }
+        phases.end("target")
         // Read before the works are taken: they hold at least what was read up to here.
         var positions: [Int: Int64] = [:]
         for shard in ready {
@@ -125,41 +133,16 @@ package final class ShardPublisher: @unchecked Sendable {
         // on them, and asking the broker after them put a request's time on every page's path.
         let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
         async let due = summariesDue(pageSummaries, threadPool: threadPool)
-        var taken: Set<Int> = []
+        let round = ShardRound(listing: listing, again: again, positions: positions, bootstrapped: bootstrapped)
         var count = 0
         do {
-            // A shard at a time, a part of its buckets at a time when whole, each part's works
-            // read from the state's file as its turn comes and let go once written: a shard's
-            // works whole in memory took 2.3-2.7 GB a copy at 10 million works.
-            for shard in ready.sorted() {
-                guard let generation = held[shard] else { continue }
-                let again = again(shard, generation)
-                let position = positions[shard]
-                // Written again whole: what this copy knows of the shard's files is read anew,
-                // once, before its first part.
-                if again { try await threadPool.runIfActive { self.locked { self.forgetFiles(of: shard) } } }
-                // Marked before: a part written and then a failure leaves the shard to write again.
-                taken.insert(shard)
-                let written = Mutex(0)
-                // Until the index is bootstrapped only the shard's summary is written.
-                let wasTaken = try await artists.shards.take(
-                    shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped,
-                    bucketsPerPart: bucketsPerPart
-                ) { works, last in
-                    let files = try self.locked {
-                        let files = try self.publish(works, last: last, listing: listing, position: position)
-                        if last { self.publishedUnder[works.shard] = generation }
-                        return files
-                    }
-                    written.withLock { $0 += files }
-                }
-                if !wasTaken { taken.remove(shard) }
-                count += written.withLock { $0 }
-            }
+            count += try await publish(
+                ready.sorted().compactMap { shard in held[shard].map { (shard, $0) } }, in: round,
+                threadPool: threadPool)
             phases.end("shards")
             let summariesToWrite = try await due
             phases.end("offsets")
-            let (positionsRead, written) = (positions, taken)
+            let (positionsRead, written) = (positions, round.taken.withLock { $0 })
             try await threadPool.runIfActive {
                 try self.locked {
                     try self.writeMovedPositions(positionsRead, held: held, taken: written)
@@ -168,7 +151,7 @@ package final class ShardPublisher: @unchecked Sendable {
             }
         } catch {
             // Taken but perhaps not written: the next round writes them again.
-            for shard in taken { await artists.shards.republish(shard) }
+            for shard in round.taken.withLock({ $0 }) { await artists.shards.republish(shard) }
             throw error
         }
         phases.end("writes")
@@ -178,8 +161,80 @@ package final class ShardPublisher: @unchecked Sendable {
             try await threadPool.runIfActive { self.locked { self.forgetAssembly() } }
         }
         phases.end("assembly")
-        logger.debug("publish round", metadata: phases.metadata(files: count, shards: taken.count))
+        logger.debug(
+            "publish round", metadata: phases.metadata(files: count, shards: round.taken.withLock { $0.count }))
         return count
+    }
+
+    /// What every shard of a round is written with.
+    private final class ShardRound: Sendable {
+        let listing: [String: OutputVersion]
+        /// Whether a shard under an assignment is written whole again.
+        let again: @Sendable (Int, Int) -> Bool
+        /// How far each shard was read before its works were taken.
+        let positions: [Int: Int64]
+        let bootstrapped: Bool
+        /// The shards taken so far: marked before, so a part written and then a failure
+        /// leaves the shard to write again.
+        let taken = Mutex<Set<Int>>([])
+
+        init(
+            listing: [String: OutputVersion], again: @escaping @Sendable (Int, Int) -> Bool,
+            positions: [Int: Int64], bootstrapped: Bool
+        ) {
+            (self.listing, self.again, self.positions, self.bootstrapped) = (listing, again, positions, bootstrapped)
+        }
+    }
+
+    /// Writes `shards` (each with the assignment it is held under), ``shardsAtOnce`` side by
+    /// side: one's buckets are rendered while another's are read or written. Returns how many
+    /// files were written or removed.
+    private func publish(_ shards: [(Int, Int)], in round: ShardRound, threadPool: NIOThreadPool) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var pending = shards[...]
+            for _ in 0..<shardsAtOnce {
+                guard let (shard, generation) = pending.popFirst() else { break }
+                group.addTask {
+                    try await self.publish(shard, generation: generation, in: round, threadPool: threadPool)
+                }
+            }
+            var count = 0
+            while let written = try await group.next() {
+                count += written
+                guard let (shard, generation) = pending.popFirst() else { continue }
+                group.addTask {
+                    try await self.publish(shard, generation: generation, in: round, threadPool: threadPool)
+                }
+            }
+            return count
+        }
+    }
+
+    /// Writes one shard: a part of its buckets at a time when whole, each part's works read
+    /// from the state's file as its turn comes and let go once written (a shard's works whole
+    /// in memory took 2.3-2.7 GB a copy at 10 million works).
+    private func publish(_ shard: Int, generation: Int, in round: ShardRound, threadPool: NIOThreadPool)
+        async throws -> Int
+    {
+        let again = round.again(shard, generation)
+        // Written again whole: what this copy knows of the shard's files is read anew, once,
+        // before its first part.
+        if again { try await threadPool.runIfActive { self.locked { self.forgetFiles(of: shard) } } }
+        round.taken.withLock { _ = $0.insert(shard) }
+        let written = Mutex(0)
+        let (listing, position, bootstrapped) = (round.listing, round.positions[shard], round.bootstrapped)
+        // Until the index is bootstrapped only the shard's summary is written.
+        let wasTaken = try await artists.shards.take(
+            shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped,
+            bucketsPerPart: bucketsPerPart
+        ) { view, last in
+            let files = try self.publish(
+                view, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
+                generation: generation)
+            written.withLock { $0 += files }
+        }
+        if !wasTaken { round.taken.withLock { _ = $0.remove(shard) } }
+        return written.withLock { $0 }
     }
 
     /// Those of `pageSummaries` the output does not hold yet (``IndexSummaries/changes(_:)``),
@@ -268,43 +323,58 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Writes a shard's files and summary: the buckets its view says changed, or all of them.
     /// Until the index is bootstrapped, its summary alone. `last`: the shard's last part
     /// (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), after which its summary
-    /// is written: the summary says its files are all there.
-    private func publish(_ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?) throws
-        -> Int
-    {
+    /// is written: the summary says its files are all there. The files are rendered, and the
+    /// summary written, outside the round's lock: only what this copy knows of files is under it.
+    private func publish(
+        _ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?, bootstrapped: Bool,
+        generation: Int
+    ) throws -> Int {
         var summary = view.summary
+        summary.position = position
         guard bootstrapped else {
-            (summary.position, summary.published) = (position, false)
+            summary.published = false
             try summaries.write(summary)
-            shardSummaries[view.shard] = summary
+            locked {
+                shardSummaries[view.shard] = summary
+                publishedUnder[view.shard] = generation
+            }
             return 0
         }
         let content = view.content
-        let plan = IndexLayout.Plan(content, shards: shards)
+        // Only the artists of the buckets rendered are placed (``ShardView/works``: every artist
+        // with a slice there): placing every artist of the shard cost each round in proportion
+        // to the shard, not to the change.
+        let plan = IndexLayout.Plan(content, shards: shards, only: view.buckets.map { _ in Set(view.works.keys) })
         let rendered = { (bucket: Int) in view.buckets?.contains(bucket) ?? true }
         var files: [String: [UInt8]] = [:]
         for bucket in plan.buckets.keys where rendered(bucket) {
             for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
         }
-        var changed: [FileChange] = []
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            if let change = try change(bytes, at: path, listed: listing[path]) { changed.append(change) }
-        }
-        var count = try write(changed)
-        // A bucket rendered that no slice is in any more: its files go. The shard's buckets are
-        // looked up in the listing, not the listing (every bucket's files) searched.
-        for bucket in stride(from: view.shard, to: IndexLayout.bucketCount, by: shards.count) where rendered(bucket) {
-            for path in [IndexLayout.worksPath(bucket), GallerySite.bucketPath(bucket)]
-            where listing[path] != nil && files[path] == nil {
-                try remove(path)
-                (known[path], written[path]) = (nil, nil)
-                count += 1
+        let count = try locked {
+            var changed: [FileChange] = []
+            for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+                if let change = try change(bytes, at: path, listed: listing[path]) { changed.append(change) }
             }
+            var count = try write(changed)
+            // A bucket rendered that no slice is in any more: its files go. The shard's buckets are
+            // looked up in the listing, not the listing (every bucket's files) searched.
+            for bucket in stride(from: view.shard, to: IndexLayout.bucketCount, by: shards.count) where rendered(bucket)
+            {
+                for path in [IndexLayout.worksPath(bucket), GallerySite.bucketPath(bucket)]
+                where listing[path] != nil && files[path] == nil {
+                    try remove(path)
+                    (known[path], written[path]) = (nil, nil)
+                    count += 1
+                }
+            }
+            return count
         }
         guard last else { return count }
-        summary.position = position
         try summaries.write(summary)
-        shardSummaries[view.shard] = summary
+        locked {
+            shardSummaries[view.shard] = summary
+            publishedUnder[view.shard] = generation
+        }
         return count
     }
 
@@ -316,21 +386,26 @@ package final class ShardPublisher: @unchecked Sendable {
                 try self.summaries.read(count: self.shards.count)
             })
         else { return 0 }
-        var target = self.target.withLock { $0 } ?? AssemblyTarget(pages: pageSummaries, versions: versions)
-        guard let worksEnd = target.worksEnd else {
-            waiting(for: "a page summary that names the end of \(ArtpipeTopic.indexWorks)")
-            return 0
-        }
-        if target.artistsEnd == nil {
-            let works = try await offsets.committed(group: IndexStages.worksGroup, topic: ArtpipeTopic.indexWorks)
-            guard zip(works, worksEnd).allSatisfy({ $0 >= $1 }) else {
-                self.target.withLock { $0 = target }
-                waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
+        let (shardsNow, pagesNow) = (shardSummaries.map(\.withoutPosition), pageSummaries.map(\.pagesOnly))
+        if self.target.withLock({ $0 == nil }) {
+            // What the shared files show already: no target, and no question to the broker (a
+            // pipeline at rest asked two every round).
+            if let shown = try await threadPool.runIfActive({ self.locked { self.lastShown } }),
+                shown.shards == shardsNow, shown.pages == pagesNow
+            {
+                return try await threadPool.runIfActive {
+                    try self.locked { try self.removeStrayShared(keeping: shown.paths) }
+                }
+            }
+            let target = AssemblyTarget(pages: pageSummaries, versions: versions)
+            guard target.worksEnd != nil else {
+                waiting(for: "a page summary that names the end of \(ArtpipeTopic.indexWorks)")
                 return 0
             }
-            target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
+            self.target.withLock { $0 = target }
+            try await advanceTarget()
         }
-        self.target.withLock { $0 = target }
+        guard let target = self.target.withLock({ $0 }) else { return 0 }
         guard target.isReached(by: shardSummaries) else {
             waiting(
                 for:
@@ -340,6 +415,7 @@ package final class ShardPublisher: @unchecked Sendable {
         waiting(for: nil)
         self.target.withLock { $0 = nil }
         let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
+        let shownPages = pagesShown.map(\.pagesOnly)
         return try await threadPool.runIfActive {
             try self.locked {
                 guard self.bootstrapped else {
@@ -357,8 +433,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 guard
                     assembledFrom.supersedes(recorded) || (self.lastShown == nil && assembledFrom.covers(recorded))
                 else { return 0 }
-                let (shards, pages) = (shardSummaries.map(\.withoutPosition), pagesShown.map(\.pagesOnly))
-                if let last = self.lastShown, last.shards == shards, last.pages == pages {
+                if let last = self.lastShown, last.shards == shardsNow, last.pages == shownPages {
                     // The same files again: not rendered (a tenth of a second at a million works).
                     let removed = try self.removeStrayShared(keeping: last.paths)
                     try self.summaries.recordAssembled(assembledFrom)
@@ -368,10 +443,25 @@ package final class ShardPublisher: @unchecked Sendable {
                     shards: shardSummaries, pages: pagesShown, layout: self.shards, artists: self.assembledArtists,
                     letterPages: self.letterPages, artistLists: self.artistLists)
                 let written = try self.writeShared(files, assembledFrom: assembledFrom)
-                self.lastShown = (shards, pages, Set(files.keys))
+                self.lastShown = (shardsNow, shownPages, Set(files.keys))
                 return written
             }
         }
+    }
+
+    /// Moves the shared files' target on once the works stage has committed past the end of
+    /// `artpipe.index-works` its page summaries name: it then waits for the shards to read to
+    /// where `artpipe.index-artists` ends at that moment.
+    private func advanceTarget() async throws {
+        guard var target = self.target.withLock({ $0 }), let worksEnd = target.worksEnd, target.artistsEnd == nil
+        else { return }
+        let works = try await offsets.committed(group: IndexStages.worksGroup, topic: ArtpipeTopic.indexWorks)
+        guard zip(works, worksEnd).allSatisfy({ $0 >= $1 }) else {
+            waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
+            return
+        }
+        target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
+        self.target.withLock { $0 = target }
     }
 
     /// Logs what the shared files wait for, at debug level, when it changes.
