@@ -224,13 +224,23 @@ package final class ShardPublisher: @unchecked Sendable {
         let written = Mutex(0)
         let (listing, position, bootstrapped) = (round.listing, round.positions[shard], round.bootstrapped)
         // Until the index is bootstrapped only the shard's summary is written.
-        let wasTaken = try await artists.shards.take(
+        let (wasTaken, view) = try await artists.shards.take(
             shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped,
             bucketsPerPart: bucketsPerPart
-        ) { view, last in
+        ) { part, last in
+            // A part of a shard written whole: on the state's threads, the shard locked across its parts.
             let files = try self.publish(
-                view, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
+                part, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
                 generation: generation)
+            written.withLock { $0 += files }
+        }
+        if let view {
+            // On this pool, not the state's: the artist stage's rows need those threads meanwhile.
+            let files = try await threadPool.runIfActive {
+                try self.publish(
+                    view, last: true, listing: listing, position: position, bootstrapped: bootstrapped,
+                    generation: generation)
+            }
             written.withLock { $0 += files }
         }
         if !wasTaken { round.taken.withLock { _ = $0.remove(shard) } }
@@ -406,6 +416,8 @@ package final class ShardPublisher: @unchecked Sendable {
             try await advanceTarget()
         }
         guard let target = self.target.withLock({ $0 }) else { return 0 }
+        // Without its end of the artists' topic it waits for the works stage, as logged then.
+        guard target.artistsEnd != nil else { return 0 }
         guard target.isReached(by: shardSummaries) else {
             waiting(
                 for:

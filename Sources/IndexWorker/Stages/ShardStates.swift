@@ -68,23 +68,23 @@ package final class ShardStates: Sendable {
     func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false)
         async throws -> ShardView?
     {
-        let taken = Mutex<ShardView?>(nil)
-        _ = try await take(
+        // Never in parts: one view, handed back.
+        try await take(
             shard, generation: generation, always: always, shards: shards, summaryOnly: summaryOnly,
             bucketsPerPart: IndexLayout.bucketCount
-        ) { view, _ in taken.withLock { $0 = view } }
-        return taken.withLock { $0 }
+        ) { _, _ in }.view
     }
 
-    /// ``take(_:generation:always:shards:summaryOnly:)`` handed to `body`, on the thread pool: a
-    /// shard taken whole comes in parts of at most `bucketsPerPart` buckets, each read as its turn
-    /// comes (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), the shard locked
-    /// meanwhile so every part shows the same artists and counts; one view is handed over after
-    /// the lock is let go, so the stage goes on while it is written. Returns whether it was taken.
+    /// ``take(_:generation:always:shards:summaryOnly:)``, a shard taken whole in parts of at most
+    /// `bucketsPerPart` buckets handed to `parts` on the thread pool, each read as its turn comes
+    /// (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), the shard locked
+    /// meanwhile so every part shows the same artists and counts. A view in one piece is handed
+    /// back instead, the lock let go: the caller writes it on its own threads, and the stage's
+    /// rows go on meanwhile on these. Returns whether it was taken, and that view.
     func take(
         _ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false,
-        bucketsPerPart: Int, _ body: @escaping @Sendable (_ view: ShardView, _ last: Bool) throws -> Void
-    ) async throws -> Bool {
+        bucketsPerPart: Int, parts: @escaping @Sendable (_ view: ShardView, _ last: Bool) throws -> Void
+    ) async throws -> (taken: Bool, view: ShardView?) {
         try await threadPool.runIfActive {
             let (taken, single): (Bool, ShardView?) = try self.state.withLock { state in
                 guard var entry = state.held.removeValue(forKey: shard) else {
@@ -101,15 +101,14 @@ package final class ShardStates: Sendable {
                     shards: shards, whole: whole, summaryOnly: summaryOnly, bucketsPerPart: bucketsPerPart)
                 {
                     try entry.works.views(
-                        shards: shards, whole: whole, summaryOnly: summaryOnly, bucketsPerPart: bucketsPerPart, body)
+                        shards: shards, whole: whole, summaryOnly: summaryOnly, bucketsPerPart: bucketsPerPart, parts)
                 } else {
                     single = try entry.works.view(shards: shards, whole: whole, summaryOnly: summaryOnly)
                 }
                 (entry.changed, entry.whole) = (false, summaryOnly)
                 return (true, single)
             }
-            if let single { try body(single, true) }
-            return taken
+            return (taken, single)
         }
     }
 
