@@ -63,11 +63,13 @@ package final class ShardPublisher: @unchecked Sendable {
     let bucketsPerPart: Int
     /// How many shards a round writes side by side: one renders while another is written or read.
     let shardsAtOnce: Int
+    /// ``shardsAtOnce`` unless told: the publisher's thread pool has a thread for each, and one more.
+    package static let defaultShardsAtOnce = 2
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
-        shardsAtOnce: Int = 2, logger: Logger
+        shardsAtOnce: Int = defaultShardsAtOnce, logger: Logger
     ) {
         self.output = output
         (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
@@ -136,7 +138,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let round = ShardRound(listing: listing, again: again, positions: positions, bootstrapped: bootstrapped)
         var count = 0
         do {
-            count += try await publish(
+            count += try await publishShards(
                 ready.sorted().compactMap { shard in held[shard].map { (shard, $0) } }, in: round,
                 threadPool: threadPool)
             phases.end("shards")
@@ -189,13 +191,15 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Writes `shards` (each with the assignment it is held under), ``shardsAtOnce`` side by
     /// side: one's buckets are rendered while another's are read or written. Returns how many
     /// files were written or removed.
-    private func publish(_ shards: [(Int, Int)], in round: ShardRound, threadPool: NIOThreadPool) async throws -> Int {
+    private func publishShards(_ shards: [(Int, Int)], in round: ShardRound, threadPool: NIOThreadPool) async throws
+        -> Int
+    {
         try await withThrowingTaskGroup(of: Int.self) { group in
             var pending = shards[...]
             for _ in 0..<shardsAtOnce {
                 guard let (shard, generation) = pending.popFirst() else { break }
                 group.addTask {
-                    try await self.publish(shard, generation: generation, in: round, threadPool: threadPool)
+                    try await self.publishShard(shard, generation: generation, in: round, threadPool: threadPool)
                 }
             }
             var count = 0
@@ -203,7 +207,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 count += written
                 guard let (shard, generation) = pending.popFirst() else { continue }
                 group.addTask {
-                    try await self.publish(shard, generation: generation, in: round, threadPool: threadPool)
+                    try await self.publishShard(shard, generation: generation, in: round, threadPool: threadPool)
                 }
             }
             return count
@@ -213,7 +217,7 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Writes one shard: a part of its buckets at a time when whole, each part's works read
     /// from the state's file as its turn comes and let go once written (a shard's works whole
     /// in memory took 2.3-2.7 GB a copy at 10 million works).
-    private func publish(_ shard: Int, generation: Int, in round: ShardRound, threadPool: NIOThreadPool)
+    private func publishShard(_ shard: Int, generation: Int, in round: ShardRound, threadPool: NIOThreadPool)
         async throws -> Int
     {
         let again = round.again(shard, generation)
@@ -229,7 +233,7 @@ package final class ShardPublisher: @unchecked Sendable {
             bucketsPerPart: bucketsPerPart
         ) { part, last in
             // A part of a shard written whole: on the state's threads, the shard locked across its parts.
-            let files = try self.publish(
+            let files = try self.writeShard(
                 part, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
                 generation: generation)
             written.withLock { $0 += files }
@@ -237,7 +241,7 @@ package final class ShardPublisher: @unchecked Sendable {
         if let view {
             // On this pool, not the state's: the artist stage's rows need those threads meanwhile.
             let files = try await threadPool.runIfActive {
-                try self.publish(
+                try self.writeShard(
                     view, last: true, listing: listing, position: position, bootstrapped: bootstrapped,
                     generation: generation)
             }
@@ -335,7 +339,7 @@ package final class ShardPublisher: @unchecked Sendable {
     /// (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), after which its summary
     /// is written: the summary says its files are all there. The files are rendered, and the
     /// summary written, outside the round's lock: only what this copy knows of files is under it.
-    private func publish(
+    private func writeShard(
         _ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?, bootstrapped: Bool,
         generation: Int
     ) throws -> Int {
@@ -403,6 +407,7 @@ package final class ShardPublisher: @unchecked Sendable {
             if let shown = try await threadPool.runIfActive({ self.locked { self.lastShown } }),
                 shown.shards == shardsNow, shown.pages == pagesNow
             {
+                waiting(for: nil)
                 return try await threadPool.runIfActive {
                     try self.locked { try self.removeStrayShared(keeping: shown.paths) }
                 }

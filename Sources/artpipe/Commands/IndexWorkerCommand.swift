@@ -67,8 +67,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
         let published = try await output.open(logger: logger)
         let (metrics, registry) = WorkerMetricsBootstrap.bootstrap()
         // The publisher's file writes and fsyncs, and Kafka's one-shot calls: a thread for each of
-        // the two shards a round writes side by side, and one for the broker's questions meanwhile.
-        try await NIOThreadPool.withPool(threads: 3) { threadPool in
+        // the shards a round writes side by side, and one for the broker's questions meanwhile.
+        try await NIOThreadPool.withPool(threads: ShardPublisher.defaultShardsAtOnce + 1) { threadPool in
             // The works' and the lines' disk calls, apart from the publisher's; and the pages' entries
             // on a thread of their own, so that a new page never waits behind a round reading lines.
             try await NIOThreadPool.withPool(threads: 2) { storeThreads in
