@@ -3,16 +3,16 @@
 # artpipe.pages (embedded broker, or Tansu with BROKER=tansu; PARTITIONS partitions, default 12,
 # one artist shard each; VERSIONED=1: works
 # with record ids and datestamps, as OAI-PMH gives them; THUMBNAILS=1: every page's thumbnails
-# too, two sizes a work; not for the five new pages, timed from the page's acknowledgement),
+# too, two sizes a work; not for the new pages, timed from the page's acknowledgement),
 # with COPIES copies (default 1); COMPRESSION=lz4 (or zstd): the probe's and the workers' producers
 # compress their batches, which Tansu's memory storage keeps as they come (10M works need it here):
 # time from start to the final index.json (the manifest, published last), works indexed per
-# second, each copy's peak RSS and state on disk, the published size; then five new pages of
+# second, each copy's peak RSS and state on disk, the published size; then NEW_PAGES new pages (default 5) of
 # WORKS works, one after another, each timed from the broker's acknowledgement to the manifest
 # counting it. INDEX_TIMEOUT: seconds the first complete index may take (default 1800); LOGS=DIR
 # keeps the workers' logs there, whether or not the new pages arrive (give WORKER_OPTIONS="--log-level
 # debug" to see each publish round's phases).
-#   [COPIES=N] [PARTITIONS=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] [COMPRESSION=lz4]
+#   [COPIES=N] [PARTITIONS=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] [COMPRESSION=lz4] [NEW_PAGES=N]
 #   bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,8 +21,9 @@ works=${2:-100}
 copies=${COPIES:-1}
 # The contract's page numbers end at 100,000 (PageRequest.maxPage): the probe refuses a page past
 # it, which for the new pages would come only after the rebuild, so it is checked here first.
-if [ $((pages + 5)) -gt 100000 ]; then
-  echo "PAGES must leave room for the five new pages (at most 99,995): use more WORKS a page" >&2
+new_pages=${NEW_PAGES:-5}
+if [ $((pages + new_pages)) -gt 100000 ]; then
+  echo "PAGES must leave room for the $new_pages new pages (at most $((100000 - new_pages))): use more WORKS a page" >&2
   exit 2
 fi
 source bench/index-common.sh
@@ -52,7 +53,7 @@ worker_pid=${pids[*]}
 wait_for_works "$expected" "${INDEX_TIMEOUT:-1800}"
 end=$(date +%s.%N)
 latencies=()
-for number in 1 2 3 4 5; do
+for number in $(seq "$new_pages"); do
   "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works "$works" \
     --first-page $((pages + number)) ${VERSIONED:+--versioned} "${compression[@]}" >/dev/null
   # Acknowledged: the producer process has returned.
@@ -79,4 +80,4 @@ echo "state on disk per copy (--state: the stages' SQLite files): ${state[*]} Mi
 if [ "${BROKER:-embedded}" = tansu ]; then
   echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"
 fi
-echo "one new page of $works works (five, one after another), in the published manifest: ${latencies[*]} s after the broker acknowledged it"
+echo "one new page of $works works ($new_pages, one after another), in the published manifest: ${latencies[*]} s after the broker acknowledged it"

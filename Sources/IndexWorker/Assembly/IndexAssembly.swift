@@ -24,15 +24,20 @@ package enum IndexAssembly {
 
     /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the
     /// largest total, every page, the gaps below the highest page seen.
+    /// Sorted and counted off in arrays: two sets of a crawl's 50,000 pages took a tenth of an
+    /// assembly at ten million works.
     static func crawls(_ parts: [PagesSummary.Crawl]) -> [ArtistIndex.Crawl] {
         PagesSummary.Crawl.merging(parts).map { crawl in
-            let indexed = Array(Set(crawl.pagesIndexed)).sorted()
+            var indexed: [Int] = []
+            indexed.reserveCapacity(crawl.pagesIndexed.count)
+            for page in crawl.pagesIndexed.sorted() where page != indexed.last { indexed.append(page) }
             let failed = crawl.failedPages.sorted { ($0.page, $0.reason) < ($1.page, $1.reason) }
             let highest = max(indexed.last ?? 0, failed.map(\.page).max() ?? 0)
-            let known = Set(indexed).union(failed.map(\.page))
+            var known = [Bool](repeating: false, count: max(highest, 0) + 1)
+            for page in indexed + failed.map(\.page) where page > 0 { known[page] = true }
             return ArtistIndex.Crawl(
                 crawlId: crawl.crawlId, source: crawl.source, query: crawl.query, total: crawl.total,
-                pagesIndexed: indexed, gaps: highest > 0 ? (1...highest).filter { !known.contains($0) } : [],
+                pagesIndexed: indexed, gaps: highest > 0 ? (1...highest).filter { !known[$0] } : [],
                 failedPages: failed)
         }
     }

@@ -53,7 +53,11 @@ package final class ShardPublisher: @unchecked Sendable {
     /// The runs of its last assembly's lists of every artist, so the next joins only those that changed.
     private let artistLists = ArtistLists()
     /// Whether the output's index was once complete: until then no bucket file is written.
-    private var bootstrapped = false
+    private var bootstrapped = false {
+        didSet { complete.store(bootstrapped, ordering: .relaxed) }
+    }
+    /// ``bootstrapped``, read without the round's lock.
+    private let complete = Atomic<Bool>(false)
     /// The output's index files as last listed, with what this copy wrote and removed since:
     /// listed again once per `relistEvery`, and when a shard comes under a new assignment.
     private var listing: [String: OutputVersion]?
@@ -63,16 +67,20 @@ package final class ShardPublisher: @unchecked Sendable {
     let bucketsPerPart: Int
     /// How many shards a round writes side by side: one renders while another is written or read.
     let shardsAtOnce: Int
+    /// How long a round of a complete index waits for its shards to read the rows its target
+    /// waits for (``catchUp(held:)``).
+    let catchUpWithin: Duration
     /// ``shardsAtOnce`` unless told: the publisher's thread pool has a thread for each, and one more.
     package static let defaultShardsAtOnce = 2
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, artists: ArtistsStage,
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
-        shardsAtOnce: Int = defaultShardsAtOnce, logger: Logger
+        shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200), logger: Logger
     ) {
         self.output = output
         (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
+        self.catchUpWithin = catchUpWithin
         shards = IndexShards(count: partitions)
         self.pages = pages
         self.artists = artists
@@ -88,6 +96,9 @@ package final class ShardPublisher: @unchecked Sendable {
         let moved = [artists.progress.takeMoved(), pages.progress.takeMoved()].contains(true)
         return moved || target.withLock { $0 != nil }
     }
+
+    /// Whether the output's index was once complete: from then on a round is on a new page's path.
+    package var isComplete: Bool { complete.load(ordering: .relaxed) }
 
     /// Removes what writes killed mid-way (a SIGKILL) left in a folder output: temporary files
     /// of the index's files and of the summaries, old enough that no live copy is writing them.
@@ -113,6 +124,8 @@ package final class ShardPublisher: @unchecked Sendable {
         // let this round assemble, where asking after put a round more on every page's path.
         if ready.contains(0) { try await advanceTarget() }
         phases.end("target")
+        await catchUp(held: ready)
+        phases.end("catch_up")
         // Read before the works are taken: they hold at least what was read up to here.
         var positions: [Int: Int64] = [:]
         for shard in ready {
@@ -479,6 +492,26 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
         self.target.withLock { $0 = target }
+    }
+
+    /// Waits, at most ``catchUpWithin``, for the shards `held` to read to the end of
+    /// `artpipe.index-artists` the target waits for. The works stage has just written those rows,
+    /// and the artist stage applies them within a fraction of a second: a round that read its
+    /// positions before them took a second writing round, which put a round's time (half a
+    /// second at ten million works) on a new page's path. Only once the index is complete: until
+    /// then the shards are far behind, and a round has nothing to wait for.
+    private func catchUp(held: Set<Int>) async {
+        guard isComplete, let end = target.withLock({ $0?.artistsEnd }) else { return }
+        let behind = { [artists] in
+            held.contains { shard in
+                shard < end.count
+                    && (artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard) ?? -1) < end[shard]
+            }
+        }
+        let deadline = ContinuousClock.now + catchUpWithin
+        while behind(), ContinuousClock.now < deadline {
+            guard (try? await Task.sleep(for: .milliseconds(5))) != nil else { return }
+        }
     }
 
     /// Logs what the shared files wait for, at debug level, when it changes.
