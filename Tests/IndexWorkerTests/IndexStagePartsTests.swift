@@ -58,4 +58,26 @@ struct IndexStagePartsTests {
         progress.read("pages", partition: 1, upTo: 1_000_000)
         #expect(progress.ready.isEmpty, "an end the broker did not give is never reached")
     }
+
+    @Test("outputs settled past every partition's end, on partitions held under the assignment they were settled by")
+    func settled() {
+        let progress = StageProgress()
+        let works = (0..<3).map { KafkaTopicPartition(topic: "works", partition: Int32($0)) }
+        progress.assigned(works.map { ($0, endOffset: 10) })
+        #expect(!progress.hasSettled([0, 0, 0]), "nothing settled yet is not known to be past 0")
+        progress.settled(partition: 0, upTo: 12)
+        progress.settled(partition: 1, upTo: 5)
+        progress.settled(partition: 2, upTo: 9)
+        progress.settled(partition: 0, upTo: 11)
+        #expect(progress.hasSettled([12, 5, 9]) && progress.hasSettled([3, 0, 9]))
+        #expect(!progress.hasSettled([12, 6, 9]) && !progress.hasSettled([13, 5, 9]))
+        #expect(!progress.hasSettled([1, 1, 1, 1]), "a partition not held")
+        progress.settled(partition: 3, upTo: 50)
+        #expect(!progress.hasSettled([1, 1, 1, 1]), "settled on a partition not held counts for nothing")
+        progress.revoked([works[1]])
+        progress.assigned([(works[1], endOffset: 10)])
+        #expect(!progress.hasSettled([12, 5, 9]), "settled under an older assignment")
+        progress.settled(partition: 1, upTo: 5)
+        #expect(progress.hasSettled([12, 5, 9]))
+    }
 }

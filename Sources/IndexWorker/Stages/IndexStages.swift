@@ -53,7 +53,7 @@ package struct IndexStages: Sendable {
         artists = ArtistsStage(
             shards: try ShardStates(folder: state, cacheBytes: cacheBytes, threadPool: storeThreads))
         publisher = ShardPublisher(
-            output: output, partitions: partitions, pages: pages, artists: artists, kafka: kafka,
+            output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
             relistEvery: relistEvery, logger: logger)
     }
 

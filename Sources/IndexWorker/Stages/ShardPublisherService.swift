@@ -38,13 +38,13 @@ package struct ShardPublisherService: Service {
         try await publishOnce()
     }
 
-    /// How often the stages are asked for news between rounds. A new page's path to the
-    /// manifest takes two or three rounds, each started up to a tick after the one before could
-    /// go on: 10 ms once the index is complete (a tenth of the interval put up to 300 ms on it at
-    /// ten million works). While the index is first built there is news all the time, and a
-    /// tenth of the interval lets the stages read more between rounds.
+    /// How often the stages are asked for news between rounds: 10 ms when the publisher says
+    /// the next round should follow soon (``ShardPublisher/followsSoon``: a new page's path to
+    /// the manifest takes two rounds, and a tenth of the interval before each put up to 200 ms
+    /// on it), else a tenth of the interval, which lets the stages read more between rounds
+    /// while there is news all the time.
     var tick: Duration {
-        publisher.isComplete ? min(interval / 10, .milliseconds(10)) : interval / 10
+        publisher.followsSoon ? min(interval / 10, .milliseconds(10)) : interval / 10
     }
 
     /// One round; true when it failed for the moment.

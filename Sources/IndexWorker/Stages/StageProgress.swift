@@ -10,6 +10,8 @@ package final class StageProgress: Sendable {
         var readiness: PartitionReadiness
         /// Bumped at every assignment, so work begun under an older one is told apart.
         var generation: Int
+        /// One past the last offset whose outputs the broker acknowledged under this assignment.
+        var settled: Int64?
     }
 
     private let partitions = Mutex<[Int: Held]>([:])
@@ -81,6 +83,24 @@ package final class StageProgress: Sendable {
     package func read(_ topic: String, partition: Int, upTo position: Int64) {
         partitions.withLock { $0[partition]?.readiness.advance(topic, to: position) }
         moved.store(true, ordering: .releasing)
+    }
+
+    /// The outputs of the messages of `partition` up to `position` (one past the last) are
+    /// acknowledged: for a stage that reads one topic and writes what the next one reads.
+    package func settled(partition: Int, upTo position: Int64) {
+        partitions.withLock { held in
+            guard var entry = held[partition] else { return }
+            entry.settled = max(entry.settled ?? position, position)
+            held[partition] = entry
+        }
+    }
+
+    /// Whether this copy holds every partition of `ends` (one end each, by partition) and has
+    /// settled each up to its end (``settled(partition:upTo:)``) under the assignment it holds it by.
+    package func hasSettled(_ ends: [Int64]) -> Bool {
+        partitions.withLock { held in
+            ends.enumerated().allSatisfy { partition, end in (held[partition]?.settled ?? -1) >= end }
+        }
     }
 
     /// Whether any message was read since the last call.

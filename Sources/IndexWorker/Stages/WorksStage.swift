@@ -44,4 +44,10 @@ package struct WorksStage: MessageHandler {
             try IndexTopicRecords.record(work: input.work, key: $0.key, row: $0.row, partitions: partitions)
         } + writes.artists.map(IndexTopicRecords.record)
     }
+
+    /// Its rows acknowledged: the assembler on this copy need not wait for the group's next
+    /// commit to know they went through (``ShardPublisher``).
+    package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
+        if acknowledged { progress.settled(partition: Int(message.partition), upTo: message.offset + 1) }
+    }
 }
