@@ -59,7 +59,7 @@ struct IndexStagePartsTests {
         #expect(progress.ready.isEmpty, "an end the broker did not give is never reached")
     }
 
-    @Test("outputs settled past every partition's end, on partitions held under the assignment they were settled by")
+    @Test("offsets finished past every partition's end, on partitions held under the assignment they were finished under")
     func settled() {
         let progress = StageProgress()
         let works = (0..<3).map { KafkaTopicPartition(topic: "works", partition: Int32($0)) }

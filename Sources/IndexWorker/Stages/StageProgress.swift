@@ -10,7 +10,7 @@ package final class StageProgress: Sendable {
         var readiness: PartitionReadiness
         /// Bumped at every assignment, so work begun under an older one is told apart.
         var generation: Int
-        /// One past the last offset whose outputs the broker acknowledged under this assignment.
+        /// The offset its group may commit (one past the last message done with) under this assignment.
         var settled: Int64?
     }
 
@@ -85,8 +85,9 @@ package final class StageProgress: Sendable {
         moved.store(true, ordering: .releasing)
     }
 
-    /// The outputs of the messages of `partition` up to `position` (one past the last) are
-    /// acknowledged: for a stage that reads one topic and writes what the next one reads.
+    /// The messages of `partition` up to `position` (one past the last) are done with, as the
+    /// offset its group may commit says (``MessageHandler/finished(_:)``): for a stage that
+    /// reads one topic and writes what the next one reads.
     package func settled(partition: Int, upTo position: Int64) {
         partitions.withLock { held in
             guard var entry = held[partition] else { return }

@@ -45,9 +45,9 @@ package struct WorksStage: MessageHandler {
         } + writes.artists.map(IndexTopicRecords.record)
     }
 
-    /// Its rows acknowledged: the assembler on this copy need not wait for the group's next
-    /// commit to know they went through (``ShardPublisher``).
-    package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
-        if acknowledged { progress.settled(partition: Int(message.partition), upTo: message.offset + 1) }
+    /// The assembler on this copy need not wait for the group's next commit to know the rows
+    /// went through (``ShardPublisher``).
+    package func finished(_ message: KafkaConsumerMessage) {
+        progress.settled(partition: Int(message.partition), upTo: message.offset + 1)
     }
 }

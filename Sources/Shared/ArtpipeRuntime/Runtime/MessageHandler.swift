@@ -26,6 +26,12 @@ package protocol MessageHandler: Sendable {
     /// a handler whose state runs ahead of the topics it writes. Does nothing by default.
     func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async
 
+    /// Hears that `message` and every message of its partition before it are done with, as
+    /// the offset the runtime may commit now says (handled and their outputs acknowledged, put on
+    /// a retry topic, or dead-lettered): for a handler whose own copy learns it sooner than from
+    /// the group's next commit. Does nothing by default.
+    func finished(_ message: KafkaConsumerMessage)
+
     /// Whether `message`'s partition is held back: while it says so the runtime neither handles
     /// nor commits the message (it asks again in short steps), so Kafka delivers it again after
     /// a restart or to the partition's next owner. For a handler that must not go on from where
@@ -42,6 +48,7 @@ package protocol MessageHandler: Sendable {
 
 extension MessageHandler {
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {}
+    package func finished(_ message: KafkaConsumerMessage) {}
     package func holds(_ message: KafkaConsumerMessage) -> Bool { false }
     package var sendsInRuns: Bool { false }
 }

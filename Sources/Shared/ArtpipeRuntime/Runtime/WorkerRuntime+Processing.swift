@@ -37,7 +37,7 @@ extension WorkerRuntime {
             guard lease.beginHandling() else { continue }
             if case .notYet(let state) = readiness {
                 switch await park(message, state: state, lease: lease) {
-                case .commit: lease.finishHandling(offset: message.offset)
+                case .commit: finishHandling(message, lease: lease)
                 case .redeliver: lease.abandonHandling()
                 }
                 continue
@@ -49,12 +49,18 @@ extension WorkerRuntime {
             inFlight.subtract(1, ordering: .relaxed)
             switch outcome {
             case .commit:
-                lease.finishHandling(offset: message.offset)
+                finishHandling(message, lease: lease)
                 metrics.handlerLatency.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
             case .redeliver:
                 lease.abandonHandling()
             }
         }
+    }
+
+    /// Lets `message`'s offset be committed, and tells the handler.
+    func finishHandling(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) {
+        lease.finishHandling(offset: message.offset)
+        handler.finished(message)
     }
 
     /// What became of a message's wait for its due time.

@@ -65,7 +65,7 @@ extension WorkerRuntime {
                     lease.abandonHandling()
                     return
                 }
-                lease.finishHandling(offset: message.offset)
+                finishHandling(message, lease: lease)
                 continue
             }
             if run.isFull {
@@ -98,7 +98,7 @@ extension WorkerRuntime {
         }
         switch result {
         case .acknowledged:
-            lease.finishHandling(offset: last.offset)
+            finishHandling(last, lease: lease)
             return true
         case .unsent:
             lease.abandonHandling()
@@ -110,7 +110,7 @@ extension WorkerRuntime {
                     return false
                 }
             }
-            lease.finishHandling(offset: last.offset)
+            finishHandling(last, lease: lease)
             return true
         }
     }
