@@ -59,25 +59,30 @@ struct IndexStagePartsTests {
         #expect(progress.ready.isEmpty, "an end the broker did not give is never reached")
     }
 
-    @Test("offsets finished past every partition's end, on partitions held under the assignment they were finished under")
+    @Test(
+        "offsets finished past every partition's end, from where the consumer started, on partitions held under the assignment they were finished under"
+    )
     func settled() {
         let progress = StageProgress()
         let works = (0..<3).map { KafkaTopicPartition(topic: "works", partition: Int32($0)) }
-        progress.assigned(works.map { ($0, endOffset: 10) })
-        #expect(!progress.hasSettled([0, 0, 0]), "nothing settled yet is not known to be past 0")
-        progress.settled(partition: 0, upTo: 12)
-        progress.settled(partition: 1, upTo: 5)
-        progress.settled(partition: 2, upTo: 9)
-        progress.settled(partition: 0, upTo: 11)
-        #expect(progress.hasSettled([12, 5, 9]) && progress.hasSettled([3, 0, 9]))
-        #expect(!progress.hasSettled([12, 6, 9]) && !progress.hasSettled([13, 5, 9]))
-        #expect(!progress.hasSettled([1, 1, 1, 1]), "a partition not held")
-        progress.settled(partition: 3, upTo: 50)
-        #expect(!progress.hasSettled([1, 1, 1, 1]), "settled on a partition not held counts for nothing")
+        // Partition 2 holds nothing before offset 4 any more (compacted), and nothing from it.
+        _ = progress.starting(works[2], committed: nil, earliest: 4, at: KafkaConsumerConfiguration.beginningOffset)
+        progress.assigned(works.map { ($0, endOffset: $0.partition == 2 ? 4 : 10) })
+        #expect(!progress.hasSettled("works", [0, 0, 4]), "nothing finished yet is not known to be past 0")
+        progress.settled("works", partition: 0, upTo: 12)
+        progress.settled("works", partition: 1, upTo: 5)
+        progress.settled("works", partition: 0, upTo: 11)
+        #expect(progress.hasSettled("works", [12, 5, 4]) && progress.hasSettled("works", [3, 0, 0]))
+        #expect(!progress.hasSettled("works", [12, 6, 4]) && !progress.hasSettled("works", [13, 5, 4]))
+        #expect(!progress.hasSettled("works", [12, 5, 5]), "past where the empty partition started")
+        #expect(!progress.hasSettled("pages", [0, 0, 0]), "another topic")
+        #expect(!progress.hasSettled("works", [1, 1, 1, 1]), "a partition not held")
+        progress.settled("works", partition: 3, upTo: 50)
+        #expect(!progress.hasSettled("works", [1, 1, 1, 1]), "finished on a partition not held counts for nothing")
         progress.revoked([works[1]])
         progress.assigned([(works[1], endOffset: 10)])
-        #expect(!progress.hasSettled([12, 5, 9]), "settled under an older assignment")
-        progress.settled(partition: 1, upTo: 5)
-        #expect(progress.hasSettled([12, 5, 9]))
+        #expect(!progress.hasSettled("works", [12, 5, 4]), "finished under an older assignment")
+        progress.settled("works", partition: 1, upTo: 5)
+        #expect(progress.hasSettled("works", [12, 5, 4]))
     }
 }

@@ -496,16 +496,17 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Moves the shared files' target on once the works stage has gone past the end of
     /// `artpipe.index-works` its page summaries name: it then waits for the shards to read to
     /// where `artpipe.index-artists` ends at that moment. Past: when this copy's works stage
-    /// holds every partition, restored, the rows' outputs acknowledged here (no question to the
-    /// broker, and no wait for the stage's next commit, every 100 ms), waited for up to
-    /// ``catchUpWithin`` when `waiting`; else the works group's committed offsets, whichever
-    /// copies hold its partitions.
+    /// holds every partition, restored, the offsets it finished here, which its next commit
+    /// would carry (no question to the broker, and no wait for that commit, every 100 ms),
+    /// waited for up to ``catchUpWithin`` when `waiting`; else the works group's committed
+    /// offsets, whichever copies hold its partitions.
     private func advanceTarget(waiting wait: Bool = false) async throws {
         guard var target = self.target.withLock({ $0 }), let worksEnd = target.worksEnd, target.artistsEnd == nil
         else { return }
         if works.progress.ready.isSuperset(of: 0..<worksEnd.count) {
             let progress = works.progress
-            guard await within(wait ? catchUpWithin : .zero, until: { progress.hasSettled(worksEnd) }) else {
+            let settled = { progress.hasSettled(ArtpipeTopic.indexWorks, worksEnd) }
+            guard await within(wait ? catchUpWithin : .zero, until: settled) else {
                 waiting(for: "the works stage to go past \(worksEnd)")
                 return
             }

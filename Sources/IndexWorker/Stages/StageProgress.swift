@@ -10,8 +10,9 @@ package final class StageProgress: Sendable {
         var readiness: PartitionReadiness
         /// Bumped at every assignment, so work begun under an older one is told apart.
         var generation: Int
-        /// The offset its group may commit (one past the last message done with) under this assignment.
-        var settled: Int64?
+        /// By topic, the offset its group may commit (one past the last message done with) under
+        /// this assignment: from where the consumer started, what was before it not there to do.
+        var settled: [String: Int64] = [:]
     }
 
     private let partitions = Mutex<[Int: Held]>([:])
@@ -37,12 +38,15 @@ package final class StageProgress: Sendable {
                 var targets = held[partition]?.readiness.targets ?? [:]
                 for (topicPartition, end) in topics { targets[topicPartition.topic] = end ?? Self.unknownEnd }
                 var readiness = PartitionReadiness(endOffsets: targets)
+                var settled: [String: Int64] = [:]
                 for (topicPartition, _) in topics {
                     if let start = starts.withLock({ $0.removeValue(forKey: topicPartition) }) {
                         readiness.advance(topicPartition.topic, to: start)
+                        // An empty partition, or one compacted to nothing, has no message to finish.
+                        settled[topicPartition.topic] = start
                     }
                 }
-                held[partition] = Held(readiness: readiness, generation: generation)
+                held[partition] = Held(readiness: readiness, generation: generation, settled: settled)
             }
         }
     }
@@ -85,22 +89,22 @@ package final class StageProgress: Sendable {
         moved.store(true, ordering: .releasing)
     }
 
-    /// The messages of `partition` up to `position` (one past the last) are done with, as the
-    /// offset its group may commit says (``MessageHandler/finished(_:)``): for a stage that
-    /// reads one topic and writes what the next one reads.
-    package func settled(partition: Int, upTo position: Int64) {
+    /// The messages of `topic`'s partition up to `position` (one past the last) are done with,
+    /// as the offset its group may commit says (``MessageHandler/finished(_:)``).
+    package func settled(_ topic: String, partition: Int, upTo position: Int64) {
         partitions.withLock { held in
             guard var entry = held[partition] else { return }
-            entry.settled = max(entry.settled ?? position, position)
+            entry.settled[topic] = max(entry.settled[topic] ?? position, position)
             held[partition] = entry
         }
     }
 
-    /// Whether this copy holds every partition of `ends` (one end each, by partition) and has
-    /// settled each up to its end (``settled(partition:upTo:)``) under the assignment it holds it by.
-    package func hasSettled(_ ends: [Int64]) -> Bool {
+    /// Whether this copy holds every partition of `topic` that `ends` names (one end each, by
+    /// partition) and has settled each up to its end (``settled(_:partition:upTo:)``) under the
+    /// assignment it holds it by: what the group's committed offsets would say once it commits.
+    package func hasSettled(_ topic: String, _ ends: [Int64]) -> Bool {
         partitions.withLock { held in
-            ends.enumerated().allSatisfy { partition, end in (held[partition]?.settled ?? -1) >= end }
+            ends.enumerated().allSatisfy { partition, end in (held[partition]?.settled[topic] ?? -1) >= end }
         }
     }
 

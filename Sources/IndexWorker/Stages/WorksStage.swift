@@ -48,6 +48,6 @@ package struct WorksStage: MessageHandler {
     /// The assembler on this copy need not wait for the group's next commit to know the rows
     /// went through (``ShardPublisher``).
     package func finished(_ message: KafkaConsumerMessage) {
-        progress.settled(partition: Int(message.partition), upTo: message.offset + 1)
+        progress.settled(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
     }
 }
