@@ -18,10 +18,12 @@ struct FetchStatesTests {
         // Every answer, heartbeats too, takes 1.5 s below: with the tests' 6 s session, a loaded
         // machine lost the partitions mid-wait (make test, once). A lone member's join does not wait it.
         configuration.client.properties["session.timeout.ms"] = "30000"
+        // Each answer takes 1.5 s, the offset lookups of the assignment too: the input here. Set
+        // before the subscription: set after, a loaded machine (make test, once) had the partitions
+        // assigned and fetching before it took effect, and none was ever seen waiting.
+        cluster.broker.setRoundTripTime(1_500)
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])
-        // Each answer takes 1.5 s, the offset lookups of the assignment too: the input here.
-        cluster.broker.setRoundTripTime(1_500)
         let running = Task { try await consumer.run() }
         let named = Mutex<[KafkaTopicPartition: String]>([:])
         try await waitUntil("an assigned partition named as not fetching", timeout: .seconds(60)) {
