@@ -157,12 +157,7 @@ package final class AssembledArtists: Sendable {
 
         /// Where `slot` is, or goes, in ``order``: after every slot that precedes it.
         func place(of slot: Int) -> Int {
-            var (low, high) = (0, order.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if precedes(order[middle], slot) { low = middle + 1 } else { high = middle }
-            }
-            return low
+            order.firstIndex(notPreceding: slot, in: precedes)
         }
     }
 

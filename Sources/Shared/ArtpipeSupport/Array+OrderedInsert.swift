@@ -10,4 +10,15 @@ extension Array {
         }
         insert(element, at: low)
     }
+
+    /// In an array already in the order `precedes` gives, the index of the first element that
+    /// does not precede `element`: where `element` is, or would go before its equals.
+    package func firstIndex(notPreceding element: Element, in precedes: (Element, Element) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(self[middle], element) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 }
