@@ -30,7 +30,7 @@ final class StagedCopy: Sendable {
                 configureConsumer: pages.configure),
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index-works", topics: [ArtpipeTopic.indexWorks], handler: works,
-                configureConsumer: works.configure),
+                acknowledgedEnds: stages.acknowledgedEnds, configureConsumer: works.configure),
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists],
                 handler: artists, configureConsumer: artists.configure),
