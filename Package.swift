@@ -41,11 +41,12 @@ let package = Package(
         .systemLibrary(
             name: "CLibVips", path: shared("CLibVips"), pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVips", dependencies: ["CLibVips"], path: shared("CVips")),
+        .target(name: "CFileWriteback", path: shared("CFileWriteback")),
         .systemLibrary(
             name: "CSQLite", path: shared("CSQLite"), pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Foundations: no artpipe concept in these three.
-        .target(name: "ArtpipeSupport", path: shared("ArtpipeSupport")),
+        .target(name: "ArtpipeSupport", dependencies: ["CFileWriteback"], path: shared("ArtpipeSupport")),
         .target(
             name: "KafkaClient", dependencies: ["CKafka", "ArtpipeSupport", logging, nioPosix],
             path: shared("KafkaClient")),

@@ -64,6 +64,32 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.json"])
     }
 
+    @Test("more files than are open at once: each whole; one failing in a later run leaves no temporary, renames none")
+    func writesManyInRuns() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let count = AtomicFile.openAtOnce * 2 + 3
+        let files = (0..<count).map {
+            (
+                data: Data(repeating: UInt8($0 % 256), count: 1_000 + $0),
+                url: directory.appendingPathComponent("\($0).jsonl")
+            )
+        }
+        let statuses = try AtomicFile.write(files)
+        #expect(statuses.count == count)
+        for (file, status) in zip(files, statuses) {
+            #expect(try Data(contentsOf: file.url) == file.data)
+            #expect(status.st_size == file.data.count)
+        }
+        // The failure comes in the last run, after two runs' temporaries were written and flushed.
+        var failing = files.map { (data: Data("again".utf8), url: $0.url) }
+        failing[count - 1].url = directory.appendingPathComponent("missing/last.jsonl")
+        let error = try #require(throws: FileWriteError.self) { try AtomicFile.write(failing) }
+        #expect(error.path.contains("missing"))
+        #expect(try Data(contentsOf: files[0].url) == files[0].data)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == count)
+    }
+
     @Test("a file that cannot be written fails as a file error, not as bad configuration")
     func failureIsAFileError() throws {
         let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/index.json")
