@@ -30,7 +30,7 @@ final class StagedCopy: Sendable {
                 configureConsumer: pages.configure),
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index-works", topics: [ArtpipeTopic.indexWorks], handler: works,
-                acknowledgedEnds: stages.acknowledgedEnds, configureConsumer: works.configure),
+                configureConsumer: works.configure),
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists],
                 handler: artists, configureConsumer: artists.configure),

@@ -14,10 +14,6 @@ package struct IndexStages: Sendable {
     package let works: WorksStage
     package let artists: ArtistsStage
     package let publisher: ShardPublisher
-    /// Where the producer of the works stage counts its rows to `artpipe.index-artists` the
-    /// broker acknowledged (``WorkerLaunchSettings/acknowledgedEnds``): the publisher waits for
-    /// the shards to read them.
-    package let acknowledgedEnds = KafkaAcknowledgedEnds(topics: [ArtpipeTopic.indexArtists])
     /// Held for the copy's life: no other process uses its files.
     let stateFolder: StateFolder
 
@@ -58,7 +54,7 @@ package struct IndexStages: Sendable {
             shards: try ShardStates(folder: state, cacheBytes: cacheBytes, threadPool: storeThreads))
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
-            acknowledged: acknowledgedEnds, relistEvery: relistEvery, logger: logger)
+            relistEvery: relistEvery, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.

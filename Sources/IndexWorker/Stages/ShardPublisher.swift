@@ -26,8 +26,6 @@ package final class ShardPublisher: @unchecked Sendable {
     let artists: ArtistsStage
     let summaries: IndexSummaries
     let offsets: KafkaGroupPositions
-    /// How far the broker acknowledged the works stage's rows to `artpipe.index-artists`.
-    let acknowledged: KafkaAcknowledgedEnds
     let logger: Logger
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
@@ -43,9 +41,6 @@ package final class ShardPublisher: @unchecked Sendable {
     private let round = NSLock()
     /// The page summaries the next shared files are to show, and what they wait for.
     private let target = Mutex<AssemblyTarget?>(nil)
-    /// Where `artpipe.index-artists` ended once this copy's works stage held every partition
-    /// under the assignments named (``artistsEnd()``).
-    private let artistsBase = Mutex<(held: [Int: Int], ends: [Int64])?>(nil)
     /// What the shared files last waited for, so it is logged once.
     private let lastWait = Mutex<String?>(nil)
     /// What this copy's last assembly showed (nil: it has not assembled yet): the shards'
@@ -83,8 +78,7 @@ package final class ShardPublisher: @unchecked Sendable {
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, works: WorksStage, artists: ArtistsStage,
-        kafka: KafkaClientConfiguration, acknowledged: KafkaAcknowledgedEnds, relistEvery: Duration = .seconds(1),
-        bucketsPerPart: Int = 32,
+        kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
         shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200), logger: Logger
     ) {
         self.output = output
@@ -96,7 +90,6 @@ package final class ShardPublisher: @unchecked Sendable {
         self.artists = artists
         summaries = IndexSummaries(output: output)
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
-        self.acknowledged = acknowledged
         self.logger = logger
     }
 
@@ -501,13 +494,12 @@ package final class ShardPublisher: @unchecked Sendable {
     }
 
     /// Moves the shared files' target on once the works stage has gone past the end of
-    /// `artpipe.index-works` its page summaries name: it then waits for the shards to read
-    /// the rows the works stage wrote to `artpipe.index-artists` up to that moment. Past: when
-    /// this copy's works stage holds every partition, restored, the offsets it finished here,
-    /// which its next commit would carry (no question to the broker, and no wait for that
-    /// commit, every 100 ms), waited for up to ``catchUpWithin`` when `waiting`, and the rows
-    /// are those ``artistsEnd()`` knows of; else the works group's committed offsets, whichever
-    /// copies hold its partitions, and the rows are those before the topic's end.
+    /// `artpipe.index-works` its page summaries name: it then waits for the shards to read to
+    /// where `artpipe.index-artists` ends at that moment. Past: when this copy's works stage
+    /// holds every partition, restored, the offsets it finished here, which its next commit
+    /// would carry (no question to the broker, and no wait for that commit, every 100 ms),
+    /// waited for up to ``catchUpWithin`` when `waiting`; else the works group's committed
+    /// offsets, whichever copies hold its partitions.
     private func advanceTarget(waiting wait: Bool = false) async throws {
         guard var target = self.target.withLock({ $0 }), let worksEnd = target.worksEnd, target.artistsEnd == nil
         else { return }
@@ -518,35 +510,15 @@ package final class ShardPublisher: @unchecked Sendable {
                 waiting(for: "the works stage to go past \(worksEnd)")
                 return
             }
-            target.artistsEnd = try await artistsEnd()
         } else {
             let works = try await offsets.committed(group: IndexStages.worksGroup, topic: ArtpipeTopic.indexWorks)
             guard zip(works, worksEnd).allSatisfy({ $0 >= $1 }) else {
                 waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
                 return
             }
-            target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
         }
+        target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
         self.target.withLock { $0 = target }
-    }
-
-    /// Where `artpipe.index-artists` must be read to for every row the works stage has written
-    /// so far, while this copy's works stage holds every partition: where the topic ended once it
-    /// held them under these assignments (asked once an assignment: rows other copies or an
-    /// earlier process wrote are before it), or the offset after its own rows the broker
-    /// acknowledged since, whichever is further. Asking the broker for the end after each page
-    /// put a ListOffsets request (about 100 ms on Tansu at ten million works) on its path.
-    private func artistsEnd() async throws -> [Int64] {
-        let held = works.progress.held
-        let base: [Int64]
-        if let kept = artistsBase.withLock({ $0 }), kept.held == held {
-            base = kept.ends
-        } else {
-            base = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
-            artistsBase.withLock { $0 = (held, base) }
-        }
-        let acknowledged = acknowledged.ends(of: ArtpipeTopic.indexArtists, partitions: base.count)
-        return zip(base, acknowledged).map { max($0, $1) }
     }
 
     /// Waits, at most ``catchUpWithin``, for the shards `held` to read to the end of

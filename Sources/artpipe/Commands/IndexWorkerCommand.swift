@@ -90,7 +90,6 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                             storeCacheBytes: cacheBytes,
                             storeThreads: storeThreads, pageThreads: pageThreads, logger: logger)
                     }
-                    settings.acknowledgedEnds = stages.acknowledgedEnds
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
                         swept > 0
                     {

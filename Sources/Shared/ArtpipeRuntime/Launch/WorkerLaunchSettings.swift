@@ -9,9 +9,6 @@ package struct WorkerLaunchSettings: Sendable {
     /// How long the producer waits to fill a batch: workers whose handlers wait for their
     /// records' acknowledgement one message at a time pay it on every message.
     package var producerLinger: Duration = .milliseconds(5)
-    /// Where the producer counts how far the broker acknowledged its records, for the workers
-    /// that wait for readers to pass them.
-    package var acknowledgedEnds: KafkaAcknowledgedEnds?
     package var metricsInterval: Duration = .seconds(10)
     /// How long a shutdown or rebalance waits for messages being handled.
     package var drainTimeout: Duration = .seconds(30)

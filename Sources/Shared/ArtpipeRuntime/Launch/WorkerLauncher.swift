@@ -100,8 +100,7 @@ package enum WorkerLauncher {
         var prepared: [PreparedWorker] = []
         do {
             producer = try KafkaProducer(
-                configuration: settings.client, linger: settings.producerLinger,
-                acknowledgedEnds: settings.acknowledgedEnds, logger: logger)
+                configuration: settings.client, linger: settings.producerLinger, logger: logger)
         } catch let error as KafkaError {
             throw ConfigurationError(error.message)
         }

@@ -23,11 +23,7 @@ package final class KafkaProducer: Sendable {
 
     /// - Parameter linger: how long a record waits for others to share its batch (`linger.ms`,
     ///   unless the configuration's properties set it).
-    /// - Parameter acknowledgedEnds: where the offsets the broker acknowledges are counted.
-    package init(
-        configuration: KafkaClientConfiguration, linger: Duration = .milliseconds(5),
-        acknowledgedEnds: KafkaAcknowledgedEnds? = nil, logger: Logger
-    ) throws {
+    package init(configuration: KafkaClientConfiguration, linger: Duration = .milliseconds(5), logger: Logger) throws {
         let properties = configuration.clientProperties(defaults: [
             ("enable.idempotence", "true"),
             ("linger.ms", "\(linger.milliseconds)"),
@@ -36,7 +32,6 @@ package final class KafkaProducer: Sendable {
         ])
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.deliveryReports = true
-        callbacks.acknowledgedEnds = acknowledgedEnds
         self.client = try RDKafkaClient(type: .producer, properties: properties, callbacks: callbacks)
         self.configuration = configuration
         self.logger = logger

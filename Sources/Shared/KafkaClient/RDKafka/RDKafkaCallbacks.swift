@@ -13,8 +13,6 @@ final class RDKafkaCallbacks: @unchecked Sendable {
     var rebalance: (@Sendable (RDKafkaClient, RDKafkaRebalance) -> Void)?
     var statistics: (@Sendable (String) -> Void)?
     var deliveryReports = false
-    /// Where delivery reports' offsets are counted, when some are followed.
-    var acknowledgedEnds: KafkaAcknowledgedEnds?
 
     init(logger: Logger) {
         self.logger = logger
@@ -51,16 +49,8 @@ final class RDKafkaCallbacks: @unchecked Sendable {
                 ])
         }
         if deliveryReports {
-            rd_kafka_conf_set_dr_msg_cb(conf) { handle, message, _ in
+            rd_kafka_conf_set_dr_msg_cb(conf) { _, message, _ in
                 guard let message, let opaque = message.pointee._private else { return }
-                if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR,
-                    let ends = RDKafkaCallbacks.from(handle)?.acknowledgedEnds, let topic = message.pointee.rkt
-                {
-                    // Before the waiter hears it: a sender that was told counts its records here.
-                    ends.acknowledged(
-                        topic: String(cString: rd_kafka_topic_name(topic)), partition: message.pointee.partition,
-                        offset: message.pointee.offset)
-                }
                 Unmanaged<DeliveryWaiter>.fromOpaque(opaque).takeRetainedValue().delivered(error: message.pointee.err)
             }
         }
