@@ -157,7 +157,7 @@ package final class AssembledArtists: Sendable {
 
         /// Where `slot` is, or goes, in ``order``: after every slot that precedes it.
         func place(of slot: Int) -> Int {
-            order.firstIndex(notPreceding: slot, in: precedes)
+            order.partitioningIndex { !precedes($0, slot) }
         }
     }
 

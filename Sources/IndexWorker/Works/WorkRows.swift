@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import PipelineContract
 
 /// Every row of one work in `artpipe.index-works`, and what they come to: the version shown,
@@ -153,18 +154,5 @@ package struct WorkRows: Sendable, Equatable {
         return [
             status, item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
         ]
-    }
-}
-
-extension Array {
-    /// The first index whose element satisfies `isAtOrAfter`, for an array partitioned by it
-    /// (sorted): where an element belongs.
-    fileprivate func partitioningIndex(where isAtOrAfter: (Element) -> Bool) -> Int {
-        var (low, high) = (0, count)
-        while low < high {
-            let middle = (low + high) / 2
-            if isAtOrAfter(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }
