@@ -12,8 +12,9 @@ struct RoundPhases {
         last = now
     }
 
-    func metadata(files: Int, shards: Int) -> Logger.Metadata {
-        var metadata: Logger.Metadata = ["files": "\(files)", "shards": "\(shards)"]
+    /// - Parameter held: the shards left for a later round (``ShardHold``).
+    func metadata(files: Int, shards: Int, held: Int) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["files": "\(files)", "shards": "\(shards)", "held": "\(held)"]
         for (name, duration) in phases {
             metadata["\(name)_ms"] =
                 "\(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)"

@@ -41,6 +41,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private let round = NSLock()
     /// The page summaries the next shared files are to show, and what they wait for.
     private let target = Mutex<AssemblyTarget?>(nil)
+    /// The shards a round leaves for later while a new page's rows come.
+    private let hold: ShardHold
     /// What the shared files last waited for, so it is logged once.
     private let lastWait = Mutex<String?>(nil)
     /// What this copy's last assembly showed (nil: it has not assembled yet): the shards'
@@ -73,17 +75,22 @@ package final class ShardPublisher: @unchecked Sendable {
     /// How long a round of a complete index waits for the rows its target waits for to go
     /// through this copy's works stage, and then for its shards to read them (``catchUp(held:)``).
     let catchUpWithin: Duration
+    /// ``ShardHold/within`` unless told: longer than a page took through the stages at ten
+    /// million works (up to 3.3 s).
+    package static let defaultHoldWithin = Duration.seconds(5)
     /// ``shardsAtOnce`` unless told: the publisher's thread pool has a thread for each, and one more.
     package static let defaultShardsAtOnce = 2
 
     package init(
         output: any OutputStore, partitions: Int, pages: PagesStage, works: WorksStage, artists: ArtistsStage,
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
-        shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200), logger: Logger
+        shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200),
+        holdWithin: Duration = defaultHoldWithin, logger: Logger
     ) {
         self.output = output
         (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
         self.catchUpWithin = catchUpWithin
+        hold = ShardHold(within: holdWithin)
         shards = IndexShards(count: partitions)
         self.pages = pages
         self.works = works
@@ -139,9 +146,15 @@ package final class ShardPublisher: @unchecked Sendable {
         phases.end("target")
         await catchUp(held: ready)
         phases.end("catch_up")
+        // The page summaries to write: a changed one means a page's rows are on their way.
+        let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
+        let changedSummaries = try await threadPool.runIfActive {
+            try pageSummaries.filter { try self.summaries.changes($0) }
+        }
+        let writable = ready.subtracting(heldBack(ready, pagesChanged: !changedSummaries.isEmpty))
         // Read before the works are taken: they hold at least what was read up to here.
         var positions: [Int: Int64] = [:]
-        for shard in ready {
+        for shard in writable {
             positions[shard] = artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard)
         }
         try await artists.shards.keep(only: Set(held.keys))
@@ -157,15 +170,14 @@ package final class ShardPublisher: @unchecked Sendable {
             }
         }
         phases.end("listing")
-        // The page summaries to write, found while the shards are written: they do not depend
+        // Where the page summaries' rows end, asked while the shards are written: it does not depend
         // on them, and asking the broker after them put a request's time on every page's path.
-        let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
-        async let due = summariesDue(pageSummaries, threadPool: threadPool)
+        async let due = summariesDue(changedSummaries)
         let round = ShardRound(listing: listing, again: again, positions: positions, bootstrapped: bootstrapped)
         var count = 0
         do {
             count += try await publishShards(
-                ready.sorted().compactMap { shard in held[shard].map { (shard, $0) } }, in: round,
+                writable.sorted().compactMap { shard in held[shard].map { (shard, $0) } }, in: round,
                 threadPool: threadPool)
             phases.end("shards")
             let summariesToWrite = try await due
@@ -190,7 +202,9 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         phases.end("assembly")
         logger.debug(
-            "publish round", metadata: phases.metadata(files: count, shards: round.taken.withLock { $0.count }))
+            "publish round",
+            metadata: phases.metadata(
+                files: count, shards: round.taken.withLock { $0.count }, held: ready.count - writable.count))
         lastAtRest.store(count == 0, ordering: .relaxed)
         return count
     }
@@ -278,15 +292,11 @@ package final class ShardPublisher: @unchecked Sendable {
         return written.withLock { $0 }
     }
 
-    /// Those of `pageSummaries` the output does not hold yet (``IndexSummaries/changes(_:)``),
-    /// each with where `artpipe.index-works` ends once they were taken: every row their pages
-    /// wrote is acknowledged, so below those ends. None changed: the broker is not asked.
-    private func summariesDue(_ pageSummaries: [PagesSummary], threadPool: NIOThreadPool) async throws
-        -> [PagesSummary]
-    {
-        var due = try await threadPool.runIfActive {
-            try pageSummaries.filter { try self.summaries.changes($0) }
-        }
+    /// The page summaries the output does not hold yet (``IndexSummaries/changes(_:)``), each
+    /// with where `artpipe.index-works` ends once they were taken: every row their pages wrote
+    /// is acknowledged, so below those ends. None changed: the broker is not asked.
+    private func summariesDue(_ changed: [PagesSummary]) async throws -> [PagesSummary] {
+        var due = changed
         guard !due.isEmpty else { return [] }
         let ends = try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
         for index in due.indices { due[index].worksEnd = ends }
@@ -536,6 +546,18 @@ package final class ShardPublisher: @unchecked Sendable {
                     && (progress.position(of: ArtpipeTopic.indexArtists, partition: shard) ?? -1) < end[shard]
             }
         }
+    }
+
+    /// The shards of `ready` this round leaves for a later one (``ShardHold``): only on a copy
+    /// whose index is complete and that assembles it, the one that knows the target.
+    private func heldBack(_ ready: Set<Int>, pagesChanged: Bool) -> Set<Int> {
+        let assembles = isComplete && ready.contains(0)
+        let target = assembles ? self.target.withLock { $0 } : nil
+        let progress = artists.progress
+        return hold.heldBack(
+            ready, awaitingRows: assembles && (pagesChanged || (target != nil && target?.artistsEnd == nil)),
+            artistsEnd: target?.artistsEnd,
+            position: { progress.position(of: ArtpipeTopic.indexArtists, partition: $0) })
     }
 
     /// Whether `condition` holds within `limit`, looked at every 5 ms: it is this copy's own
