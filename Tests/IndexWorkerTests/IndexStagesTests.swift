@@ -55,21 +55,9 @@ struct IndexStagesTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("stages"))
         let output = FolderOutputStore(directory: folder)
         let first = try StagedCopy(brokers: cluster.brokers, output: output)
-        var most = 0
-        let pagesByNumber = Dictionary(uniqueKeysWithValues: inputs.pages.values.map { ($0.page, $0) })
-        /// Publishes with every live copy, reading the manifest after each: never fewer works,
-        /// and never a page counted whose works are not shown.
+        let watch = ManifestWatch(output: output, pages: inputs)
         func publishRound(_ copies: [StagedCopy]) async throws -> Bool {
-            for copy in copies {
-                try await copy.publisher.publish()
-                let (works, pages) = try Self.manifestWorks(output)
-                #expect(works >= most, "index.json went from \(most) to \(works) works")
-                let counted = pages.map { pagesByNumber[$0]?.artworks.count ?? 0 }.reduce(0, +)
-                #expect(
-                    works >= counted, "index.json counts \(pages.count) pages of \(counted) works but shows \(works)")
-                most = max(most, works)
-            }
-            return try Self.published(output) == expected
+            try await watch.round(copies) == expected
         }
         try await waitUntil("one copy published the whole index", timeout: .seconds(180)) {
             try await publishRound([first])
@@ -85,7 +73,7 @@ struct IndexStagesTests {
         try await waitUntil("the second copy holds every shard and publishes the same bytes", timeout: .seconds(180)) {
             try await publishRound([second]) && second.artists.progress.ready.count == Self.partitions
         }
-        #expect(most == 1_500)
+        #expect(watch.most == 1_500)
         // A new page after the handover: its works reach the files, and only its shards change.
         let page = ArtistIndexTests.page(
             99,
@@ -95,6 +83,7 @@ struct IndexStagesTests {
                     width: nil, height: nil, position: $0)
             })
         inputs.add(page)
+        watch.add(page)
         staged.append(.page(page))
         try await cluster.producer.send([try MessageCodec.record(page, topic: ArtpipeTopic.pages)])
         let updated = try StagedIndexBuild.files(staged, partitions: Self.partitions)
@@ -103,15 +92,106 @@ struct IndexStagesTests {
                 == IndexLayout.files(for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions)))
         var differing: [String] = []
         try await waitUntil("the new page is published; differing: \(differing.prefix(5))", timeout: .seconds(60)) {
-            _ = try await publishRound([second])
-            let files = try Self.published(output)
+            let files = try await watch.round([second])
             differing = Set(files.keys).union(updated.keys).filter { files[$0] != updated[$0] }.sorted()
             return differing.isEmpty
         }
-        #expect(most == 1_510)
+        #expect(watch.most == 1_510)
         try await second.stop()
         await cluster.shutdown()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test(
+        "a copy that loses shard 0 while another assembles, then takes it back, assembles again from the files as they are"
+    )
+    func shardZeroLostAndTakenBack() async throws {
+        let cluster = try TestCluster()
+        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.index {
+            try cluster.broker.createTopic(topic, partitions: Self.partitions)
+        }
+        var inputs = Self.namedAsMuseumsDo(IndexLayoutTests.inputs(works: 600, artists: 20))
+        var staged = inputs.pages.values.map { StagedIndexBuild.Input.page($0) }
+        try await cluster.producer.send(
+            try inputs.pages.values.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) })
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("stages"))
+        let output = FolderOutputStore(directory: folder)
+        let watch = ManifestWatch(output: output, pages: inputs)
+        /// A new page of `count` works, some by a new artist and some by one already shown.
+        func newPage(_ number: Int, count: Int) async throws -> [String: [UInt8]] {
+            let page = ArtistIndexTests.page(
+                number,
+                (0..<count).map {
+                    Artwork(
+                        objectNumber: "P\(number)-\($0)", title: "Work \($0)",
+                        artist: $0 % 2 == 0 ? "Newcomer \(number)" : "Maker 3",
+                        imageURL: "https://x/\(number)-\($0)", width: nil, height: nil, position: $0)
+                })
+            inputs.add(page)
+            watch.add(page)
+            staged.append(.page(page))
+            try await cluster.producer.send([try MessageCodec.record(page, topic: ArtpipeTopic.pages)])
+            return try StagedIndexBuild.files(staged, partitions: Self.partitions)
+        }
+
+        let first = try StagedCopy(brokers: cluster.brokers, output: output)
+        var expected = try StagedIndexBuild.files(staged, partitions: Self.partitions)
+        try await waitUntil("the first copy published the whole index", timeout: .seconds(180)) {
+            try await watch.round([first]) == expected
+        }
+        try await Self.expectAtRest(first)
+        let second = try StagedCopy(brokers: cluster.brokers, output: output)
+        try await waitUntil("two copies share the shards and publish the same bytes", timeout: .seconds(180)) {
+            let shared = !first.artists.progress.ready.isEmpty && !second.artists.progress.ready.isEmpty
+            return try await watch.round([first, second]) == expected && shared
+        }
+        // The first copy's artist stage leaves: the second holds every shard, shard 0 with it.
+        try await first.stopArtists()
+        try await waitUntil("the second copy holds every shard", timeout: .seconds(180)) {
+            _ = try await watch.round([first, second])
+            return first.artists.progress.held.isEmpty && second.artists.progress.ready.count == Self.partitions
+        }
+        // A page the second copy assembles: the shared files change behind the first's back.
+        expected = try await newPage(98, count: 12)
+        try await waitUntil("the second copy published the new page", timeout: .seconds(60)) {
+            try await watch.round([first, second]) == expected
+        }
+        // The first copy takes its shards back (shard 0 with them once the second stops), with
+        // the publisher that assembled before.
+        try first.startArtists()
+        try await second.stop()
+        try await waitUntil(
+            "the first copy holds every shard again and publishes the same bytes", timeout: .seconds(180)
+        ) {
+            try await watch.round([first]) == expected && first.artists.progress.ready.count == Self.partitions
+        }
+        try await Self.expectAtRest(first)
+        expected = try await newPage(99, count: 12)
+        var differing: [String] = []
+        try await waitUntil(
+            "the first copy published a page after; differing: \(differing.prefix(5))", timeout: .seconds(60)
+        ) {
+            let files = try await watch.round([first])
+            differing = Set(files.keys).union(expected.keys).filter { files[$0] != expected[$0] }.sorted()
+            return differing.isEmpty
+        }
+        #expect(watch.most == 624)
+        try await first.stop()
+        await cluster.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Once a round writes nothing, the next rounds write nothing and ask the broker nothing: a
+    /// pipeline at rest once asked two questions every round.
+    static func expectAtRest(_ copy: StagedCopy) async throws {
+        try await waitUntil("a round writes nothing", timeout: .seconds(30)) {
+            try await copy.publisher.publish() == 0
+        }
+        let asked = copy.publisher.offsets.questionsAsked
+        for _ in 0..<5 {
+            #expect(try await copy.publisher.publish() == 0)
+        }
+        #expect(copy.publisher.offsets.questionsAsked == asked, "rounds at rest asked the broker")
     }
 
     /// Object numbers and makers as museums write them: dots, spaces, slashes, brackets,

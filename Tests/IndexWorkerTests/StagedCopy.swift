@@ -5,6 +5,7 @@ import KafkaClient
 import KafkaTestKit
 import ObjectStorage
 import PipelineContract
+import Synchronization
 import Testing
 
 @testable import IndexWorker
@@ -15,6 +16,10 @@ final class StagedCopy: Sendable {
     let artists: ArtistsStage
     let publisher: ShardPublisher
     private let workers: [any StoppableWorker]
+    /// The artist stage's worker, while it runs: stopped and started again on its own, the copy
+    /// loses its shards and takes them back with the same publisher.
+    private let artistsWorker: Mutex<InProcessWorker<ArtistsStage>?>
+    private let brokers: String
     /// The copy's own state folder, as each copy of the worker has on its own disk.
     private let state = FileManager.default.temporaryDirectory.appendingPathComponent(
         "staged-copy-\(UUID().uuidString)")
@@ -31,18 +36,38 @@ final class StagedCopy: Sendable {
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index-works", topics: [ArtpipeTopic.indexWorks], handler: works,
                 configureConsumer: works.configure),
-            try InProcessWorker(
-                brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists],
-                handler: artists, configureConsumer: artists.configure),
         ]
-        (self.pages, self.artists, publisher) = (pages, artists, stages.publisher)
+        artistsWorker = Mutex(try Self.artistsWorker(brokers: brokers, artists: artists))
+        (self.pages, self.artists, publisher, self.brokers) = (pages, artists, stages.publisher, brokers)
         #expect(
             stages.workers.map(\.checkedTopics) == [PipelineStage.index.inputTopics]
                 + ArtpipeTopic.index.dropFirst().map { [$0] })
     }
 
+    private static func artistsWorker(brokers: String, artists: ArtistsStage) throws -> InProcessWorker<ArtistsStage> {
+        try InProcessWorker(
+            brokers: brokers, group: "artpipe-index-artists", topics: [ArtpipeTopic.indexArtists], handler: artists,
+            configureConsumer: artists.configure)
+    }
+
+    /// Stops the artist stage alone: its shards go to the other copies.
+    func stopArtists() async throws {
+        let worker = artistsWorker.withLock { worker in
+            defer { worker = nil }
+            return worker
+        }
+        try await worker?.stop()
+    }
+
+    /// Starts the artist stage again, in the same copy.
+    func startArtists() throws {
+        let worker = try Self.artistsWorker(brokers: brokers, artists: artists)
+        artistsWorker.withLock { $0 = worker }
+    }
+
     func stop() async throws {
         for worker in workers { try await worker.stop() }
+        try await stopArtists()
         try? FileManager.default.removeItem(at: state)
     }
 }

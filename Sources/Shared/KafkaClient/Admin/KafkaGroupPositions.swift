@@ -11,11 +11,15 @@ package final class KafkaGroupPositions: Sendable {
     /// Each topic's partition count, and when it was read: asked again after `countsKeptFor`.
     private let counts = Mutex<(partitions: [String: Int], at: ContinuousClock.Instant)?>(nil)
     private let countsKeptFor: Duration
+    private let asked = Atomic<Int>(0)
 
     package init(configuration: KafkaClientConfiguration, countsKeptFor: Duration = .seconds(10), logger: Logger) {
         offsets = KafkaGroupOffsets(configuration: configuration, logger: logger)
         self.countsKeptFor = countsKeptFor
     }
+
+    /// How many questions this has put to the brokers: for tests that a service at rest asks none.
+    package var questionsAsked: Int { asked.load(ordering: .relaxed) }
 
     /// `group`'s committed offset on each partition of `topic`, in partition order; where it
     /// committed none, the partition's low watermark (it would start there). Two requests, or
@@ -45,8 +49,9 @@ package final class KafkaGroupPositions: Sendable {
     private func run<T: Sendable>(
         group: String, _ body: @escaping @Sendable (RDKafkaClient, Int32) throws -> T
     ) async throws -> T {
+        asked.add(1, ordering: .relaxed)
         // Making a client blocks too (librdkafka starts its threads): off the cooperative pool.
-        try await offsets.configuration.runBlocking { [self] in
+        return try await offsets.configuration.runBlocking { [self] in
             let client = try clients.withLock { clients in
                 if let client = clients[group] { return client }
                 let client = try offsets.makeClient(group: group)
