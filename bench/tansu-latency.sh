@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark: what Tansu (bench/tansu.sh) itself costs a message on its way, as a partition grows:
 # a produce's acknowledgement, the time from it until a consumer waiting at the end has the
-# message (fetch.wait.max.ms=50, as bench/index.sh sets). One partition, 60-byte lz4 messages in batches of 200, measured
+# message (fetch.wait.max.ms=50, as bench/index.sh sets), and a question for the partition's end
+# (ListOffsets, as the index's publisher asks twice on a new page's path, from a client that is
+# not fetching). Then that question on a partition of 100,000 batches of one message, since its
+# cost follows the batches a partition holds. One partition, 60-byte lz4 messages in batches of 200, measured
 # at 0, 100,000, 400,000 and 800,000 messages (nine times each; medians and the worst).
 # A page's path in bench/index.sh crosses three such topics and two such producers.
 #   bench/tansu-latency.sh
@@ -29,6 +32,16 @@ producer = Producer({"bootstrap.servers": brokers, "linger.ms": 5, "compression.
 partition = TopicPartition("latency", 0)
 print(f"librdkafka {__import__('confluent_kafka').libversion()[0]}")
 
+asker = Consumer({"bootstrap.servers": brokers, "group.id": "latency-ends"})
+
+def ask_end(partition):
+    times = []
+    for _ in range(9):
+        start = time.time()
+        asker.get_watermark_offsets(partition, cached=False)
+        times.append(time.time() - start)
+    return times
+
 def measure(size):
     consumer = Consumer({"bootstrap.servers": brokers, "group.id": f"latency-{size}", "fetch.wait.max.ms": 50,
                          "enable.auto.commit": False})
@@ -37,6 +50,7 @@ def measure(size):
     while consumer.poll(1.0) is not None:
         pass
     acks, hops = [], []
+    ends = ask_end(partition)
     for _ in range(9):
         time.sleep(0.1)
         start = time.time()
@@ -49,7 +63,8 @@ def measure(size):
         hops.append(time.time() - acked)
     consumer.close()
     row = lambda values: f"{sorted(values)[4] * 1000:.1f} (worst {max(values) * 1000:.1f})"
-    print(f"{size:>9,} messages: produce acknowledged {row(acks)} ms; then consumed {row(hops)} ms", flush=True)
+    print(f"{size:>9,} messages: produce acknowledged {row(acks)} ms; then consumed {row(hops)} ms; "
+          f"its end asked {row(ends)} ms", flush=True)
 
 written = 0
 for size in (0, 100_000, 400_000, 800_000):
@@ -59,4 +74,14 @@ for size in (0, 100_000, 400_000, 800_000):
         producer.flush()
         written += 10_000
     measure(size)
+
+admin.create_topics([NewTopic("singles", 1, 1)])["singles"].result()
+single = Producer({"bootstrap.servers": brokers, "linger.ms": 0, "batch.num.messages": 1, "compression.type": "lz4"})
+for _ in range(20):
+    for _ in range(5_000):
+        single.produce("singles", os.urandom(60))
+        single.poll(0)
+    single.flush()
+times = sorted(ask_end(TopicPartition("singles", 0)))
+print(f"  100,000 batches of one message: its end asked {times[4] * 1000:.1f} (worst {max(times) * 1000:.1f}) ms")
 PY
