@@ -19,10 +19,7 @@ struct IndexStagesTests {
         "copies publish the bytes one copy builds from the whole index; a copy joining, then the first leaving, never shows fewer works"
     )
     func copiesJoinAndLeave() async throws {
-        let cluster = try TestCluster()
-        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.index {
-            try cluster.broker.createTopic(topic, partitions: Self.partitions)
-        }
+        let cluster = try Self.cluster()
         var inputs = Self.namedAsMuseumsDo(IndexLayoutTests.inputs(works: 1_500, artists: 40))
         var staged = inputs.pages.values.map { StagedIndexBuild.Input.page($0) }
         var records = try inputs.pages.values.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) }
@@ -90,12 +87,7 @@ struct IndexStagesTests {
         #expect(
             updated
                 == IndexLayout.files(for: ArtistIndex.build(from: inputs), shards: IndexShards(count: Self.partitions)))
-        var differing: [String] = []
-        try await waitUntil("the new page is published; differing: \(differing.prefix(5))", timeout: .seconds(60)) {
-            let files = try await watch.round([second])
-            differing = Set(files.keys).union(updated.keys).filter { files[$0] != updated[$0] }.sorted()
-            return differing.isEmpty
-        }
+        try await watch.waitUntilPublished(updated, by: [second], "the new page is published")
         #expect(watch.most == 1_510)
         try await second.stop()
         await cluster.shutdown()
@@ -106,10 +98,7 @@ struct IndexStagesTests {
         "a copy that loses shard 0 while another assembles, then takes it back, assembles again from the files as they are"
     )
     func shardZeroLostAndTakenBack() async throws {
-        let cluster = try TestCluster()
-        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.index {
-            try cluster.broker.createTopic(topic, partitions: Self.partitions)
-        }
+        let cluster = try Self.cluster()
         var inputs = Self.namedAsMuseumsDo(IndexLayoutTests.inputs(works: 600, artists: 20))
         var staged = inputs.pages.values.map { StagedIndexBuild.Input.page($0) }
         try await cluster.producer.send(
@@ -167,18 +156,20 @@ struct IndexStagesTests {
         }
         try await Self.expectAtRest(first)
         expected = try await newPage(99, count: 12)
-        var differing: [String] = []
-        try await waitUntil(
-            "the first copy published a page after; differing: \(differing.prefix(5))", timeout: .seconds(60)
-        ) {
-            let files = try await watch.round([first])
-            differing = Set(files.keys).union(expected.keys).filter { files[$0] != expected[$0] }.sorted()
-            return differing.isEmpty
-        }
+        try await watch.waitUntilPublished(expected, by: [first], "the first copy published a page after")
         #expect(watch.most == 624)
         try await first.stop()
         await cluster.shutdown()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A broker with the index's input and own topics, each of ``partitions`` partitions.
+    static func cluster() throws -> TestCluster {
+        let cluster = try TestCluster()
+        for topic in [ArtpipeTopic.pages, ArtpipeTopic.thumbnails, ArtpipeTopic.deadLetters] + ArtpipeTopic.index {
+            try cluster.broker.createTopic(topic, partitions: partitions)
+        }
+        return cluster
     }
 
     /// Once a round writes nothing, the next rounds write nothing and ask the broker nothing: a

@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import Foundation
 import ObjectStorage
 import PipelineContract
@@ -38,5 +39,15 @@ final class ManifestWatch: Sendable {
             state.withLock { $0.most = max($0.most, works) }
         }
         return try IndexStagesTests.published(output)
+    }
+
+    /// Rounds of `copies` until the index's files are `expected`; a timeout names some that differ.
+    func waitUntilPublished(_ expected: [String: [UInt8]], by copies: [StagedCopy], _ what: String) async throws {
+        var differing: [String] = []
+        try await waitUntil("\(what); differing: \(differing.prefix(5))", timeout: .seconds(60)) {
+            let files = try await round(copies)
+            differing = Set(files.keys).union(expected.keys).filter { files[$0] != expected[$0] }.sorted()
+            return differing.isEmpty
+        }
     }
 }
