@@ -554,8 +554,9 @@ package final class ShardPublisher: @unchecked Sendable {
         let assembles = isComplete && ready.contains(0)
         let target = assembles ? self.target.withLock { $0 } : nil
         let progress = artists.progress
+        // Asked every round, whether or not it assembles: a round that holds none restarts the limit.
         return hold.heldBack(
-            ready, awaitingRows: assembles && (pagesChanged || (target != nil && target?.artistsEnd == nil)),
+            ready, awaitingRows: assembles && (pagesChanged || target.map { $0.artistsEnd == nil } == true),
             artistsEnd: target?.artistsEnd,
             position: { progress.position(of: ArtpipeTopic.indexArtists, partition: $0) })
     }
