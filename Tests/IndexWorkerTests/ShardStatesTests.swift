@@ -1,4 +1,5 @@
 import Foundation
+import KafkaClient
 import NIOPosix
 import PipelineContract
 import Testing
@@ -26,12 +27,12 @@ struct ShardStatesTests {
         #expect(try await states.lineCounts(of: 0..<3) == [250, 250, 250])
 
         // Shards 1 and 2 let go: a hundred lines a call, shard 1's first.
-        try await states.keep(only: [0])
+        try await states.keep(StageAssignments(held: [0: 1], latest: 1))
         #expect(try await states.lineCounts(of: 0..<3) == [250, 150, 250])
-        try await states.keep(only: [0])
-        try await states.keep(only: [0])
+        try await states.keep(StageAssignments(held: [0: 1], latest: 1))
+        try await states.keep(StageAssignments(held: [0: 1], latest: 1))
         #expect(try await states.lineCounts(of: 0..<3) == [250, 0, 250])
-        try await states.keep(only: [0])
+        try await states.keep(StageAssignments(held: [0: 1], latest: 1))
         #expect(try await states.lineCounts(of: 0..<3) == [250, 0, 150])
 
         // Shard 2 taken again under a new assignment while its lines still leave: read again
@@ -42,8 +43,49 @@ struct ShardStatesTests {
         let view = try #require(
             try await states.take(2, generation: 2, always: true, shards: IndexShards(count: 3)))
         #expect(view.content.totals.works == 1)
-        for _ in 0..<3 { try await states.keep(only: [0, 2]) }
+        for _ in 0..<3 { try await states.keep(StageAssignments(held: [0: 1, 2: 2], latest: 2)) }
         #expect(try await states.lineCounts(of: 0..<3) == [250, 0, 1])
         #expect(try await states.take(0, generation: 1, always: true, shards: IndexShards(count: 3)) != nil)
+    }
+
+    @Test(
+        "a round's picture of the assignments, taken before a shard was assigned, does not let that shard go"
+    )
+    func shardAssignedAfterThePicture() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-states-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let states = try ShardStates(folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests)
+        let progress = StageProgress()
+        let topic = ArtpipeTopic.indexArtists
+        progress.assigned([(KafkaTopicPartition(topic: topic, partition: 0), endOffset: 0)])
+        // The round's picture: shard 0 alone.
+        let picture = progress.assignments
+        // Shard 2 assigned while the round awaits the broker, and restored.
+        progress.assigned([(KafkaTopicPartition(topic: topic, partition: 2), endOffset: 40)])
+        let generation = try #require(progress.held[2])
+        let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 40, artists: 4))
+        for work in whole.artists.flatMap(\.works) {
+            let key = WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false)
+            try await states.apply(key, .init(artist: "Maker", work: work), shard: 2, generation: generation)
+        }
+        try await states.keep(picture)
+        #expect(try await states.lineCounts(of: 2..<3) == [40])
+        // Asked for under an older assignment, it gives nothing rather than an empty shard; a
+        // late row of that assignment changes nothing.
+        let older = try await states.take(2, generation: generation - 1, always: true, shards: IndexShards(count: 3))
+        #expect(older == nil)
+        let late = whole.artists[0].works[0]
+        try await states.apply(
+            WorkKey(source: "rijksmuseum", id: "late", isRecord: false), .init(artist: "Maker", work: late), shard: 2,
+            generation: generation - 1)
+        let view = try #require(
+            try await states.take(2, generation: generation, always: true, shards: IndexShards(count: 3)))
+        #expect(view.content.totals.works == 40)
+
+        // Once a picture shows shard 2 gone, it leaves.
+        progress.revoked([KafkaTopicPartition(topic: topic, partition: 2)])
+        try await states.keep(progress.assignments)
+        #expect(try await states.lineCounts(of: 2..<3) == [0])
     }
 }

@@ -138,7 +138,8 @@ package final class ShardPublisher: @unchecked Sendable {
     package func publish(threadPool: NIOThreadPool = .singleton) async throws -> Int {
         // How long each part of the round took, for `--log-level debug`.
         var phases = RoundPhases()
-        let held = artists.progress.held
+        let assignments = artists.progress.assignments
+        let held = assignments.held
         let ready = artists.progress.ready
         // Asked before the positions are read: shards that read to the target's end this round
         // let this round assemble, where asking after put a round more on every page's path.
@@ -152,12 +153,15 @@ package final class ShardPublisher: @unchecked Sendable {
             try pageSummaries.filter { try self.summaries.changes($0) }
         }
         let writable = ready.subtracting(heldBack(ready, pagesChanged: !changedSummaries.isEmpty))
-        // Read before the works are taken: they hold at least what was read up to here.
+        // Read before the works are taken: they hold at least what was read up to here. Under
+        // the assignment of the round's picture only: a position read under a newer one would
+        // be written into a summary of the older one's works.
         var positions: [Int: Int64] = [:]
         for shard in writable {
-            positions[shard] = artists.progress.position(of: ArtpipeTopic.indexArtists, partition: shard)
+            positions[shard] = artists.progress.position(
+                of: ArtpipeTopic.indexArtists, partition: shard, under: held[shard] ?? -1)
         }
-        try await artists.shards.keep(only: Set(held.keys))
+        try await artists.shards.keep(assignments)
         let (listing, again, bootstrapped) = try await threadPool.runIfActive {
             try self.locked {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {

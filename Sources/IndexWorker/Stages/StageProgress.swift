@@ -20,6 +20,8 @@ package final class StageProgress: Sendable {
     private let committed = Mutex<[Int: Int64]>([:])
     /// Where the consumer starts reading each partition being assigned: read up to there already.
     private let starts = Mutex<[KafkaTopicPartition: Int64]>([:])
+    /// The newest assignment's number; bumped under `partitions`' lock, so a picture of the
+    /// partitions held (``assignments``) knows every assignment it shows and no later one.
     private let generations = Atomic<Int>(0)
     /// Set whenever a message is read, cleared by ``takeMoved()``: wakes the publisher.
     private let moved = Atomic<Bool>(false)
@@ -31,9 +33,9 @@ package final class StageProgress: Sendable {
 
     /// Partitions assigned, with each topic's end offset then (an unknown one counts as not read).
     package func assigned(_ partitions: [(KafkaTopicPartition, endOffset: Int64?)]) {
-        let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
         let byPartition = Dictionary(grouping: partitions, by: { Int($0.0.partition) })
         self.partitions.withLock { held in
+            let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
             for (partition, topics) in byPartition {
                 var targets = held[partition]?.readiness.targets ?? [:]
                 for (topicPartition, end) in topics { targets[topicPartition.topic] = end ?? Self.unknownEnd }
@@ -113,9 +115,13 @@ package final class StageProgress: Sendable {
         moved.exchange(false, ordering: .acquiringAndReleasing)
     }
 
-    /// How far `topic`'s partition is read under the current assignment.
-    package func position(of topic: String, partition: Int) -> Int64? {
-        partitions.withLock { $0[partition]?.readiness.positions[topic] }
+    /// How far `topic`'s partition is read under the current assignment, or only under the
+    /// assignment `generation` when given.
+    package func position(of topic: String, partition: Int, under generation: Int? = nil) -> Int64? {
+        partitions.withLock { held in
+            guard let entry = held[partition], generation == nil || entry.generation == generation else { return nil }
+            return entry.readiness.positions[topic]
+        }
     }
 
     package func revoked(_ partitions: [KafkaTopicPartition]) {
@@ -124,7 +130,14 @@ package final class StageProgress: Sendable {
     }
 
     /// The partitions held now, each with the assignment it is held under.
-    package var held: [Int: Int] { partitions.withLock { $0.mapValues(\.generation) } }
+    package var held: [Int: Int] { assignments.held }
+
+    /// ``held``, with the newest assignment made by then.
+    package var assignments: StageAssignments {
+        partitions.withLock {
+            StageAssignments(held: $0.mapValues(\.generation), latest: generations.load(ordering: .relaxed))
+        }
+    }
 
     /// The partitions held and read to where they stood at their assignment.
     package var ready: Set<Int> {
