@@ -8,15 +8,21 @@ import Testing
 
 @Suite("The artist shards a copy holds")
 struct ShardStatesTests {
+    /// Shard states in a folder of their own, for the caller to remove.
+    static func states(droppedPerCall: Int = 10_000) throws -> (ShardStates, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-states-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let states = try ShardStates(
+            folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests, droppedPerCall: droppedPerCall)
+        return (states, folder)
+    }
+
     @Test(
         "a shard let go leaves the copy's file a part at a time, the shards held untouched; taken again meanwhile, it begins empty"
     )
     func shardLetGo() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-states-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (states, folder) = try Self.states(droppedPerCall: 100)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let states = try ShardStates(
-            folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests, droppedPerCall: 100)
         let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 750, artists: 10))
         var keys: [Int: [WorkKey]] = [:]
         for (number, work) in whole.artists.flatMap(\.works).enumerated() {
@@ -52,10 +58,8 @@ struct ShardStatesTests {
         "a round's picture of the assignments, taken before a shard was assigned, does not let that shard go"
     )
     func shardAssignedAfterThePicture() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-states-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (states, folder) = try Self.states()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let states = try ShardStates(folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests)
         let progress = StageProgress()
         let topic = ArtpipeTopic.indexArtists
         progress.assigned([(KafkaTopicPartition(topic: topic, partition: 0), endOffset: 0)])
