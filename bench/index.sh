@@ -11,7 +11,8 @@
 # WORKS works, one after another, each timed from the broker's acknowledgement to the manifest
 # counting it. INDEX_TIMEOUT: seconds the first complete index may take (default 1800); LOGS=DIR
 # keeps the workers' logs there, whether or not the new pages arrive (give WORKER_OPTIONS="--log-level
-# debug" to see each publish round's phases).
+# debug" to see each publish round's phases). On Tansu, last: how long asking a partition's end
+# takes in each topic, which follows the batches it holds.
 #   [COPIES=N] [PARTITIONS=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] [COMPRESSION=lz4] [NEW_PAGES=N]
 #   bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
@@ -79,5 +80,22 @@ echo "peak RSS per copy: ${rss[*]} MiB"
 echo "state on disk per copy (--state: the stages' SQLite files): ${state[*]} MiB"
 if [ "${BROKER:-embedded}" = tansu ]; then
   echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"
+  # What a request costs Tansu grows with the batches its partition holds (bench/tansu-latency.sh):
+  # each topic's partitions' ends asked one at a time, as a measure of how many the run left.
+  PYTHONPATH="$tansu_folder" python3 - "$brokers" <<'PY'
+import sys, time
+from confluent_kafka import Consumer, TopicPartition
+consumer = Consumer({"bootstrap.servers": sys.argv[1], "group.id": "bench-ends"})
+for topic in ("artpipe.pages", "artpipe.index-pages", "artpipe.index-works", "artpipe.index-artists"):
+    times = []
+    for partition in sorted(consumer.list_topics(topic).topics[topic].partitions):
+        for _ in range(3):
+            start = time.time()
+            consumer.get_watermark_offsets(TopicPartition(topic, partition), cached=False)
+            times.append(time.time() - start)
+    times.sort()
+    print(f"{topic}: one partition's end asked in {times[len(times) // 2] * 1000:.1f} ms "
+          f"(median of {len(times)}, worst {times[-1] * 1000:.1f})")
+PY
 fi
 echo "one new page of $works works ($new_pages, one after another), in the published manifest: ${latencies[*]} s after the broker acknowledged it"

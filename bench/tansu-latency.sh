@@ -3,9 +3,11 @@
 # a produce's acknowledgement, the time from it until a consumer waiting at the end has the
 # message (fetch.wait.max.ms=50, as bench/index.sh sets), and a question for the partition's end
 # (ListOffsets, as the index's publisher asks twice on a new page's path, from a client that is
-# not fetching). Then that question on a partition of 100,000 batches of one message, since its
-# cost follows the batches a partition holds. One partition, 60-byte lz4 messages in batches of 200, measured
-# at 0, 100,000, 400,000 and 800,000 messages (nine times each; medians and the worst).
+# not fetching). Then the same on a partition of 10,000 and 30,000 batches of one message, and
+# the question alone at 100,000 (a consumer waiting there kept Tansu busy for many minutes),
+# since what a request costs follows the batches a partition holds. One partition,
+# 60-byte lz4 messages in batches of 200, measured at 0, 100,000, 400,000 and 800,000 messages
+# (nine times each; medians and the worst).
 # A page's path in bench/index.sh crosses three such topics and two such producers.
 #   bench/tansu-latency.sh
 set -euo pipefail
@@ -42,11 +44,12 @@ def ask_end(partition):
         times.append(time.time() - start)
     return times
 
-def measure(size):
-    consumer = Consumer({"bootstrap.servers": brokers, "group.id": f"latency-{size}", "fetch.wait.max.ms": 50,
+def measure(label, topic="latency", producer=producer):
+    partition = TopicPartition(topic, 0)
+    consumer = Consumer({"bootstrap.servers": brokers, "group.id": f"latency-{topic}-{label}", "fetch.wait.max.ms": 50,
                          "enable.auto.commit": False})
     _, high = consumer.get_watermark_offsets(partition)
-    consumer.assign([TopicPartition("latency", 0, high)])
+    consumer.assign([TopicPartition(topic, 0, high)])
     while consumer.poll(1.0) is not None:
         pass
     acks, hops = [], []
@@ -54,7 +57,7 @@ def measure(size):
     for _ in range(9):
         time.sleep(0.1)
         start = time.time()
-        producer.produce("latency", os.urandom(60))
+        producer.produce(topic, os.urandom(60))
         producer.flush()
         acked = time.time()
         while consumer.poll(5) is None:
@@ -63,7 +66,7 @@ def measure(size):
         hops.append(time.time() - acked)
     consumer.close()
     row = lambda values: f"{sorted(values)[4] * 1000:.1f} (worst {max(values) * 1000:.1f})"
-    print(f"{size:>9,} messages: produce acknowledged {row(acks)} ms; then consumed {row(hops)} ms; "
+    print(f"{label}: produce acknowledged {row(acks)} ms; then consumed {row(hops)} ms; "
           f"its end asked {row(ends)} ms", flush=True)
 
 written = 0
@@ -73,15 +76,22 @@ for size in (0, 100_000, 400_000, 800_000):
             producer.produce("latency", os.urandom(60))
         producer.flush()
         written += 10_000
-    measure(size)
+    measure(f"{size:>9,} messages")
 
 admin.create_topics([NewTopic("singles", 1, 1)])["singles"].result()
 single = Producer({"bootstrap.servers": brokers, "linger.ms": 0, "batch.num.messages": 1, "compression.type": "lz4"})
-for _ in range(20):
-    for _ in range(5_000):
-        single.produce("singles", os.urandom(60))
-        single.poll(0)
-    single.flush()
-times = sorted(ask_end(TopicPartition("singles", 0)))
-print(f"  100,000 batches of one message: its end asked {times[4] * 1000:.1f} (worst {max(times) * 1000:.1f}) ms")
+written = 0
+for size in (10_000, 30_000, 100_000):
+    while written < size:
+        for _ in range(5_000):
+            single.produce("singles", os.urandom(60))
+            single.poll(0)
+        single.flush()
+        written += 5_000
+    if size < 100_000:
+        measure(f"{size:>9,} batches of one message", "singles", single)
+        written += 9
+    else:
+        times = sorted(ask_end(TopicPartition("singles", 0)))
+        print(f"{size:>9,} batches of one message: its end asked {times[4] * 1000:.1f} (worst {max(times) * 1000:.1f}) ms")
 PY
