@@ -158,8 +158,9 @@ package final class ShardPublisher: @unchecked Sendable {
         // be written into a summary of the older one's works.
         var positions: [Int: Int64] = [:]
         for shard in writable {
+            guard let generation = held[shard] else { continue }
             positions[shard] = artists.progress.position(
-                of: ArtpipeTopic.indexArtists, partition: shard, under: held[shard] ?? -1)
+                of: ArtpipeTopic.indexArtists, partition: shard, under: generation)
         }
         try await artists.shards.keep(assignments)
         let (listing, again, bootstrapped) = try await threadPool.runIfActive {

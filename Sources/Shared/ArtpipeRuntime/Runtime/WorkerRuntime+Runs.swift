@@ -91,15 +91,15 @@ extension WorkerRuntime {
         let result = await produce(run.outputs, for: last, lease: lease)
         // Where a run's time goes (its messages handled, then its outputs acknowledged), at
         // debug level: what a stage's share of a new page's path is made of.
-        logger.debug(
-            "run sent",
-            metadata: [
-                "kafka.topic": "\(last.topic)", "kafka.partition": "\(last.partition)",
-                "kafka.offset": "\(last.offset)",
-                "messages": "\(run.messages.count)", "outputs": "\(run.outputs.count)",
-                "handled_ms": "\((sending - (run.messages.first?.start ?? sending)) / 1_000_000)",
-                "sent_ms": "\((DispatchTime.now().uptimeNanoseconds - sending) / 1_000_000)",
-            ])
+        if logger.logLevel <= .debug {
+            logger.describing(last).debug(
+                "run sent",
+                metadata: [
+                    "messages": "\(run.messages.count)", "outputs": "\(run.outputs.count)",
+                    "handled_ms": "\((sending - (run.messages.first?.start ?? sending)) / 1_000_000)",
+                    "sent_ms": "\((DispatchTime.now().uptimeNanoseconds - sending) / 1_000_000)",
+                ])
+        }
         inFlight.subtract(run.messages.count, ordering: .relaxed)
         let acknowledged = if case .acknowledged = result { true } else { false }
         for (message, start) in run.messages {
