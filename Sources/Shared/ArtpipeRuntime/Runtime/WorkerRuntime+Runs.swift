@@ -10,9 +10,10 @@ extension WorkerRuntime {
         var bytes = 0
 
         var isEmpty: Bool { messages.isEmpty }
-        /// Big enough that a round trip carries it well, small enough that a revoke waiting on
-        /// it (and the broker's request limits) are not strained.
-        var isFull: Bool { messages.count >= 1_000 || outputs.count >= 2_000 || bytes >= 4 << 20 }
+        /// Big enough that a partition behind (a rebuild) writes few, large batches: a broker
+        /// that reads its log by batch (Tansu) pays per batch on every fetch; small enough that
+        /// a revoke waiting on it (and the broker's request limits) are not strained.
+        var isFull: Bool { messages.count >= 10_000 || outputs.count >= 20_000 || bytes >= 16 << 20 }
 
         mutating func add(_ message: KafkaConsumerMessage, start: UInt64, outputs more: [KafkaProducerRecord]) {
             messages.append((message, start))
