@@ -32,10 +32,10 @@ final class StagedCopy: Sendable {
         workers = [
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index", topics: PipelineStage.index.inputTopics, handler: pages,
-                configureConsumer: pages.configure),
+                acknowledged: stages.acknowledged, configureConsumer: pages.configure),
             try InProcessWorker(
                 brokers: brokers, group: "artpipe-index-works", topics: [ArtpipeTopic.indexWorks], handler: works,
-                configureConsumer: works.configure),
+                acknowledged: stages.acknowledged, configureConsumer: works.configure),
         ]
         artistsWorker = Mutex(try Self.artistsWorker(brokers: brokers, artists: artists))
         (self.pages, self.artists, publisher, self.brokers) = (pages, artists, stages.publisher, brokers)

@@ -14,6 +14,9 @@ package struct IndexStages: Sendable {
     package let works: WorksStage
     package let artists: ArtistsStage
     package let publisher: ShardPublisher
+    /// What the copy's producer had acknowledged, for the publisher (``WrittenEnds``): give it
+    /// to the producer the stages write through (``WorkerLaunchSettings/acknowledgedOffsets``).
+    package let acknowledged = KafkaAcknowledgedOffsets()
     /// Held for the copy's life: no other process uses its files.
     let stateFolder: StateFolder
 
@@ -54,7 +57,7 @@ package struct IndexStages: Sendable {
             shards: try ShardStates(folder: state, cacheBytes: cacheBytes, threadPool: storeThreads))
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
-            relistEvery: relistEvery, logger: logger)
+            relistEvery: relistEvery, acknowledged: acknowledged, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.

@@ -26,6 +26,10 @@ package final class ShardPublisher: @unchecked Sendable {
     let artists: ArtistsStage
     let summaries: IndexSummaries
     let offsets: KafkaGroupPositions
+    /// Where `artpipe.index-works` ends for the rows of the pages this copy holds.
+    private let pagesWrote: WrittenEnds
+    /// Where `artpipe.index-artists` ends for the rows this copy's works stage wrote.
+    private let worksWrote: WrittenEnds
     let logger: Logger
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
@@ -85,7 +89,7 @@ package final class ShardPublisher: @unchecked Sendable {
         output: any OutputStore, partitions: Int, pages: PagesStage, works: WorksStage, artists: ArtistsStage,
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
         shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200),
-        holdWithin: Duration = defaultHoldWithin, logger: Logger
+        holdWithin: Duration = defaultHoldWithin, acknowledged: KafkaAcknowledgedOffsets? = nil, logger: Logger
     ) {
         self.output = output
         (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
@@ -97,6 +101,8 @@ package final class ShardPublisher: @unchecked Sendable {
         self.artists = artists
         summaries = IndexSummaries(output: output)
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
+        pagesWrote = WrittenEnds(topic: ArtpipeTopic.indexWorks, acknowledged: acknowledged)
+        worksWrote = WrittenEnds(topic: ArtpipeTopic.indexArtists, acknowledged: acknowledged)
         self.logger = logger
     }
 
@@ -299,11 +305,14 @@ package final class ShardPublisher: @unchecked Sendable {
 
     /// The page summaries the output does not hold yet (``IndexSummaries/changes(_:)``), each
     /// with where `artpipe.index-works` ends once they were taken: every row their pages wrote
-    /// is acknowledged, so below those ends. None changed: the broker is not asked.
+    /// is acknowledged, so below those ends (``WrittenEnds``: the pages were summarised under
+    /// the newest assignment or an older one). None changed: nothing is asked.
     private func summariesDue(_ changed: [PagesSummary]) async throws -> [PagesSummary] {
         var due = changed
         guard !due.isEmpty else { return [] }
-        let ends = try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+        let ends = try await pagesWrote.ends(under: pages.progress.assignments.latest) {
+            try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
+        }
         for index in due.indices { due[index].worksEnd = ends }
         return due
     }
@@ -513,11 +522,15 @@ package final class ShardPublisher: @unchecked Sendable {
     /// where `artpipe.index-artists` ends at that moment. Past: when this copy's works stage
     /// holds every partition, restored, the offsets it finished here, which its next commit
     /// would carry (no question to the broker, and no wait for that commit, every 100 ms),
-    /// waited for up to ``catchUpWithin`` when `waiting`; else the works group's committed
-    /// offsets, whichever copies hold its partitions.
+    /// waited for up to ``catchUpWithin`` when `waiting`; the artists' end is then what this
+    /// copy wrote (``WrittenEnds``). Else the works group's committed offsets, whichever copies
+    /// hold its partitions, and the artists' end from the broker.
     private func advanceTarget(waiting wait: Bool = false) async throws {
         guard var target = self.target.withLock({ $0 }), let worksEnd = target.worksEnd, target.artistsEnd == nil
         else { return }
+        let askArtistsEnd = {
+            try await self.offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
+        }
         if works.progress.ready.isSuperset(of: 0..<worksEnd.count) {
             let progress = works.progress
             let settled = { progress.hasSettled(ArtpipeTopic.indexWorks, worksEnd) }
@@ -525,14 +538,16 @@ package final class ShardPublisher: @unchecked Sendable {
                 waiting(for: "the works stage to go past \(worksEnd)")
                 return
             }
+            // Read once settled: the rows up to the works' end were handled under it or an older one.
+            target.artistsEnd = try await worksWrote.ends(under: progress.assignments.latest, ask: askArtistsEnd)
         } else {
             let works = try await offsets.committed(group: IndexStages.worksGroup, topic: ArtpipeTopic.indexWorks)
             guard zip(works, worksEnd).allSatisfy({ $0 >= $1 }) else {
                 waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
                 return
             }
+            target.artistsEnd = try await askArtistsEnd()
         }
-        target.artistsEnd = try await offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
         self.target.withLock { $0 = target }
     }
 

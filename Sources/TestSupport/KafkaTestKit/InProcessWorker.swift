@@ -15,14 +15,16 @@ package final class InProcessWorker<Handler: MessageHandler>: Sendable {
     package init(
         brokers: String, group: String, topics: [String], handler: Handler, retry: RetryPolicy = RetryPolicy(),
         retrySchedule: RetrySchedule? = nil, deadLetterTopic: String = ArtpipeTopic.deadLetters, concurrency: Int = 4,
-        logger: Logger = .test, configureConsumer: (inout KafkaConsumerConfiguration) -> Void = { _ in }
+        acknowledged: KafkaAcknowledgedOffsets? = nil, logger: Logger = .test,
+        configureConsumer: (inout KafkaConsumerConfiguration) -> Void = { _ in }
     ) throws {
         let client = KafkaClientConfiguration(brokers: brokers, properties: EmbeddedBrokerSettings.consumer)
         var configuration = KafkaConsumerConfiguration(client: client, groupID: group)
         configuration.drainTimeout = .seconds(10)
         configureConsumer(&configuration)
         consumer = try KafkaConsumer(configuration: configuration, logger: logger)
-        let producer = try KafkaProducer(configuration: KafkaClientConfiguration(brokers: brokers), logger: logger)
+        let producer = try KafkaProducer(
+            configuration: KafkaClientConfiguration(brokers: brokers), acknowledged: acknowledged, logger: logger)
         self.producer = producer
         let runtime = WorkerRuntime(
             configuration: WorkerConfiguration(

@@ -90,6 +90,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                             storeCacheBytes: cacheBytes,
                             storeThreads: storeThreads, pageThreads: pageThreads, logger: logger)
                     }
+                    settings.acknowledgedOffsets = stages.acknowledged
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
                         swept > 0
                     {

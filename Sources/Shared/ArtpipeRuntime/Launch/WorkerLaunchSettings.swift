@@ -9,6 +9,8 @@ package struct WorkerLaunchSettings: Sendable {
     /// How long the producer waits to fill a batch: workers whose handlers wait for their
     /// records' acknowledgement one message at a time pay it on every message.
     package var producerLinger: Duration = .milliseconds(5)
+    /// Where the producer keeps the offsets of what it delivered, when the workers ask for them.
+    package var acknowledgedOffsets: KafkaAcknowledgedOffsets?
     package var metricsInterval: Duration = .seconds(10)
     /// How long a shutdown or rebalance waits for messages being handled.
     package var drainTimeout: Duration = .seconds(30)

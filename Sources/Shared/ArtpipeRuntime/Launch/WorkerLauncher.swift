@@ -100,7 +100,8 @@ package enum WorkerLauncher {
         var prepared: [PreparedWorker] = []
         do {
             producer = try KafkaProducer(
-                configuration: settings.client, linger: settings.producerLinger, logger: logger)
+                configuration: settings.client, linger: settings.producerLinger,
+                acknowledged: settings.acknowledgedOffsets, logger: logger)
         } catch let error as KafkaError {
             throw ConfigurationError(error.message)
         }

@@ -20,10 +20,16 @@ package final class KafkaProducer: Sendable {
     private let lifecycle = Mutex<Lifecycle>(.running)
     private let flushTimeout = Mutex<Duration>(.seconds(10))
     private let logger: Logger
+    /// Told of every record delivered, when given.
+    private let acknowledged: KafkaAcknowledgedOffsets?
 
     /// - Parameter linger: how long a record waits for others to share its batch (`linger.ms`,
     ///   unless the configuration's properties set it).
-    package init(configuration: KafkaClientConfiguration, linger: Duration = .milliseconds(5), logger: Logger) throws {
+    /// - Parameter acknowledged: where the offsets of the records it delivers are kept.
+    package init(
+        configuration: KafkaClientConfiguration, linger: Duration = .milliseconds(5),
+        acknowledged: KafkaAcknowledgedOffsets? = nil, logger: Logger
+    ) throws {
         let properties = configuration.clientProperties(defaults: [
             ("enable.idempotence", "true"),
             ("linger.ms", "\(linger.milliseconds)"),
@@ -35,6 +41,8 @@ package final class KafkaProducer: Sendable {
         self.client = try RDKafkaClient(type: .producer, properties: properties, callbacks: callbacks)
         self.configuration = configuration
         self.logger = logger
+        self.acknowledged = acknowledged
+        acknowledged?.attach()
         startPolling()
     }
 
@@ -82,7 +90,7 @@ package final class KafkaProducer: Sendable {
     /// send throws an error whose ``KafkaError/isFatal`` is true.
     package func send(_ records: [KafkaProducerRecord]) async throws {
         guard !records.isEmpty else { return }
-        let waiter = DeliveryWaiter(expected: records.count)
+        let waiter = DeliveryWaiter(expected: records.count, acknowledged: acknowledged)
         for (index, record) in records.enumerated() {
             do {
                 try await enqueue(record, waiter: waiter)

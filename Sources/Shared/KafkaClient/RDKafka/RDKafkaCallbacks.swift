@@ -51,7 +51,7 @@ final class RDKafkaCallbacks: @unchecked Sendable {
         if deliveryReports {
             rd_kafka_conf_set_dr_msg_cb(conf) { _, message, _ in
                 guard let message, let opaque = message.pointee._private else { return }
-                Unmanaged<DeliveryWaiter>.fromOpaque(opaque).takeRetainedValue().delivered(error: message.pointee.err)
+                Unmanaged<DeliveryWaiter>.fromOpaque(opaque).takeRetainedValue().delivered(message.pointee)
             }
         }
         if rebalance != nil {
