@@ -5,9 +5,9 @@ import Synchronization
 /// delivery reports: where a topic ends, as far as this producer's own records go, without a
 /// ListOffsets request (113-298 ms each at ten million works on Tansu, on a new page's path).
 ///
-/// Only what this producer wrote: another writer's records are not in it. Attached to one
-/// producer (``KafkaProducer/init(configuration:linger:acknowledged:logger:)``), from before its
-/// first record.
+/// Only what the producers given it wrote (``KafkaProducer/init(configuration:linger:acknowledged:logger:)``,
+/// from before their first record: one for a copy's three stages); another writer's records
+/// are not in it. Told of each delivery by the handle's report callback (``RDKafkaCallbacks``).
 package final class KafkaAcknowledgedOffsets: Sendable {
     private struct State {
         /// By librdkafka's topic handle, the topic's name and each partition's highest offset.
@@ -21,7 +21,7 @@ package final class KafkaAcknowledgedOffsets: Sendable {
 
     package init() {}
 
-    /// Called by the producer it reports for, before its first record.
+    /// Called by each producer it reports for, before its first record.
     func attach() {
         state.withLock { $0.attached = true }
     }

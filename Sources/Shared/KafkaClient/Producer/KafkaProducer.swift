@@ -20,8 +20,6 @@ package final class KafkaProducer: Sendable {
     private let lifecycle = Mutex<Lifecycle>(.running)
     private let flushTimeout = Mutex<Duration>(.seconds(10))
     private let logger: Logger
-    /// Told of every record delivered, when given.
-    private let acknowledged: KafkaAcknowledgedOffsets?
 
     /// - Parameter linger: how long a record waits for others to share its batch (`linger.ms`,
     ///   unless the configuration's properties set it).
@@ -38,10 +36,10 @@ package final class KafkaProducer: Sendable {
         ])
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.deliveryReports = true
+        callbacks.acknowledged = acknowledged
         self.client = try RDKafkaClient(type: .producer, properties: properties, callbacks: callbacks)
         self.configuration = configuration
         self.logger = logger
-        self.acknowledged = acknowledged
         acknowledged?.attach()
         startPolling()
     }
@@ -90,7 +88,7 @@ package final class KafkaProducer: Sendable {
     /// send throws an error whose ``KafkaError/isFatal`` is true.
     package func send(_ records: [KafkaProducerRecord]) async throws {
         guard !records.isEmpty else { return }
-        let waiter = DeliveryWaiter(expected: records.count, acknowledged: acknowledged)
+        let waiter = DeliveryWaiter(expected: records.count)
         for (index, record) in records.enumerated() {
             do {
                 try await enqueue(record, waiter: waiter)

@@ -12,18 +12,12 @@ final class DeliveryWaiter: Sendable {
     }
 
     private let state: Mutex<State>
-    /// Told of each record delivered, before the sender hears of it.
-    private let acknowledged: KafkaAcknowledgedOffsets?
 
-    init(expected: Int, acknowledged: KafkaAcknowledgedOffsets? = nil) {
+    init(expected: Int) {
         state = Mutex(State(remaining: expected))
-        self.acknowledged = acknowledged
     }
 
-    /// A record's delivery report.
-    func delivered(_ message: rd_kafka_message_t) {
-        acknowledged?.delivered(message)
-        let error = message.err
+    func delivered(error: rd_kafka_resp_err_t) {
         let failure = error == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError("delivery failed", rdError: error)
         settle(count: 1, error: failure)
     }

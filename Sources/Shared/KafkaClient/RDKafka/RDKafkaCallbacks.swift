@@ -13,6 +13,8 @@ final class RDKafkaCallbacks: @unchecked Sendable {
     var rebalance: (@Sendable (RDKafkaClient, RDKafkaRebalance) -> Void)?
     var statistics: (@Sendable (String) -> Void)?
     var deliveryReports = false
+    /// Told of each record delivered, before its sender hears of it.
+    var acknowledged: KafkaAcknowledgedOffsets?
 
     init(logger: Logger) {
         self.logger = logger
@@ -49,9 +51,10 @@ final class RDKafkaCallbacks: @unchecked Sendable {
                 ])
         }
         if deliveryReports {
-            rd_kafka_conf_set_dr_msg_cb(conf) { _, message, _ in
+            rd_kafka_conf_set_dr_msg_cb(conf) { handle, message, _ in
                 guard let message, let opaque = message.pointee._private else { return }
-                Unmanaged<DeliveryWaiter>.fromOpaque(opaque).takeRetainedValue().delivered(message.pointee)
+                RDKafkaCallbacks.from(handle)?.acknowledged?.delivered(message.pointee)
+                Unmanaged<DeliveryWaiter>.fromOpaque(opaque).takeRetainedValue().delivered(error: message.pointee.err)
             }
         }
         if rebalance != nil {
