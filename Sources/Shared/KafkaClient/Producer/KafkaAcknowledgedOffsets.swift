@@ -1,4 +1,5 @@
 import CKafka
+import Glibc
 import Synchronization
 
 /// The highest offset the brokers acknowledged for each partition a producer wrote to, from its
@@ -10,8 +11,9 @@ import Synchronization
 /// are not in it. Told of each delivery by the handle's report callback (``RDKafkaCallbacks``).
 package final class KafkaAcknowledgedOffsets: Sendable {
     private struct State {
-        /// By librdkafka's topic handle, the topic's name and each partition's highest offset.
-        var topics: [UInt: (name: String, highest: [Int32: Int64])] = [:]
+        /// Each topic written, with each partition's highest offset: a few topics, looked up by
+        /// name without making a string of each report's.
+        var topics: [(name: String, highest: [Int32: Int64])] = []
         /// A delivery that succeeded without an offset: what this holds cannot be trusted.
         var unknown = false
         var attached = false
@@ -28,17 +30,19 @@ package final class KafkaAcknowledgedOffsets: Sendable {
 
     /// A record delivered: from librdkafka's delivery report thread.
     func delivered(_ message: rd_kafka_message_t) {
-        guard message.err == RD_KAFKA_RESP_ERR_NO_ERROR, let topic = message.rkt else { return }
-        let key = UInt(bitPattern: topic)
+        guard message.err == RD_KAFKA_RESP_ERR_NO_ERROR, let topic = message.rkt, let name = rd_kafka_topic_name(topic)
+        else { return }
         state.withLock { state in
             guard message.offset >= 0 else {
                 state.unknown = true
                 return
             }
-            // The name is made once a topic handle: a report is otherwise a lookup and a compare.
-            if state.topics[key] == nil { state.topics[key] = (String(cString: rd_kafka_topic_name(topic)), [:]) }
-            state.topics[key]!.highest[message.partition] = max(
-                state.topics[key]!.highest[message.partition] ?? -1, message.offset)
+            let index =
+                state.topics.firstIndex { $0.name.withCString { strcmp($0, name) == 0 } }
+                ?? state.topics.endIndex
+            if index == state.topics.endIndex { state.topics.append((String(cString: name), [:])) }
+            let highest = state.topics[index].highest[message.partition] ?? -1
+            if message.offset > highest { state.topics[index].highest[message.partition] = message.offset }
         }
     }
 
@@ -49,10 +53,9 @@ package final class KafkaAcknowledgedOffsets: Sendable {
         state.withLock { state in
             guard state.attached, !state.unknown else { return nil }
             var ends = [Int64](repeating: 0, count: partitions)
-            for entry in state.topics.values where entry.name == topic {
-                for (partition, highest) in entry.highest where Int(partition) < partitions {
-                    ends[Int(partition)] = max(ends[Int(partition)], highest + 1)
-                }
+            for (partition, highest) in state.topics.first(where: { $0.name == topic })?.highest ?? [:]
+            where Int(partition) < partitions {
+                ends[Int(partition)] = highest + 1
             }
             return ends
         }
