@@ -16,11 +16,17 @@ final class RDKafkaConsumerQueue {
         rd_kafka_queue_destroy(queue)
     }
 
-    /// Waits up to `timeoutMilliseconds` for messages; returns what arrived, in order.
-    /// Messages that carry an error are handed to `onError` instead.
+    /// Waits up to `timeoutMilliseconds` for the first message, then takes whatever else is
+    /// already queued; returns what arrived, in order. Messages that carry an error are handed
+    /// to `onError` instead.
     func consumeBatch(timeoutMilliseconds: Int32, onError: (KafkaError) -> Void) -> [KafkaConsumerMessage] {
-        let count = rd_kafka_consume_batch_queue(queue, timeoutMilliseconds, buffer, capacity)
-        guard count > 0 else { return [] }
+        // `rd_kafka_consume_batch_queue` waits its whole timeout unless the batch fills, so
+        // one new page waited the full timeout at every stage: wait for one message alone,
+        // then drain without waiting.
+        guard let first = rd_kafka_consume_queue(queue, timeoutMilliseconds) else { return [] }
+        buffer[0] = first
+        let more = rd_kafka_consume_batch_queue(queue, 0, buffer + 1, capacity - 1)
+        let count = 1 + max(more, 0)
         var messages: [KafkaConsumerMessage] = []
         messages.reserveCapacity(count)
         // One name per topic handle: the batch's messages share their topics' strings.
