@@ -9,9 +9,6 @@ extension WorkerRuntime {
         var messages: [(message: KafkaConsumerMessage, start: UInt64)] = []
         var outputs: [KafkaProducerRecord] = []
         var bytes = 0
-        /// The first message's time from its broker timestamp to the end of its handling: what
-        /// a stage took over a new page before its outputs were sent.
-        var waited: Int64?
 
         var isEmpty: Bool { messages.isEmpty }
         /// Big enough that a partition behind (a rebuild) writes few, large batches: a broker
@@ -20,9 +17,6 @@ extension WorkerRuntime {
         var isFull: Bool { messages.count >= 10_000 || outputs.count >= 20_000 || bytes >= 16 << 20 }
 
         mutating func add(_ message: KafkaConsumerMessage, start: UInt64, outputs more: [KafkaProducerRecord]) {
-            if messages.isEmpty, let stamp = message.timestampMilliseconds {
-                waited = Int64(Date().timeIntervalSince1970 * 1_000) - stamp
-            }
             messages.append((message, start))
             outputs += more
             bytes += more.reduce(0) { $0 + $1.value.count + ($1.key?.count ?? 0) }
@@ -99,14 +93,19 @@ extension WorkerRuntime {
         let result = await produce(run.outputs, for: last, lease: lease)
         // Where a run's time goes (its messages handled, then its outputs acknowledged), at
         // debug level: what a stage's share of a new page's path is made of.
-        if logger.logLevel <= .debug {
+        if logger.logLevel <= .debug, let first = run.messages.first {
+            // How long the first message waited, from its broker timestamp to its handling.
+            let now = DispatchTime.now().uptimeNanoseconds
+            let waited = first.message.timestampMilliseconds.map {
+                Int64(Date().timeIntervalSince1970 * 1_000) - Int64((now - first.start) / 1_000_000) - $0
+            }
             logger.describing(last).debug(
                 "run sent",
                 metadata: [
                     "messages": "\(run.messages.count)", "outputs": "\(run.outputs.count)",
-                    "handled_ms": "\((sending - (run.messages.first?.start ?? sending)) / 1_000_000)",
-                    "sent_ms": "\((DispatchTime.now().uptimeNanoseconds - sending) / 1_000_000)",
-                    "waited_ms": "\(run.waited.map(String.init) ?? "unknown")",
+                    "handled_ms": "\((sending - first.start) / 1_000_000)",
+                    "sent_ms": "\((now - sending) / 1_000_000)",
+                    "waited_ms": "\(waited.map(String.init) ?? "unknown")",
                 ])
         }
         inFlight.subtract(run.messages.count, ordering: .relaxed)
