@@ -298,6 +298,38 @@ extension IndexShardsTests {
     }
 
     @Test(
+        "an artist's works come by object number's scalars, then record id (none first), then page id, whatever order they were applied in"
+    )
+    func workOrder() throws {
+        // Prefixes, accents that fold under other orders, a record id absent, a tie broken by page id.
+        let keys: [(number: String, record: String?, page: String)] = [
+            ("A", nil, "p2"), ("A", "oai:1", "p1"), ("A", "oai:1", "p2"), ("A", "oai:10", "p1"), ("A", "oai:2", "p1"),
+            ("A.1", nil, "p1"), ("AB", nil, "p1"), ("a", nil, "p1"), ("É", nil, "p1"), ("Éa", nil, "p1"),
+        ]
+        var random = SplitMix(seed: 11)
+        for _ in 0..<20 {
+            var state = ShardWorks(shard: 0)
+            var shuffled = Array(keys.indices)
+            for index in shuffled.indices.reversed() { shuffled.swapAt(index, random.next(index + 1)) }
+            for index in shuffled {
+                let (number, record, page) = keys[index]
+                let work = ArtistIndex.Work(
+                    objectNumber: number, title: "Work", pageId: page, page: 1, imageURL: nil,
+                    thumbnailStatus: "noImage",
+                    thumbnailReason: nil, thumbnails: [:], recordId: record, datestamp: nil)
+                try state.apply(
+                    WorkKey(source: "s", id: "\(index)", isRecord: record != nil), .init(artist: "Eva", work: work))
+            }
+            let works = try state.view(shards: .one, whole: true).works["Eva"] ?? []
+            #expect(
+                works.map { "\($0.objectNumber)|\($0.recordId ?? "-")|\($0.pageId)" }
+                    == keys.map {
+                        "\($0.number)|\($0.record ?? "-")|\($0.page)"
+                    })
+        }
+    }
+
+    @Test(
         "a shard taken whole in parts of a few buckets renders what one whole view renders; a part reads only its buckets' artists, and only the final part is last"
     )
     func wholeInParts() throws {

@@ -20,11 +20,23 @@ package final class LetterPages: Sendable {
         var last: String
     }
 
-    /// A page to put together: its frame, how to render it, its artists in order.
+    /// A page to put together: its frame, how to render it, its artists in order (their
+    /// positions in every artist's entries: a list of its own for each page, made each round
+    /// for all of them, cost most of the gallery's part of an assembly in retains).
     struct Page {
         var frame: Frame
         var renderFrame: () -> (head: [UInt8], tail: [UInt8])
-        var artists: [ArtistEntry]
+        var positions: ArraySlice<Int>
+        var entries: [ArtistEntry]
+
+        /// Whether `kept` are this page's artists, entry for entry.
+        func shows(_ kept: [ArtistEntry]) -> Bool {
+            guard kept.count == positions.count else { return false }
+            for (entry, position) in zip(kept, positions) where entry !== entries[position] { return false }
+            return true
+        }
+
+        var artists: [ArtistEntry] { positions.map { entries[$0] } }
     }
 
     private struct Kept: Sendable {
@@ -55,7 +67,7 @@ package final class LetterPages: Sendable {
             var (framed, composed) = (0, 0)
             for (path, page) in pages {
                 let before = last[path]
-                if let before, before.frame == page.frame, before.artists.isIdentical(to: page.artists) {
+                if let before, before.frame == page.frame, page.shows(before.artists) {
                     (next[path], files[path]) = (before, before.bytes)
                     continue
                 }
@@ -67,12 +79,13 @@ package final class LetterPages: Sendable {
                     kept = Kept(frame: page.frame, head: head, tail: tail, artists: [], bytes: [])
                     framed += 1
                 }
-                let list = GallerySite.letterPageList(page.artists)
+                let artists = page.artists
+                let list = GallerySite.letterPageList(artists)
                 var bytes = kept.head
                 bytes.reserveCapacity(kept.head.count + list.count + kept.tail.count)
                 bytes += list
                 bytes += kept.tail
-                (kept.artists, kept.bytes) = (page.artists, bytes)
+                (kept.artists, kept.bytes) = (artists, bytes)
                 composed += 1
                 (next[path], files[path]) = (kept, bytes)
             }

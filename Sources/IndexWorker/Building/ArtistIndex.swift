@@ -151,14 +151,20 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
     /// numbers. Read from the UTF-8 bytes, which keep the scalars' order: sorting an assembly's
     /// artists scalar by scalar had a tenth of the worker's CPU through new pages (perf).
     static func scalarsPrecede(_ a: String, _ b: String) -> Bool {
+        scalarsOrder(a, b) < 0
+    }
+
+    /// `a`'s Unicode scalars against `b`'s, as `memcmp` says it: below zero when `a` sorts first,
+    /// zero for the same scalars, above zero when `b` does (``scalarsPrecede(_:_:)``).
+    static func scalarsOrder(_ a: String, _ b: String) -> Int {
         var (a, b) = (a, b)
         return a.withUTF8 { x in
             b.withUTF8 { y in
                 let common = min(x.count, y.count)
                 if common > 0, case let order = memcmp(x.baseAddress!, y.baseAddress!, common), order != 0 {
-                    return order < 0
+                    return Int(order)
                 }
-                return x.count < y.count
+                return x.count - y.count
             }
         }
     }

@@ -64,9 +64,10 @@ package enum GallerySite {
         for letter in letters {
             let slices = LetterPaging.pages(letter.artists) { artists[$0].mayEndLetterPage }
             for (number, page) in slices.enumerated() {
-                let list = page.map { artists[$0] }
                 // Named in the title only on a letter of several pages.
-                let (first, last) = slices.count > 1 ? (list[0].name, list[list.count - 1].name) : ("", "")
+                let (first, last) =
+                    slices.count > 1
+                    ? (artists[page[page.startIndex]].name, artists[page[page.endIndex - 1]].name) : ("", "")
                 let frame = LetterPages.Frame(
                     letters: keys, letter: letter.key, page: number, pageCount: slices.count, first: first, last: last)
                 pages[letter.path(page: number)] = LetterPages.Page(
@@ -74,7 +75,7 @@ package enum GallerySite {
                     renderFrame: {
                         letterPageFrame(letter, page: number, of: slices.count, from: first, to: last, letters: letters)
                     },
-                    artists: list)
+                    positions: page, entries: artists)
             }
         }
         files.merge(letterPages.pages(pages)) { first, _ in first }

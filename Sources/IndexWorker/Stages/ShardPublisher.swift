@@ -39,6 +39,9 @@ package final class ShardPublisher: @unchecked Sendable {
     /// The version of each bucket file this copy wrote: another version listed means another
     /// writer replaced it (a copy that has not yet heard it lost the shard), and it is written again.
     private var written: [String: OutputVersion] = [:]
+    /// The shards with a bucket file another writer replaced, as the last listing read anew
+    /// showed: each is written whole again (``forgetFiles(of:)``).
+    private var replaced: Set<Int> = []
     /// The summary each shard last got: one whose position alone moved is written again.
     private var shardSummaries: [Int: ShardSummary] = [:]
     /// Over what this copy knows of the output (the properties above and below), a step at a time.
@@ -354,21 +357,33 @@ package final class ShardPublisher: @unchecked Sendable {
     ) {
         publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
         let under = publishedUnder
-        let listing = try listed(again: ready.contains { held[$0] != nil && under[$0] != held[$0] })
-        var replaced = Set<Int>()
-        for (path, version) in written where listing[path] != version {
-            if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
-        }
+        try relistIfDue(again: ready.contains { held[$0] != nil && under[$0] != held[$0] })
         let (publishedUnder, replacedShards) = (self.publishedUnder, replaced)
-        return (listing, { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) })
+        return (
+            listing ?? [:],
+            { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) }
+        )
     }
 
     /// The output's index files: listed now when the last listing is older than `relistEvery`
     /// or `again`, else as last listed with this copy's changes since.
     private func listed(again: Bool = false) throws -> [String: OutputVersion] {
-        if let listing, !again, ContinuousClock.now - listedAt < relistEvery { return listing }
-        (listing, listedAt) = (try IndexLayout.publishedVersions(in: output), .now)
+        try relistIfDue(again: again)
         return listing ?? [:]
+    }
+
+    /// Lists the output's index files when the last listing is older than `relistEvery`, or
+    /// `again`, and finds the shards with a file another writer replaced (``replaced``). Only a
+    /// listing read anew can show one: the listing kept since holds this copy's own writes, and
+    /// comparing every bucket file's version each round cost 5-30 ms of it.
+    private func relistIfDue(again: Bool) throws {
+        if listing != nil, !again, ContinuousClock.now - listedAt < relistEvery { return }
+        let listing = try IndexLayout.publishedVersions(in: output)
+        (self.listing, listedAt) = (listing, .now)
+        replaced = []
+        for (path, version) in written where listing[path] != version {
+            if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
+        }
     }
 
     /// Removes an index file, and from the listing.
@@ -383,6 +398,7 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         known = known.filter { !own($0.key) }
         written = written.filter { !own($0.key) }
+        replaced.remove(shard)
     }
 
     /// Writes a shard's files and summary: the buckets its view says changed, or all of them.
