@@ -21,20 +21,35 @@ struct OAIResponseParser: Sendable {
                 var page = try? parseWhole(Array(spans.head) + Array(spans.tail))
             else { throw error }
             for record in spans.records {
+                let document = spans.document(record, of: bytes)
                 do {
-                    let one = try parseWhole(spans.document(record, of: bytes))
+                    let one = try parseWhole(document)
                     page.records += one.records
                     page.unreadable += one.unreadable
-                } catch let broken as UnrecognisedAnswerError {
+                } catch is UnrecognisedAnswerError {
                     page.unreadable.append(
                         .init(
                             identifier: OAIRecordSpans.identifier(in: bytes[record]),
-                            reason: "the record is not well-formed XML: \(broken.description)",
+                            reason: Self.brokenRecordReason(document, record: bytes[record]),
                             bytes: Array(bytes[record])))
                 }
             }
             return page
         }
+    }
+
+    /// Why one record's document does not parse, quoting the record itself (its start holds its
+    /// header), not the answer's envelope.
+    private static func brokenRecordReason(_ document: [UInt8], record: ArraySlice<UInt8>) -> String {
+        let problem: String
+        do {
+            _ = try XMLTree.parse(document)
+            problem = "it is not an OAI-PMH record"
+        } catch {
+            problem = "\(error)"
+        }
+        let start = String(decoding: record.prefix(160), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+        return "the record is not XML artpipe reads: \(problem); the record starts: \(start)"
     }
 
     private func parseWhole(_ bytes: [UInt8]) throws -> OAIListRecords {

@@ -33,14 +33,45 @@ package struct XMLTree: Sendable {
         children.first { $0.namespace == namespace && $0.name == name }
     }
 
-    /// Parses a whole document. External entities are never fetched.
-    package static func parse(_ bytes: [UInt8]) throws -> XMLTree {
-        let builder = Builder()
+    /// What a document may hold before it is refused as hostile: bounds that no answer of a
+    /// repository or an object store comes near, and that keep a parse's stack, memory and time
+    /// in proportion to the bytes read.
+    package struct Limits: Sendable, Equatable {
+        /// Elements open at once. Freeing a tree recurses once a level, so this also bounds the
+        /// stack its teardown takes. libxml2's own default is 256; OAI-PMH records nest about 15.
+        package var depth = 256
+        /// Attributes on one element.
+        package var attributes = 256
+        /// The text of one element, or one attribute's value, in UTF-8 bytes.
+        package var textBytes = 1 << 20
+        /// The text and attribute values of the whole document, in UTF-8 bytes, beyond the size
+        /// of the document itself: what entity references may add by expanding.
+        package var expansionBytes = 1 << 20
+
+        package init() {}
+
+        package static let standard = Limits()
+    }
+
+    /// Parses a whole document. External entities are never fetched. A document past `limits`
+    /// is refused with an ``XMLTreeError`` saying which bound it passed, never a crash.
+    package static func parse(_ bytes: [UInt8], limits: Limits = .standard) throws -> XMLTree {
+        // Foundation's parser ends the process on a name that is not UTF-8 (it force-unwraps
+        // the name it decodes), and libxml2 can hand it one before it notices the bytes are
+        // not: so the bytes are checked first. OAI-PMH and S3 answers are UTF-8 by their rules.
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw XMLTreeError(description: "refused XML: it is not UTF-8")
+        }
+        let builder = Builder(limits: limits, documentBytes: bytes.count)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
-        guard parser.parse(), let root = builder.root else {
+        let parsed = parser.parse()
+        if let refusal = builder.refusal {
+            throw XMLTreeError(description: "refused XML (line \(parser.lineNumber)): \(refusal)")
+        }
+        guard parsed, let root = builder.root else {
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no root element"
             throw XMLTreeError(
                 description: "not well-formed XML (line \(parser.lineNumber)): \(reason)")
@@ -49,14 +80,58 @@ package struct XMLTree: Sendable {
     }
 
     private final class Builder: NSObject, XMLParserDelegate {
+        let limits: Limits
         var stack: [XMLTree] = []
         var texts: [String] = []
         var root: XMLTree?
+        /// The bound the document passed, once it has; parsing stops there.
+        var refusal: String?
+        /// UTF-8 bytes of text and attribute values the document may still deliver.
+        var budget: Int
+
+        init(limits: Limits, documentBytes: Int) {
+            self.limits = limits
+            let (sum, overflow) = documentBytes.addingReportingOverflow(limits.expansionBytes)
+            budget = overflow ? Int.max : sum
+        }
+
+        private func refuse(_ parser: XMLParser, _ reason: String) {
+            guard refusal == nil else { return }
+            refusal = reason
+            parser.abortParsing()
+        }
+
+        /// Takes `bytes` from the document's budget; false once the document has passed it.
+        private func spend(_ parser: XMLParser, _ bytes: Int) -> Bool {
+            guard refusal == nil else { return false }
+            budget -= bytes
+            if budget < 0 {
+                refuse(parser, "its text expands past \(limits.expansionBytes) bytes beyond the document's own size")
+                return false
+            }
+            return true
+        }
 
         func parser(
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String]
         ) {
+            guard refusal == nil else { return }
+            guard stack.count < limits.depth else {
+                return refuse(parser, "elements nest deeper than \(limits.depth)")
+            }
+            guard attributes.count <= limits.attributes else {
+                return refuse(parser, "an element (\(elementName)) has more than \(limits.attributes) attributes")
+            }
+            var spent = 0
+            for value in attributes.values {
+                let size = value.utf8.count
+                guard size <= limits.textBytes else {
+                    return refuse(parser, "an attribute of \(elementName) is longer than \(limits.textBytes) bytes")
+                }
+                spent += size
+            }
+            guard spend(parser, spent) else { return }
             stack.append(
                 XMLTree(
                     namespace: namespaceURI ?? "", name: elementName, attributes: attributes, children: [], text: "",
@@ -64,17 +139,56 @@ package struct XMLTree: Sendable {
             texts.append("")
         }
 
+        /// libxml2 recovers from some errors and goes on, and Foundation's parser then reports
+        /// success over a tree that is not the document's (an end tag that closes another element
+        /// closes its parents, and what follows lands elsewhere): every error but a namespace's
+        /// refuses the document. A prefix no `xmlns` declares (libxml2's errors 200–299) is read
+        /// as no namespace, as before.
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            let code = (parseError as NSError).code
+            guard !(200..<300).contains(code) else { return }
+            refuse(parser, "not well-formed: libxml2's error \(code)\(Self.meaning(code).map { " (\($0))" } ?? "")")
+        }
+
+        /// What the errors hostile or broken answers cause most say.
+        static func meaning(_ code: Int) -> String? {
+            switch code {
+            case 4: "no document, or not XML"
+            case 5: "the document ends early"
+            case 9: "a character XML forbids"
+            case 26: "an entity that is not declared"
+            case 73, 76: "an end tag that closes another element"
+            case 89: "an entity that refers to itself"
+            default: nil
+            }
+        }
+
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if !texts.isEmpty { texts[texts.count - 1] += string }
+            append(parser, string)
         }
 
         func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            if !texts.isEmpty { texts[texts.count - 1] += String(decoding: block, as: UTF8.self) }
+            append(parser, String(decoding: block, as: UTF8.self))
+        }
+
+        private func append(_ parser: XMLParser, _ string: String) {
+            guard !texts.isEmpty, spend(parser, string.utf8.count) else { return }
+            guard texts[texts.count - 1].utf8.count + string.utf8.count <= limits.textBytes else {
+                return refuse(
+                    parser, "the text of \(stack.last?.name ?? "an element") is longer than \(limits.textBytes) bytes")
+            }
+            texts[texts.count - 1] += string
         }
 
         func parser(
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
+            guard refusal == nil else { return }
+            // libxml2 reports a mismatched end tag and goes on; taken as it came, it would close
+            // the wrong element and move every element after it elsewhere in the tree.
+            guard let open = stack.last, open.name == elementName, open.namespace == (namespaceURI ?? "") else {
+                return refuse(parser, "the end tag \(qualifiedName ?? elementName) closes no open element of that name")
+            }
             guard var element = stack.popLast(), let text = texts.popLast() else { return }
             element.rawText = text
             element.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -87,7 +201,9 @@ package struct XMLTree: Sendable {
     }
 }
 
-/// A body that is not XML at all.
-package struct XMLTreeError: Error, CustomStringConvertible {
+/// A body that is not XML at all, or XML past ``XMLTree/Limits``. For good: the same bytes
+/// parse the same way again (a caller that asks the server again classifies that itself).
+package struct XMLTreeError: ClassifiedError {
     package let description: String
+    package var failureClass: FailureClass { .forGood }
 }

@@ -1,0 +1,58 @@
+import ArtpipeSupport
+import Testing
+
+/// XMLTree's bounds (``XMLTree/Limits``): a document past one is refused with an error that
+/// names it, and a document within them reads as before.
+@Suite("XMLTree's limits")
+struct XMLTreeLimitsTests {
+    static func nested(_ depth: Int, closed: Bool = true) -> [UInt8] {
+        Array((String(repeating: "<a>", count: depth) + (closed ? String(repeating: "</a>", count: depth) : "")).utf8)
+    }
+
+    @Test("elements nested 100,000 deep (about 700 KB) are refused, not a stack overflow; 256 deep are read")
+    func depth() throws {
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(100_000)) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(100_000, closed: false)) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(257)) }
+        do {
+            _ = try XMLTree.parse(Self.nested(257))
+        } catch {
+            #expect("\(error)".contains("nest deeper than 256"))
+        }
+        var tree = try XMLTree.parse(Self.nested(256))
+        var depth = 1
+        while let child = tree.children.first {
+            (tree, depth) = (child, depth + 1)
+        }
+        #expect(depth == 256)
+    }
+
+    @Test("an element with more attributes than the limit, or a text longer, is refused; the error is for good")
+    func attributesAndText() throws {
+        let attributes = (0..<300).map { " a\($0)=\"v\"" }.joined()
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r\(attributes)/>".utf8)) }
+        let long = String(repeating: "x", count: (1 << 20) + 1)
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r>\(long)</r>".utf8)) }
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r a=\"\(long)\"/>".utf8)) }
+        #expect(try XMLTree.parse(Array("<r a=\"v\">text</r>".utf8)).text == "text")
+        do {
+            _ = try XMLTree.parse(Array("<r>".utf8))
+        } catch let error as XMLTreeError {
+            #expect(FailureClass.of(error) == .forGood)
+        }
+    }
+
+    @Test("entities that expand past the budget are refused; an external entity is never read")
+    func entities() throws {
+        let laughs = """
+            <?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "\(String(repeating: "a", count: 1_000))">
+            <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+            <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+            <!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;">]><r>&d;</r>
+            """
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array(laughs.utf8)) }
+        let external = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>"#
+        let read = try? XMLTree.parse(Array(external.utf8))
+        #expect(read.map { !$0.text.contains("root:") } ?? true)
+    }
+}
