@@ -137,8 +137,13 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         return name
     }
 
-    /// The name works of `artist` are grouped under: trimmed of spaces.
-    static func groupName(_ artist: String) -> String { artist.trimmingCharacters(in: .whitespacesAndNewlines) }
+    /// The name works of `artist` are grouped under: trimmed of spaces, in ``CanonicalText``.
+    /// Swift's `String` compares canonically equivalent spellings as equal while the index
+    /// orders and stores names by their bytes; in one spelling the two agree, so an artist's
+    /// count and its works always come from the same group.
+    static func groupName(_ artist: String) -> String {
+        CanonicalText.of(artist.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 
     /// By collation key; the exact name breaks ties; the unknown maker last.
     package static func artistOrder(_ a: String, _ keyA: String, _ b: String, _ keyB: String) -> Bool {

@@ -32,7 +32,13 @@ package struct ShardView: Sendable {
                 artists: artists.count, works: artists.map(\.workCount).reduce(0, +), pages: 0, failedPages: 0,
                 thumbnails: [:]),
             crawls: [], artists: artists,
-            works: { artist, range in Array((works[artists[artist].name] ?? [])[range]) })
+            works: { artist, range in
+                // The counts and the works come from one grouping (``ArtistIndex/groupName(_:)``),
+                // so `range` lies within the works; clamped all the same, since a slice past
+                // them would end the process.
+                let all = works[artists[artist].name] ?? []
+                return Array(all[range.clamped(to: all.indices)])
+            })
     }
 
     /// What the shard's owner says of it for the shared files.

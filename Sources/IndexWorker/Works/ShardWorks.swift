@@ -43,8 +43,15 @@ package struct ShardWorks: Sendable {
 
     /// Applies a row read from the topic; nil is a tombstone. Returns the artists whose works
     /// changed, whose buckets are to be rendered again.
+    ///
+    /// The row's artist is taken in ``CanonicalText``: the counts here are keyed by `String`,
+    /// which holds canonically equivalent spellings as one, while ``ShardLineTable`` keeps names
+    /// by their bytes; in one spelling an artist's count and its works are one group (rows
+    /// written before names were grouped in one spelling join it too).
     @discardableResult
     package mutating func apply(_ work: WorkKey, _ row: Row?) throws -> Set<String> {
+        var row = row
+        if let artist = row?.artist, !CanonicalText.isASCII(artist) { row?.artist = CanonicalText.of(artist) }
         let before = try lines.row(of: work)
         guard before != row else { return [] }
         try lines.set(row, of: work)
