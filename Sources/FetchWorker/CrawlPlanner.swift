@@ -30,7 +30,7 @@ package enum CrawlPlanner {
         // last reachable page ends below it.
         let limit = source.reachableObjects ?? Int.max
         let reachablePages = limit / pageSize
-        let lastPage = min((count.total + pageSize - 1) / pageSize, reachablePages)
+        let lastPage = min(pageCount(holding: count.total, of: pageSize), reachablePages)
         let reachable = min(count.total, reachablePages * pageSize)
         if pages == .all, count.total > reachable, let splitting = source as? any RangeSplittingSource {
             return try await planRanges(source: splitting, query: query, pageSize: pageSize, crawlId: crawlId)
@@ -63,7 +63,7 @@ package enum CrawlPlanner {
         var total = 0
         for range in try await source.ranges(of: query, pageSize: pageSize) where range.total > 0 {
             let firstPage = requests.count + 1
-            for offset in 0..<(range.total + pageSize - 1) / pageSize {
+            for offset in 0..<pageCount(holding: range.total, of: pageSize) {
                 requests.append(
                     source.request(
                         crawlId: crawlId, query: range.query, page: firstPage + offset, firstPage: firstPage,
@@ -72,6 +72,14 @@ package enum CrawlPlanner {
             total += range.total
         }
         return Plan(requests: requests, total: total, lastPage: requests.count)
+    }
+
+    /// The pages of `pageSize` (at least 1) that `objects` fill, the last one part full, for any
+    /// count a source answers: `Int.max` gives its pages rather than an overflow.
+    static func pageCount(holding objects: Int, of pageSize: Int) -> Int {
+        let (padded, overflow) = objects.addingReportingOverflow(pageSize - 1)
+        guard overflow else { return padded / pageSize }
+        return objects / pageSize + (objects % pageSize == 0 ? 0 : 1)
     }
 
     /// Delays between attempts at a count the service could not answer for the moment (an

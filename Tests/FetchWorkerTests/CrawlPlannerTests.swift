@@ -37,4 +37,14 @@ struct CrawlPlannerTests {
         let small = try await Self.plan(total: 95, pageSize: 30, pages: .all)
         #expect(small.requests.map(\.page) == [1, 2, 3, 4])
     }
+
+    @Test("a count as large as Int.max plans the reachable pages, or is beyond reach, never an overflow")
+    func hugeCount() async throws {
+        let plan = try await Self.plan(total: Int.max, pageSize: 30, pages: .range(1...5))
+        #expect(plan.requests.map(\.page) == [1, 2, 3, 4, 5])
+        #expect(plan.lastPage == LegacyCollectionSource.reachableObjects / 30)
+        await #expect(throws: CrawlPlanningError.self) {
+            _ = try await Self.plan(total: Int.max, pageSize: 30, pages: .all)
+        }
+    }
 }

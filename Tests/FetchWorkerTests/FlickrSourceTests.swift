@@ -167,6 +167,22 @@ struct FlickrSourceTests {
         await server.stop()
     }
 
+    @Test("upload-date bounds at the ends of Int are halved without overflow, down to the second that cannot be cut")
+    func extremeBounds() async throws {
+        let server = try await TestHTTPServer.start { _ in
+            .json(#"{"stat":"ok","photos":{"page":1,"pages":1,"perpage":1,"total":"12345","photo":[]}}"#)
+        }
+        let (source, http) = Self.source(server)
+        await #expect(throws: CrawlPlanningError.self) {
+            _ = try await source.ranges(
+                of: ["text": "many", "min_upload_date": "\(Int.min)", "max_upload_date": "\(Int.max)"],
+                pageSize: 500)
+        }
+        #expect(server.requests.last?.query["max_upload_date"] == "\(Int.min)")
+        try await http.shutdown()
+        await server.stop()
+    }
+
     @Test("a page size that does not divide 4,000: every range fits the reach at that size, so no page is past it")
     func rangesFitThePageSize() async throws {
         // 3,950 photos, one a second from 1000 on: one range at page size 500, more at 300 (13 × 300 = 3,900).

@@ -59,7 +59,7 @@ struct LegacyFixtureTests {
 
     @Test(
         "JSON of the wrong shape is a clear format error",
-        arguments: ["{\"count\": \"many\"}", "{\"artObjects\": []}", "[]"])
+        arguments: ["{\"count\": \"many\"}", "{\"artObjects\": []}", "[]", "{\"count\": -1, \"artObjects\": []}"])
     func wrongShape(body: String) {
         #expect(throws: SourceFormatError.self) { try LegacyCollectionSource.parse(Array(body.utf8), imageEdge: 512) }
     }

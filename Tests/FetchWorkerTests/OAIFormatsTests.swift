@@ -98,3 +98,42 @@ struct OAIFormatsTests {
         }
     }
 }
+
+extension OAIFormatsTests {
+    @Test(
+        "a LIDO image measured as Int.min, Int.max, a negative side or no number is read, the longest real side chosen"
+    )
+    func hostileMeasurements() throws {
+        func representation(_ url: String, _ value: String) -> String {
+            """
+            <lido:resourceRepresentation><lido:linkResource>\(url)</lido:linkResource>
+            <lido:resourceMeasurementsSet><lido:measurementType>width</lido:measurementType>
+            <lido:measurementValue>\(value)</lido:measurementValue></lido:resourceMeasurementsSet>
+            </lido:resourceRepresentation>
+            """
+        }
+        let record = """
+            <lido:lido xmlns:lido="http://www.lido-schema.org"><lido:lidoRecID>R-1</lido:lidoRecID>
+            <lido:descriptiveMetadata xml:lang="en"><lido:objectIdentificationWrap><lido:titleWrap><lido:titleSet>
+            <lido:appellationValue>Coin</lido:appellationValue></lido:titleSet></lido:titleWrap></lido:objectIdentificationWrap>
+            </lido:descriptiveMetadata><lido:administrativeMetadata><lido:resourceWrap><lido:resourceSet>
+            \(representation("https://x.example/min.jpg", "-9223372036854775808"))
+            \(representation("https://x.example/huge.jpg", "99999999999999999999999"))
+            \(representation("https://x.example/negative.jpg", "-5"))
+            \(representation("https://x.example/real.jpg", "1200"))
+            \(representation("https://x.example/max.jpg", "9223372036854775807"))
+            </lido:resourceSet></lido:resourceWrap></lido:administrativeMetadata></lido:lido>
+            """
+        let read = try OAIRecordReaders(language: "en").read(
+            try XMLTree.parse(Array(record.utf8)),
+            header: OAIRecord(identifier: "oai:x:1", datestamp: "2026-01-01T00:00:00Z", deleted: false))
+        // Int.max is a side as any other: the longest.
+        #expect(read.imageURL == "https://x.example/max.jpg")
+        let withoutMax = record.replacingOccurrences(
+            of: representation("https://x.example/max.jpg", "9223372036854775807"), with: "")
+        let again = try OAIRecordReaders(language: "en").read(
+            try XMLTree.parse(Array(withoutMax.utf8)),
+            header: OAIRecord(identifier: "oai:x:1", datestamp: "2026-01-01T00:00:00Z", deleted: false))
+        #expect(again.imageURL == "https://x.example/real.jpg")
+    }
+}

@@ -121,7 +121,8 @@ package struct FlickrSearchSource: RangeSplittingSource {
             throw CrawlPlanningError.unsplittable(
                 range: "the upload second \(lower) (Unix time)", total: total, limit: reach)
         }
-        let middle = lower + (upper - lower) / 2
+        // Half the distance, taken unsigned: the ends are any seconds the query names.
+        let middle = lower + Int(UInt(bitPattern: upper &- lower) / 2)
         try await cut(query, lower, middle, reach: reach, into: &ranges)
         try await cut(query, middle + 1, upper, reach: reach, into: &ranges)
     }
@@ -190,6 +191,7 @@ package struct FlickrSearchSource: RangeSplittingSource {
             throw SourceUnavailableError(what)
         }
         guard let photos = response.photos else { throw SourceFormatError("flickr's answer has no photos") }
+        guard photos.total >= 0 else { throw SourceFormatError("flickr's answer has a total of \(photos.total)") }
         return photos
     }
 

@@ -162,8 +162,10 @@ package final class OAICollectionSource: CollectionSource {
         let deletions = page.records.filter(\.deleted).map {
             RecordDeletion(recordId: $0.identifier, datestamp: $0.datestamp)
         }
-        // The harvest's size as planned, else the server's for an unsliced list, else as far as it got.
-        let total = cursor.total ?? (cursor.cuts.isEmpty ? page.completeListSize : nil) ?? following.listed
+        // The harvest's size as planned, else the server's for an unsliced list (a size below
+        // zero says none), else as far as it got.
+        let complete = page.completeListSize.flatMap { $0 >= 0 ? $0 : nil }
+        let total = cursor.total ?? (cursor.cuts.isEmpty ? complete : nil) ?? following.listed
         var result = SourcePage(
             total: total, artworks: artworks, next: next, deletions: deletions,
             unreadable: page.unreadable.map {
@@ -333,7 +335,9 @@ package final class OAICollectionSource: CollectionSource {
                 URLQueryItem(name: $0.key, value: $0.value)
             }
         }
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw SourceFormatError("cannot make an OAI-PMH URL of \(query)")
+        }
         components.setFormQuery(items)
         guard let url = components.url else { throw SourceFormatError("cannot make an OAI-PMH URL of \(query)") }
         return try await http.get(url, accept: "text/xml, application/xml").body

@@ -47,15 +47,23 @@ package struct LegacyCollectionSource: CollectionSource {
         let parsed = try Self.parse(response.body, imageEdge: imageEdge)
         var facets: [String: [String: Int]] = [:]
         for facet in parsed.facets ?? [] {
-            facets[facet.name] = Dictionary(facet.facets.map { ($0.key, $0.value) }, uniquingKeysWith: +)
+            // A value listed twice counts twice, its sum held at the ends of `Int`: the counts
+            // are only compared and shown.
+            facets[facet.name] = Dictionary(facet.facets.map { ($0.key, $0.value) }) { (first: Int, second: Int) in
+                let (sum, overflow) = first.addingReportingOverflow(second)
+                return overflow ? (first < 0 ? .min : .max) : sum
+            }
         }
         return SourceCount(total: parsed.count, facets: facets)
     }
 
-    func url(query: [String: String], page: Int, pageSize: Int) -> URL {
+    /// Throws for a `culture` that makes no URL: it comes with the request.
+    func url(query: [String: String], page: Int, pageSize: Int) throws -> URL {
         let culture = query["culture"] ?? "en"
-        var components = URLComponents(
-            url: baseURL.appendingPathComponent("api/\(culture)/collection"), resolvingAgainstBaseURL: false)!
+        guard
+            var components = URLComponents(
+                url: baseURL.appendingPathComponent("api/\(culture)/collection"), resolvingAgainstBaseURL: false)
+        else { throw SourceFormatError("culture=\(culture) makes no collection URL") }
         var items = [
             URLQueryItem(name: "key", value: apiKey), URLQueryItem(name: "format", value: "json"),
             URLQueryItem(name: "p", value: String(page)), URLQueryItem(name: "ps", value: String(pageSize)),
@@ -65,12 +73,17 @@ package struct LegacyCollectionSource: CollectionSource {
             items.append(URLQueryItem(name: name, value: value))
         }
         components.setFormQuery(items)
-        return components.url!
+        guard let url = components.url else {
+            throw SourceFormatError("culture=\(culture) makes no collection URL")
+        }
+        return url
     }
 
+    /// The answer; one whose `count` is below zero is not the API's (a page's total never is).
     static func parse(_ body: [UInt8], imageEdge: Int) throws -> LegacyCollectionResponse {
+        let response: LegacyCollectionResponse
         do {
-            return try JSONDecoder().decode(LegacyCollectionResponse.self, from: Data(body))
+            response = try JSONDecoder().decode(LegacyCollectionResponse.self, from: Data(body))
         } catch let error as DecodingError where error.isNotJSON {
             throw UnrecognisedAnswerError("collection response is not JSON", body: body)
         } catch let error as DecodingError {
@@ -78,6 +91,8 @@ package struct LegacyCollectionSource: CollectionSource {
             throw SourceFormatError(
                 "collection response is not the expected JSON (\(error.summary)); body starts: \(start)")
         }
+        guard response.count >= 0 else { throw SourceFormatError("collection response has count \(response.count)") }
+        return response
     }
 
     /// Maps the API's objects to artworks: positions follow the API's order; an object

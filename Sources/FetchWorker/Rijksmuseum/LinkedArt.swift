@@ -224,5 +224,9 @@ enum LinkedArt {
         let partOf: Collection?
         let orderedItems: [Reference]
         let next: Reference?
+
+        /// The collection's `totalItems`; nil when it is missing or below zero, which no
+        /// collection holds.
+        var totalItems: Int? { partOf?.totalItems.flatMap { $0 >= 0 ? $0 : nil } }
     }
 }

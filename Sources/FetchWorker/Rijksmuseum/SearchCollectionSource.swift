@@ -49,7 +49,7 @@ package final class SearchCollectionSource: CollectionSource {
     package func count(query: [String: String]) async throws -> SourceCount {
         try check(query: query)
         let page = try await searchPage(query: query, pageToken: nil)
-        return SourceCount(total: page.partOf?.totalItems ?? page.orderedItems.count)
+        return SourceCount(total: page.totalItems ?? page.orderedItems.count)
     }
 
     /// The search page first: the next page's request is known from it, whatever becomes of
@@ -74,7 +74,7 @@ package final class SearchCollectionSource: CollectionSource {
         let outcomes = try await Array(ids.enumerated()).concurrentMap(limit: resolveConcurrency) { position, id in
             await self.outcome(id: id, position: position)
         }
-        var result = SourcePage(total: page.partOf?.totalItems ?? ids.count, artworks: [], next: next)
+        var result = SourcePage(total: page.totalItems ?? ids.count, artworks: [], next: next)
         for outcome in outcomes {
             switch outcome {
             case .artwork(let artwork): result.artworks.append(artwork)

@@ -28,8 +28,10 @@ enum RecordVersions {
                 (datestamp, deletion, pageId, artwork, page)
         }
 
-        /// The version at `position` of `page`: an artwork, or past the artworks, a deletion.
+        /// The version at `position` of `page`: an artwork, or past the artworks, a deletion;
+        /// nil for a position the page does not have.
         init?(at position: Int, of page: Page) {
+            guard position >= 0 else { return nil }
             if position < page.artworks.count {
                 let artwork = page.artworks[position]
                 guard let datestamp = artwork.datestamp else { return nil }

@@ -3,12 +3,21 @@ import Foundation
 
 /// Reads the XML answers of ListObjectsV2 and DeleteObjects.
 enum S3ListResult {
+    /// The largest `Size` a listed object may have: 64 TiB, past any object S3 stores. A larger
+    /// or negative size is no object's, and added up over a listing could run past `Int`.
+    static let maxObjectBytes = 1 << 46
+
+    /// A listing whose object has a `Size` outside `0...maxObjectBytes` is malformed.
     static func parse(_ body: [UInt8], request: String) throws -> S3ListPage {
         let tree = try document(body, root: "ListBucketResult", request: request)
-        let objects = tree.children.filter { $0.name == "Contents" }.map { contents in
+        let objects = try tree.children.filter { $0.name == "Contents" }.map { contents in
             let field = { (name: String) in contents.children.first { $0.name == name } }
+            let size = Int(field("Size")?.text ?? "") ?? 0
+            guard (0...maxObjectBytes).contains(size) else {
+                throw ObjectStoreError.malformed("an object of \(size) bytes in a listing", request: request)
+            }
             return S3ObjectInfo(
-                key: field("Key")?.rawText ?? "", size: Int(field("Size")?.text ?? "") ?? 0,
+                key: field("Key")?.rawText ?? "", size: size,
                 etag: (field("ETag")?.text ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
                 lastModified: field("LastModified").flatMap { try? Date($0.text, strategy: .iso8601) })
         }

@@ -115,28 +115,28 @@ struct LIDORecordReader: Sendable {
                 return (url, pixels(representation), type.contains("thumb") || type.contains("preview"))
             }
             // Measured and longest first, then full representations, then the record's order.
-            let ranked = representations.enumerated().map { offset, item in
-                (
-                    unmeasured: item.pixels == nil ? 1 : 0, side: -(item.pixels ?? 0), preview: item.isPreview ? 1 : 0,
-                    offset: offset, url: item.url
-                )
-            }
-            let best = ranked.min { left, right in
-                (left.unmeasured, left.side, left.preview, left.offset)
-                    < (right.unmeasured, right.side, right.preview, right.offset)
-            }
+            // Compared, never negated: a side is whatever number the record wrote.
+            let best = representations.indices.min { a, b in
+                let (left, right) = (representations[a], representations[b])
+                if (left.pixels == nil) != (right.pixels == nil) { return left.pixels != nil }
+                if let one = left.pixels, let other = right.pixels, one != other { return one > other }
+                if left.isPreview != right.isPreview { return !left.isPreview }
+                return a < b
+            }.map { representations[$0] }
             if let best { return best.url }
         }
         return nil
     }
 
-    /// The longest side the representation measures (`lido:resourceMeasurementsSet` width or height).
+    /// The longest side the representation measures (`lido:resourceMeasurementsSet` width or
+    /// height); a side that is not a positive whole number measures nothing.
     private static func pixels(_ representation: XMLTree) -> Int? {
         representation.children(OAINamespace.lido, "resourceMeasurementsSet").compactMap { set -> Int? in
             guard let type = set.child(OAINamespace.lido, "measurementType")?.text.lowercased(),
                 type == "width" || type == "height"
             else { return nil }
             return set.child(OAINamespace.lido, "measurementValue").flatMap { Int(OAITextChoice.collapsed($0.text)) }
+                .flatMap { $0 > 0 ? $0 : nil }
         }.max()
     }
 }
