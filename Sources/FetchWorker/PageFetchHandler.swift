@@ -20,11 +20,17 @@ package struct PageFetchHandler: MessageHandler {
     /// Which next-page requests are already published; nil publishes every one it is handed
     /// (a handler run outside a worker, in a benchmark).
     let chains: CursorChains?
+    /// Said once per source, when its first request comes: the keys it lacks.
+    let keyWarnings: MissingKeyWarnings?
 
-    package init(sources: [any CollectionSource], redaction: SecretRedaction, chains: CursorChains?) {
+    package init(
+        sources: [any CollectionSource], redaction: SecretRedaction, chains: CursorChains?,
+        keyWarnings: MissingKeyWarnings? = nil
+    ) {
         self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.redaction = redaction
         self.chains = chains
+        self.keyWarnings = keyWarnings
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> PageRequest {
@@ -36,6 +42,9 @@ package struct PageFetchHandler: MessageHandler {
             throw HandlerFailure.forGood(
                 "unknown source '\(request.source)' (this worker serves \(sources.keys.sorted().joined(separator: ", ")))"
             )
+        }
+        if let warning = keyWarnings?.warning(serving: source.name) {
+            context.logger.warning("\(warning)", metadata: ["source": "\(source.name)"])
         }
         let step = try chainStep(of: request, context.message)
         // A retry copy keeps naming its chain, so the next page goes where the chain lives.

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import FetchWorker
 import Foundation
@@ -67,5 +68,63 @@ struct SourceHostPolicyTests {
         ] {
             await #expect(throws: HostPolicy.Refusal.self, "\(url)") { try await policy.check(URL(string: url)!) }
         }
+    }
+
+    @Test("oai-pmh refuses a repository at a private address, and the refusal names --private-host with its host")
+    func privateRepositoryHint() async throws {
+        // A literal address: nothing is looked up in DNS.
+        let policy = HostPolicy.anyPublicHost(trusting: nil)
+        let refusal = try #require(
+            await #expect(throws: HostPolicy.Refusal.self) {
+                try await policy.check(URL(string: "http://127.0.0.1:9/oai")!)
+            })
+        #expect(
+            refusal.description
+                == "host 127.0.0.1 is a private address (127.0.0.1); a host of your own network is allowed with --private-host 127.0.0.1"
+        )
+        // The museum's own sources have no such flag: their refusal names none.
+        let museum = try #require(
+            await #expect(throws: HostPolicy.Refusal.self) {
+                try await HostPolicy.sources(baseURL: nil).check(URL(string: "http://127.0.0.1/oai")!)
+            })
+        #expect(!museum.description.contains("--private-host"), "\(museum)")
+    }
+
+    @Test("--private-host lets oai-pmh reach that host at a private address, and only that host")
+    func privateRepositoryAllowed() async throws {
+        let policy = HostPolicy.anyPublicHost(
+            trusting: nil, privateHosts: try HostPolicy.privateHosts(flags: ["127.0.0.1:8080"], environment: [:]))
+        #expect(try await policy.check(URL(string: "http://127.0.0.1:9/oai")!) == [])
+        let other = try #require(
+            await #expect(throws: HostPolicy.Refusal.self) {
+                try await policy.check(URL(string: "http://10.0.0.1/oai")!)
+            })
+        #expect(other.description.contains("--private-host 10.0.0.1"), "\(other)")
+        // --base-url's host stays trusted beside it, as for stand-ins.
+        let both = HostPolicy.anyPublicHost(trusting: URL(string: "http://localhost:9"), privateHosts: ["10.0.0.1"])
+        #expect(try await both.check(URL(string: "http://LOCALHOST:9/oai")!) == [])
+        #expect(try await both.check(URL(string: "http://10.0.0.1/oai")!) == [])
+    }
+
+    @Test("--private-host's hosts, written any way, else ARTPIPE_PRIVATE_HOSTS's; the flag wins")
+    func privateHostOption() throws {
+        #expect(
+            try HostPolicy.privateHosts(
+                flags: ["OAI.Intranet", "oai.intranet.", "http://oai.intranet:8080/oai", "10.1.2.3"], environment: [:])
+                == ["oai.intranet", "10.1.2.3"])
+        let environment = [HostPolicy.privateHostsVariable: "oai.intranet, ,[FD00::1]:8080,"]
+        #expect(try HostPolicy.privateHosts(flags: [], environment: environment) == ["oai.intranet", "fd00::1"])
+        #expect(try HostPolicy.privateHosts(flags: ["other.lan"], environment: environment) == ["other.lan"])
+        #expect(try HostPolicy.privateHosts(flags: [], environment: [:]) == [])
+        let bad = try #require(
+            #expect(throws: ConfigurationError.self) {
+                try HostPolicy.privateHosts(flags: ["oai.intranet/oai"], environment: [:])
+            })
+        #expect(bad.description.hasPrefix("--private-host: 'oai.intranet/oai' is not a host name"), "\(bad)")
+        let badVariable = try #require(
+            #expect(throws: ConfigurationError.self) {
+                try HostPolicy.privateHosts(flags: [], environment: [HostPolicy.privateHostsVariable: "a b"])
+            })
+        #expect(badVariable.description.hasPrefix(HostPolicy.privateHostsVariable), "\(badVariable)")
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import ArtpipeRuntime
 import ArtpipeSupport
 import Foundation
 import KafkaClient
+import Logging
 import NIOPosix
 
 /// `--brokers` and `--kafka key=value`, with `ARTPIPE_BROKERS` and `ARTPIPE_KAFKA_<KEY>` from
@@ -17,10 +19,24 @@ package struct KafkaOptions: ParsableArguments {
             valueName: "key=value"))
     var properties: [String] = []
 
-    @Option(help: "Seconds to wait for the brokers to answer at start.")
+    @Option(
+        help:
+            "Seconds to wait for the brokers to answer at start; past it the command stops with one line and exit code 2."
+    )
     var connectTimeout: Double = 10
 
+    /// The longest `--connect-timeout`: a day, well inside the milliseconds librdkafka's calls take as a 32-bit number.
+    static let maxConnectTimeout: Double = 86_400
+
     package init() {}
+
+    package func validate() throws {
+        guard connectTimeout > 0, connectTimeout <= Self.maxConnectTimeout else {
+            throw ValidationError(
+                "--connect-timeout must be above 0 and at most \(Int(Self.maxConnectTimeout)) seconds, "
+                    + "got \(connectTimeout)")
+        }
+    }
 
     /// The client configuration, with flags taking precedence over the environment.
     ///
@@ -57,4 +73,24 @@ package struct KafkaOptions: ParsableArguments {
     }
 
     package var connectTimeoutDuration: Duration { .seconds(fromFlag: connectTimeout) }
+
+    /// Fails with one line (a ``ConfigurationError``, exit code 2) unless the brokers answer within
+    /// `--connect-timeout` and hold `topics`: what every command that talks to Kafka asks before it
+    /// does any work, as the workers' launcher does (``KafkaBrokerCheck``).
+    package func checkBrokers(
+        _ client: KafkaClientConfiguration, topics: [String] = [], logger: Logger
+    ) async throws {
+        try await KafkaBrokerCheck.check(
+            client: client, topics: topics, timeout: connectTimeoutDuration, logger: logger)
+    }
+
+    /// ``clientConfiguration(threadPool:environment:)``, once ``checkBrokers(_:topics:logger:)`` passed.
+    package func reachableClientConfiguration(
+        topics: [String] = [], threadPool: NIOThreadPool = .singleton, logger: Logger,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> KafkaClientConfiguration {
+        let client = try clientConfiguration(threadPool: threadPool, environment: environment)
+        try await checkBrokers(client, topics: topics, logger: logger)
+        return client
+    }
 }

@@ -18,8 +18,11 @@ package struct HostPolicy: Sendable {
     /// Any host name passes; the address checks still apply.
     package var allowsAnyHost = false
     var allowPrivateAddresses: Bool
-    /// Hosts the operator named themselves (`--base-url`'s): allowed at whatever address.
+    /// Hosts the operator named themselves (`--base-url`'s, `--private-host`'s): allowed at whatever address.
     var trustedHosts: [String]
+    /// The flag that names a host the policy may reach at a private address (`--private-host`):
+    /// the refusal of a private address then says how to allow it. Nil: the refusal names none.
+    package var privateHostFlag: String?
     /// Where the blocking name look-ups run.
     var threadPool: NIOThreadPool
     /// The name look-up; blocking (`getaddrinfo`).
@@ -33,7 +36,7 @@ package struct HostPolicy: Sendable {
     ) {
         self.allowedHosts = allowedHosts.map { $0.lowercased() }
         self.allowPrivateAddresses = allowPrivateAddresses
-        self.trustedHosts = trustedHosts.map { $0.lowercased() }
+        self.trustedHosts = trustedHosts.map { HostPolicy.hostName($0) ?? $0.lowercased() }
         self.threadPool = threadPool
     }
 
@@ -72,7 +75,8 @@ package struct HostPolicy: Sendable {
         guard let host = url.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else {
             throw Refusal(description: "no host")
         }
-        if trustedHosts.contains(host) { return [] }
+        // `oai.example.` is `oai.example`, however the operator wrote it.
+        if trustedHosts.contains(host.hasSuffix(".") ? String(host.dropLast()) : host) { return [] }
         guard allowsAnyHost || allowedHosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) else {
             throw Refusal(description: "host \(host) is not an allowed host")
         }
@@ -87,10 +91,44 @@ package struct HostPolicy: Sendable {
             throw LookupUnavailable(description: "name lookup of \(host) failed for now: \(reason)")
         }
         if let address = addresses.first(where: isRefusedAddress) {
-            throw Refusal(description: "host \(host) is a private address (\(address.description))")
+            throw Self.privateAddressRefusal(host: host, address: address.description, flag: privateHostFlag)
         }
         return addresses.map(\.description)
     }
+
+    /// The refusal of a host at a private address; with `flag`, it says how the operator allows
+    /// that host (`--private-host oai.intranet`).
+    package static func privateAddressRefusal(host: String, address: String, flag: String?) -> Refusal {
+        let hint = flag.map { "; a host of your own network is allowed with \($0) \(host)" } ?? ""
+        return Refusal(description: "host \(host) is a private address (\(address))\(hint)")
+    }
+
+    /// A host name as a flag gives it, the way ``check(_:)`` compares it: lower case, without
+    /// brackets around an IPv6 address, a port or a trailing dot; a URL gives its host. Nil for
+    /// text that names no host (empty, a path, white space inside).
+    package static func hostName(_ text: String) -> String? {
+        var name = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if name.contains("://") {
+            guard let host = URL(string: name)?.host, !host.isEmpty else { return nil }
+            name = host
+        }
+        if name.hasPrefix("[") {
+            // [::1] or [::1]:8080
+            guard let close = name.firstIndex(of: "]") else { return nil }
+            let rest = name[name.index(after: close)...]
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(Self.isDigit)) else { return nil }
+            name = String(name[name.index(after: name.startIndex)..<close])
+        } else if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":") {
+            // host:port; more than one colon is an IPv6 address written bare.
+            guard name[name.index(after: colon)...].allSatisfy(Self.isDigit) else { return nil }
+            name = String(name[..<colon])
+        }
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty, !name.contains(where: { "/?#@[]".contains($0) || $0.isWhitespace }) else { return nil }
+        return name
+    }
+
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
 
     /// An IPv4 or IPv6 address as bytes.
     struct Address: CustomStringConvertible, Sendable {

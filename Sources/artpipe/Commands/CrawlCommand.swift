@@ -120,6 +120,22 @@ struct CrawlCommand: AsyncParsableCommand {
         return text.count == 20 && text.hasSuffix("Z") && formatter.date(from: text) != nil
     }
 
+    /// The topics a crawl reads or writes, which must exist before it starts: the page requests it
+    /// publishes (the pages, with --reconcile), and the harvest marks --since last reads.
+    static func topics(reconcile: Bool, since: String?) -> [String] {
+        (reconcile ? [ArtpipeTopic.pages] : [ArtpipeTopic.pageRequests])
+            + (since == "last" ? [ArtpipeTopic.harvests] : [])
+    }
+
+    /// Refuses a query the source does not take, as a configuration error.
+    private func checkQuery(_ parameters: [String: String], of collection: any CollectionSource) throws {
+        do {
+            try collection.check(query: parameters)
+        } catch let error as SourceFormatError {
+            throw ConfigurationError("--query: \(error.description)")
+        }
+    }
+
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.crawl")
@@ -128,7 +144,29 @@ struct CrawlCommand: AsyncParsableCommand {
                 let separator = parameter.firstIndex(of: "=")!
                 return (String(parameter[..<separator]), String(parameter[parameter.index(after: separator)...]))
             }, uniquingKeysWith: { _, last in last })
+        // What needs neither the brokers nor the source is refused first, then the brokers are
+        // asked (within --connect-timeout), and only then is anything read, planned or published.
         let client = try kafka.clientConfiguration()
+        if let since, since != "last" { parameters["from"] = since }
+        let (sources, fetchers, redaction) = try sourceOptions.makeSources(logger: logger)
+        defer { Task { for fetcher in fetchers { try? await fetcher.shutdown() } } }
+        guard let collection = sources.first(where: { $0.name == source }) else {
+            throw ConfigurationError(
+                "--source '\(source)' is not one of: \(sources.map(\.name).joined(separator: ", "))")
+        }
+        if let missing = collection.missingConfiguration { throw ConfigurationError(missing) }
+        if !reconcile {
+            if let fixed = collection.fixedPageSize, pageSize != nil {
+                throw ConfigurationError(
+                    "--page-size: \(collection.name) pages hold \(fixed) objects, as its server decides; leave it out")
+            }
+            if let pageSize, pageSize > collection.maxPageSize {
+                throw ConfigurationError(
+                    "--page-size: \(collection.name) pages hold at most \(collection.maxPageSize) objects")
+            }
+            try checkQuery(parameters, of: collection)
+        }
+        try await kafka.checkBrokers(client, topics: Self.topics(reconcile: reconcile, since: since), logger: logger)
         if since == "last" {
             if let mark = try await HarvestMark.latest(
                 of: source, query: parameters, client: client, timeout: .seconds(fromFlag: readTimeout), logger: logger)
@@ -140,33 +178,13 @@ struct CrawlCommand: AsyncParsableCommand {
             } else {
                 print("no completed harvest of this query yet: harvesting everything")
             }
-        } else if let since {
-            parameters["from"] = since
         }
-        let (sources, fetchers, redaction) = try sourceOptions.makeSources(logger: logger)
-        defer { Task { for fetcher in fetchers { try? await fetcher.shutdown() } } }
-        guard let collection = sources.first(where: { $0.name == source }) else {
-            throw ConfigurationError(
-                "--source '\(source)' is not one of: \(sources.map(\.name).joined(separator: ", "))")
-        }
-        if let missing = collection.missingConfiguration { throw ConfigurationError(missing) }
         if reconcile, let repository = collection as? OAICollectionSource {
             try await reconcile(repository, query: parameters, client: client, logger: logger)
             return
         }
-        if let fixed = collection.fixedPageSize, pageSize != nil {
-            throw ConfigurationError(
-                "--page-size: \(collection.name) pages hold \(fixed) objects, as its server decides; leave it out")
-        }
-        if let pageSize, pageSize > collection.maxPageSize {
-            throw ConfigurationError(
-                "--page-size: \(collection.name) pages hold at most \(collection.maxPageSize) objects")
-        }
-        do {
-            try collection.check(query: parameters)
-        } catch let error as SourceFormatError {
-            throw ConfigurationError("--query: \(error.description)")
-        }
+        // Again with the last harvest's from=.
+        try checkQuery(parameters, of: collection)
         let plan: CrawlPlanner.Plan
         do {
             plan = try await CrawlPlanner.plan(

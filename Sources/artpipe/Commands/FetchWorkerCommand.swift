@@ -22,9 +22,8 @@ struct FetchWorkerCommand: AsyncParsableCommand {
         let logger = Logger(label: "artpipe.fetch")
         let (sources, fetchers, redaction) = try source.makeSources(
             logger: logger, maxRetryAfter: try retry.giveUpAfter())
-        if try source.apiKey().isEmpty {
-            logger.warning("no API key (RIJKSMUSEUM_API_KEY or --api-key-file): the legacy API will refuse requests")
-        }
+        // Said when a request of a source that lacks its key comes, not to a worker that never gets one.
+        let keyWarnings = MissingKeyWarnings(sources: sources, apiKey: try source.apiKey())
         // Only Kafka's calls block here (HTTP runs on the event loops): the one-shot calls, and
         // reading a partition's chain steps when it is assigned, which may take a while after a
         // replay, so it gets a thread of its own beside them.
@@ -33,7 +32,9 @@ struct FetchWorkerCommand: AsyncParsableCommand {
             let chains = CursorChains(client: settings.client, logger: logger)
             try await WorkerLauncher.run(
                 .init(
-                    stage: .fetch, handler: PageFetchHandler(sources: sources, redaction: redaction, chains: chains),
+                    stage: .fetch,
+                    handler: PageFetchHandler(
+                        sources: sources, redaction: redaction, chains: chains, keyWarnings: keyWarnings),
                     retryDelays: try retry.delays(), retryFor: try retry.giveUpAfter()),
                 settings: settings, metricsFactory: metrics, logger: logger,
                 companions: worker.endpointServices(registry: registry, logger: logger),

@@ -77,7 +77,7 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.replay")
-        let client = try kafka.clientConfiguration()
+        let client = try await kafka.reachableClientConfiguration(logger: logger)
         let offsets = KafkaGroupOffsets(configuration: client, logger: logger)
         let topics = topic.isEmpty ? PipelineStage(groupID: group)?.inputTopics ?? [] : topic
         let plan: KafkaOffsetResetPlan

@@ -33,9 +33,10 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
+        let logger = Logger(label: "artpipe.status")
         let status = try await PipelineStatus.read(
-            client: try kafka.clientConfiguration(), out: out, timeout: .seconds(fromFlag: readTimeout),
-            logger: Logger(label: "artpipe.status"))
+            client: try await kafka.reachableClientConfiguration(logger: logger), out: out,
+            timeout: .seconds(fromFlag: readTimeout), logger: logger)
         print(status.text)
     }
 }

@@ -57,7 +57,8 @@ struct TopicsCommand: ParsableCommand {
         func run() async throws {
             ArtpipeLogging.bootstrap(level: .warning)
             let logger = Logger(label: "artpipe.topics")
-            let client = try kafka.clientConfiguration()
+            // Brokers that do not answer are said so, not taken for one that lacks CreateTopics.
+            let client = try await kafka.reachableClientConfiguration(logger: logger)
             do {
                 let created = try await KafkaTopicAdmin.createTopics(
                     ArtpipeTopic.all, partitions: partitions, replicationFactor: replication,

@@ -8,10 +8,20 @@ import Logging
 /// Flags for reaching the collections (the museum, Flickr, iTunes), shared by `crawl` and `fetch-worker`.
 struct SourceOptions: ParsableArguments {
     @Option(
-        help:
-            "Base URL standing in for the museum's hosts (legacy API, Search API and Linked Art ids), for tests and the sample server."
-    )
+        help: """
+            Base URL standing in for the museum's hosts (legacy API, Search API and Linked Art ids), for tests and the \
+            sample server. For a repository on a private network, use --private-host.
+            """)
     var baseURL: String?
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            A host the oai-pmh source may reach at a private or loopback address: an in-house repository \
+            (--query endpoint=http://HOST/…). Repeatable; give crawl and fetch-worker the same \
+            (env: ARTPIPE_PRIVATE_HOSTS, comma-separated).
+            """, valueName: "host"))
+    var privateHost: [String] = []
 
     @Option(help: "Read the API key from this file (default: the RIJKSMUSEUM_API_KEY environment variable).")
     var apiKeyFile: String?
@@ -118,6 +128,11 @@ struct SourceOptions: ParsableArguments {
         return environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
+    /// `--private-host`'s hosts, else `ARTPIPE_PRIVATE_HOSTS`'s.
+    func privateHosts(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
+        try HostPolicy.privateHosts(flags: privateHost, environment: environment)
+    }
+
     /// Where iTunes' Search API lives: its documented rate applies there.
     static let itunesHost = "itunes.apple.com"
     static let flickrHost = "api.flickr.com"
@@ -149,6 +164,8 @@ struct SourceOptions: ParsableArguments {
     ) {
         let key = try apiKey()
         let flickrKey = try flickrKey()
+        // Read before any fetcher exists: a fetcher must be shut down once made.
+        let ownNetworkHosts = try privateHosts()
         let redaction = SecretRedaction(secrets: [key, flickrKey].filter { !$0.isEmpty })
         var configuration = fetcherConfiguration
         configuration.maxRetryAfter = maxRetryAfter
@@ -166,10 +183,10 @@ struct SourceOptions: ParsableArguments {
             endpoint: standIn.map { $0.appendingPathComponent("oai") } ?? URL(
                 string: "https://data.rijksmuseum.nl/oai")!,
             language: language, imageEdge: imageSize, sliceRecords: oaiSliceRecords, http: http, logger: logger)
-        // Any repository's host is the crawl's to name: any host, at a public address.
+        // Any repository's host is the crawl's to name: any host, at a public address (or one --private-host names).
         let repositories = HTTPFetcher(
             configuration: configuration, redaction: redaction, logger: logger,
-            policy: .anyPublicHost(trusting: standIn))
+            policy: .anyPublicHost(trusting: standIn, privateHosts: ownNetworkHosts))
         let anyRepository = OAICollectionSource(
             repository: .any, language: language, imageEdge: imageSize, sliceRecords: oaiSliceRecords,
             http: repositories, logger: logger)

@@ -171,18 +171,8 @@ package enum WorkerLauncher {
     /// Fails with a configuration error when the brokers do not answer or a topic is missing.
     static func checkTopics(_ topics: [String], producer: KafkaProducer, settings: WorkerLaunchSettings) async throws {
         let brokers = settings.client.brokers
-        let metadata: KafkaMetadata
-        do {
-            metadata = try await producer.metadata(timeout: settings.connectTimeout)
-        } catch {
-            throw ConfigurationError(
-                "cannot reach Kafka brokers at \(brokers) within \(settings.connectTimeout.seconds)s: \(error)")
-        }
-        let missing = topics.filter { metadata.partitionsByTopic[$0] == nil }
-        guard missing.isEmpty else {
-            throw ConfigurationError(
-                "topic \(missing.joined(separator: ", ")) does not exist on \(brokers); create it with `artpipe topics create`"
-            )
-        }
+        let metadata = try await KafkaBrokerCheck.metadata(
+            producer: producer, brokers: brokers, timeout: settings.connectTimeout)
+        if let missing = KafkaBrokerCheck.missingTopics(topics, in: metadata, brokers: brokers) { throw missing }
     }
 }
