@@ -5,7 +5,7 @@ CONFIG ?= debug
 DEMO_FLAGS ?=
 SOURCES := Sources Tests Package.swift
 
-.PHONY: setup build demo test lint deploy-check format bench gallery-check image-check test-runtime-libraries
+.PHONY: setup build demo test lint deploy-check format bench fuzz gallery-check image-check test-runtime-libraries
 
 setup:
 	@scripts/ensure-system-packages.sh
@@ -49,6 +49,11 @@ bench: setup
 	bench/thumb-store.sh
 	bench/index-store.sh
 	bench/demo.sh
+
+# The fuzz targets (suites named *Fuzz*) for FUZZ_SECONDS each; `make test` runs them briefly
+# from a fixed seed. Saves an input that ends the process under fuzz-crashes/.
+fuzz: setup
+	scripts/fuzz.sh
 
 # Renders a sample gallery in headless Chromium; prints where the screenshot is.
 gallery-check: setup

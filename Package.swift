@@ -151,6 +151,7 @@ let package = Package(
             dependencies: [
                 "ArtpipeTestKit", "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", logging,
             ], path: testSupport("KafkaTestKit")),
+        .target(name: "FuzzTestKit", path: testSupport("FuzzTestKit")),
         .target(
             name: "HTTPTestKit",
             dependencies: [
@@ -193,7 +194,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ObjectStorageTests",
-            dependencies: ["ObjectStorage", "ArtpipeSupport", "ArtpipeTestKit", "HTTPTestKit", logging]),
+            dependencies: ["FuzzTestKit", "ObjectStorage", "ArtpipeSupport", "ArtpipeTestKit", "HTTPTestKit", logging]),
         .testTarget(
             name: "HTTPFetchingTests",
             dependencies: [
@@ -203,6 +204,7 @@ let package = Package(
         .testTarget(
             name: "FetchWorkerTests",
             dependencies: [
+                "FuzzTestKit",
                 "FetchWorker", "ArtpipeSupport", "HTTPFetching", "SampleCollection", "KafkaClient", "PipelineContract",
                 "ArtpipeRuntime",
                 "ArtpipeTestKit", "KafkaTestKit", "HTTPTestKit",
@@ -225,6 +227,7 @@ let package = Package(
         .testTarget(
             name: "IndexWorkerTests",
             dependencies: [
+                "FuzzTestKit",
                 "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
                 "ArtpipeTestKit", "KafkaTestKit", "ObjectStorage", "EmbeddedStore",
                 "SampleCollection", nioPosix,
