@@ -355,7 +355,7 @@ struct IndexWorkerProcessTests {
             copies[index].signal(SIGTERM)
             #expect(
                 try await copies[index].waitForExit(timeout: .seconds(60)) == 0,
-                "\(copies[index].exitedBySignal ? "signal" : "exit") \(copies[index].exitStatus): \(copies[index].outputTail(lines: 15))"
+                "\(copies[index].exitedBySignal ? "signal" : "exit") \(copies[index].exitStatus): \(copies[index].outputTail(lines: 15)); \(copies[index].keptLog(as: "index-copy"))"
             )
             copies[index] = replacement
         }
@@ -370,7 +370,7 @@ struct IndexWorkerProcessTests {
             leaving.signal(SIGTERM)
             #expect(
                 try await leaving.waitForExit(timeout: .seconds(60)) == 0,
-                "\(leaving.exitedBySignal ? "signal" : "exit") \(leaving.exitStatus): \(leaving.outputTail(lines: 15))"
+                "\(leaving.exitedBySignal ? "signal" : "exit") \(leaving.exitStatus): \(leaving.outputTail(lines: 15)); \(leaving.keptLog(as: "index-copy"))"
             )
         }
         try await setup.waitForExpectedIndex()

@@ -85,6 +85,9 @@ struct PipelineStatusTests {
             status.text.contains(
                 "dead letters: 2 (2 of them single unreadable records; 3 messages, with those sent again after a redelivery)"
             ))
+        // Each is named by its record id and page, once.
+        #expect(status.deadRecordList.map(\.recordId) == [record.recordId, "oai:rijks:43"])
+        #expect(status.text.contains("  unreadable oai:rijks:43 (page \(Self.request.pageId)): no title"))
     }
 
     @Test("a page waits for its latest retry, and leaves the list once it got further or failed")

@@ -284,7 +284,7 @@ final class PipelineRun: @unchecked Sendable {
                     let reason = process.exitedBySignal ? "signal" : "exit"
                     let tail = (process.stderr + process.stdout).split(separator: "\n").suffix(3).joined(
                         separator: " | ")
-                    failures.append("\(role) \(reason) \(status): \(tail)")
+                    failures.append("\(role) \(reason) \(status): \(tail); \(process.keptLog(as: role))")
                 }
             }
             workers[role] = []

@@ -5,6 +5,11 @@ order, 50 a page as the museum's, base64 resumption tokens refused once the list
 
     python3 oai_repo_server.py --records 600 [--formats edm,lido,oai_dc] [--unreadable-every N] [--granularity day]
         [--images-here FILE] [--identifier-prefix oai:example.org:] [--object-number-prefix "Inv. Nr. "]
+        [--hostile-every N]
+
+With --hostile-every N the record in the middle of every N is hostile LIDO, in turn: an image
+measured -9223372036854775808 pixels wide (a readable record), elements nested 100,000 deep,
+a title whose bytes are not UTF-8, an element with 1,000 attributes (each unreadable).
 
 With --images-here the records' images are on this server (/iiif/…), every one FILE's bytes.
 
@@ -105,6 +110,38 @@ def lido_record(identifier, number):
     return root
 
 
+# Stand-ins in a hostile record's metadata, replaced in the answer's bytes by what no XML
+# library would write: (marker, bytes).
+HOSTILE_MARKERS = {
+    "deep": ("HOSTILE-DEEP", b"<a>" * 100_000 + b"</a>" * 100_000),
+    "bytes": ("HOSTILE-BYTES", b"Bad \xff\xfe title"),
+    "attributes": ("HOSTILE-ATTRIBUTES", b"<many " + b" ".join(b'a%d="v"' % n for n in range(1_000)) + b"/>"),
+}
+HOSTILE_KINDS = ["int-min", "deep", "bytes", "attributes"]
+
+
+def hostile_lido_record(identifier, number, kind):
+    """A LIDO record with one hostile part; the parts XML cannot hold are markers for now."""
+    root = lido_record(identifier, number)
+    if kind == "int-min":
+        full = root.findall(f".//{{{LIDO}}}resourceRepresentation")[-1]
+        measurements = etree.SubElement(full, f"{{{LIDO}}}resourceMeasurementsSet")
+        etree.SubElement(measurements, f"{{{LIDO}}}measurementType").text = "width"
+        etree.SubElement(measurements, f"{{{LIDO}}}measurementValue").text = "-9223372036854775808"
+    elif kind == "bytes":
+        root.find(f".//{{{LIDO}}}appellationValue").text = HOSTILE_MARKERS["bytes"][0]
+    else:
+        etree.SubElement(root.find(f"{{{LIDO}}}descriptiveMetadata"), f"{{{LIDO}}}note").text = HOSTILE_MARKERS[kind][0]
+    return root
+
+
+def unmarked(body):
+    """The answer with each hostile marker replaced by its bytes."""
+    for marker, replacement in HOSTILE_MARKERS.values():
+        body = body.replace(marker.encode(), replacement)
+    return body
+
+
 def dublin_core_record(number):
     """oai_dc as most repositories write it: the creator "Last, First", the image's URL as an identifier."""
     root = etree.Element(f"{{{OAI_DC}}}dc", nsmap={"oai_dc": OAI_DC, "dc": DC})
@@ -118,8 +155,9 @@ def dublin_core_record(number):
 class Data(oai_repo.DataInterface):
     limit = 50
 
-    def __init__(self, collection, base_url, formats, unreadable_every, days=False):
+    def __init__(self, collection, base_url, formats, unreadable_every, days=False, hostile_every=0):
         self.days = days
+        self.hostile_every = hostile_every
         self.collection = collection
         self.base_url = base_url
         self.formats = formats
@@ -151,6 +189,10 @@ class Data(oai_repo.DataInterface):
         if self.unreadable_every and (int(identifier[-9:]) - 200000000) % self.unreadable_every == 0:
             # A format no harvester here reads: the record is unreadable, its page is not.
             return etree.Element("{http://www.loc.gov/mods/v3}mods")
+        position = int(identifier[-9:]) - 200000000
+        if metadataprefix == "lido" and self.hostile_every and position % self.hostile_every == self.hostile_every // 2:
+            kind = HOSTILE_KINDS[(position // self.hostile_every) % len(HOSTILE_KINDS)]
+            return hostile_lido_record(identifier, number, kind)
         if metadataprefix == "lido":
             return lido_record(identifier, number)
         if metadataprefix == "oai_dc":
@@ -202,6 +244,7 @@ def main():
     parser.add_argument("--formats", default="edm")
     parser.add_argument("--unreadable-every", type=int, default=0)
     parser.add_argument("--granularity", choices=["second", "day"], default="second")
+    parser.add_argument("--hostile-every", type=int, default=0)
     parser.add_argument("--images-here")
     parser.add_argument("--identifier-prefix", default="https://id.rijksmuseum.nl/")
     # Object numbers as museums write them: dots, spaces, slashes, accents.
@@ -230,9 +273,10 @@ def main():
                 return
             base = f"http://127.0.0.1:{self.server.server_port}/oai"
             data = Data(
-                collection, base, options.formats.split(","), options.unreadable_every, options.granularity == "day")
+                collection, base, options.formats.split(","), options.unreadable_every, options.granularity == "day",
+                options.hostile_every)
             response = oai_repo.OAIRepository(data).process(query)
-            self.answer(200, "text/xml; charset=utf-8", bytes(response))
+            self.answer(200, "text/xml; charset=utf-8", unmarked(bytes(response)))
 
         def answer(self, status, content_type, body):
             self.send_response(status)

@@ -48,6 +48,14 @@ extension PipelineStatus {
             counts.append("\(deadLetterMessages) messages, with those sent again after a redelivery")
         }
         lines.append("dead letters: \(deadLetters)" + (counts.isEmpty ? "" : " (\(counts.joined(separator: "; ")))"))
+        for record in deadRecordList {
+            // The reason's start: it quotes the record, which may be long.
+            let reason = record.reason.count > 200 ? record.reason.prefix(200) + "…" : Substring(record.reason)
+            lines.append("  unreadable \(record.recordId) (page \(record.pageId)): \(reason)")
+        }
+        if deadRecords > deadRecordList.count {
+            lines.append("  … and \(deadRecords - deadRecordList.count) more unreadable records")
+        }
         lines.append("lag (messages not yet handled, per group and topic; per partition in brackets):")
         for lag in lags {
             let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")

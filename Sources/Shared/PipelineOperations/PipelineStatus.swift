@@ -53,6 +53,17 @@ package struct PipelineStatus: Sendable {
     package private(set) var deadLetters = 0
     /// Of the dead letters, single records a source could not read (their pages went on).
     package private(set) var deadRecords = 0
+    /// The first ``listedDeadRecords`` of those records, by page and record id, with the reason.
+    package private(set) var deadRecordList: [DeadRecord] = []
+    /// How many unreadable records `status` names one by one.
+    package static let listedDeadRecords = 50
+
+    /// One record a source could not read: its page, its id at the source, why.
+    package struct DeadRecord: Sendable, Equatable {
+        package var pageId: String
+        package var recordId: String
+        package var reason: String
+    }
     /// Dead-letter messages read, redeliveries included.
     package private(set) var deadLetterMessages = 0
     private var deadLettersSeen: Set<DeadLetterIdentity> = []
@@ -101,8 +112,14 @@ package struct PipelineStatus: Sendable {
         guard deadLettersSeen.insert(identity).inserted else { return }
         deadLetters += 1
         // One unreadable record: its page went on.
-        if recordId != nil {
+        if let recordId {
             deadRecords += 1
+            if deadRecordList.count < Self.listedDeadRecords {
+                deadRecordList.append(
+                    DeadRecord(
+                        pageId: message.keyString ?? "?", recordId: recordId,
+                        reason: header(DeadLetter.errorHeader) ?? "no reason given"))
+            }
             return
         }
         guard let pageId = message.keyString else { return }

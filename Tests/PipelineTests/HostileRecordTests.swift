@@ -1,0 +1,52 @@
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import HTTPTestKit
+import SampleImages
+import Testing
+
+/// A LIDO repository, served by an independent OAI-PMH server, with one hostile record on each
+/// of its four pages: the whole pipeline as `artpipe` processes.
+@Suite("A hostile record", .serialized, .timeLimit(.minutes(6)))
+struct HostileRecordTests {
+    @Test(
+        "Int.min, 100,000-deep XML, bytes that are not UTF-8, 1,000 attributes: the fetch worker stays up, every other record is indexed, each unreadable one is a dead letter status names"
+    )
+    func oneOnEveryPage() async throws {
+        let sample = try await SampleServerHandle.start(IncrementalHarvestTests.configuration)
+        defer { Task { await sample.stop() } }
+        let image = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("hostile") + ".jpg")
+        try Data(try SampleImage.noisy(width: 240, height: 160, seed: 11)).write(to: image)
+        let repository = try await OAIRepoServer(
+            records: 200,
+            arguments: [
+                "--formats", "lido", "--images-here", image.path, "--hostile-every", "50", "--identifier-prefix",
+                "oai:hostile.example:",
+            ])
+        defer { repository.stop() }
+        let run = try PipelineRun(sample: sample, source: "rijksmuseum-oai")
+        defer { run.killWorkers() }
+        try run.startWorkers()
+        let fetchWorker = try #require(run.workers["fetch-worker"]?.first)
+        try await run.crawl(crawlId: "lido", source: "oai-pmh", extra: ["--query", "endpoint=\(repository.endpoint)"])
+        let (index, _) = try await run.waitForCompletion(crawlId: "lido", expectedPages: 4)
+
+        // Record 25 (its image measured Int.min wide) is read; 75, 125 and 175 cannot be.
+        #expect(index.totals.works == 197)
+        let works = index.artists.flatMap(\.works)
+        let measured = try #require(works.first { $0.recordId == "oai:hostile.example:200000025" })
+        #expect(measured.thumbnailStatus == "ok", "the record measured Int.min wide has its image")
+        #expect(fetchWorker.isRunning, "the fetch worker died: \(fetchWorker.keptLog(as: "fetch-worker"))")
+        #expect(run.workers["fetch-worker"]?.count == 1)
+        let status = try await run.status()
+        #expect(status.contains("dead letters: 3 (3 of them single unreadable records"), "\(status)")
+        for number in [75, 125, 175] {
+            #expect(status.contains("  unreadable oai:hostile.example:\(200_000_000 + number) (page "), "\(status)")
+        }
+        // Each reason quotes its record, not the answer's start.
+        #expect(status.contains("not UTF-8"), "\(status)")
+        #expect(status.contains("nest deeper than 256"), "\(status)")
+        #expect(status.contains("has more than 256 attributes"), "\(status)")
+        try await run.expectCleanStop()
+    }
+}
