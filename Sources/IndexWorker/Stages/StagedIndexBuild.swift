@@ -34,15 +34,25 @@ package enum StagedIndexBuild {
                 for line in out.artists { try shardWorks[line.shard].apply(line.work, line.row) }
             }
         }
+        return try files(of: shardWorks, pages: [pages.summary], partitions: partitions)
+    }
+
+    /// Every published file of `shards` (one per shard, in order) and the page partitions'
+    /// `pages` summaries (any grouping of the pages; the partitions not named hold none).
+    package static func files(of shards: [ShardWorks], pages: [PagesSummary], partitions: Int) throws -> [String:
+        [UInt8]]
+    {
+        let layout = IndexShards(count: partitions)
         var files: [String: [UInt8]] = [:]
         var summaries: [ShardSummary] = []
-        for state in shardWorks {
+        for state in shards {
             let index = try state.index
-            files.merge(IndexLayout.bucketFiles(of: index, shards: shards)) { first, _ in first }
+            files.merge(IndexLayout.bucketFiles(of: index, shards: layout)) { first, _ in first }
             summaries.append(ShardSummary(shard: state.shard, index: index))
         }
-        let pageSummaries = [pages.summary] + (1..<max(partitions, 1)).map { PagesSummary(partition: $0, outlines: []) }
-        files.merge(IndexAssembly.sharedFiles(shards: summaries, pages: pageSummaries, layout: shards)) { first, _ in
+        let pageSummaries =
+            pages + (pages.count..<max(partitions, pages.count)).map { PagesSummary(partition: $0, outlines: []) }
+        files.merge(IndexAssembly.sharedFiles(shards: summaries, pages: pageSummaries, layout: layout)) { first, _ in
             first
         }
         return files
