@@ -56,3 +56,25 @@ struct XMLTreeLimitsTests {
         #expect(read.map { !$0.text.contains("root:") } ?? true)
     }
 }
+
+extension XMLTreeLimitsTests {
+    @Test(
+        "a document in UTF-8 that is not is refused; one that declares Latin-1, or starts with UTF-16's mark, is read converted"
+    )
+    func encodings() throws {
+        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r>caf".utf8) + [0xE9] + Array("</r>".utf8)) }
+        #expect(throws: XMLTreeError.self) {
+            try XMLTree.parse(Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>".utf8) + [0xFF] + Array("</r>".utf8))
+        }
+        let latin = Array("<?xml version='1.0' encoding='ISO-8859-1'?><r>caf".utf8) + [0xE9] + Array("</r>".utf8)
+        #expect(try XMLTree.parse(latin).text == "café")
+        let utf16: [UInt8] = [0xFF, 0xFE] + "<r>café</r>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(try XMLTree.parse(utf16).text == "café")
+    }
+
+    @Test("a document with only libxml2's warnings (an XML version it does not know, a relative namespace) is read")
+    func warningsRead() throws {
+        let tree = try XMLTree.parse(Array(#"<?xml version="1.1"?><r xmlns="relative/ns"><a>1</a></r>"#.utf8))
+        #expect(tree.children.map(\.text) == ["1"])
+    }
+}

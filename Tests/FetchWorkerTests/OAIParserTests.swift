@@ -182,3 +182,31 @@ struct OAIParserTests {
         }
     }
 }
+
+extension OAIParserTests {
+    @Test(
+        "a record holding a record tag of its own (unbalanced, or MARC's nested record) costs at most itself; the page's other records are read"
+    )
+    func recordTagsInsideARecord() throws {
+        func record(_ number: Int, _ inside: String = "") -> String {
+            """
+            <record><header><identifier>oai:x:\(number)</identifier><datestamp>2026-06-14T00:00:0\(number)Z</datestamp></header>
+            <metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <dc:title>Work \(number)\(inside)</dc:title><dc:identifier>N-\(number)</dc:identifier></oai_dc:dc></metadata></record>
+            """
+        }
+        // An opening record tag never closed (a flipped bit in `<lido:recordID>`), then a
+        // nested record element, and a broken character so that the page is read record by record.
+        let body = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-11-20T10:00:00Z</responseDate>
+            <ListRecords>\(record(1))\(record(2, "<lido:record\tD>"))\(record(3, "<x><record>in</record></x>"))\(record(4, "\u{1}"))\(record(5))
+            <resumptionToken completeListSize="9">next</resumptionToken></ListRecords></OAI-PMH>
+            """
+        let spans = try #require(OAIRecordSpans(Array(body.utf8)))
+        #expect(spans.records.count == 5)
+        let page = try OAIResponseParser(language: "en").parse(Array(body.utf8))
+        #expect(page.records.map(\.objectNumber) == ["N-1", "N-3", "N-5"])
+        #expect(page.unreadable.map(\.identifier) == ["oai:x:2", "oai:x:4"])
+    }
+}

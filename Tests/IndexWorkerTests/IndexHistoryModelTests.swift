@@ -121,16 +121,8 @@ struct IndexHistoryModelTests {
                 request: request, total: 30, artworks: artworks, deletions: deletions.isEmpty ? nil : deletions)
             inputs.append(.page(page))
             if random.below(2) == 0 {
-                let items = artworks.map { artwork in
-                    var item = PageThumbnails.Item(
-                        objectNumber: artwork.objectNumber, status: random.below(4) == 0 ? .failed : .ok,
-                        files: [
-                            .init(
-                                size: 200, path: "thumbs/200/\(artwork.objectNumber).jpg", width: 200, height: 150,
-                                bytes: 9, sha256: "s")
-                        ])
-                    item.imageURL = artwork.imageURL
-                    return item
+                let items = artworks.map {
+                    IndexStagesTests.thumbnail(of: $0, status: random.below(4) == 0 ? .failed : .ok)
                 }
                 // Before or after their page: the topics are read side by side.
                 inputs.insert(

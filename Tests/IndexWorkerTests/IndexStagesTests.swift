@@ -25,17 +25,7 @@ struct IndexStagesTests {
         var records = try inputs.pages.values.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) }
         // Thumbnails for every other page: those works show them, the rest are pending.
         for page in inputs.pages.values where page.page % 2 == 0 {
-            let items = page.artworks.map { artwork in
-                var item = PageThumbnails.Item(
-                    objectNumber: artwork.objectNumber, status: .ok,
-                    files: [
-                        .init(
-                            size: 200, path: "thumbs/200/\(artwork.objectNumber).jpg", width: 200, height: 150,
-                            bytes: 9, sha256: "s")
-                    ])
-                item.imageURL = artwork.imageURL
-                return item
-            }
+            let items = page.artworks.map { Self.thumbnail(of: $0, status: .ok) }
             let thumbnails = PageThumbnails(pageId: page.pageId, items: items)
             inputs.add(thumbnails)
             staged.append(.thumbnails(thumbnails))
@@ -167,6 +157,19 @@ struct IndexStagesTests {
         try await first.stop()
         await cluster.shutdown()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A thumbnail item for `artwork`'s image, with one 200-pixel file.
+    static func thumbnail(of artwork: Artwork, status: PageThumbnails.Item.Status) -> PageThumbnails.Item {
+        var item = PageThumbnails.Item(
+            objectNumber: artwork.objectNumber, status: status,
+            files: [
+                .init(
+                    size: 200, path: "thumbs/200/\(artwork.objectNumber).jpg", width: 200, height: 150, bytes: 9,
+                    sha256: "s")
+            ])
+        item.imageURL = artwork.imageURL
+        return item
     }
 
     /// A broker with the index's input and own topics, each of ``partitions`` partitions.

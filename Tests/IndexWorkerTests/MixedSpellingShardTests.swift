@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import Foundation
+import PipelineContract
 import Testing
 
 @testable import IndexWorker
@@ -39,5 +40,42 @@ struct MixedSpellingShardTests {
         let again = try state.view(shards: .one, whole: true)
         #expect(again.artists.map(\.workCount) == [works.count])
         #expect(again.content.works(of: 0, 0..<works.count).count == works.count)
+    }
+}
+
+extension MixedSpellingShardTests {
+    @Test(
+        "a work whose maker is written in NFD has its line in its NFC name's shard and a tombstone where the NFD bytes placed it, restored or not"
+    )
+    func lineTakenOutWhereTheSpellingPlacedIt() throws {
+        let shards = IndexShards(count: 3)
+        // A maker whose two spellings fall in different shards.
+        let maker = try #require(
+            (0..<200).map { "Ce\u{301}zanne \($0)" }.first {
+                shards.shard(ofArtist: $0) != shards.shard(ofArtist: ArtistIndex.groupName($0))
+            })
+        let (nfc, nfd) = (shards.shard(ofArtist: ArtistIndex.groupName(maker)), shards.shard(ofArtist: maker))
+        let artwork = Artwork(
+            objectNumber: "SK-1", title: "Bathers", artist: maker, imageURL: nil, width: nil, height: nil, position: 0,
+            recordId: "oai:x:1", datestamp: "2026-12-04T00:00:00Z")
+        let page = Page(
+            request: PageRequest(
+                crawlId: "c", source: "oai-pmh", query: ["endpoint": "https://x/oai"], page: 1, pageSize: 1),
+            total: 1, artworks: [artwork])
+        let write = try #require(PageRows.rows(of: page, before: nil).writes.first)
+        var works = WorkPartition(shards: shards)
+        let writes = works.apply(write.work, key: write.key, row: write.row)
+        #expect(writes.artists.map(\.shard) == [nfc])
+        #expect(writes.artists.first?.row?.artist.utf8.elementsEqual(ArtistIndex.groupName(maker).utf8) == true)
+        #expect(writes.relocation == WorkState.ArtistWrite(work: write.work, shard: nfd, row: nil))
+        // An NFC maker, or one in the same shard either way, has none.
+        var plain = WorkPartition(shards: shards)
+        var composed = write
+        if case .version(var version) = write.row, var listed = version.artwork {
+            listed.artist = ArtistIndex.groupName(maker)
+            version.artwork = listed
+            composed.row = .version(version)
+        }
+        #expect(plain.apply(composed.work, key: composed.key, row: composed.row).relocation == nil)
     }
 }

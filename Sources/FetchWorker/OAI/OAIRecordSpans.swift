@@ -2,8 +2,13 @@ import Foundation
 
 /// Where each `record` element of a `ListRecords` answer lies in its bytes, found without an
 /// XML parser: how a page with one record that is not well-formed (a character XML forbids, a
-/// tag cut short inside its metadata) still gives every other record. Record elements nested
-/// in metadata (MARC's `record`) are counted, so only the top level is split.
+/// tag cut short inside its metadata) still gives every other record.
+///
+/// The records are the children of `ListRecords`: one starts at a `<record` tag, and ends at
+/// the first `</record>` that the next record's start, the `resumptionToken` or the end of
+/// `ListRecords` follows (past white space). So a `record` element nested in metadata (MARC's),
+/// or a record tag a hostile record holds unbalanced, ends no record: it costs at most the
+/// record that holds it.
 struct OAIRecordSpans {
     /// The answer before the first record: the envelope's start.
     let head: ArraySlice<UInt8>
@@ -12,24 +17,30 @@ struct OAIRecordSpans {
     /// The answer after the last record: the token and the envelope's end.
     let tail: ArraySlice<UInt8>
 
-    /// Nil when the answer holds no record element, or its record tags do not balance.
+    /// Nil when the answer holds no record element, or its last record never ends.
     init?(_ bytes: [UInt8]) {
+        guard var start = Self.nextTag(in: bytes, from: 0, closing: false)?.start else { return nil }
         var records: [Range<Int>] = []
-        var depth = 0
-        var start = 0
-        var index = 0
-        while let open = Self.nextTag(in: bytes, from: index) {
-            index = open.end
-            if open.isClosing {
-                depth -= 1
-                if depth < 0 { return nil }
-                if depth == 0 { records.append(start..<open.end) }
-            } else {
-                if depth == 0 { start = open.start }
-                depth += 1
+        var (index, ended) = (start, false)
+        while let close = Self.nextTag(in: bytes, from: index, closing: true) {
+            index = close.end
+            var after = close.end
+            while after < bytes.count, Self.isSpace(bytes[after]) { after += 1 }
+            if let next = Self.tagName(in: bytes, at: after) {
+                if !next.isClosing && next.name == "record" {
+                    records.append(start..<close.end)
+                    (start, index) = (after, after + 1)
+                    continue
+                }
+                if (!next.isClosing && next.name == "resumptionToken") || (next.isClosing && next.name == "ListRecords")
+                {
+                    records.append(start..<close.end)
+                    ended = true
+                    break
+                }
             }
         }
-        guard depth == 0, let first = records.first, let last = records.last else { return nil }
+        guard ended, let first = records.first, let last = records.last else { return nil }
         head = bytes[..<first.lowerBound]
         tail = bytes[last.upperBound...]
         self.records = records
@@ -40,45 +51,45 @@ struct OAIRecordSpans {
         Array(head) + bytes[record] + Array(tail)
     }
 
-    /// The next `<record…>` or `</record>` tag, with or without a namespace prefix; a
-    /// self-closing `<record/>` opens and closes, so it is skipped.
-    private static func nextTag(in bytes: [UInt8], from: Int) -> (start: Int, end: Int, isClosing: Bool)? {
-        let name = Array("record".utf8)
+    /// The next `<record…>` tag (`closing` false) or `</record>` (true), with or without a
+    /// namespace prefix; a self-closing `<record/>` is no record.
+    private static func nextTag(in bytes: [UInt8], from: Int, closing: Bool) -> (start: Int, end: Int)? {
         var index = from
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
+        while let open = bytes[min(index, bytes.count)...].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            guard let tag = tagName(in: bytes, at: open), tag.isClosing == closing, tag.name == "record" else {
                 continue
             }
-            var cursor = index + 1
-            let isClosing = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "/")
-            if isClosing { cursor += 1 }
-            // An optional prefix: letters, digits, `_ - .` up to a colon.
-            var nameStart = cursor
-            var scan = cursor
-            while scan < bytes.count, isNameByte(bytes[scan]) { scan += 1 }
-            if scan < bytes.count, bytes[scan] == UInt8(ascii: ":") { nameStart = scan + 1 }
-            let nameEnd = nameStart + name.count
-            guard nameEnd < bytes.count, Array(bytes[nameStart..<nameEnd]) == name else {
-                index += 1
-                continue
-            }
-            let after = bytes[nameEnd]
-            guard
-                after == UInt8(ascii: ">") || after == UInt8(ascii: " ") || after == UInt8(ascii: "\t")
-                    || after == UInt8(ascii: "\n") || after == UInt8(ascii: "\r") || after == UInt8(ascii: "/")
-            else {
-                index += 1
-                continue
-            }
-            guard let close = bytes[nameEnd...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
-            if !isClosing, bytes[close - 1] == UInt8(ascii: "/") {
-                index = close + 1
-                continue
-            }
-            return (index, close + 1, isClosing)
+            guard let end = bytes[tag.nameEnd...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            if !closing, bytes[end - 1] == UInt8(ascii: "/") { continue }
+            return (open, end + 1)
         }
         return nil
+    }
+
+    /// The local name of the tag that starts at `index` (`<name`, `</name`, `<prefix:name`),
+    /// and where it ends; nil where no tag starts there, or a name is followed by a byte a tag
+    /// name cannot be followed by.
+    private static func tagName(in bytes: [UInt8], at index: Int) -> (name: String, isClosing: Bool, nameEnd: Int)? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "<") else { return nil }
+        var cursor = index + 1
+        let isClosing = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "/")
+        if isClosing { cursor += 1 }
+        var nameStart = cursor
+        var scan = cursor
+        while scan < bytes.count, isNameByte(bytes[scan]) || bytes[scan] == UInt8(ascii: ":") {
+            if bytes[scan] == UInt8(ascii: ":") { nameStart = scan + 1 }
+            scan += 1
+        }
+        guard scan > nameStart, scan < bytes.count,
+            isSpace(bytes[scan]) || bytes[scan] == UInt8(ascii: ">") || bytes[scan] == UInt8(ascii: "/")
+        else { return nil }
+        return (String(decoding: bytes[nameStart..<scan], as: UTF8.self), isClosing, scan)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -46,8 +46,8 @@ package struct ShardWorks: Sendable {
     ///
     /// The row's artist is taken in ``CanonicalText``: the counts here are keyed by `String`,
     /// which holds canonically equivalent spellings as one, while ``ShardLineTable`` keeps names
-    /// by their bytes; in one spelling an artist's count and its works are one group (rows
-    /// written before names were grouped in one spelling join it too).
+    /// by their bytes; in one spelling an artist's count and its works are one group, whatever
+    /// spelling a row of the topic carries.
     @discardableResult
     package mutating func apply(_ work: WorkKey, _ row: Row?) throws -> Set<String> {
         var row = row

@@ -37,6 +37,20 @@ package struct WorkState: Sendable {
         /// Back to `artpipe.index-works`: superseded versions' tombstones, better thumbnails again.
         package var rows: [WorkRows.WriteBack] = []
         package var artists: [ArtistWrite] = []
+        /// A tombstone in the shard the maker's name as written (not in ``CanonicalText``)
+        /// places the work in, where that is another shard than its group name's: where a line
+        /// written before makers were grouped in NFC may still stand. Sent as a row is restored
+        /// too (with ``artists``, so that the line stands where it belongs).
+        package var relocation: ArtistWrite?
+    }
+
+    /// The shard `artist` as written places a line in, when its bytes are not its group
+    /// name's and that shard is not `shard`; nil otherwise.
+    static func shard(asWritten artist: String, unless shard: Int, shards: IndexShards) -> Int? {
+        let trimmed = artist.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.utf8.elementsEqual(ArtistIndex.groupName(trimmed).utf8) else { return nil }
+        let spelt = shards.shard(ofArtist: trimmed)
+        return spelt == shard ? nil : spelt
     }
 
     /// Applies a row of the work read from the topic (`row` nil: a tombstone of `key`).
@@ -49,6 +63,11 @@ package struct WorkState: Sendable {
         guard line != mark else { return writes }
         let before = line
         line = mark
+        if let mark, let written = rows.shown?.artwork?.artist, !CanonicalText.isASCII(written),
+            let spelt = Self.shard(asWritten: written, unless: mark.shard, shards: shards)
+        {
+            writes.relocation = ArtistWrite(work: rows.work, shard: spelt, row: nil)
+        }
         if let from = before?.shard, from != mark?.shard {
             writes.artists.append(ArtistWrite(work: rows.work, shard: from, row: nil))
         }

@@ -7,21 +7,33 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// Whole milliseconds, rounded down: what C APIs' timeouts take.
+    /// Whole milliseconds, rounded down, held at the ends of `Int64`: what C APIs' timeouts take.
     package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        return Self.saturating(seconds, times: 1_000, plus: attoseconds / 1_000_000_000_000_000)
     }
 
-    /// Whole nanoseconds, rounded down.
+    /// ``milliseconds`` held within `Int32`, as librdkafka's calls take a timeout.
+    package var timeoutMilliseconds: Int32 { Int32(clamping: milliseconds) }
+
+    /// Whole nanoseconds, rounded down, held at the ends of `Int64`.
     package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return Self.saturating(seconds, times: 1_000_000_000, plus: attoseconds / 1_000_000_000)
     }
 
-    /// A duration from a number of seconds given as a flag (`--drain-timeout 2.5`).
+    private static func saturating(_ value: Int64, times scale: Int64, plus rest: Int64) -> Int64 {
+        let (product, overflow) = value.multipliedReportingOverflow(by: scale)
+        guard !overflow else { return value < 0 ? .min : .max }
+        let (sum, over) = product.addingReportingOverflow(rest)
+        return over ? (product < 0 ? .min : .max) : sum
+    }
+
+    /// A duration from a number of seconds given as a flag (`--drain-timeout 2.5`): a value
+    /// that is not a number is none, and one past a billion seconds is a billion seconds.
     package static func seconds(fromFlag value: Double) -> Duration {
-        .milliseconds(Int64(value * 1_000))
+        guard !value.isNaN else { return .zero }
+        return .milliseconds(Int64(min(max(value, -1e9), 1e9) * 1_000))
     }
 
     /// A duration written with a unit, as flags take it: `500ms`, `30s`, `10m`, `2h`, `1d`;

@@ -58,9 +58,11 @@ package struct XMLTree: Sendable {
     package static func parse(_ bytes: [UInt8], limits: Limits = .standard) throws -> XMLTree {
         // Foundation's parser ends the process on a name that is not UTF-8 (it force-unwraps
         // the name it decodes), and libxml2 can hand it one before it notices the bytes are
-        // not: so the bytes are checked first. OAI-PMH and S3 answers are UTF-8 by their rules.
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw XMLTreeError(description: "refused XML: it is not UTF-8")
+        // not: so a document in UTF-8 is checked first. One that declares another encoding (or
+        // starts with a UTF-16 or UTF-32 mark) reaches the parser through libxml2's converter,
+        // whose output is UTF-8.
+        guard !Self.isUTF8(declaredBy: bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+            throw XMLTreeError(description: "refused XML: it is not UTF-8 and declares no other encoding")
         }
         let builder = Builder(limits: limits, documentBytes: bytes.count)
         let parser = XMLParser(data: Data(bytes))
@@ -77,6 +79,25 @@ package struct XMLTree: Sendable {
                 description: "not well-formed XML (line \(parser.lineNumber)): \(reason)")
         }
         return root
+    }
+
+    /// Whether `bytes` are to be read as UTF-8: no byte-order mark of UTF-16 or UTF-32 and no
+    /// `encoding` in the XML declaration but UTF-8's (XML's default).
+    static func isUTF8(declaredBy bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || bytes.starts(with: [0, 0, 0xFE, 0xFF])
+        {
+            return false
+        }
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard bytes[start...].starts(with: Array("<?xml".utf8)) else { return true }
+        let head = bytes[start..<min(bytes.count, start + 256)]
+        guard let end = head.firstIndex(of: UInt8(ascii: ">")) else { return true }
+        let declaration = String(decoding: head[..<end], as: UTF8.self).lowercased()
+        guard let name = declaration.range(of: "encoding") else { return true }
+        let rest = declaration[name.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        let encoding = rest.prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }
+        return encoding == "utf-8" || encoding == "utf8"
     }
 
     private final class Builder: NSObject, XMLParserDelegate {
@@ -140,15 +161,21 @@ package struct XMLTree: Sendable {
         }
 
         /// libxml2 recovers from some errors and goes on, and Foundation's parser then reports
-        /// success over a tree that is not the document's (an end tag that closes another element
-        /// closes its parents, and what follows lands elsewhere): every error but a namespace's
-        /// refuses the document. A prefix no `xmlns` declares (libxml2's errors 200–299) is read
-        /// as no namespace, as before.
+        /// success over a tree that is not the document's (elements closed where the document
+        /// did not close them, and what follows placed elsewhere): every error refuses the
+        /// document but libxml2's warnings (``warnings``) and its namespace errors (200-299: a
+        /// prefix no `xmlns` declares is read as no namespace).
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             let code = (parseError as NSError).code
-            guard !(200..<300).contains(code) else { return }
+            guard !(200..<300).contains(code), !Self.warnings.contains(code) else { return }
             refuse(parser, "not well-formed: libxml2's error \(code)\(Self.meaning(code).map { " (\($0))" } ?? "")")
         }
+
+        /// libxml2's warnings (`XML_WAR_*` in its `xmlerror.h`): an undeclared entity beside an
+        /// external DTD, a catalog instruction, an unknown XML version, a bad `xml:lang` or
+        /// `xml:space`, a namespace URI that is not absolute, a colon in a name, an entity
+        /// declared twice. A document with only these reads.
+        static let warnings: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107]
 
         /// What the errors hostile or broken answers cause most say.
         static func meaning(_ code: Int) -> String? {
@@ -184,8 +211,7 @@ package struct XMLTree: Sendable {
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
             guard refusal == nil else { return }
-            // libxml2 reports a mismatched end tag and goes on; taken as it came, it would close
-            // the wrong element and move every element after it elsewhere in the tree.
+            // An end tag closes the element open last, or the document is refused.
             guard let open = stack.last, open.name == elementName, open.namespace == (namespaceURI ?? "") else {
                 return refuse(parser, "the end tag \(qualifiedName ?? elementName) closes no open element of that name")
             }

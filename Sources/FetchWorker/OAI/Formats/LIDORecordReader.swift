@@ -114,8 +114,8 @@ struct LIDORecordReader: Sendable {
                 let type = representation.attribute("type")?.lowercased() ?? ""
                 return (url, pixels(representation), type.contains("thumb") || type.contains("preview"))
             }
-            // Measured and longest first, then full representations, then the record's order.
-            // Compared, never negated: a side is whatever number the record wrote.
+            // Measured and longest first, then full representations, then the record's order;
+            // sides are only compared, so any positive Int a record writes ranks.
             let best = representations.indices.min { a, b in
                 let (left, right) = (representations[a], representations[b])
                 if (left.pixels == nil) != (right.pixels == nil) { return left.pixels != nil }

@@ -14,7 +14,7 @@ package enum KafkaTopicAdmin {
         let properties = configuration.clientProperties(clientIDSuffix: "admin")
         let client = try RDKafkaClient(
             type: .producer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
-        let timeoutMilliseconds = Int32(timeout.milliseconds)
+        let timeoutMilliseconds = timeout.timeoutMilliseconds
         return try await configuration.runBlocking {
             try client.createTopics(
                 names, partitions: partitions, replicationFactor: replicationFactor, settings: settings,

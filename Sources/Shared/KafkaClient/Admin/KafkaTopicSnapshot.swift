@@ -30,7 +30,7 @@ package enum KafkaTopicSnapshot {
             fixed: [("group.id", "\(configuration.clientID)-snapshot-\(getpid())")])
         let client = try RDKafkaClient(
             type: .consumer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
-        let milliseconds = Int32(timeout.milliseconds)
+        let milliseconds = timeout.timeoutMilliseconds
         try await configuration.runBlocking {
             try scan(topic, from: starts, client: client, timeoutMilliseconds: milliseconds, visit: visit)
         }

@@ -120,7 +120,7 @@ package final class KafkaConsumer: Sendable {
     /// The cluster's topics, read over this consumer's connection.
     package func metadata(timeout: Duration) async throws -> KafkaMetadata {
         try await configuration.client.runBlocking { [client] in
-            try client.metadata(timeoutMilliseconds: Int32(timeout.milliseconds))
+            try client.metadata(timeoutMilliseconds: timeout.timeoutMilliseconds)
         }
     }
 

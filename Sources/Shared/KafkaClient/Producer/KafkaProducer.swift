@@ -56,7 +56,7 @@ package final class KafkaProducer: Sendable {
             client.poll(timeoutMilliseconds: 100)
         }
         let timeout = flushTimeout.withLock { $0 }
-        if let (error, queued) = client.flush(timeoutMilliseconds: Int32(timeout.milliseconds)) {
+        if let (error, queued) = client.flush(timeoutMilliseconds: timeout.timeoutMilliseconds) {
             logger.error(
                 "producer shut down with undelivered records",
                 metadata: ["kafka.queued": "\(queued)", "kafka.error": "\(error)"])
@@ -144,7 +144,7 @@ package final class KafkaProducer: Sendable {
     /// The cluster's topics, read over this producer's connection.
     package func metadata(timeout: Duration) async throws -> KafkaMetadata {
         try await configuration.runBlocking { [client] in
-            try client.metadata(timeoutMilliseconds: Int32(timeout.milliseconds))
+            try client.metadata(timeoutMilliseconds: timeout.timeoutMilliseconds)
         }
     }
 }
