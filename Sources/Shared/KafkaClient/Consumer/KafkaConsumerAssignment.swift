@@ -48,21 +48,24 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // Only the eager protocol can hand over a partition we still hold: retire the old lease
             // first, so its buffered messages are not handled alongside the new ones.
             drain(topicPartitions.compactMap { leases[$0] })
-            for topicPartition in topicPartitions {
-                leases[topicPartition] = KafkaPartitionLease(topicPartition)
-            }
             if let startOffset {
                 let committed = committedOffsets(topicPartitions)
                 let newState = newStatePartitions(Set(topicPartitions.map(\.partition)))
                 for (index, topicPartition) in topicPartitions.enumerated() {
                     // A new state ignores the committed offset: "the committed offset" is then the start.
                     let ignored = committed[topicPartition] != nil && newState.contains(topicPartition.partition)
+                    // Where the consumer starts before the committed offset (a restore), the
+                    // offsets it finishes below it are not committed.
+                    leases[topicPartition] = KafkaPartitionLease(
+                        topicPartition, commitFloor: ignored ? nil : committed[topicPartition])
                     let offset = startOffset(
                         topicPartition, ignored ? nil : committed[topicPartition], earliestOffset(topicPartition))
                     if let offset = offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil) {
                         rebalance.setStartOffset(offset, at: index)
                     }
                 }
+            } else {
+                for topicPartition in topicPartitions { leases[topicPartition] = KafkaPartitionLease(topicPartition) }
             }
             joined.store(true, ordering: .relaxed)
             assignedCount.store(leases.count, ordering: .relaxed)

@@ -3,7 +3,9 @@ import Foundation
 /// This consumer's claim on one assigned partition, from assignment to revocation.
 ///
 /// Handlers call ``beginHandling()`` before each message and ``finishHandling(offset:)`` after
-/// its effects are durable; only finished offsets are ever committed. Once the partition is
+/// its effects are durable; only finished offsets are ever committed, and never one below the
+/// group's committed offset at the assignment (``commitFloor``): a partition read again from
+/// before it (a store restored from its changelog) does not move the group back. Once the partition is
 /// revoked (or the consumer stops), `beginHandling` returns false, so the next owner, who
 /// starts at the committed offset, never sees a message this one also handled.
 ///
@@ -18,6 +20,9 @@ package final class KafkaPartitionLease: @unchecked Sendable {
     /// Next offset to commit: one past the last finished message.
     private var finishedOffset: Int64?
     private var storedOffset: Int64?
+    /// The group's committed offset when the partition was assigned, where the consumer starts
+    /// before it: nothing below it is stored.
+    let commitFloor: Int64?
     /// Messages and bytes delivered to the application in batches not yet released.
     private var bufferedMessages = 0
     private var bufferedBytes = 0
@@ -30,8 +35,8 @@ package final class KafkaPartitionLease: @unchecked Sendable {
     /// Where delivery stands, and whether batches follow on; only the poll thread touches it.
     var continuity = KafkaDeliveryContinuity()
 
-    init(_ topicPartition: KafkaTopicPartition) {
-        self.topicPartition = topicPartition
+    init(_ topicPartition: KafkaTopicPartition, commitFloor: Int64? = nil) {
+        (self.topicPartition, self.commitFloor) = (topicPartition, commitFloor)
     }
 
     /// Whether this lease may still handle messages.
@@ -116,6 +121,7 @@ package final class KafkaPartitionLease: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         guard let finishedOffset, finishedOffset != storedOffset else { return nil }
+        if let commitFloor, finishedOffset < commitFloor { return nil }
         storedOffset = finishedOffset
         return finishedOffset
     }
