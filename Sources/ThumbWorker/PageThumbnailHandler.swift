@@ -80,7 +80,7 @@ package struct PageThumbnailHandler: MessageHandler {
         }
         let items = zip(attempts, page.artworks).map { attempt, artwork in
             var item = attempt.item
-            item.imageURL = artwork.imageURL
+            (item.imageURL, item.recordId) = (artwork.imageURL, artwork.recordId)
             return item
         }
         let failed = items.filter { $0.status == .failed }

@@ -54,3 +54,35 @@ struct PageRowsTests {
         #expect(PageRows.rows(of: PageThumbnails(pageId: "x", items: [legacy]), entry: nil).isEmpty)
     }
 }
+
+extension PageRowsTests {
+    @Test(
+        "two records of one page with one object number each get the thumbnail made for them; an item naming no record goes by object number"
+    )
+    func thumbnailsByRecord() {
+        let request = PageRequest(
+            crawlId: "c", source: "oai-pmh", query: ["endpoint": "https://x/oai"], page: 1, pageSize: 10)
+        // An aggregator's two institutions, one inventory number.
+        let page = Page(
+            request: request, total: 2,
+            artworks: ["museum-a", "museum-b"].enumerated().map { position, institution in
+                Artwork(
+                    objectNumber: "Inv. 1", title: "t", artist: "M", imageURL: "https://img/\(institution).jpg",
+                    width: nil, height: nil, position: position, recordId: "oai:\(institution):1",
+                    datestamp: "2026-01-01T00:00:00Z")
+            })
+        let fetched = PageRows.rows(of: page, before: nil)
+        let items = page.artworks.map { artwork in
+            var item = PageThumbnails.Item(objectNumber: artwork.objectNumber, status: .ok)
+            (item.imageURL, item.recordId) = (artwork.imageURL, artwork.recordId)
+            return item
+        }
+        let writes = PageRows.rows(of: PageThumbnails(pageId: page.pageId, items: items), entry: fetched.entry)
+        #expect(writes.map(\.work.id) == ["oai:museum-a:1", "oai:museum-b:1"])
+        // A message from before items named their record: the first work of that number, as before.
+        var unnamed = items[1]
+        unnamed.recordId = nil
+        let old = PageRows.rows(of: PageThumbnails(pageId: page.pageId, items: [unnamed]), entry: fetched.entry)
+        #expect(old.map(\.work.id) == ["oai:museum-a:1"])
+    }
+}

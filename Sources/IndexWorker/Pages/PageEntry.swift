@@ -16,6 +16,9 @@ package struct PageEntry: Codable, Sendable, Equatable {
     package var works: [String: String]
     /// The image URL of each work the page lists, by object number, where it has one.
     package var images: [String: String]
+    /// The works of the page's versioned records, as ``WorkKey`` texts, by record id (for
+    /// thumbnails that name their record); nil when it has none.
+    package var records: [String: String]?
     /// Why the page's request was given up on, when it was and no page came since.
     package var failure: String?
     /// Whether the page itself was read (not only its failure, or its thumbnails).
@@ -30,10 +33,15 @@ package struct PageEntry: Codable, Sendable, Equatable {
             (page.pageId, page.crawlId, page.source, page.query, page.page, page.total)
         works = [:]
         images = [:]
-        for artwork in page.artworks where works[artwork.objectNumber] == nil {
-            works[artwork.objectNumber] = WorkKey(source: page.workSource, artwork: artwork).description
+        var records: [String: String] = [:]
+        for artwork in page.artworks {
+            let work = WorkKey(source: page.workSource, artwork: artwork)
+            if work.isRecord, records[work.id] == nil { records[work.id] = work.description }
+            guard works[artwork.objectNumber] == nil else { continue }
+            works[artwork.objectNumber] = work.description
             images[artwork.objectNumber] = artwork.imageURL
         }
+        self.records = records.isEmpty ? nil : records
         failure = nil
         fetched = true
     }

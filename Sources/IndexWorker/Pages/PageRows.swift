@@ -43,14 +43,15 @@ package enum PageRows {
         return (entry, writes)
     }
 
-    /// The rows of a page's thumbnails: each item to the work the page lists under its object
-    /// number, keyed by the image it was made for. Items of objects the page does not list now
+    /// The rows of a page's thumbnails: each item to the work the page lists under the record
+    /// it names, else under its object number, keyed by the image it was made for. Items of objects the page does not list now
     /// (a late result for an older version of the page) go to no work; an item without its image
     /// URL (a message before 0.7) is taken as made for the image the page's work has now.
     package static func rows(of thumbnails: PageThumbnails, entry: PageEntry?) -> [Write] {
         guard let entry else { return [] }
         return thumbnails.items.compactMap { item in
-            guard let text = entry.works[item.objectNumber], let work = WorkKey(text: text),
+            guard let text = item.recordId.flatMap({ entry.records?[$0] }) ?? entry.works[item.objectNumber],
+                let work = WorkKey(text: text),
                 let imageURL = item.imageURL ?? entry.images[item.objectNumber]
             else { return nil }
             let row = WorkRow.thumbnails(imageURL: imageURL, item: item)

@@ -32,6 +32,7 @@ extension CompactWriter {
     mutating func write(_ item: PageThumbnails.Item) {
         write(item.objectNumber)
         write(item.imageURL)
+        write(item.recordId)
         write(item.status.rawValue)
         write(item.reason)
         write(item.files) {
@@ -66,6 +67,7 @@ extension CompactWriter {
         write(entry.total)
         write(entry.works)
         write(entry.images)
+        write(entry.records) { $0.write($1) }
         write(entry.failure)
         write(entry.fetched)
         write(entry.thumbnails) {
@@ -93,6 +95,7 @@ extension CompactReader {
     mutating func thumbnailItem() throws -> PageThumbnails.Item {
         let objectNumber = try string()
         let imageURL = try optionalString()
+        let recordId = try optionalString()
         let statusText = try string()
         guard let status = PageThumbnails.Item.Status(rawValue: statusText) else {
             throw Malformed(description: "a thumbnail status \(statusText)")
@@ -104,7 +107,7 @@ extension CompactReader {
                     size: try $0.int(), path: try $0.string(), width: try $0.int(), height: try $0.int(),
                     bytes: try $0.int(), sha256: try $0.string())
             })
-        item.imageURL = imageURL
+        (item.imageURL, item.recordId) = (imageURL, recordId)
         return item
     }
 
@@ -119,6 +122,7 @@ extension CompactReader {
         var entry = PageEntry(waitingFor: try string())
         (entry.crawlId, entry.source, entry.query) = (try string(), try string(), try pairs())
         (entry.page, entry.total, entry.works, entry.images) = (try int(), try int(), try pairs(), try pairs())
+        entry.records = try optional { try $0.pairs() }
         (entry.failure, entry.fetched) = (try optionalString(), try bool())
         entry.thumbnails = try optional {
             let version = try $0.int()
