@@ -44,16 +44,20 @@ struct MixedSpellingShardTests {
 }
 
 extension MixedSpellingShardTests {
-    @Test(
-        "a work whose maker is written in NFD has its line in its NFC name's shard and a tombstone where the NFD bytes placed it, restored or not"
-    )
-    func lineTakenOutWhereTheSpellingPlacedIt() throws {
-        let shards = IndexShards(count: 3)
-        // A maker whose two spellings fall in different shards.
-        let maker = try #require(
+    /// A maker written in NFD whose NFD and NFC spellings fall in different shards of `shards`.
+    static func makerInTwoShards(_ shards: IndexShards) throws -> String {
+        try #require(
             (0..<200).map { "Ce\u{301}zanne \($0)" }.first {
                 shards.shard(ofArtist: $0) != shards.shard(ofArtist: ArtistIndex.groupName($0))
             })
+    }
+
+    @Test(
+        "a work whose maker is written in NFD has its line in its NFC name's shard and a tombstone where the NFD bytes placed it"
+    )
+    func lineTakenOutWhereTheSpellingPlacedIt() throws {
+        let shards = IndexShards(count: 3)
+        let maker = try Self.makerInTwoShards(shards)
         let (nfc, nfd) = (shards.shard(ofArtist: ArtistIndex.groupName(maker)), shards.shard(ofArtist: maker))
         let artwork = Artwork(
             objectNumber: "SK-1", title: "Bathers", artist: maker, imageURL: nil, width: nil, height: nil, position: 0,
@@ -77,5 +81,32 @@ extension MixedSpellingShardTests {
             composed.row = .version(version)
         }
         #expect(plain.apply(composed.work, key: composed.key, row: composed.row).relocation == nil)
+    }
+}
+
+extension MixedSpellingShardTests {
+    @Test(
+        "in a shard, a spelling whose NFC name is another shard's is kept in NFD, one group whatever its bytes; one whose NFC name is this shard's joins it"
+    )
+    func spellingsByTheirShard() throws {
+        let shards = IndexShards(count: 3)
+        let maker = try Self.makerInTwoShards(shards)
+        let works = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 6, artists: 2)).artists.flatMap(\.works)
+        let key = { (number: Int) in WorkKey(source: "lido", id: works[number].objectNumber, isRecord: false) }
+        // Where the NFD bytes placed the lines: two spellings that are not NFC (one decomposed,
+        // one with the accent composed onto nothing else) are one group, in NFD.
+        var there = ShardWorks(shard: shards.shard(ofArtist: maker), layout: shards)
+        try there.apply(key(0), .init(artist: maker, work: works[0]))
+        try there.apply(key(1), .init(artist: maker.decomposedStringWithCanonicalMapping, work: works[1]))
+        let view = try there.view(shards: shards, whole: true)
+        #expect(view.artists.map(\.workCount) == [2])
+        #expect(view.artists.first?.name.utf8.elementsEqual(maker.decomposedStringWithCanonicalMapping.utf8) == true)
+        // In the NFC name's shard, every spelling is the NFC name.
+        var home = ShardWorks(shard: shards.shard(ofArtist: ArtistIndex.groupName(maker)), layout: shards)
+        try home.apply(key(2), .init(artist: maker, work: works[2]))
+        try home.apply(key(3), .init(artist: ArtistIndex.groupName(maker), work: works[3]))
+        let homeView = try home.view(shards: shards, whole: true)
+        #expect(homeView.artists.map(\.workCount) == [2])
+        #expect(homeView.artists.first?.name.utf8.elementsEqual(ArtistIndex.groupName(maker).utf8) == true)
     }
 }

@@ -86,3 +86,30 @@ extension PageRowsTests {
         #expect(old.map(\.work.id) == ["oai:museum-a:1"])
     }
 }
+
+extension PageRowsTests {
+    @Test(
+        "an item naming a record the page lists no more goes to no work; a record without a datestamp is joined by its id too"
+    )
+    func thumbnailsOfRecordsGone() {
+        let request = PageRequest(
+            crawlId: "c", source: "oai-pmh", query: ["endpoint": "https://x/oai"], page: 1, pageSize: 10)
+        let artwork = { (record: String, datestamp: String?) in
+            Artwork(
+                objectNumber: "A-1", title: "t", artist: "M", imageURL: "https://img/\(record).jpg", width: nil,
+                height: nil, position: 0, recordId: record, datestamp: datestamp)
+        }
+        let page = Page(
+            request: request, total: 2, artworks: [artwork("R1", "2026-01-01T00:00:00Z"), artwork("R2", nil)])
+        let entry = PageRows.rows(of: page, before: nil).entry
+        let item = { (record: String) in
+            var item = PageThumbnails.Item(objectNumber: "A-1", status: .ok)
+            (item.imageURL, item.recordId) = ("https://img/\(record).jpg", record)
+            return item
+        }
+        let writes = PageRows.rows(
+            of: PageThumbnails(pageId: page.pageId, items: [item("R1"), item("R2"), item("R0")]), entry: entry)
+        #expect(writes.map(\.work.isRecord) == [true, false])
+        #expect(writes.map(\.work.id) == ["R1", "A-1"])
+    }
+}

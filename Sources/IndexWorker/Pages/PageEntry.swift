@@ -16,8 +16,8 @@ package struct PageEntry: Codable, Sendable, Equatable {
     package var works: [String: String]
     /// The image URL of each work the page lists, by object number, where it has one.
     package var images: [String: String]
-    /// The works of the page's versioned records, as ``WorkKey`` texts, by record id (for
-    /// thumbnails that name their record); nil when it has none.
+    /// The works of the page's artworks that have a record id, as ``WorkKey`` texts, by record
+    /// id (for thumbnails that name their record); nil when it has none.
     package var records: [String: String]?
     /// Why the page's request was given up on, when it was and no page came since.
     package var failure: String?
@@ -36,7 +36,7 @@ package struct PageEntry: Codable, Sendable, Equatable {
         var records: [String: String] = [:]
         for artwork in page.artworks {
             let work = WorkKey(source: page.workSource, artwork: artwork)
-            if work.isRecord, records[work.id] == nil { records[work.id] = work.description }
+            if let recordId = artwork.recordId, records[recordId] == nil { records[recordId] = work.description }
             guard works[artwork.objectNumber] == nil else { continue }
             works[artwork.objectNumber] = work.description
             images[artwork.objectNumber] = artwork.imageURL

@@ -44,14 +44,21 @@ package enum PageRows {
     }
 
     /// The rows of a page's thumbnails: each item to the work the page lists under the record
-    /// it names, else under its object number, keyed by the image it was made for. Items of objects the page does not list now
+    /// it names (none when the page lists that record no more), an item that names none (or
+    /// joined to an entry that keeps no records) under its object number; keyed by the image it
+    /// was made for. Items of objects the page does not list now
     /// (a late result for an older version of the page) go to no work; an item without its image
     /// URL (a message before 0.7) is taken as made for the image the page's work has now.
     package static func rows(of thumbnails: PageThumbnails, entry: PageEntry?) -> [Write] {
         guard let entry else { return [] }
         return thumbnails.items.compactMap { item in
-            guard let text = item.recordId.flatMap({ entry.records?[$0] }) ?? entry.works[item.objectNumber],
-                let work = WorkKey(text: text),
+            let listed: String?
+            if let recordId = item.recordId, let records = entry.records {
+                listed = records[recordId]
+            } else {
+                listed = entry.works[item.objectNumber]
+            }
+            guard let text = listed, let work = WorkKey(text: text),
                 let imageURL = item.imageURL ?? entry.images[item.objectNumber]
             else { return nil }
             let row = WorkRow.thumbnails(imageURL: imageURL, item: item)

@@ -54,7 +54,9 @@ package struct IndexStages: Sendable {
                 folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
                 threadPool: storeThreads))
         artists = ArtistsStage(
-            shards: try ShardStates(folder: state, cacheBytes: cacheBytes, threadPool: storeThreads))
+            shards: try ShardStates(
+                folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions))
+        )
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
             relistEvery: relistEvery, acknowledged: acknowledged, logger: logger)

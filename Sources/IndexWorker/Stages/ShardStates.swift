@@ -30,8 +30,15 @@ package final class ShardStates: Sendable {
     /// the shards held are not held up.
     let droppedPerCall: Int
 
+    /// How artists are placed in the shards (``ShardWorks/layout``).
+    let layout: IndexShards?
+
     /// Opens the lines' file in `folder`, replacing what an earlier process left.
-    init(folder: URL, cacheBytes: Int, threadPool: NIOThreadPool, droppedPerCall: Int = 10_000) throws {
+    init(
+        folder: URL, cacheBytes: Int, threadPool: NIOThreadPool, droppedPerCall: Int = 10_000,
+        layout: IndexShards? = nil
+    ) throws {
+        self.layout = layout
         state = Mutex(
             State(
                 file: try ShardLineFile(
@@ -56,7 +63,8 @@ package final class ShardStates: Sendable {
                     // Taken anew: emptied whole (``ShardLineFile/table(of:)``), so no longer leaving.
                     state.leaving.removeAll { $0 == shard }
                     entry = Held(
-                        generation: generation, works: ShardWorks(shard: shard, lines: try state.file.table(of: shard)))
+                        generation: generation,
+                        works: ShardWorks(shard: shard, lines: try state.file.table(of: shard), layout: self.layout))
                 }
                 defer { state.held[shard] = entry }
                 if !(try entry.works.apply(work, row)).isEmpty { entry.changed = true }

@@ -39,12 +39,8 @@ package struct WorksStage: MessageHandler {
         let writes = try await states.apply(
             to: partition, generation: generation, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1)
+        guard !progress.handledBefore(message.offset, partition: partition) else { return [] }
         let relocation = try writes.relocation.map { try [IndexTopicRecords.record($0)] } ?? []
-        guard !progress.handledBefore(message.offset, partition: partition) else {
-            // Restored: its consequences were written, but for a line a maker's spelling may
-            // have left in another shard, which is taken out there and written where it belongs.
-            return relocation.isEmpty ? [] : try writes.artists.map(IndexTopicRecords.record) + relocation
-        }
         return try writes.rows.map {
             try IndexTopicRecords.record(work: input.work, key: $0.key, row: $0.row, partitions: partitions)
         } + writes.artists.map(IndexTopicRecords.record) + relocation

@@ -11,6 +11,11 @@ enum CanonicalText {
         isASCII(text) ? text : text.precomposedStringWithCanonicalMapping
     }
 
+    /// `text` in Unicode's NFD: one spelling for text whose NFC form is not the one kept.
+    static func decomposed(_ text: String) -> String {
+        isASCII(text) ? text : text.decomposedStringWithCanonicalMapping
+    }
+
     /// ASCII, nearly every name, is NFC already.
     static func isASCII(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 < 0x80 }

@@ -34,8 +34,12 @@ package struct ShardWorks: Sendable {
     /// The artists whose works changed since the last view, each with its count then.
     private var changed: [String: Int] = [:]
 
-    package init(shard: Int, lines: any ShardLineTable = ShardLinesInMemory()) {
-        (self.shard, self.lines) = (shard, lines)
+    /// How artists are placed in shards, where a row may carry a spelling another shard's
+    /// group name has (``apply(_:_:)``); nil: every row's group name is this shard's.
+    let layout: IndexShards?
+
+    package init(shard: Int, lines: any ShardLineTable = ShardLinesInMemory(), layout: IndexShards? = nil) {
+        (self.shard, self.lines, self.layout) = (shard, lines, layout)
     }
 
     /// How many works the shard holds.
@@ -44,14 +48,22 @@ package struct ShardWorks: Sendable {
     /// Applies a row read from the topic; nil is a tombstone. Returns the artists whose works
     /// changed, whose buckets are to be rendered again.
     ///
-    /// The row's artist is taken in ``CanonicalText``: the counts here are keyed by `String`,
-    /// which holds canonically equivalent spellings as one, while ``ShardLineTable`` keeps names
-    /// by their bytes; in one spelling an artist's count and its works are one group, whatever
-    /// spelling a row of the topic carries.
+    /// The row's artist is taken in ``CanonicalText`` when that name is this shard's: the counts
+    /// here are keyed by `String`, which holds canonically equivalent spellings as one, while
+    /// ``ShardLineTable`` keeps names by their bytes; in one spelling an artist's count and its
+    /// works are one group, whatever spelling a row of the topic carries. A row whose name in
+    /// ``CanonicalText`` is another shard's (a line placed by the bytes of a spelling that is not
+    /// NFC) is taken in NFD, so that such spellings too are one group here, until the works
+    /// stage takes the line out (``WorkState/Writes/relocation``) when its work's line is next
+    /// written.
     @discardableResult
     package mutating func apply(_ work: WorkKey, _ row: Row?) throws -> Set<String> {
         var row = row
-        if let artist = row?.artist, !CanonicalText.isASCII(artist) { row?.artist = CanonicalText.of(artist) }
+        if let artist = row?.artist, !CanonicalText.isASCII(artist) {
+            let grouped = CanonicalText.of(artist)
+            let isOwn = layout.map { $0.shard(ofArtist: grouped) == shard } ?? true
+            row?.artist = isOwn ? grouped : CanonicalText.decomposed(artist)
+        }
         let before = try lines.row(of: work)
         guard before != row else { return [] }
         try lines.set(row, of: work)

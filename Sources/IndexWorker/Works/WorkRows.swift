@@ -153,6 +153,7 @@ package struct WorkRows: Sendable, Equatable {
             }
         return [
             status, item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
+            item.recordId ?? "",
         ]
     }
 }

@@ -38,9 +38,9 @@ package struct WorkState: Sendable {
         package var rows: [WorkRows.WriteBack] = []
         package var artists: [ArtistWrite] = []
         /// A tombstone in the shard the maker's name as written (not in ``CanonicalText``)
-        /// places the work in, where that is another shard than its group name's: where a line
-        /// written before makers were grouped in NFC may still stand. Sent as a row is restored
-        /// too (with ``artists``, so that the line stands where it belongs).
+        /// places the work in, where that is another shard than its group name's: a line under
+        /// that spelling may stand there (``ShardWorks`` keeps a spelling whose group name is
+        /// another shard's), and the work's line now goes to its group name's shard.
         package var relocation: ArtistWrite?
     }
 

@@ -48,6 +48,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // Only the eager protocol can hand over a partition we still hold: retire the old lease
             // first, so its buffered messages are not handled alongside the new ones.
             drain(topicPartitions.compactMap { leases[$0] })
+            var ends: [KafkaTopicPartition: Int64?] = [:]
             if let startOffset {
                 let committed = committedOffsets(topicPartitions)
                 let newState = newStatePartitions(Set(topicPartitions.map(\.partition)))
@@ -55,9 +56,14 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                     // A new state ignores the committed offset: "the committed offset" is then the start.
                     let ignored = committed[topicPartition] != nil && newState.contains(topicPartition.partition)
                     // Where the consumer starts before the committed offset (a restore), the
-                    // offsets it finishes below it are not committed.
-                    leases[topicPartition] = KafkaPartitionLease(
-                        topicPartition, commitFloor: ignored ? nil : committed[topicPartition])
+                    // offsets it finishes below it are not committed; below the partition's end,
+                    // so that a log that ends before the committed offset is committed once read.
+                    let end = endOffset(topicPartition)
+                    ends[topicPartition] = end
+                    let floor =
+                        ignored
+                        ? nil : committed[topicPartition].map { offset in end.map { min($0, offset) } ?? offset }
+                    leases[topicPartition] = KafkaPartitionLease(topicPartition, commitFloor: floor)
                     let offset = startOffset(
                         topicPartition, ignored ? nil : committed[topicPartition], earliestOffset(topicPartition))
                     if let offset = offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil) {
@@ -73,7 +79,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             if let error = rebalance.accept() {
                 logger.error("cannot take partitions", metadata: ["kafka.error": "\(error)"])
             }
-            onAssign?(topicPartitions.map { ($0, endOffset($0)) })
+            onAssign?(topicPartitions.map { ($0, ends[$0] ?? endOffset($0)) })
         case .revoke:
             let lost = rebalance.assignmentLost
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }

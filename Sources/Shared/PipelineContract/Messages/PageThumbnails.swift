@@ -22,9 +22,9 @@ package struct PageThumbnails: PageMessage, Equatable {
         /// thumbnails to the version of a work that names this image, so a late result for an
         /// older version's image never stands for a newer one.
         package var imageURL: String?
-        /// The record the item was made for, for versioned sources (absent in messages before
-        /// 0.8, and for other sources): the index joins by it, so that two records of one page
-        /// with one object number (an aggregator's institutions) each get their own.
+        /// The record the item was made for, where its artwork has a record id (absent
+        /// otherwise, and in older messages): the index joins by it, so that two records of one
+        /// page with one object number (an aggregator's institutions) each get their own.
         package var recordId: String?
         package var status: Status
         package var reason: String?
