@@ -56,59 +56,52 @@ struct PageRowsTests {
 }
 
 extension PageRowsTests {
+    /// An OAI-PMH page of `records` (record id, datestamp), every one of object number `A-1`,
+    /// each with its own image.
+    static func sharedNumberPage(_ records: [(String, String?)]) -> Page {
+        let request = PageRequest(
+            crawlId: "c", source: "oai-pmh", query: ["endpoint": "https://x/oai"], page: 1, pageSize: 10)
+        return Page(
+            request: request, total: records.count,
+            artworks: records.enumerated().map { position, record in
+                Artwork(
+                    objectNumber: "A-1", title: "t", artist: "M", imageURL: "https://img/\(record.0).jpg", width: nil,
+                    height: nil, position: position, recordId: record.0, datestamp: record.1)
+            })
+    }
+
+    /// A thumbnail made for `record` of ``sharedNumberPage(_:)``, naming it.
+    static func item(for record: String) -> PageThumbnails.Item {
+        var item = PageThumbnails.Item(objectNumber: "A-1", status: .ok)
+        (item.imageURL, item.recordId) = ("https://img/\(record).jpg", record)
+        return item
+    }
+
     @Test(
         "two records of one page with one object number each get the thumbnail made for them; an item naming no record goes by object number"
     )
     func thumbnailsByRecord() {
-        let request = PageRequest(
-            crawlId: "c", source: "oai-pmh", query: ["endpoint": "https://x/oai"], page: 1, pageSize: 10)
         // An aggregator's two institutions, one inventory number.
-        let page = Page(
-            request: request, total: 2,
-            artworks: ["museum-a", "museum-b"].enumerated().map { position, institution in
-                Artwork(
-                    objectNumber: "Inv. 1", title: "t", artist: "M", imageURL: "https://img/\(institution).jpg",
-                    width: nil, height: nil, position: position, recordId: "oai:\(institution):1",
-                    datestamp: "2026-01-01T00:00:00Z")
-            })
-        let fetched = PageRows.rows(of: page, before: nil)
-        let items = page.artworks.map { artwork in
-            var item = PageThumbnails.Item(objectNumber: artwork.objectNumber, status: .ok)
-            (item.imageURL, item.recordId) = (artwork.imageURL, artwork.recordId)
-            return item
-        }
-        let writes = PageRows.rows(of: PageThumbnails(pageId: page.pageId, items: items), entry: fetched.entry)
-        #expect(writes.map(\.work.id) == ["oai:museum-a:1", "oai:museum-b:1"])
-        // A message from before items named their record: the first work of that number, as before.
+        let page = Self.sharedNumberPage([("oai:a:1", "2026-01-01T00:00:00Z"), ("oai:b:1", "2026-01-01T00:00:00Z")])
+        let entry = PageRows.rows(of: page, before: nil).entry
+        let items = [Self.item(for: "oai:a:1"), Self.item(for: "oai:b:1")]
+        let writes = PageRows.rows(of: PageThumbnails(pageId: page.pageId, items: items), entry: entry)
+        #expect(writes.map(\.work.id) == ["oai:a:1", "oai:b:1"])
+        // An item that names no record: the first work of that number.
         var unnamed = items[1]
         unnamed.recordId = nil
-        let old = PageRows.rows(of: PageThumbnails(pageId: page.pageId, items: [unnamed]), entry: fetched.entry)
-        #expect(old.map(\.work.id) == ["oai:museum-a:1"])
+        let old = PageRows.rows(of: PageThumbnails(pageId: page.pageId, items: [unnamed]), entry: entry)
+        #expect(old.map(\.work.id) == ["oai:a:1"])
     }
-}
 
-extension PageRowsTests {
     @Test(
         "an item naming a record the page lists no more goes to no work; a record without a datestamp is joined by its id too"
     )
     func thumbnailsOfRecordsGone() {
-        let request = PageRequest(
-            crawlId: "c", source: "oai-pmh", query: ["endpoint": "https://x/oai"], page: 1, pageSize: 10)
-        let artwork = { (record: String, datestamp: String?) in
-            Artwork(
-                objectNumber: "A-1", title: "t", artist: "M", imageURL: "https://img/\(record).jpg", width: nil,
-                height: nil, position: 0, recordId: record, datestamp: datestamp)
-        }
-        let page = Page(
-            request: request, total: 2, artworks: [artwork("R1", "2026-01-01T00:00:00Z"), artwork("R2", nil)])
+        let page = Self.sharedNumberPage([("R1", "2026-01-01T00:00:00Z"), ("R2", nil)])
         let entry = PageRows.rows(of: page, before: nil).entry
-        let item = { (record: String) in
-            var item = PageThumbnails.Item(objectNumber: "A-1", status: .ok)
-            (item.imageURL, item.recordId) = ("https://img/\(record).jpg", record)
-            return item
-        }
         let writes = PageRows.rows(
-            of: PageThumbnails(pageId: page.pageId, items: [item("R1"), item("R2"), item("R0")]), entry: entry)
+            of: PageThumbnails(pageId: page.pageId, items: ["R1", "R2", "R0"].map(Self.item(for:))), entry: entry)
         #expect(writes.map(\.work.isRecord) == [true, false])
         #expect(writes.map(\.work.id) == ["R1", "A-1"])
     }

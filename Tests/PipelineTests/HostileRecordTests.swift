@@ -2,6 +2,7 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import HTTPTestKit
+import PipelineContract
 import SampleImages
 import Testing
 
@@ -47,6 +48,25 @@ struct HostileRecordTests {
         #expect(status.contains("not UTF-8"), "\(status)")
         #expect(status.contains("nest deeper than 256"), "\(status)")
         #expect(status.contains("has more than 256 attributes"), "\(status)")
+
+        // Again, as an operator replays: the fetch group back to the start, a new fetch worker
+        // meets every hostile page a second time, stays up, and each dead letter counts once.
+        #expect(try await run.stopWorkers(["fetch-worker"]).isEmpty)
+        let replay = try ChildProcess(
+            "artpipe",
+            [
+                "replay", "--brokers", run.brokers, "--group", "artpipe-fetch", "--topic",
+                ArtpipeTopic.pageRequests, "--to-earliest", "--execute",
+            ])
+        #expect(try await replay.waitForExit(timeout: .seconds(90)) == 0, "\(replay.stderr)")
+        let again = try run.start("fetch-worker")
+        try await run.waitUntilCaughtUp(groups: ["artpipe-fetch"])
+        try await waitUntil("the dead letters sent again to be read", timeout: .seconds(60)) {
+            try await run.status().contains("dead letters: 3 (3 of them single unreadable records; 6 messages")
+        }
+        #expect(again.isRunning, "the fetch worker died on the replay: \(again.keptLog(as: "fetch-worker"))")
+        let (replayed, _) = try await run.waitForCompletion(crawlId: "lido", expectedPages: 4)
+        #expect(replayed.totals.works == 197)
         try await run.expectCleanStop()
     }
 }

@@ -22,38 +22,33 @@ struct OAIResponseParser: Sendable {
             else { throw error }
             for record in spans.records {
                 let document = spans.document(record, of: bytes)
+                let one: OAIListRecords
                 do {
-                    let one = try parseWhole(document)
-                    page.records += one.records
-                    page.unreadable += one.unreadable
-                } catch is UnrecognisedAnswerError {
+                    // The envelope around it parsed: only the record's own bytes can fail.
+                    one = try listRecords(in: try Self.envelope(root: try XMLTree.parse(document), body: document))
+                } catch {
+                    let start = String(decoding: bytes[record].prefix(160), as: UTF8.self)
+                        .replacingOccurrences(of: "\n", with: " ")
                     page.unreadable.append(
                         .init(
                             identifier: OAIRecordSpans.identifier(in: bytes[record]),
-                            reason: Self.brokenRecordReason(document, record: bytes[record]),
+                            reason: "the record is not XML artpipe reads: \(error); the record starts: \(start)",
                             bytes: Array(bytes[record])))
+                    continue
                 }
+                page.records += one.records
+                page.unreadable += one.unreadable
             }
             return page
         }
     }
 
-    /// Why one record's document does not parse, quoting the record itself (its start holds its
-    /// header), not the answer's envelope.
-    private static func brokenRecordReason(_ document: [UInt8], record: ArraySlice<UInt8>) -> String {
-        let problem: String
-        do {
-            _ = try XMLTree.parse(document)
-            problem = "it is not an OAI-PMH record"
-        } catch {
-            problem = "\(error)"
-        }
-        let start = String(decoding: record.prefix(160), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
-        return "the record is not XML artpipe reads: \(problem); the record starts: \(start)"
+    private func parseWhole(_ bytes: [UInt8]) throws -> OAIListRecords {
+        try listRecords(in: Self.envelope(bytes))
     }
 
-    private func parseWhole(_ bytes: [UInt8]) throws -> OAIListRecords {
-        let (root, responseDate) = try Self.envelope(bytes)
+    private func listRecords(in envelope: (root: XMLTree, responseDate: String?)) throws -> OAIListRecords {
+        let (root, responseDate) = envelope
         if let error = root.child(OAINamespace.oai, "error") {
             let code = error.attribute("code") ?? "unknown"
             // Nothing changed in the window: an empty list, not a failure.
@@ -89,6 +84,11 @@ struct OAIResponseParser: Sendable {
             // Cut short or not XML at all: the server's trouble, worth asking again.
             throw UnrecognisedAnswerError("the OAI-PMH answer is \(error.description)", body: bytes)
         }
+        return try envelope(root: root, body: bytes)
+    }
+
+    /// ``envelope(_:)`` of a document already parsed.
+    static func envelope(root: XMLTree, body bytes: [UInt8]) throws -> (root: XMLTree, responseDate: String?) {
         if root.name.lowercased() == "html" {
             throw UnrecognisedAnswerError("the OAI-PMH endpoint answered with a web page", body: bytes)
         }

@@ -93,17 +93,7 @@ package struct IndexStages: Sendable {
     package static func partitionCount(kafka: KafkaClientConfiguration, timeout: Duration, logger: Logger)
         async throws -> Int
     {
-        let producer = try KafkaProducer(configuration: kafka, logger: logger)
-        let metadata: KafkaMetadata
-        do {
-            metadata = try await producer.metadata(timeout: timeout)
-        } catch {
-            await producer.shutdown(timeout: .zero)
-            throw ConfigurationError(
-                "cannot reach Kafka brokers at \(kafka.brokers) within \(timeout.seconds)s: \(error)")
-        }
-        await producer.shutdown(timeout: .zero)
-        return try partitionCount(in: metadata)
+        try partitionCount(in: try await KafkaBrokerCheck.check(client: kafka, timeout: timeout, logger: logger))
     }
 
     /// The partition count the index's topics share, from the brokers' metadata. A missing topic, or

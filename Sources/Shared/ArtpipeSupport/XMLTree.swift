@@ -210,12 +210,7 @@ package struct XMLTree: Sendable {
         func parser(
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
-            guard refusal == nil else { return }
-            // An end tag closes the element open last, or the document is refused.
-            guard let open = stack.last, open.name == elementName, open.namespace == (namespaceURI ?? "") else {
-                return refuse(parser, "the end tag \(qualifiedName ?? elementName) closes no open element of that name")
-            }
-            guard var element = stack.popLast(), let text = texts.popLast() else { return }
+            guard refusal == nil, var element = stack.popLast(), let text = texts.popLast() else { return }
             element.rawText = text
             element.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if stack.isEmpty {
