@@ -39,19 +39,73 @@ struct PageRowsTests {
         #expect(moved.writes.allSatisfy { $0.work.isRecord })
     }
 
-    @Test("thumbnails go to the work the page lists, keyed by the image they were made for")
+    @Test(
+        "thumbnails go to the work the page lists, keyed by the work and the page, naming the image they were made for")
     func thumbnails() {
         let fetched = PageRows.rows(of: Self.page("oai", ["A", "B"], versioned: true), before: nil)
         var late = PageThumbnails.Item(objectNumber: "A", status: .failed, reason: "HTTP 503")
         late.imageURL = "https://img/older.jpg"
         let legacy = PageThumbnails.Item(objectNumber: "B", status: .ok)
         let gone = PageThumbnails.Item(objectNumber: "Z", status: .ok)
+        let pageId = fetched.entry.pageId
         let writes = PageRows.rows(
-            of: PageThumbnails(pageId: fetched.entry.pageId, items: [late, legacy, gone]), entry: fetched.entry)
+            of: PageThumbnails(pageId: pageId, items: [late, legacy, gone]), entry: fetched.entry)
         #expect(writes.map(\.work.id) == ["rec-A", "rec-B"])
-        #expect(writes[0].key == WorkRow.thumbnailKey(of: writes[0].work, imageURL: "https://img/older.jpg"))
-        #expect(writes[1].key == WorkRow.thumbnailKey(of: writes[1].work, imageURL: "https://img/B.jpg"))
+        #expect(writes.map(\.key) == writes.map { WorkRow.thumbnailKey(of: $0.work, page: pageId) })
+        #expect(writes[0].row == .pageThumbnails(pageId: pageId, imageURL: "https://img/older.jpg", item: late))
+        #expect(writes[1].row == .pageThumbnails(pageId: pageId, imageURL: "https://img/B.jpg", item: legacy))
         #expect(PageRows.rows(of: PageThumbnails(pageId: "x", items: [legacy]), entry: nil).isEmpty)
+    }
+
+    @Test(
+        "a page that lists a work no more takes back its thumbnails row, a record's too, and a listing's version; only rows it wrote"
+    )
+    func thumbnailsTakenBack() throws {
+        var partition = PagePartition(partition: 0)
+        let first = Self.page("oai", ["A", "B"], versioned: true)
+        _ = try partition.apply(.page(first))
+        let items = ["A", "B"].map { PageThumbnails.Item(objectNumber: $0, status: .ok) }
+        let made = try partition.apply(.thumbnails(PageThumbnails(pageId: first.pageId, items: items)))
+        #expect(made.works.map(\.row).allSatisfy { $0 != nil } && made.works.count == 2)
+        let moved = try partition.apply(.page(Self.page("oai", ["B"], versioned: true)))
+        let gone = moved.works.filter { $0.row == nil }
+        let record = WorkKey(source: first.workSource, id: "rec-A", isRecord: true)
+        #expect(gone.map(\.key) == [WorkRow.thumbnailKey(of: record, page: first.pageId)])
+        #expect(moved.works.contains { $0.work.id == "rec-B" && $0.key.contains("\u{1F}i\u{1F}") && $0.row != nil })
+        // Before any thumbnails, a page listed anew writes no thumbnails' tombstones.
+        var fresh = PagePartition(partition: 0)
+        _ = try fresh.apply(.page(Self.page("legacy", ["A", "B"])))
+        let listed = Self.page("legacy", ["B"])
+        let relisted = try fresh.apply(.page(listed))
+        let listing = WorkKey(source: listed.workSource, id: "A", isRecord: false)
+        #expect(
+            relisted.works.filter { $0.row == nil }.map(\.key) == [WorkRow.versionKey(of: listing, page: listed.pageId)]
+        )
+    }
+
+    @Test("a page's later result for one image ranks below an earlier one: the earlier stays; a better one replaces it")
+    func thumbnailsKeptByRank() throws {
+        var partition = PagePartition(partition: 0)
+        let page = Self.page("oai", ["A"], versioned: true)
+        _ = try partition.apply(.page(page))
+        let made = { (status: PageThumbnails.Item.Status) in
+            var item = PageThumbnails.Item(
+                objectNumber: "A", status: status, reason: status == .failed ? "HTTP 503" : nil,
+                files: status == .ok
+                    ? [.init(size: 200, path: "thumbs/a.jpg", width: 200, height: 150, bytes: 9, sha256: "s")] : [])
+            (item.imageURL, item.recordId) = ("https://img/A.jpg", "rec-A")
+            return PageThumbnails(pageId: page.pageId, items: [item])
+        }
+        let status = { (writes: PagePartition.Writes) -> PageThumbnails.Item.Status? in
+            for write in writes.works {
+                if case .pageThumbnails(_, _, let item)? = write.row { return item.status }
+            }
+            return nil
+        }
+        #expect(status(try partition.apply(.thumbnails(made(.failed)))) == .failed)
+        #expect(status(try partition.apply(.thumbnails(made(.ok)))) == .ok)
+        #expect(status(try partition.apply(.thumbnails(made(.failed)))) == .ok, "a second harvest's failure")
+        #expect(status(try partition.apply(.page(page))) == .ok, "the page read again")
     }
 }
 
@@ -102,7 +156,8 @@ extension PageRowsTests {
         let entry = PageRows.rows(of: page, before: nil).entry
         let writes = PageRows.rows(
             of: PageThumbnails(pageId: page.pageId, items: ["R1", "R2", "R0"].map(Self.item(for:))), entry: entry)
-        #expect(writes.map(\.work.isRecord) == [true, false])
-        #expect(writes.map(\.work.id) == ["R1", "A-1"])
+        // In the order of their work keys' texts: the object number's (`o`) before the record's (`r`).
+        #expect(writes.map(\.work.isRecord) == [false, true])
+        #expect(writes.map(\.work.id) == ["A-1", "R1"])
     }
 }

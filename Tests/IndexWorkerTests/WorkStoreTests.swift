@@ -35,7 +35,7 @@ struct WorkStoreTests {
             let image = "https://img/\(random.next(3)).jpg"
             let row: WorkRow
             if random.next(3) == 0 {
-                row = WorkRowsTests.thumbnails(image, [.ok, .failed, .noImage][random.next(3)])
+                row = WorkRowsTests.thumbnails(image, [.ok, .failed, .noImage][random.next(3)], page: pageId)
             } else {
                 let datestamp = "2026-01-0\(1 + random.next(5))T00:00:00Z"
                 row = .version(
@@ -140,7 +140,9 @@ struct WorkStoreTests {
         let shards = IndexShards(count: 4)
         for row in [
             WorkRowsTests.version("p1", datestamp: "2026-01-01T00:00:00Z", image: "https://img/1.jpg"),
-            WorkRowsTests.thumbnails("https://img/1.jpg", .ok), WorkRowsTests.thumbnails("https://img/2.jpg", .failed),
+            WorkRowsTests.thumbnails("https://img/1.jpg", .ok, page: "p1"),
+            WorkRowsTests.thumbnails("https://img/2.jpg", .failed, page: "p2"),
+            .thumbnails(imageURL: "https://img/3.jpg", item: WorkRowsTests.item("https://img/3.jpg", .ok)),
             WorkRowsTests.deletion("p0", datestamp: "2025-01-01T00:00:00Z"),
         ] {
             _ = state.apply(key: row.key(of: work), row: row, shards: shards)

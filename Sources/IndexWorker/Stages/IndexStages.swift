@@ -49,7 +49,6 @@ package struct IndexStages: Sendable {
             entries: try PageEntryFile(path: state.appendingPathComponent("pages.sqlite").path, cacheBytes: cacheBytes),
             storeThreads: pageThreads, logger: logger)
         works = WorksStage(
-            partitions: partitions,
             states: try WorkStore(
                 folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
                 threadPool: storeThreads))

@@ -25,12 +25,8 @@ package enum StagedIndexBuild {
             case .thumbnails(let thumbnails): writes = try pages.apply(.thumbnails(thumbnails))
             case .failed(let request, let reason): writes = try pages.apply(.failedRequest(request, reason: reason))
             }
-            // A row, then whatever it writes back to the topic, as the works stage reads them.
-            var rows = writes.works.map { (work: $0.work, key: $0.key, row: $0.row) }
-            while !rows.isEmpty {
-                let (work, key, row) = rows.removeFirst()
-                let out = works.apply(work, key: key, row: row)
-                rows += out.rows.map { (work, $0.key, $0.row) }
+            for row in writes.works {
+                let out = works.apply(row.work, key: row.key, row: row.row)
                 for line in out.artists { try shardWorks[line.shard].apply(line.work, line.row) }
             }
         }

@@ -3,20 +3,19 @@ import KafkaClient
 import PipelineContract
 
 /// Stage B of the index (docs/architecture.md, "The index at scale"): reads
-/// `artpipe.index-works` by work, which is also its changelog. A partition assigned is read
-/// from its start: what comes before the group's committed offset at the assignment only
-/// restores the state (its outputs were written when it was first handled); from there on each
-/// row's consequences are written: superseded versions' tombstones and better thumbnails back
-/// to the topic, each work's changed line to its artist's shard of `artpipe.index-artists`.
+/// `artpipe.index-works` by work, which is also its changelog (its state is a function of the
+/// topic's rows, ``WorkRows``; it writes none of them). A partition assigned is read from its
+/// start: what comes before the group's committed offset at the assignment only restores the
+/// state (its outputs were written when it was first handled); from there on each row's
+/// consequence is written: the work's changed line to its artist's shard of
+/// `artpipe.index-artists`.
 package struct WorksStage: MessageHandler {
     package typealias Input = (work: WorkKey, key: String, row: WorkRow?)
 
-    let partitions: Int
     package let progress: StageProgress
     let states: WorkStore
 
-    package init(partitions: Int, states: WorkStore) {
-        self.partitions = partitions
+    package init(states: WorkStore) {
         progress = StageProgress()
         self.states = states
     }
@@ -41,9 +40,7 @@ package struct WorksStage: MessageHandler {
         progress.read(message.topic, partition: partition, upTo: message.offset + 1)
         guard !progress.handledBefore(message.offset, partition: partition) else { return [] }
         let relocation = try writes.relocation.map { try [IndexTopicRecords.record($0)] } ?? []
-        return try writes.rows.map {
-            try IndexTopicRecords.record(work: input.work, key: $0.key, row: $0.row, partitions: partitions)
-        } + writes.artists.map(IndexTopicRecords.record) + relocation
+        return try writes.artists.map(IndexTopicRecords.record) + relocation
     }
 
     /// The assembler on this copy need not wait for the group's next commit to know the rows

@@ -1,19 +1,26 @@
 import PipelineContract
 
-/// One row of `artpipe.index-works`: what one page says of a work, or the thumbnails made
-/// for one of its images. Keyed by ``key``; a tombstone (no value) takes a row back.
+/// One row of `artpipe.index-works`: what one page says of a work, or the thumbnails that page
+/// has for it. Keyed by ``key``: the work and the page, so that the one writer of a key is the
+/// pages stage's task of that page (docs/architecture.md, "The index's rules of construction");
+/// a tombstone (no value) takes a row back.
 package enum WorkRow: Codable, Sendable, Equatable {
     /// A version of the work (or, for sources without record ids, a listing) on a page; for a
     /// versioned source, a deletion instead of an artwork.
     case version(WorkVersion)
-    /// What ThumbWorker made of one image URL of the work.
+    /// The best of what ThumbWorker made, for the page, of the work's image `imageURL`.
+    case pageThumbnails(pageId: String, imageURL: String, item: PageThumbnails.Item)
+    /// What ThumbWorker made of one image URL of the work, keyed by that URL: written by 0.7,
+    /// whose works stage wrote it too. Still read, never written.
     case thumbnails(imageURL: String, item: PageThumbnails.Item)
 
-    /// The row's key: the work's, then `p` and the page id, or `t` and the image URL.
+    /// The row's key: the work's, then `p` and the page id, `i` and the page id, or (0.7's rows)
+    /// `t` and the image URL.
     package func key(of work: WorkKey) -> String {
         switch self {
         case .version(let version): Self.versionKey(of: work, page: version.pageId)
-        case .thumbnails(let imageURL, _): Self.thumbnailKey(of: work, imageURL: imageURL)
+        case .pageThumbnails(let pageId, _, _): Self.thumbnailKey(of: work, page: pageId)
+        case .thumbnails(let imageURL, _): "\(work)\u{1F}t\u{1F}\(imageURL)"
         }
     }
 
@@ -21,8 +28,8 @@ package enum WorkRow: Codable, Sendable, Equatable {
         "\(work)\u{1F}p\u{1F}\(pageId)"
     }
 
-    package static func thumbnailKey(of work: WorkKey, imageURL: String) -> String {
-        "\(work)\u{1F}t\u{1F}\(imageURL)"
+    package static func thumbnailKey(of work: WorkKey, page pageId: String) -> String {
+        "\(work)\u{1F}i\u{1F}\(pageId)"
     }
 }
 

@@ -1,21 +1,23 @@
 import ArtpipeSupport
 import PipelineContract
 
-/// Every row of one work in `artpipe.index-works`, and what they come to: the version shown,
-/// its thumbnails, and the rows to write back so that the topic, read again from the start,
-/// gives this same state (it is the works stage's changelog; docs/architecture.md).
+/// Every row of one work in `artpipe.index-works`, and what they come to: the version shown and
+/// its thumbnails. The works stage writes nothing back to the topic: each key is written by the
+/// pages stage's task of its page alone (docs/architecture.md, "The index's rules of
+/// construction", rules 1 and 2).
 ///
-/// The rules, a pure function of the rows whatever their order:
+/// The state is a function of the rows as the topic holds them now, the last row of each key:
+/// the same in any order of keys, and the same when restored from the compacted topic.
 /// - a versioned work (a record) shows its newest version (``RecordVersions``); a deletion at
 ///   least as new shows nothing. It leaves only through a deletion: a page that comes to hold
-///   other records takes no version back. Versions the newest supersedes are tombstoned.
+///   other records takes no version back (the pages stage never takes a record's version back).
 /// - a work without record ids shows its listing on the lowest page (then the lowest page id),
 ///   and leaves when no page lists it.
 /// - thumbnails join by image URL: the shown version's image's, so a result made for another
-///   version's image never stands for it; for one image, `ok` beats `failed` beats `noImage`
-///   in any order, and the better result is written back when a worse one comes after it.
+///   version's image never stands for it; for one image, of every page's result the best
+///   (``rank(_:)``: `ok` over `failed` over `noImage`).
 ///
-/// A work has one or two versions and thumbnails of one or two images: they are kept in small
+/// A work has a version or two (one a page) and thumbnails of an image or two: they are kept in small
 /// arrays sorted by page id and image URL, not dictionaries (a dictionary of one entry cost
 /// about 500 bytes a work, heaptrack at 100,000 works; the arrays' order keeps `==` a
 /// comparison of contents).
@@ -23,10 +25,19 @@ package struct WorkRows: Sendable, Equatable {
     package let work: WorkKey
     /// By page id, ascending.
     package private(set) var versions: [WorkVersion] = []
-    /// By image URL, ascending.
+    /// Each page's thumbnails of the work, by page id, ascending.
+    private(set) var pageImages: [PageImage] = []
+    /// 0.7's rows by image URL, ascending.
     private(set) var images: [ImageThumbnails] = []
 
-    /// The thumbnails made of one image.
+    /// The thumbnails a page has of one image of the work.
+    struct PageImage: Sendable, Equatable {
+        var pageId: String
+        var imageURL: String
+        var item: PageThumbnails.Item
+    }
+
+    /// The thumbnails made of one image (0.7's rows).
     struct ImageThumbnails: Codable, Sendable, Equatable {
         var imageURL: String
         var item: PageThumbnails.Item
@@ -36,26 +47,20 @@ package struct WorkRows: Sendable, Equatable {
         self.work = work
     }
 
-    /// Rows as ``versions`` and ``images`` held them, sorted as they keep them.
-    init(work: WorkKey, versions: [WorkVersion], images: [ImageThumbnails]) {
-        (self.work, self.versions, self.images) = (work, versions, images)
-    }
-
-    /// A row to write to `artpipe.index-works`: `row` nil is a tombstone of `key`.
-    package struct WriteBack: Sendable, Equatable {
-        package var key: String
-        package var row: WorkRow?
+    /// Rows as ``versions``, ``pageImages`` and ``images`` held them, sorted as they keep them.
+    init(work: WorkKey, versions: [WorkVersion], pageImages: [PageImage], images: [ImageThumbnails]) {
+        (self.work, self.versions, self.pageImages, self.images) = (work, versions, pageImages, images)
     }
 
     /// No row left: the work's state can go.
-    package var isEmpty: Bool { versions.isEmpty && images.isEmpty }
+    package var isEmpty: Bool { versions.isEmpty && pageImages.isEmpty && images.isEmpty }
 
-    /// Applies a row read from the topic, `row` nil for a tombstone of `key`. Returns the rows
-    /// to write back: tombstones of versions now superseded, and the better thumbnails again.
-    package mutating func apply(key: String, row: WorkRow?) -> [WriteBack] {
+    /// Applies a row read from the topic, `row` nil for a tombstone of `key`: the row under its
+    /// key is now `row`.
+    package mutating func apply(key: String, row: WorkRow?) {
         guard let row else {
             remove(key: key)
-            return []
+            return
         }
         switch row {
         case .version(let version):
@@ -65,20 +70,21 @@ package struct WorkRows: Sendable, Equatable {
             } else {
                 versions.insert(version, at: index)
             }
-            return supersede()
+        case .pageThumbnails(let pageId, let imageURL, let item):
+            let kept = PageImage(pageId: pageId, imageURL: imageURL, item: item)
+            let index = pageImages.partitioningIndex { $0.pageId >= pageId }
+            if index < pageImages.count, pageImages[index].pageId == pageId {
+                pageImages[index] = kept
+            } else {
+                pageImages.insert(kept, at: index)
+            }
         case .thumbnails(let imageURL, let item):
             let index = images.partitioningIndex { $0.imageURL >= imageURL }
-            guard index < images.count, images[index].imageURL == imageURL else {
+            if index < images.count, images[index].imageURL == imageURL {
+                images[index].item = item
+            } else {
                 images.insert(ImageThumbnails(imageURL: imageURL, item: item), at: index)
-                return []
             }
-            let kept = images[index].item
-            if Self.rank(item).lexicographicallyPrecedes(Self.rank(kept)) {
-                let better = WorkRow.thumbnails(imageURL: imageURL, item: kept)
-                return [WriteBack(key: better.key(of: work), row: better)]
-            }
-            images[index].item = item
-            return []
         }
     }
 
@@ -96,10 +102,14 @@ package struct WorkRows: Sendable, Equatable {
         return versions.min { ($0.page, $0.pageId) < ($1.page, $1.pageId) }
     }
 
-    /// The thumbnails of the shown version's image; nil while none arrived (pending) or it has no image.
+    /// The thumbnails of the shown version's image: the best any page has of it; nil while none
+    /// arrived (pending) or it has no image.
     package var shownThumbnails: PageThumbnails.Item? {
         guard let imageURL = shown?.artwork?.imageURL else { return nil }
-        return images.first { $0.imageURL == imageURL }?.item
+        let made =
+            pageImages.filter { $0.imageURL == imageURL }.map(\.item)
+            + images.filter { $0.imageURL == imageURL }.map(\.item)
+        return made.max { Self.rank($0).lexicographicallyPrecedes(Self.rank($1)) }
     }
 
     /// The work line the index shows, if any.
@@ -117,18 +127,6 @@ package struct WorkRows: Sendable, Equatable {
             recordId: artwork.recordId, datestamp: artwork.datestamp)
     }
 
-    /// For a record, every version but the winner goes. Thumbnails stay, whichever image they
-    /// are of: a newer version may show an older image again, and taking them back would make
-    /// the state depend on the order rows came in (a work keeps one row per image it ever had).
-    private mutating func supersede() -> [WriteBack] {
-        guard work.isRecord, let winner, versions.count > 1 else { return [] }
-        let writes = versions.filter { $0.pageId != winner.pageId }.map {
-            WriteBack(key: WorkRow.versionKey(of: work, page: $0.pageId), row: nil)
-        }
-        versions.removeAll { $0.pageId != winner.pageId }
-        return writes.sorted { $0.key < $1.key }
-    }
-
     private mutating func remove(key: String) {
         let prefix = "\(work)\u{1F}"
         guard key.hasPrefix(prefix) else { return }
@@ -136,6 +134,9 @@ package struct WorkRows: Sendable, Equatable {
         if rest.hasPrefix("p\u{1F}") {
             let pageId = rest.dropFirst(2)
             versions.removeAll { $0.pageId == pageId }
+        } else if rest.hasPrefix("i\u{1F}") {
+            let pageId = rest.dropFirst(2)
+            pageImages.removeAll { $0.pageId == pageId }
         } else if rest.hasPrefix("t\u{1F}") {
             let imageURL = rest.dropFirst(2)
             images.removeAll { $0.imageURL == imageURL }

@@ -32,10 +32,8 @@ package struct WorkState: Sendable {
         package var row: ShardWorks.Row?
     }
 
-    /// What applying one row asks to write.
+    /// What applying one row asks to write: to `artpipe.index-artists` only.
     package struct Writes: Sendable, Equatable {
-        /// Back to `artpipe.index-works`: superseded versions' tombstones, better thumbnails again.
-        package var rows: [WorkRows.WriteBack] = []
         package var artists: [ArtistWrite] = []
         /// A tombstone in the shard the maker's name as written (not in ``CanonicalText``)
         /// places the work in, where that is another shard than its group name's: a line under
@@ -55,7 +53,8 @@ package struct WorkState: Sendable {
 
     /// Applies a row of the work read from the topic (`row` nil: a tombstone of `key`).
     package mutating func apply(key: String, row: WorkRow?, shards: IndexShards) -> Writes {
-        var writes = Writes(rows: rows.apply(key: key, row: row))
+        rows.apply(key: key, row: row)
+        var writes = Writes()
         let after = rows.indexed.map {
             ShardWorks.Row(artist: ArtistIndex.groupName(rows.shown?.artwork?.artist ?? ""), work: $0)
         }

@@ -88,18 +88,14 @@ struct IndexMemoryCommand: ParsableCommand {
         }
     }
 
-    /// The lines the works stage writes for `rows` (and for the rows it writes back).
+    /// The lines the works stage writes for `rows`.
     private static func lines(of rows: [Encoded], shards: IndexShards) throws -> [Encoded] {
         var partition = WorkPartition(shards: shards)
         var lines: [Encoded] = []
         for row in rows {
-            var queue = [(row.key, try row.value.map(decode) as WorkRow?)]
-            while let (key, value) = queue.popLast() {
-                let writes = partition.apply(row.work, key: key, row: value)
-                queue += writes.rows.map { ($0.key, $0.row) }
-                lines += try writes.artists.map {
-                    Encoded(work: $0.work, key: "", shard: $0.shard, value: try $0.row.map(encode))
-                }
+            let writes = partition.apply(row.work, key: row.key, row: try row.value.map(decode) as WorkRow?)
+            lines += try writes.artists.map {
+                Encoded(work: $0.work, key: "", shard: $0.shard, value: try $0.row.map(encode))
             }
         }
         return lines
