@@ -74,8 +74,12 @@ struct IndexHistoryModelTests {
                 // A new owner of a works partition: restored from what the log keeps of what was read.
                 restoresLeft -= 1
                 let partition = random.below(partitions)
-                works[partition] = Self.restored(
+                let restored = Self.restored(
                     from: worksLog.partitions[partition][..<worksLog.read[partition]], shards: shards)
+                // What the new owner holds is what the old one held: each work's rows and its line.
+                #expect(restored.works.mapValues(\.rows) == works[partition].works.mapValues(\.rows))
+                #expect(restored.works.mapValues(\.line) == works[partition].works.mapValues(\.line))
+                works[partition] = restored
             }
             if step == "a" {
                 let input = inputs[next]
@@ -161,7 +165,10 @@ struct IndexHistoryModelTests {
             inputs.append(.page(page))
             if random.below(2) == 0 {
                 let items = artworks.map {
-                    IndexStagesTests.thumbnail(of: $0, status: random.below(4) == 0 ? .failed : .ok)
+                    var item = IndexStagesTests.thumbnail(of: $0, status: random.below(4) == 0 ? .failed : .ok)
+                    // Made since thumbnails name their record, or before.
+                    if random.below(2) == 0 { item.recordId = $0.recordId }
+                    return item
                 }
                 // Before or after their page: the topics are read side by side.
                 inputs.insert(

@@ -54,7 +54,7 @@ struct PagePartitionTests {
                 try partition.restore(early.entry!)
             }
             let fetched = try partition.apply(.page(Self.page))
-            #expect(fetched.works.filter { $0.key.contains("\u{1F}t\u{1F}") }.map(\.work.id) == ["A"])
+            #expect(fetched.works.filter { $0.key.contains("\u{1F}i\u{1F}") }.map(\.work.id) == ["A"])
             #expect(try partition.apply(.thumbnails(thumbnails)).works.map(\.work.id) == ["A"])
         }
     }

@@ -51,27 +51,49 @@ struct PageRowsTests {
         let writes = PageRows.rows(
             of: PageThumbnails(pageId: pageId, items: [late, legacy, gone]), entry: fetched.entry)
         #expect(writes.map(\.work.id) == ["rec-A", "rec-B"])
-        #expect(writes.map(\.key) == writes.map { WorkRow.thumbnailKey(of: $0.work, page: pageId) })
+        #expect(
+            writes.map(\.key) == [
+                WorkRow.thumbnailsKey(of: writes[0].work, page: pageId, imageURL: "https://img/older.jpg"),
+                WorkRow.thumbnailsKey(of: writes[1].work, page: pageId, imageURL: "https://img/B.jpg"),
+            ])
         #expect(writes[0].row == .pageThumbnails(pageId: pageId, imageURL: "https://img/older.jpg", item: late))
         #expect(writes[1].row == .pageThumbnails(pageId: pageId, imageURL: "https://img/B.jpg", item: legacy))
         #expect(PageRows.rows(of: PageThumbnails(pageId: "x", items: [legacy]), entry: nil).isEmpty)
     }
 
     @Test(
-        "a page that lists a work no more takes back its thumbnails row, a record's too, and a listing's version; only rows it wrote"
+        "a page that lists a work without record id no more takes back its listing and its thumbnails rows; a record's stay"
     )
     func thumbnailsTakenBack() throws {
-        var partition = PagePartition(partition: 0)
-        let first = Self.page("oai", ["A", "B"], versioned: true)
-        _ = try partition.apply(.page(first))
-        let items = ["A", "B"].map { PageThumbnails.Item(objectNumber: $0, status: .ok) }
-        let made = try partition.apply(.thumbnails(PageThumbnails(pageId: first.pageId, items: items)))
-        #expect(made.works.map(\.row).allSatisfy { $0 != nil } && made.works.count == 2)
-        let moved = try partition.apply(.page(Self.page("oai", ["B"], versioned: true)))
-        let gone = moved.works.filter { $0.row == nil }
-        let record = WorkKey(source: first.workSource, id: "rec-A", isRecord: true)
-        #expect(gone.map(\.key) == [WorkRow.thumbnailKey(of: record, page: first.pageId)])
-        #expect(moved.works.contains { $0.work.id == "rec-B" && $0.key.contains("\u{1F}i\u{1F}") && $0.row != nil })
+        for versioned in [false, true] {
+            var partition = PagePartition(partition: 0)
+            let source = versioned ? "oai" : "legacy"
+            let first = Self.page(source, ["A", "B"], versioned: versioned)
+            _ = try partition.apply(.page(first))
+            // Two results for A: its image now, and a late one for an image it had before.
+            var older = PageThumbnails.Item(objectNumber: "A", status: .ok)
+            older.imageURL = "https://img/A-before.jpg"
+            let items = ["A", "B"].map { PageThumbnails.Item(objectNumber: $0, status: .ok) } + [older]
+            let made = try partition.apply(.thumbnails(PageThumbnails(pageId: first.pageId, items: items)))
+            #expect(made.works.count == 3 && made.works.allSatisfy { $0.row != nil })
+            let moved = try partition.apply(.page(Self.page(source, ["B"], versioned: versioned)))
+            let gone = moved.works.filter { $0.row == nil }
+            if versioned {
+                #expect(gone.isEmpty, "a record's version and thumbnails stay")
+            } else {
+                let work = WorkKey(source: first.workSource, id: "A", isRecord: false)
+                #expect(
+                    Set(gone.map(\.key)) == [
+                        WorkRow.versionKey(of: work, page: first.pageId),
+                        WorkRow.thumbnailsKey(of: work, page: first.pageId, imageURL: "https://img/A.jpg"),
+                        WorkRow.thumbnailsKey(of: work, page: first.pageId, imageURL: "https://img/A-before.jpg"),
+                    ])
+            }
+            #expect(
+                moved.entry?.thumbnails?.items.map(\.objectNumber) == ["B"], "the entry keeps the listed works' items")
+            #expect(
+                moved.works.contains { $0.work.id.hasSuffix("B") && $0.key.contains("\u{1F}i\u{1F}") && $0.row != nil })
+        }
         // Before any thumbnails, a page listed anew writes no thumbnails' tombstones.
         var fresh = PagePartition(partition: 0)
         _ = try fresh.apply(.page(Self.page("legacy", ["A", "B"])))
@@ -81,6 +103,22 @@ struct PageRowsTests {
         #expect(
             relisted.works.filter { $0.row == nil }.map(\.key) == [WorkRow.versionKey(of: listing, page: listed.pageId)]
         )
+    }
+
+    @Test(
+        "a page handled again after a crash, its entry already the new one, takes back again what its first handling took back"
+    )
+    func retractedAgain() {
+        let first = PageRows.rows(of: Self.page("legacy", ["A", "B"]), before: nil)
+        let second = PageRows.rows(of: Self.page("legacy", ["B"]), before: first.entry)
+        let taken = second.writes.filter { $0.row == nil }
+        #expect(taken.map(\.work.id) == ["A"] && second.entry.retracted == taken.map(\.key))
+        // The changelog had the entry; the rows after it were lost with the process.
+        let again = PageRows.rows(of: Self.page("legacy", ["B"]), before: second.entry)
+        #expect(again.writes.filter { $0.row == nil } == taken && again.entry == second.entry)
+        // Another listing: what it takes back is its own, and the earlier list goes.
+        let third = PageRows.rows(of: Self.page("legacy", ["B", "C"]), before: again.entry)
+        #expect(third.writes.allSatisfy { $0.row != nil } && third.entry.retracted == nil)
     }
 
     @Test("a page's later result for one image ranks below an earlier one: the earlier stays; a better one replaces it")
@@ -105,6 +143,7 @@ struct PageRowsTests {
         #expect(status(try partition.apply(.thumbnails(made(.failed)))) == .failed)
         #expect(status(try partition.apply(.thumbnails(made(.ok)))) == .ok)
         #expect(status(try partition.apply(.thumbnails(made(.failed)))) == .ok, "a second harvest's failure")
+        #expect(try partition.apply(.thumbnails(made(.ok))).entry?.thumbnails?.items.count == 1)
         #expect(status(try partition.apply(.page(page))) == .ok, "the page read again")
     }
 }

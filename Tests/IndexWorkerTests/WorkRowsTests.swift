@@ -26,7 +26,7 @@ struct WorkRowsTests {
     }
 
     static func item(_ image: String, _ status: PageThumbnails.Item.Status) -> PageThumbnails.Item {
-        PageThumbnails.Item(
+        var item = PageThumbnails.Item(
             objectNumber: "SK-A-1", status: status, reason: status == .failed ? "HTTP 503" : nil,
             files: status == .ok
                 ? [
@@ -35,6 +35,8 @@ struct WorkRowsTests {
                         sha256: "s")
                 ]
                 : [])
+        (item.imageURL, item.recordId) = (image, record.id)
+        return item
     }
 
     /// The thumbnails page `pageId` has of the work's image `image`.
@@ -137,10 +139,14 @@ struct WorkRowsTests {
         apply(&state, Self.thumbnails("https://img/1.jpg", .failed, page: "oai:b:1"))
         #expect(state.indexed?.thumbnailStatus == "ok")
         #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/17.jpg")
+        // The older image's late result on the page of the newer: a row of its own image, no other's.
+        apply(&state, Self.thumbnails("https://img/1.jpg", .ok, page: "oai:a:1"))
+        #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/17.jpg")
         // Another page failed on the same image: the success stands; that page's row taken back, too.
         apply(&state, Self.thumbnails("https://img/2.jpg", .failed, page: "oai:b:1"))
         #expect(state.indexed?.thumbnailStatus == "ok")
-        state.apply(key: WorkRow.thumbnailKey(of: Self.record, page: "oai:a:1"), row: nil)
+        state.apply(
+            key: WorkRow.thumbnailsKey(of: Self.record, page: "oai:a:1", imageURL: "https://img/2.jpg"), row: nil)
         #expect(state.indexed?.thumbnailStatus == "failed")
         // 0.7's row of the image, keyed by its URL, still counts.
         let legacy = WorkRow.thumbnails(imageURL: "https://img/2.jpg", item: Self.item("https://img/2.jpg", .ok))

@@ -26,6 +26,10 @@ package struct PageEntry: Codable, Sendable, Equatable {
     /// The page's latest thumbnails, kept for the page's next version, and for a page whose
     /// thumbnails were read before it (the two topics are read side by side, in no order).
     package var thumbnails: PageThumbnails?
+    /// The keys of `artpipe.index-works` the last change of the page's listing tombstoned; nil
+    /// when none. Written again when the same listing comes again: a page handled again after a
+    /// crash, whose entry the changelog already held, still takes them back.
+    package var retracted: [String]?
 
     /// The entry of a fetched page.
     package init(_ page: Page) {

@@ -41,15 +41,14 @@ package struct PagePartition: Sendable {
             // A fetched page: its works' rows, the rows of the thumbnails it already has (read
             // before it, or made for an earlier version: each joins by its image), and its entry
             // (a failure it had is over).
-            var (entry, works) = PageRows.rows(of: page, before: before)
-            entry.thumbnails = before?.thumbnails
-            if let thumbnails = entry.thumbnails { works += PageRows.rows(of: thumbnails, entry: entry) }
-            return Writes(works: works, entry: entry)
+            let (entry, works) = PageRows.rows(of: page, before: before)
+            let thumbnails = entry.thumbnails.map { PageRows.rows(of: $0, entry: entry) } ?? []
+            return Writes(works: works + thumbnails, entry: entry)
         case .thumbnails(let thumbnails):
             // Rows for the works the page lists, kept in its entry; for a page not read yet, kept until it is.
             var entry = before ?? PageEntry(waitingFor: thumbnails.pageId)
             let kept = PageRows.kept(thumbnails, over: before?.thumbnails)
-            entry.thumbnails = kept
+            entry.thumbnails = entry.fetched ? PageRows.listedOnly(kept, entry: entry) : kept
             return Writes(works: entry.fetched ? PageRows.rows(of: kept, entry: entry) : [], entry: entry)
         case .failedRequest(let request, let reason):
             // The page's failure, unless the page was fetched, which wins in either order (a dead

@@ -75,6 +75,7 @@ extension CompactWriter {
             $0.write($1.pageId)
             $0.write($1.items) { $0.write($1) }
         }
+        write(entry.retracted) { $0.write($1) { $0.write($1) } }
     }
 }
 
@@ -130,6 +131,7 @@ extension CompactReader {
             thumbnails.v = version
             return thumbnails
         }
+        entry.retracted = try optional { try $0.list { try $0.string() } }
         return entry
     }
 }

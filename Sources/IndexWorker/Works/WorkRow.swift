@@ -8,18 +8,20 @@ package enum WorkRow: Codable, Sendable, Equatable {
     /// A version of the work (or, for sources without record ids, a listing) on a page; for a
     /// versioned source, a deletion instead of an artwork.
     case version(WorkVersion)
-    /// The best of what ThumbWorker made, for the page, of the work's image `imageURL`.
+    /// The best of what ThumbWorker made, for the page, of the work's image `imageURL`: a row per
+    /// work, page and image.
     case pageThumbnails(pageId: String, imageURL: String, item: PageThumbnails.Item)
     /// What ThumbWorker made of one image URL of the work, keyed by that URL: written by 0.7,
     /// whose works stage wrote it too. Still read, never written.
     case thumbnails(imageURL: String, item: PageThumbnails.Item)
 
-    /// The row's key: the work's, then `p` and the page id, `i` and the page id, or (0.7's rows)
-    /// `t` and the image URL.
+    /// The row's key: the work's, then `p` and the page id; `i`, the page id and the image URL;
+    /// or (0.7's rows) `t` and the image URL.
     package func key(of work: WorkKey) -> String {
         switch self {
         case .version(let version): Self.versionKey(of: work, page: version.pageId)
-        case .pageThumbnails(let pageId, _, _): Self.thumbnailKey(of: work, page: pageId)
+        case .pageThumbnails(let pageId, let imageURL, _):
+            Self.thumbnailsKey(of: work, page: pageId, imageURL: imageURL)
         case .thumbnails(let imageURL, _): "\(work)\u{1F}t\u{1F}\(imageURL)"
         }
     }
@@ -28,8 +30,18 @@ package enum WorkRow: Codable, Sendable, Equatable {
         "\(work)\u{1F}p\u{1F}\(pageId)"
     }
 
-    package static func thumbnailKey(of work: WorkKey, page pageId: String) -> String {
-        "\(work)\u{1F}i\u{1F}\(pageId)"
+    /// A URL holds no U+001F (it would be percent-encoded): the key's last one ends the page id.
+    package static func thumbnailsKey(of work: WorkKey, page pageId: String, imageURL: String) -> String {
+        "\(work)\u{1F}i\u{1F}\(pageId)\u{1F}\(imageURL)"
+    }
+
+    /// A work's thumbnails of one image, as ``WorkKey`` text and URL: what one row of a page's
+    /// thumbnails is about.
+    struct ThumbnailsKey: Hashable, Comparable {
+        var work: String
+        var imageURL: String
+
+        static func < (a: ThumbnailsKey, b: ThumbnailsKey) -> Bool { (a.work, a.imageURL) < (b.work, b.imageURL) }
     }
 }
 

@@ -17,15 +17,15 @@ import PipelineContract
 ///   version's image never stands for it; for one image, of every page's result the best
 ///   (``rank(_:)``: `ok` over `failed` over `noImage`).
 ///
-/// A work has a version or two (one a page) and thumbnails of an image or two: they are kept in small
-/// arrays sorted by page id and image URL, not dictionaries (a dictionary of one entry cost
-/// about 500 bytes a work, heaptrack at 100,000 works; the arrays' order keeps `==` a
-/// comparison of contents).
+/// A work has a row or two of each kind (one a page it was listed on, and an image each): they
+/// are kept in small arrays sorted by their keys, not dictionaries (a dictionary of one entry
+/// cost about 500 bytes a work, heaptrack at 100,000 works, in 0.7; the arrays' order keeps `==`
+/// a comparison of contents).
 package struct WorkRows: Sendable, Equatable {
     package let work: WorkKey
     /// By page id, ascending.
     package private(set) var versions: [WorkVersion] = []
-    /// Each page's thumbnails of the work, by page id, ascending.
+    /// Each page's thumbnails of the work, by page id and image URL, ascending.
     private(set) var pageImages: [PageImage] = []
     /// 0.7's rows by image URL, ascending.
     private(set) var images: [ImageThumbnails] = []
@@ -72,8 +72,8 @@ package struct WorkRows: Sendable, Equatable {
             }
         case .pageThumbnails(let pageId, let imageURL, let item):
             let kept = PageImage(pageId: pageId, imageURL: imageURL, item: item)
-            let index = pageImages.partitioningIndex { $0.pageId >= pageId }
-            if index < pageImages.count, pageImages[index].pageId == pageId {
+            let index = pageImages.partitioningIndex { ($0.pageId, $0.imageURL) >= (pageId, imageURL) }
+            if index < pageImages.count, pageImages[index].pageId == pageId, pageImages[index].imageURL == imageURL {
                 pageImages[index] = kept
             } else {
                 pageImages.insert(kept, at: index)
@@ -135,25 +135,31 @@ package struct WorkRows: Sendable, Equatable {
             let pageId = rest.dropFirst(2)
             versions.removeAll { $0.pageId == pageId }
         } else if rest.hasPrefix("i\u{1F}") {
-            let pageId = rest.dropFirst(2)
-            pageImages.removeAll { $0.pageId == pageId }
+            let tail = rest.dropFirst(2)
+            guard let end = tail.lastIndex(of: "\u{1F}") else { return }
+            let (pageId, imageURL) = (tail[..<end], tail[tail.index(after: end)...])
+            pageImages.removeAll { $0.pageId == pageId && $0.imageURL == imageURL }
         } else if rest.hasPrefix("t\u{1F}") {
             let imageURL = rest.dropFirst(2)
             images.removeAll { $0.imageURL == imageURL }
         }
     }
 
+    /// `ok` over `failed` over `noImage`.
+    static func statusRank(_ status: PageThumbnails.Item.Status) -> Int {
+        switch status {
+        case .ok: 2
+        case .failed: 1
+        case .noImage: 0
+        }
+    }
+
     /// `ok` over `failed` over `noImage`; within one status, a total order on the item's fields,
     /// so two results for one image resolve the same way in any order.
     static func rank(_ item: PageThumbnails.Item) -> [String] {
-        let status: String =
-            switch item.status {
-            case .ok: "2"
-            case .failed: "1"
-            case .noImage: "0"
-            }
-        return [
-            status, item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
+        [
+            String(statusRank(item.status)),
+            item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
             item.recordId ?? "",
         ]
     }
