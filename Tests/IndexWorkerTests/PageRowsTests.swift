@@ -89,8 +89,12 @@ struct PageRowsTests {
                         WorkRow.thumbnailsKey(of: work, page: first.pageId, imageURL: "https://img/A-before.jpg"),
                     ])
             }
+            // The page's next thumbnails keep of the earlier items only the listed works'.
+            let next = try partition.apply(
+                .thumbnails(
+                    PageThumbnails(pageId: first.pageId, items: [PageThumbnails.Item(objectNumber: "B", status: .ok)])))
             #expect(
-                moved.entry?.thumbnails?.items.map(\.objectNumber) == ["B"], "the entry keeps the listed works' items")
+                next.entry?.thumbnails?.items.map(\.objectNumber) == ["B"], "the entry keeps the listed works' items")
             #expect(
                 moved.works.contains { $0.work.id.hasSuffix("B") && $0.key.contains("\u{1F}i\u{1F}") && $0.row != nil })
         }
@@ -106,7 +110,7 @@ struct PageRowsTests {
     }
 
     @Test(
-        "a page handled again after a crash, its entry already the new one, takes back again what its first handling took back"
+        "a page handled again after a crash, its entry already a later one, takes back again what its first handling took back"
     )
     func retractedAgain() {
         let first = PageRows.rows(of: Self.page("legacy", ["A", "B"]), before: nil)
@@ -116,9 +120,50 @@ struct PageRowsTests {
         // The changelog had the entry; the rows after it were lost with the process.
         let again = PageRows.rows(of: Self.page("legacy", ["B"]), before: second.entry)
         #expect(again.writes.filter { $0.row == nil } == taken && again.entry == second.entry)
-        // Another listing: what it takes back is its own, and the earlier list goes.
-        let third = PageRows.rows(of: Self.page("legacy", ["B", "C"]), before: again.entry)
-        #expect(third.writes.allSatisfy { $0.row != nil } && third.entry.retracted == nil)
+        // Two versions in one run, both handled again over the later one's entry: the first
+        // finds nothing of A to take back itself, and sends what the entry kept.
+        let third = PageRows.rows(of: Self.page("legacy", ["B", "C"]), before: second.entry)
+        #expect(third.writes.filter { $0.row == nil } == taken, "A, not listed, taken back again")
+        let secondAgain = PageRows.rows(of: Self.page("legacy", ["B"]), before: third.entry)
+        #expect(Set(secondAgain.writes.filter { $0.row == nil }.map(\.work.id)) == ["A", "C"])
+        // A listed again: its row is written, never taken back after, and forgotten; C, dropped, is taken back.
+        let back = PageRows.rows(of: Self.page("legacy", ["A", "B"]), before: third.entry)
+        #expect(back.writes.filter { $0.row == nil }.map(\.work.id) == ["C"])
+        #expect(back.entry.retracted == back.writes.filter { $0.row == nil }.map(\.key))
+    }
+
+    @Test(
+        "an undated record and a dated one of one object number: the undated one's listing is taken back when the page drops it, and only then"
+    )
+    func listingBehindARecord() {
+        let both = Self.sharedNumberPage([("R1", "2026-01-01T00:00:00Z"), ("R2", nil)])
+        let first = PageRows.rows(of: both, before: nil)
+        let listing = WorkKey(source: both.workSource, id: "A-1", isRecord: false)
+        #expect(first.writes.contains { $0.work == listing && $0.row != nil })
+        let dated = PageRows.rows(of: Self.sharedNumberPage([("R1", "2026-01-01T00:00:00Z")]), before: first.entry)
+        #expect(dated.writes.filter { $0.row == nil }.map(\.work) == [listing])
+        // Listed again behind the record: written, and what was taken back before is not sent after it.
+        let again = PageRows.rows(of: both, before: dated.entry)
+        #expect(again.writes.filter { $0.work == listing }.map { $0.row != nil } == [true])
+    }
+
+    @Test(
+        "thumbnails read before the page's next version keep its new works' items; an item without an image URL is named the image its object has"
+    )
+    func thumbnailsBeforeTheNextVersion() throws {
+        var partition = PagePartition(partition: 0)
+        _ = try partition.apply(.page(Self.page("legacy", ["A"])))
+        // 0.6's items, without image URLs, made for the next version, read before it.
+        let items = ["A", "B"].map { PageThumbnails.Item(objectNumber: $0, status: .ok) }
+        let early = try partition.apply(
+            .thumbnails(PageThumbnails(pageId: Self.page("legacy", ["A"]).pageId, items: items)))
+        #expect(early.entry?.thumbnails?.items.map(\.imageURL) == ["https://img/A.jpg", nil])
+        let next = try partition.apply(.page(Self.page("legacy", ["A", "B"])))
+        let made = next.works.compactMap { write -> String? in
+            guard case .pageThumbnails(_, let imageURL, _)? = write.row else { return nil }
+            return imageURL
+        }
+        #expect(made == ["https://img/A.jpg", "https://img/B.jpg"])
     }
 
     @Test("a page's later result for one image ranks below an earlier one: the earlier stays; a better one replaces it")
@@ -144,6 +189,11 @@ struct PageRowsTests {
         #expect(status(try partition.apply(.thumbnails(made(.ok)))) == .ok)
         #expect(status(try partition.apply(.thumbnails(made(.failed)))) == .ok, "a second harvest's failure")
         #expect(try partition.apply(.thumbnails(made(.ok))).entry?.thumbnails?.items.count == 1)
+        // Made again with other settings: the later ok is the one kept.
+        var remade = made(.ok)
+        remade.items[0].files[0].path = "thumbs/a.0f.jpg"
+        let kept = try partition.apply(.thumbnails(remade))
+        #expect(kept.entry?.thumbnails?.items.map { $0.files.map(\.path) } == [["thumbs/a.0f.jpg"]])
         #expect(status(try partition.apply(.page(page))) == .ok, "the page read again")
     }
 }

@@ -31,7 +31,8 @@ struct WorkRowsTests {
             files: status == .ok
                 ? [
                     .init(
-                        size: 200, path: "thumbs/200/aa/\(image.count).jpg", width: 200, height: 150, bytes: 9,
+                        size: 200, path: "thumbs/200/aa/\(image.split(separator: "/").last ?? "").jpg", width: 200,
+                        height: 150, bytes: 9,
                         sha256: "s")
                 ]
                 : [])
@@ -138,10 +139,10 @@ struct WorkRowsTests {
         // The older version's retry copy settles late, as failed, on another page.
         apply(&state, Self.thumbnails("https://img/1.jpg", .failed, page: "oai:b:1"))
         #expect(state.indexed?.thumbnailStatus == "ok")
-        #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/17.jpg")
+        #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/2.jpg.jpg")
         // The older image's late result on the page of the newer: a row of its own image, no other's.
         apply(&state, Self.thumbnails("https://img/1.jpg", .ok, page: "oai:a:1"))
-        #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/17.jpg")
+        #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/2.jpg.jpg")
         // Another page failed on the same image: the success stands; that page's row taken back, too.
         apply(&state, Self.thumbnails("https://img/2.jpg", .failed, page: "oai:b:1"))
         #expect(state.indexed?.thumbnailStatus == "ok")

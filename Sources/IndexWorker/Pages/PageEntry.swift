@@ -26,10 +26,15 @@ package struct PageEntry: Codable, Sendable, Equatable {
     /// The page's latest thumbnails, kept for the page's next version, and for a page whose
     /// thumbnails were read before it (the two topics are read side by side, in no order).
     package var thumbnails: PageThumbnails?
-    /// The keys of `artpipe.index-works` the last change of the page's listing tombstoned; nil
-    /// when none. Written again when the same listing comes again: a page handled again after a
-    /// crash, whose entry the changelog already held, still takes them back.
+    /// The keys of `artpipe.index-works` the page's changes took back, of works it does not list
+    /// now, the latest first, at most ``retractedLimit``; nil when none. Written again by each
+    /// version of the page: one handled again after a crash, whose entry the changelog already
+    /// held, still takes them back.
     package var retracted: [String]?
+
+    /// How many taken-back keys an entry keeps: a page whose works come and go over many
+    /// harvests forgets the oldest.
+    package static let retractedLimit = 256
 
     /// The entry of a fetched page.
     package init(_ page: Page) {

@@ -47,8 +47,8 @@ package struct PagePartition: Sendable {
         case .thumbnails(let thumbnails):
             // Rows for the works the page lists, kept in its entry; for a page not read yet, kept until it is.
             var entry = before ?? PageEntry(waitingFor: thumbnails.pageId)
-            let kept = PageRows.kept(thumbnails, over: before?.thumbnails)
-            entry.thumbnails = entry.fetched ? PageRows.listedOnly(kept, entry: entry) : kept
+            let kept = PageRows.kept(thumbnails, over: before?.thumbnails, entry: entry)
+            entry.thumbnails = kept
             return Writes(works: entry.fetched ? PageRows.rows(of: kept, entry: entry) : [], entry: entry)
         case .failedRequest(let request, let reason):
             // The page's failure, unless the page was fetched, which wins in either order (a dead

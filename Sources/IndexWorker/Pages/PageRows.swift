@@ -39,21 +39,29 @@ package enum PageRows {
         }
         // Sorted: a set's order depends on how the entry was built (read back from the changelog or the
         // store, or kept), and the same page must write the same rows in the same order.
-        let thumbnailsBefore =
-            before.map { before in before.thumbnails.map { rows(of: $0, entry: before) } ?? [] } ?? []
+        var thumbnailsBefore: [WorkKey: [Write]] = [:]
+        if let before, let thumbnails = before.thumbnails {
+            thumbnailsBefore = Dictionary(grouping: rows(of: thumbnails, entry: before), by: \.work)
+        }
         var retracted: [Write] = []
-        for text in Set((before?.works.values).map(Array.init) ?? []).sorted() {
+        let listedBefore = Set((before?.works.values).map(Array.init) ?? []).union(
+            before?.records?.values ?? [:].values)
+        for text in listedBefore.sorted() {
             guard let work = WorkKey(text: text), !work.isRecord, !listed.contains(work) else { continue }
             retracted.append(Write(work: work, key: WorkRow.versionKey(of: work, page: page.pageId), row: nil))
-            retracted += thumbnailsBefore.filter { $0.work == work }.map { Write(work: work, key: $0.key, row: nil) }
+            retracted += (thumbnailsBefore[work] ?? []).map { Write(work: work, key: $0.key, row: nil) }
         }
-        if retracted.isEmpty, let before, before.fetched, before.works == entry.works, before.records == entry.records {
-            retracted = (before.retracted ?? []).compactMap { key in
-                WorkRow.work(ofKey: key).map { Write(work: $0, key: key, row: nil) }
-            }
+        // What earlier changes took back, again, for works the page does not list now: a change
+        // handled again after the entry reached the changelog, but not its tombstones, finds
+        // nothing to take back itself.
+        let taken = Set(retracted.map(\.key))
+        for key in before?.retracted ?? [] where !taken.contains(key) {
+            guard let work = WorkRow.work(ofKey: key), !listed.contains(work) else { continue }
+            retracted.append(Write(work: work, key: key, row: nil))
         }
+        retracted = Array(retracted.prefix(PageEntry.retractedLimit))
         entry.retracted = retracted.isEmpty ? nil : retracted.map(\.key)
-        entry.thumbnails = before?.thumbnails.map { listedOnly($0, entry: entry) }
+        entry.thumbnails = before?.thumbnails.map { named($0, in: entry) }
         return (entry, writes + retracted)
     }
 
@@ -73,16 +81,17 @@ package enum PageRows {
     }
 
     /// The rows of a page's thumbnails: for each work the page lists and each image an item was
-    /// made for, one row of the best such item (``WorkRows/rank(_:)``), keyed by the work, the
-    /// page and the image. Items of objects the page does not list now (a late result for an
-    /// older version of the page) go to no work.
+    /// made for, one row, keyed by the work, the page and the image: of the items for one, the
+    /// first (the latest, as ``kept(_:over:entry:)`` orders them) unless a later one's status
+    /// ranks higher. Items of objects the page does not list now (a late result for an older
+    /// version of the page) go to no work.
     package static func rows(of thumbnails: PageThumbnails, entry: PageEntry?) -> [Write] {
         guard let entry else { return [] }
         var best: [WorkRow.ThumbnailsKey: PageThumbnails.Item] = [:]
         for item in thumbnails.items {
             guard let text = work(of: item, in: entry), let imageURL = image(of: item, in: entry) else { continue }
             let key = WorkRow.ThumbnailsKey(work: text, imageURL: imageURL)
-            if let kept = best[key], !WorkRows.rank(kept).lexicographicallyPrecedes(WorkRows.rank(item)) { continue }
+            if let kept = best[key], WorkRows.statusRank(kept.status) >= WorkRows.statusRank(item.status) { continue }
             best[key] = item
         }
         return best.keys.sorted().compactMap { key in
@@ -92,33 +101,50 @@ package enum PageRows {
         }
     }
 
-    /// A page's thumbnails as the index keeps them: every item of `before` and of `thumbnails`,
-    /// one per object, record and image; for one, the later item unless the earlier one's status
-    /// ranks higher (a second harvest whose image request failed keeps the thumbnail made at the
-    /// first; a new `ok` replaces an earlier `ok`, made with other settings). A late result for
-    /// an older version's image adds its own item and replaces no other image's.
-    package static func kept(_ thumbnails: PageThumbnails, over before: PageThumbnails?) -> PageThumbnails {
-        guard let before else { return thumbnails }
+    /// A page's thumbnails as the index keeps them, the latest first: the items of
+    /// `thumbnails`, each replaced by the item `before` holds for the same object, record and
+    /// image where that one's status ranks higher (a second harvest whose image request failed
+    /// keeps the thumbnail made at the first); then `before`'s items of other images of the
+    /// works `thumbnails` names (a late result for an older version's image replaces no other
+    /// image's) and of the works `entry` lists; before the page was read, every item of
+    /// `before`. An item without its image URL (a message before 0.7) is named the image its
+    /// object has on the page, once the page is read.
+    package static func kept(_ thumbnails: PageThumbnails, over before: PageThumbnails?, entry: PageEntry)
+        -> PageThumbnails
+    {
+        let latest = named(thumbnails, in: entry)
+        guard let before else { return latest }
         let identity = { (item: PageThumbnails.Item) in
             [item.objectNumber, item.recordId ?? "", item.imageURL ?? ""].joined(separator: "\u{1F}")
         }
+        let object = { (item: PageThumbnails.Item) in
+            [item.objectNumber, item.recordId ?? ""].joined(separator: "\u{1F}")
+        }
         let earlier = Dictionary(before.items.map { (identity($0), $0) }, uniquingKeysWith: { first, _ in first })
-        let later = Set(thumbnails.items.map(identity))
-        var kept = thumbnails
-        kept.items = thumbnails.items.map { item in
+        let fresh = Set(latest.items.map(identity))
+        let named = Set(latest.items.map(object))
+        var kept = latest
+        kept.items = latest.items.map { item in
             guard let earlier = earlier[identity(item)],
                 WorkRows.statusRank(earlier.status) > WorkRows.statusRank(item.status)
             else { return item }
             return earlier
         }
-        kept.items += before.items.filter { !later.contains(identity($0)) }
+        kept.items += before.items.filter { item in
+            !fresh.contains(identity(item))
+                && (!entry.fetched || named.contains(object(item)) || work(of: item, in: entry) != nil)
+        }
         return kept
     }
 
-    /// `thumbnails` without the items of works `entry` does not list.
-    static func listedOnly(_ thumbnails: PageThumbnails, entry: PageEntry) -> PageThumbnails {
-        var listed = thumbnails
-        listed.items = thumbnails.items.filter { work(of: $0, in: entry) != nil }
-        return listed
+    /// `thumbnails` with each item that names no image URL named the one its object has on the
+    /// page `entry` read; as they were before the page was read.
+    static func named(_ thumbnails: PageThumbnails, in entry: PageEntry) -> PageThumbnails {
+        guard entry.fetched else { return thumbnails }
+        var named = thumbnails
+        for index in named.items.indices where named.items[index].imageURL == nil {
+            named.items[index].imageURL = entry.images[named.items[index].objectNumber]
+        }
+        return named
     }
 }

@@ -127,22 +127,11 @@ package struct WorkRows: Sendable, Equatable {
             recordId: artwork.recordId, datestamp: artwork.datestamp)
     }
 
+    /// Takes back the row under `key`: compared whole with each row's key, so no key is parsed.
     private mutating func remove(key: String) {
-        let prefix = "\(work)\u{1F}"
-        guard key.hasPrefix(prefix) else { return }
-        let rest = key.dropFirst(prefix.count)
-        if rest.hasPrefix("p\u{1F}") {
-            let pageId = rest.dropFirst(2)
-            versions.removeAll { $0.pageId == pageId }
-        } else if rest.hasPrefix("i\u{1F}") {
-            let tail = rest.dropFirst(2)
-            guard let end = tail.lastIndex(of: "\u{1F}") else { return }
-            let (pageId, imageURL) = (tail[..<end], tail[tail.index(after: end)...])
-            pageImages.removeAll { $0.pageId == pageId && $0.imageURL == imageURL }
-        } else if rest.hasPrefix("t\u{1F}") {
-            let imageURL = rest.dropFirst(2)
-            images.removeAll { $0.imageURL == imageURL }
-        }
+        versions.removeAll { WorkRow.versionKey(of: work, page: $0.pageId) == key }
+        pageImages.removeAll { WorkRow.thumbnailsKey(of: work, page: $0.pageId, imageURL: $0.imageURL) == key }
+        images.removeAll { WorkRow.thumbnails(imageURL: $0.imageURL, item: $0.item).key(of: work) == key }
     }
 
     /// `ok` over `failed` over `noImage`.
