@@ -36,4 +36,13 @@ package final class EmbeddedBroker: Sendable {
     package func setRoundTripTime(_ milliseconds: Int32, brokerID: Int32 = 1) {
         cluster.setRoundTripTime(milliseconds, brokerID: brokerID)
     }
+
+    /// Kafka's API key of OffsetFetch, the request that reads a group's committed offsets.
+    package static let offsetFetchKey: Int16 = 9
+
+    /// Answers the next `count` requests of `apiKey`, from any client, with the Kafka error
+    /// `code` (a fault, for tests).
+    package func failRequests(apiKey: Int16, count: Int, code: Int32) {
+        cluster.failRequests(apiKey: apiKey, with: Array(repeating: code, count: count))
+    }
 }

@@ -136,6 +136,7 @@ package final class KafkaConsumer: Sendable {
                 logger.warning("consume error", metadata: ["kafka.error": "\(error)"])
             }
             if !messages.isEmpty { dispatch(messages) }
+            assignment.decideHeld(client: client)
             assignment.storeFinishedOffsets(client: client)
             oldestStall.value = assignment.oldestStall
             assignment.applyBackpressure(

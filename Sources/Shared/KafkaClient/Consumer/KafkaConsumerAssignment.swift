@@ -26,6 +26,27 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     private let logger: Logger
     /// Set once every lease was drained for closing: the revoke that closing brings waits no more.
     private var drainedForClose = false
+    /// Assignments whose start offsets could not be decided (a read the broker did not answer):
+    /// paused, without leases, asked again until it answers (``decideHeld(client:)``).
+    private var held: [HeldAssignment] = []
+
+    /// Partitions assigned together whose start waits on a read the broker did not answer.
+    private struct HeldAssignment {
+        var partitions: [KafkaTopicPartition]
+        let since: ContinuousClock.Instant
+        var attempts: Int
+        var nextAttempt: ContinuousClock.Instant
+    }
+
+    /// Where one partition of an assignment starts, and what its lease and ``onAssign`` get.
+    private struct Start {
+        var topicPartition: KafkaTopicPartition
+        var commitFloor: Int64?
+        /// Nil: the group's committed offset, else the partition's oldest.
+        var offset: Int64?
+        var committed: Int64?
+        var end: Int64?
+    }
 
     init(configuration: KafkaConsumerConfiguration, offsetReader: RDKafkaClient?, logger: Logger) {
         self.drainTimeout = configuration.drainTimeout
@@ -49,26 +70,33 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // first, so its buffered messages are not handled alongside the new ones.
             drain(topicPartitions.compactMap { leases[$0] })
             var ends: [KafkaTopicPartition: Int64?] = [:]
-            if let startOffset {
-                let committed = committedOffsets(topicPartitions)
-                let newState = newStatePartitions(Set(topicPartitions.map(\.partition)))
-                for (index, topicPartition) in topicPartitions.enumerated() {
-                    // A new state ignores the committed offset: "the committed offset" is then the start.
-                    let ignored = committed[topicPartition] != nil && newState.contains(topicPartition.partition)
-                    // Where the consumer starts before the committed offset (a restore), the
-                    // offsets it finishes below it are not committed; below the partition's end,
-                    // so that a log that ends before the committed offset is committed once read.
-                    let end = endOffset(topicPartition)
-                    ends[topicPartition] = end
-                    let floor =
-                        ignored
-                        ? nil : committed[topicPartition].map { offset in end.map { min($0, offset) } ?? offset }
-                    leases[topicPartition] = KafkaPartitionLease(topicPartition, commitFloor: floor)
-                    let offset = startOffset(
-                        topicPartition, ignored ? nil : committed[topicPartition], earliestOffset(topicPartition))
-                    if let offset = offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil) {
-                        rebalance.setStartOffset(offset, at: index)
+            var holding = false
+            if startOffset != nil {
+                do {
+                    for (index, start) in try starts(of: topicPartitions).enumerated() {
+                        leases[start.topicPartition] = KafkaPartitionLease(
+                            start.topicPartition, commitFloor: start.commitFloor)
+                        ends[start.topicPartition] = start.end
+                        if let offset = start.offset { rebalance.setStartOffset(offset, at: index) }
                     }
+                } catch {
+                    // An unknown is never read as "nothing committed" or "no gap": the partitions
+                    // wait, paused, until the broker answers.
+                    holding = true
+                    // Somewhere to start that asks the coordinator nothing; they are paused at once,
+                    // and moved to their start once it is known (what they fetch meanwhile has no lease).
+                    for index in topicPartitions.indices {
+                        rebalance.setStartOffset(KafkaConsumerConfiguration.beginningOffset, at: index)
+                    }
+                    let now = ContinuousClock.now
+                    held.append(
+                        HeldAssignment(
+                            partitions: topicPartitions, since: now, attempts: 1, nextAttempt: now + .seconds(1)))
+                    logger.warning(
+                        "partitions held: where to start them is unknown until the broker answers",
+                        metadata: [
+                            "kafka.partitions": "\(topicPartitions.map(\.description))", "kafka.error": "\(error)",
+                        ])
                 }
             } else {
                 for topicPartition in topicPartitions { leases[topicPartition] = KafkaPartitionLease(topicPartition) }
@@ -79,15 +107,26 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             if let error = rebalance.accept() {
                 logger.error("cannot take partitions", metadata: ["kafka.error": "\(error)"])
             }
-            onAssign?(topicPartitions.map { ($0, ends[$0] ?? endOffset($0)) })
+            if holding {
+                client.pause(topicPartitions)
+            } else {
+                onAssign?(topicPartitions.map { ($0, ends[$0] ?? endOffset($0)) })
+            }
         case .revoke:
             let lost = rebalance.assignmentLost
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             assignedCount.store(leases.count, ordering: .relaxed)
+            let gone = Set(topicPartitions)
+            let stillHeld = held.flatMap(\.partitions).filter(gone.contains)
+            held = held.compactMap { assignment in
+                var assignment = assignment
+                assignment.partitions.removeAll(where: gone.contains)
+                return assignment.partitions.isEmpty ? nil : assignment
+            }
             // librdkafka keeps a pause through unassign, so a partition paused now would stay
             // paused when it comes back. Resumed here, before it goes: resumed as it is
             // assigned, it could miss the start of its fetching.
-            let paused = revoked.filter(\.paused).map(\.topicPartition)
+            let paused = revoked.filter(\.paused).map(\.topicPartition) + stillHeld
             if !paused.isEmpty { client.resume(paused) }
             if !drainedForClose { drain(revoked) }
             onRevoke?(topicPartitions, lost)
@@ -110,9 +149,72 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         }
     }
 
-    /// The earliest moment since which a partition with work waiting has made no progress.
+    /// The earliest moment since which a partition with work waiting has made no progress: a
+    /// held one's since it was assigned.
     var oldestStall: ContinuousClock.Instant? {
-        leases.values.compactMap(\.stalledSince).min()
+        (leases.values.compactMap(\.stalledSince) + held.map(\.since)).min()
+    }
+
+    /// Asks again, when due, where the oldest held assignment starts; once the broker answers,
+    /// its partitions get their leases, move to their start and are fetched. Called by the poll
+    /// loop: each question blocks it for a broker round trip at most.
+    func decideHeld(client: RDKafkaClient) {
+        guard var first = held.first, ContinuousClock.now >= first.nextAttempt else { return }
+        do {
+            let starts = try starts(of: first.partitions)
+            held.removeFirst()
+            for start in starts {
+                leases[start.topicPartition] = KafkaPartitionLease(start.topicPartition, commitFloor: start.commitFloor)
+            }
+            assignedCount.store(leases.count, ordering: .relaxed)
+            let positions = starts.map {
+                ($0.topicPartition, Optional($0.offset ?? $0.committed ?? KafkaConsumerConfiguration.beginningOffset))
+            }
+            report(client.seek(positions, "cannot move held partitions to their start"))
+            client.resume(first.partitions)
+            logger.info(
+                "held partitions started: the broker answered",
+                metadata: [
+                    "kafka.partitions": "\(first.partitions.map(\.description))", "attempts": "\(first.attempts + 1)",
+                ])
+            onAssign?(starts.map { ($0.topicPartition, $0.end) })
+        } catch {
+            first.attempts += 1
+            first.nextAttempt = .now + .seconds(min(1 << min(first.attempts - 1, 4), 10))
+            held[0] = first
+            logger.warning(
+                "partitions still held: where to start them is unknown",
+                metadata: [
+                    "kafka.partitions": "\(first.partitions.map(\.description))", "kafka.error": "\(error)",
+                    "attempts": "\(first.attempts)",
+                ])
+        }
+    }
+
+    /// Where each of `topicPartitions` starts (``KafkaConsumerConfiguration/startOffset``), from
+    /// the group's committed offsets, the partitions' oldest and end offsets and whether their
+    /// state is new. Throws when the broker did not answer a question the answer rests on.
+    private func starts(of topicPartitions: [KafkaTopicPartition]) throws -> [Start] {
+        guard let startOffset else {
+            return topicPartitions.map { Start(topicPartition: $0) }
+        }
+        let committed = try committedOffsets(topicPartitions)
+        let newState = try newStatePartitions(Set(topicPartitions.map(\.partition)))
+        return try topicPartitions.map { topicPartition in
+            // A new state ignores the committed offset: "the committed offset" is then the start.
+            let ignored = committed[topicPartition] != nil && newState.contains(topicPartition.partition)
+            let kept = ignored ? nil : committed[topicPartition]
+            // Where the consumer starts before the committed offset (a restore), the offsets it
+            // finishes below it are not committed; below the partition's end, so that a log that
+            // ends before the committed offset is committed once read.
+            let end = endOffset(topicPartition)
+            let floor = kept.map { offset in end.map { min($0, offset) } ?? offset }
+            let offset = startOffset(topicPartition, kept, try earliestOffset(topicPartition))
+            return Start(
+                topicPartition: topicPartition, commitFloor: floor,
+                offset: offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil), committed: kept,
+                end: end)
+        }
     }
 
     /// Stops every lease before closing, waiting (bounded) for messages being handled.
@@ -211,17 +313,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     }
 
     /// The oldest offset `topicPartition` still holds: a broker round trip, made only for
-    /// consumers that choose their start offsets. Nil when the broker did not answer in time.
-    private func earliestOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
+    /// consumers that choose their start offsets. Throws when the broker did not answer in time.
+    private func earliestOffset(_ topicPartition: KafkaTopicPartition) throws -> Int64? {
         guard let offsetReader else { return nil }
-        do {
-            return try offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).low
-        } catch {
-            logger.warning(
-                "cannot read the oldest offset a partition holds",
-                metadata: ["kafka.partition": "\(topicPartition)", "kafka.error": "\(error)"])
-            return nil
-        }
+        return try offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).low
     }
 
     /// The next offset to be written to `topicPartition` (its high watermark); nil when the
@@ -232,14 +327,13 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     }
 
     /// Which of the partition numbers `partitions` the changelog holds nothing of: asked once
-    /// per number, however many input topics share it. An unanswered question counts as not
-    /// new: the committed offset is kept.
-    private func newStatePartitions(_ partitions: Set<Int32>) -> Set<Int32> {
+    /// per number, however many input topics share it. Throws when the broker did not answer.
+    private func newStatePartitions(_ partitions: Set<Int32>) throws -> Set<Int32> {
         guard let changelog, let offsetReader else { return [] }
-        return partitions.filter { partition in
-            let watermarks = try? offsetReader.watermarks(
+        return try partitions.filter { partition in
+            let watermarks = try offsetReader.watermarks(
                 KafkaTopicPartition(topic: changelog, partition: partition), timeoutMilliseconds: 5_000)
-            guard let watermarks, watermarks.low == watermarks.high else { return false }
+            guard watermarks.low == watermarks.high else { return false }
             logger.info(
                 "state partition is empty: the committed offsets are not used, the inputs are read from their oldest message",
                 metadata: ["kafka.topic": "\(changelog)", "kafka.partition": "\(partition)"])
@@ -247,10 +341,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         }
     }
 
-    /// The group's committed offsets of `topicPartitions` (absent where none, or when the
-    /// coordinator does not answer).
-    private func committedOffsets(_ topicPartitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: Int64] {
+    /// The group's committed offsets of `topicPartitions` (absent where none). Throws when the
+    /// coordinator does not answer, for any of them.
+    private func committedOffsets(_ topicPartitions: [KafkaTopicPartition]) throws -> [KafkaTopicPartition: Int64] {
         guard let offsetReader else { return [:] }
-        return (try? offsetReader.committedOffsets(topicPartitions, timeoutMilliseconds: 10_000)) ?? [:]
+        return try offsetReader.committedOffsets(topicPartitions, timeoutMilliseconds: 10_000)
     }
 }

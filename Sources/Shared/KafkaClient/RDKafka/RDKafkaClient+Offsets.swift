@@ -75,8 +75,13 @@ extension RDKafkaClient {
                 throw KafkaError("cannot read committed offsets", rdError: error)
             }
             var result: [KafkaTopicPartition: Int64] = [:]
-            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset >= 0 {
-                result[partitions[index]] = list.pointee.elems[index].offset
+            for index in 0..<Int(list.pointee.cnt) {
+                let element = list.pointee.elems[index]
+                // One partition's error is as unknown as the request's: never "nothing committed".
+                guard element.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+                    throw KafkaError("cannot read the committed offset of \(partitions[index])", rdError: element.err)
+                }
+                if element.offset >= 0 { result[partitions[index]] = element.offset }
             }
             return result
         }

@@ -45,4 +45,12 @@ final class RDKafkaMockCluster: @unchecked Sendable {
     func setRoundTripTime(_ milliseconds: Int32, brokerID: Int32) {
         _ = rd_kafka_mock_broker_set_rtt(cluster, brokerID, milliseconds)
     }
+
+    /// The next `errors.count` requests of `apiKey`, from any client, are answered with these errors.
+    func failRequests(apiKey: Int16, with errors: [Int32]) {
+        let codes = errors.map { rd_kafka_resp_err_t(rawValue: $0) }
+        codes.withUnsafeBufferPointer {
+            rd_kafka_mock_push_request_errors_array(cluster, apiKey, codes.count, $0.baseAddress)
+        }
+    }
 }

@@ -1,0 +1,58 @@
+import ArtpipeTestKit
+import KafkaClient
+import KafkaTestKit
+import Synchronization
+import Testing
+
+/// Where an assigned partition starts rests on the group's committed offset: one the broker
+/// does not give is never read as "nothing committed" (docs/architecture.md, "The index's rules
+/// of construction", rule 5).
+@Suite("An assignment whose committed offsets the broker does not give", .timeLimit(.minutes(2)))
+struct HeldAssignmentTests {
+    /// Kafka's GROUP_AUTHORIZATION_FAILED: an answer librdkafka does not ask again for.
+    static let refused: Int32 = 30
+
+    @Test(
+        "the partition waits, paused, until the broker answers; its start then hears the committed offset, never none"
+    )
+    func heldUntilAnswered() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("held", partitions: 1)
+        try await cluster.produce(to: topic, 0..<20)
+        let group = UniqueName.make("held-group")
+        let offsets = KafkaGroupOffsets(configuration: cluster.consumerClient, logger: .test)
+        try await offsets.execute(
+            try await offsets.plan(group: group, topics: [topic], target: .offset(12)), memberTopics: [topic],
+            joinTimeout: .seconds(30))
+
+        var configuration = KafkaConsumerConfiguration(client: cluster.consumerClient, groupID: group)
+        // Read from the start, as a stage that restores its state from its input does.
+        let heard = Mutex<[Int64?]>([])
+        configuration.startOffset = { _, committed, _ in
+            heard.withLock { $0.append(committed) }
+            return KafkaConsumerConfiguration.beginningOffset
+        }
+        // The next three reads of committed offsets, the assignment's among them, are refused.
+        cluster.broker.failRequests(apiKey: EmbeddedBroker.offsetFetchKey, count: 3, code: Self.refused)
+        let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
+        try consumer.subscribe(topics: [topic])
+        let running = Task { try await consumer.run() }
+        var delivered: [Int64] = []
+        for await batch in consumer.batches {
+            for message in batch.messages where batch.lease.beginHandling() {
+                delivered.append(message.offset)
+                batch.lease.finishHandling(offset: message.offset)
+            }
+            batch.release()
+            if delivered.count >= 20 { break }
+        }
+        #expect(delivered == Array(0..<20), "read from the start once the start was known")
+        #expect(heard.withLock { $0 } == [12], "the start heard only the committed offset, never none")
+        try await waitUntil("the group committed the end", timeout: .seconds(30)) {
+            try await offsets.positions(group: group, topics: [topic]).map(\.committed) == [20]
+        }
+        consumer.shutdown()
+        try await running.value
+        await cluster.shutdown()
+    }
+}
