@@ -89,12 +89,11 @@ struct PageRowsTests {
                         WorkRow.thumbnailsKey(of: work, page: first.pageId, imageURL: "https://img/A-before.jpg"),
                     ])
             }
-            // The page's next thumbnails keep of the earlier items only the listed works'.
+            // The page's next thumbnails keep the earlier items too, the latest first, then the listed works'.
             let next = try partition.apply(
                 .thumbnails(
                     PageThumbnails(pageId: first.pageId, items: [PageThumbnails.Item(objectNumber: "B", status: .ok)])))
-            #expect(
-                next.entry?.thumbnails?.items.map(\.objectNumber) == ["B"], "the entry keeps the listed works' items")
+            #expect(next.entry?.thumbnails?.items.map(\.objectNumber) == ["B", "A", "A"])
             #expect(
                 moved.works.contains { $0.work.id.hasSuffix("B") && $0.key.contains("\u{1F}i\u{1F}") && $0.row != nil })
         }
@@ -145,6 +144,39 @@ struct PageRowsTests {
         // Listed again behind the record: written, and what was taken back before is not sent after it.
         let again = PageRows.rows(of: both, before: dated.entry)
         #expect(again.writes.filter { $0.work == listing }.map { $0.row != nil } == [true])
+    }
+
+    @Test(
+        "a late result for the page's older version, read between the next version's thumbnails and its page, drops none of them"
+    )
+    func lateResultBetween() throws {
+        var partition = PagePartition(partition: 0)
+        let first = Self.page("legacy", ["A"])
+        _ = try partition.apply(.page(first))
+        let item = { (object: String) in
+            var item = PageThumbnails.Item(objectNumber: object, status: .ok)
+            item.imageURL = "https://img/\(object).jpg"
+            return item
+        }
+        _ = try partition.apply(.thumbnails(PageThumbnails(pageId: first.pageId, items: [item("A"), item("B")])))
+        var late = item("A")
+        late.imageURL = "https://img/A-retry.jpg"
+        _ = try partition.apply(.thumbnails(PageThumbnails(pageId: first.pageId, items: [late])))
+        let next = try partition.apply(.page(Self.page("legacy", ["A", "B"])))
+        #expect(
+            next.works.contains {
+                $0.key == WorkRow.thumbnailsKey(of: $0.work, page: first.pageId, imageURL: "https://img/B.jpg")
+                    && $0.row != nil
+            })
+    }
+
+    @Test("a page that drops more works than its entry remembers takes every one back")
+    func manyTakenBack() {
+        let objects = (0..<400).map { "O-\($0)" }
+        let first = PageRows.rows(of: Self.page("legacy", objects), before: nil)
+        let second = PageRows.rows(of: Self.page("legacy", ["O-0"]), before: first.entry)
+        #expect(second.writes.filter { $0.row == nil }.count == 399)
+        #expect(second.entry.retracted?.count == PageEntry.retractedLimit)
     }
 
     @Test(

@@ -13,9 +13,9 @@ struct HeldAssignmentTests {
     static let refused: Int32 = 30
 
     @Test(
-        "the partition waits, paused, until the broker answers; its start then hears the committed offset, never none"
-    )
-    func heldUntilAnswered() async throws {
+        "the partition waits until the broker answers; its start then hears the committed offset, never none, and is where it reads from",
+        arguments: [true, false])
+    func heldUntilAnswered(fromTheStart: Bool) async throws {
         let cluster = try TestCluster()
         let topic = try cluster.makeTopic("held", partitions: 1)
         try await cluster.produce(to: topic, 0..<20)
@@ -26,17 +26,19 @@ struct HeldAssignmentTests {
             joinTimeout: .seconds(30))
 
         var configuration = KafkaConsumerConfiguration(client: cluster.consumerClient, groupID: group)
-        // Read from the start, as a stage that restores its state from its input does.
+        // From the start, as a stage that restores its state from its input does; else from the
+        // committed offset.
         let heard = Mutex<[Int64?]>([])
         configuration.startOffset = { _, committed, _ in
             heard.withLock { $0.append(committed) }
-            return KafkaConsumerConfiguration.beginningOffset
+            return fromTheStart ? KafkaConsumerConfiguration.beginningOffset : nil
         }
         // The next three reads of committed offsets, the assignment's among them, are refused.
         cluster.broker.failRequests(apiKey: EmbeddedBroker.offsetFetchKey, count: 3, code: Self.refused)
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])
         let running = Task { try await consumer.run() }
+        let expected = Array(fromTheStart ? 0..<20 : 12..<20) as [Int64]
         var delivered: [Int64] = []
         for await batch in consumer.batches {
             for message in batch.messages where batch.lease.beginHandling() {
@@ -44,9 +46,9 @@ struct HeldAssignmentTests {
                 batch.lease.finishHandling(offset: message.offset)
             }
             batch.release()
-            if delivered.count >= 20 { break }
+            if delivered.count >= expected.count { break }
         }
-        #expect(delivered == Array(0..<20), "read from the start once the start was known")
+        #expect(delivered == expected, "read from its start once the start was known")
         #expect(heard.withLock { $0 } == [12], "the start heard only the committed offset, never none")
         try await waitUntil("the group committed the end", timeout: .seconds(30)) {
             try await offsets.positions(group: group, topics: [topic]).map(\.committed) == [20]

@@ -59,8 +59,7 @@ package enum PageRows {
             guard let work = WorkRow.work(ofKey: key), !listed.contains(work) else { continue }
             retracted.append(Write(work: work, key: key, row: nil))
         }
-        retracted = Array(retracted.prefix(PageEntry.retractedLimit))
-        entry.retracted = retracted.isEmpty ? nil : retracted.map(\.key)
+        entry.retracted = retracted.isEmpty ? nil : retracted.prefix(PageEntry.retractedLimit).map(\.key)
         entry.thumbnails = before?.thumbnails.map { named($0, in: entry) }
         return (entry, writes + retracted)
     }
@@ -104,11 +103,11 @@ package enum PageRows {
     /// A page's thumbnails as the index keeps them, the latest first: the items of
     /// `thumbnails`, each replaced by the item `before` holds for the same object, record and
     /// image where that one's status ranks higher (a second harvest whose image request failed
-    /// keeps the thumbnail made at the first); then `before`'s items of other images of the
-    /// works `thumbnails` names (a late result for an older version's image replaces no other
-    /// image's) and of the works `entry` lists; before the page was read, every item of
-    /// `before`. An item without its image URL (a message before 0.7) is named the image its
-    /// object has on the page, once the page is read.
+    /// keeps the thumbnail made at the first); then `before`'s other items (a late result for an
+    /// older version's image replaces no other image's; items read before the page's next
+    /// version wait for it), those of works `entry` lists first, at most ``keptLimit(_:)`` in
+    /// all. An item without its image URL (a message before 0.7) is named the image its object
+    /// has on the page as read so far.
     package static func kept(_ thumbnails: PageThumbnails, over before: PageThumbnails?, entry: PageEntry)
         -> PageThumbnails
     {
@@ -117,12 +116,8 @@ package enum PageRows {
         let identity = { (item: PageThumbnails.Item) in
             [item.objectNumber, item.recordId ?? "", item.imageURL ?? ""].joined(separator: "\u{1F}")
         }
-        let object = { (item: PageThumbnails.Item) in
-            [item.objectNumber, item.recordId ?? ""].joined(separator: "\u{1F}")
-        }
         let earlier = Dictionary(before.items.map { (identity($0), $0) }, uniquingKeysWith: { first, _ in first })
         let fresh = Set(latest.items.map(identity))
-        let named = Set(latest.items.map(object))
         var kept = latest
         kept.items = latest.items.map { item in
             guard let earlier = earlier[identity(item)],
@@ -130,12 +125,16 @@ package enum PageRows {
             else { return item }
             return earlier
         }
-        kept.items += before.items.filter { item in
-            !fresh.contains(identity(item))
-                && (!entry.fetched || named.contains(object(item)) || work(of: item, in: entry) != nil)
-        }
+        let others = before.items.filter { !fresh.contains(identity($0)) }
+        let listed = others.filter { work(of: $0, in: entry) != nil }
+        let unlisted = others.filter { work(of: $0, in: entry) == nil }
+        kept.items = Array((kept.items + listed + unlisted).prefix(keptLimit(latest.items.count)))
         return kept
     }
+
+    /// How many items a page keeps when its latest thumbnails hold `latest`: four times as many,
+    /// and never fewer than 256.
+    static func keptLimit(_ latest: Int) -> Int { max(4 * latest, 256) }
 
     /// `thumbnails` with each item that names no image URL named the one its object has on the
     /// page `entry` read; as they were before the page was read.

@@ -27,8 +27,12 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     /// Set once every lease was drained for closing: the revoke that closing brings waits no more.
     private var drainedForClose = false
     /// Assignments whose start offsets could not be decided (a read the broker did not answer):
-    /// paused, without leases, asked again until it answers (``decideHeld(client:)``).
+    /// without leases, so nothing they fetch is delivered, asked again until the broker answers
+    /// (``decideHeld(client:)``).
     private var held: [HeldAssignment] = []
+    /// librdkafka's logical offset "the partition's end": where a held partition waits, fetching
+    /// only what comes, and asking the coordinator nothing.
+    private static let waitingOffset: Int64 = -1
 
     /// Partitions assigned together whose start waits on a read the broker did not answer.
     private struct HeldAssignment {
@@ -83,11 +87,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                     // An unknown is never read as "nothing committed" or "no gap": the partitions
                     // wait, paused, until the broker answers.
                     holding = true
-                    // Somewhere to start that asks the coordinator nothing; they are paused at once,
-                    // and moved to their start once it is known (what they fetch meanwhile has no lease).
-                    for index in topicPartitions.indices {
-                        rebalance.setStartOffset(KafkaConsumerConfiguration.beginningOffset, at: index)
-                    }
+                    // Somewhere to wait that asks the coordinator nothing, moved to their start once
+                    // it is known; not paused (a pause or resume while librdkafka starts fetching a
+                    // partition can leave it never fetching, ``RDKafkaRebalance/accept()``).
+                    for index in topicPartitions.indices { rebalance.setStartOffset(Self.waitingOffset, at: index) }
                     let now = ContinuousClock.now
                     held.append(
                         HeldAssignment(
@@ -107,17 +110,12 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             if let error = rebalance.accept() {
                 logger.error("cannot take partitions", metadata: ["kafka.error": "\(error)"])
             }
-            if holding {
-                client.pause(topicPartitions)
-            } else {
-                onAssign?(topicPartitions.map { ($0, ends[$0] ?? endOffset($0)) })
-            }
+            if !holding { onAssign?(topicPartitions.map { ($0, ends[$0] ?? endOffset($0)) }) }
         case .revoke:
             let lost = rebalance.assignmentLost
             let revoked = topicPartitions.compactMap { leases.removeValue(forKey: $0) }
             assignedCount.store(leases.count, ordering: .relaxed)
             let gone = Set(topicPartitions)
-            let stillHeld = held.flatMap(\.partitions).filter(gone.contains)
             held = held.compactMap { assignment in
                 var assignment = assignment
                 assignment.partitions.removeAll(where: gone.contains)
@@ -126,7 +124,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // librdkafka keeps a pause through unassign, so a partition paused now would stay
             // paused when it comes back. Resumed here, before it goes: resumed as it is
             // assigned, it could miss the start of its fetching.
-            let paused = revoked.filter(\.paused).map(\.topicPartition) + stillHeld
+            let paused = revoked.filter(\.paused).map(\.topicPartition)
             if !paused.isEmpty { client.resume(paused) }
             if !drainedForClose { drain(revoked) }
             onRevoke?(topicPartitions, lost)
@@ -155,51 +153,59 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         (leases.values.compactMap(\.stalledSince) + held.map(\.since)).min()
     }
 
-    /// Asks again, when due, where the oldest held assignment starts; once the broker answers,
-    /// its partitions get their leases, move to their start and are fetched. Called by the poll
-    /// loop: each question blocks it for a broker round trip at most.
+    /// Asks again where each held assignment that is due starts; once the broker answers, its
+    /// partitions get their leases and move to their start. Called by the poll loop: each
+    /// question it asks waits 2 s at most.
     func decideHeld(client: RDKafkaClient) {
-        guard var first = held.first, ContinuousClock.now >= first.nextAttempt else { return }
-        do {
-            let starts = try starts(of: first.partitions)
-            held.removeFirst()
-            for start in starts {
-                leases[start.topicPartition] = KafkaPartitionLease(start.topicPartition, commitFloor: start.commitFloor)
+        let now = ContinuousClock.now
+        for index in held.indices.reversed() where now >= held[index].nextAttempt {
+            var assignment = held[index]
+            do {
+                let starts = try starts(of: assignment.partitions, patience: 2_000)
+                held.remove(at: index)
+                for start in starts {
+                    leases[start.topicPartition] = KafkaPartitionLease(
+                        start.topicPartition, commitFloor: start.commitFloor)
+                }
+                assignedCount.store(leases.count, ordering: .relaxed)
+                let positions = starts.map {
+                    (
+                        $0.topicPartition,
+                        Optional($0.offset ?? $0.committed ?? KafkaConsumerConfiguration.beginningOffset)
+                    )
+                }
+                report(client.seek(positions, "cannot move held partitions to their start"))
+                logger.info(
+                    "held partitions started: the broker answered",
+                    metadata: [
+                        "kafka.partitions": "\(assignment.partitions.map(\.description))",
+                        "attempts": "\(assignment.attempts + 1)",
+                    ])
+                onAssign?(starts.map { ($0.topicPartition, $0.end) })
+            } catch {
+                assignment.attempts += 1
+                assignment.nextAttempt = .now + .seconds(min(1 << min(assignment.attempts - 1, 4), 10))
+                held[index] = assignment
+                logger.warning(
+                    "partitions still held: where to start them is unknown",
+                    metadata: [
+                        "kafka.partitions": "\(assignment.partitions.map(\.description))", "kafka.error": "\(error)",
+                        "attempts": "\(assignment.attempts)",
+                    ])
             }
-            assignedCount.store(leases.count, ordering: .relaxed)
-            let positions = starts.map {
-                ($0.topicPartition, Optional($0.offset ?? $0.committed ?? KafkaConsumerConfiguration.beginningOffset))
-            }
-            report(client.seek(positions, "cannot move held partitions to their start"))
-            client.resume(first.partitions)
-            logger.info(
-                "held partitions started: the broker answered",
-                metadata: [
-                    "kafka.partitions": "\(first.partitions.map(\.description))", "attempts": "\(first.attempts + 1)",
-                ])
-            onAssign?(starts.map { ($0.topicPartition, $0.end) })
-        } catch {
-            first.attempts += 1
-            first.nextAttempt = .now + .seconds(min(1 << min(first.attempts - 1, 4), 10))
-            held[0] = first
-            logger.warning(
-                "partitions still held: where to start them is unknown",
-                metadata: [
-                    "kafka.partitions": "\(first.partitions.map(\.description))", "kafka.error": "\(error)",
-                    "attempts": "\(first.attempts)",
-                ])
         }
     }
 
     /// Where each of `topicPartitions` starts (``KafkaConsumerConfiguration/startOffset``), from
     /// the group's committed offsets, the partitions' oldest and end offsets and whether their
-    /// state is new. Throws when the broker did not answer a question the answer rests on.
-    private func starts(of topicPartitions: [KafkaTopicPartition]) throws -> [Start] {
+    /// state is new, each question waiting `patience` milliseconds at most (the committed
+    /// offsets twice that). Throws when the broker did not answer a question the answer rests on.
+    private func starts(of topicPartitions: [KafkaTopicPartition], patience: Int32 = 5_000) throws -> [Start] {
         guard let startOffset else {
             return topicPartitions.map { Start(topicPartition: $0) }
         }
-        let committed = try committedOffsets(topicPartitions)
-        let newState = try newStatePartitions(Set(topicPartitions.map(\.partition)))
+        let committed = try committedOffsets(topicPartitions, timeoutMilliseconds: 2 * patience)
+        let newState = try newStatePartitions(Set(topicPartitions.map(\.partition)), timeoutMilliseconds: patience)
         return try topicPartitions.map { topicPartition in
             // A new state ignores the committed offset: "the committed offset" is then the start.
             let ignored = committed[topicPartition] != nil && newState.contains(topicPartition.partition)
@@ -207,9 +213,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // Where the consumer starts before the committed offset (a restore), the offsets it
             // finishes below it are not committed; below the partition's end, so that a log that
             // ends before the committed offset is committed once read.
-            let end = endOffset(topicPartition)
+            let end = endOffset(topicPartition, timeoutMilliseconds: patience)
             let floor = kept.map { offset in end.map { min($0, offset) } ?? offset }
-            let offset = startOffset(topicPartition, kept, try earliestOffset(topicPartition))
+            let offset = startOffset(
+                topicPartition, kept, try earliestOffset(topicPartition, timeoutMilliseconds: patience))
             return Start(
                 topicPartition: topicPartition, commitFloor: floor,
                 offset: offset ?? (ignored ? KafkaConsumerConfiguration.beginningOffset : nil), committed: kept,
@@ -314,25 +321,25 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
 
     /// The oldest offset `topicPartition` still holds: a broker round trip, made only for
     /// consumers that choose their start offsets. Throws when the broker did not answer in time.
-    private func earliestOffset(_ topicPartition: KafkaTopicPartition) throws -> Int64? {
+    private func earliestOffset(_ topicPartition: KafkaTopicPartition, timeoutMilliseconds: Int32) throws -> Int64? {
         guard let offsetReader else { return nil }
-        return try offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).low
+        return try offsetReader.watermarks(topicPartition, timeoutMilliseconds: timeoutMilliseconds).low
     }
 
     /// The next offset to be written to `topicPartition` (its high watermark); nil when the
     /// broker did not answer in time.
-    private func endOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
+    private func endOffset(_ topicPartition: KafkaTopicPartition, timeoutMilliseconds: Int32 = 5_000) -> Int64? {
         guard let offsetReader else { return nil }
-        return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).high
+        return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: timeoutMilliseconds).high
     }
 
     /// Which of the partition numbers `partitions` the changelog holds nothing of: asked once
     /// per number, however many input topics share it. Throws when the broker did not answer.
-    private func newStatePartitions(_ partitions: Set<Int32>) throws -> Set<Int32> {
+    private func newStatePartitions(_ partitions: Set<Int32>, timeoutMilliseconds: Int32) throws -> Set<Int32> {
         guard let changelog, let offsetReader else { return [] }
         return try partitions.filter { partition in
             let watermarks = try offsetReader.watermarks(
-                KafkaTopicPartition(topic: changelog, partition: partition), timeoutMilliseconds: 5_000)
+                KafkaTopicPartition(topic: changelog, partition: partition), timeoutMilliseconds: timeoutMilliseconds)
             guard watermarks.low == watermarks.high else { return false }
             logger.info(
                 "state partition is empty: the committed offsets are not used, the inputs are read from their oldest message",
@@ -343,8 +350,10 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
 
     /// The group's committed offsets of `topicPartitions` (absent where none). Throws when the
     /// coordinator does not answer, for any of them.
-    private func committedOffsets(_ topicPartitions: [KafkaTopicPartition]) throws -> [KafkaTopicPartition: Int64] {
+    private func committedOffsets(_ topicPartitions: [KafkaTopicPartition], timeoutMilliseconds: Int32) throws
+        -> [KafkaTopicPartition: Int64]
+    {
         guard let offsetReader else { return [:] }
-        return try offsetReader.committedOffsets(topicPartitions, timeoutMilliseconds: 10_000)
+        return try offsetReader.committedOffsets(topicPartitions, timeoutMilliseconds: timeoutMilliseconds)
     }
 }
