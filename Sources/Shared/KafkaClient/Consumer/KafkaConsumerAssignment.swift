@@ -30,9 +30,6 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     /// without leases, so nothing they fetch is delivered, asked again until the broker answers
     /// (``decideHeld(client:)``).
     private var held: [HeldAssignment] = []
-    /// librdkafka's logical offset "the partition's end": where a held partition waits, fetching
-    /// only what comes, and asking the coordinator nothing.
-    private static let waitingOffset: Int64 = -1
 
     /// Partitions assigned together whose start waits on a read the broker did not answer.
     private struct HeldAssignment {
@@ -89,8 +86,12 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
                     holding = true
                     // Somewhere to wait that asks the coordinator nothing, moved to their start once
                     // it is known; not paused (a pause or resume while librdkafka starts fetching a
-                    // partition can leave it never fetching, ``RDKafkaRebalance/accept()``).
-                    for index in topicPartitions.indices { rebalance.setStartOffset(Self.waitingOffset, at: index) }
+                    // partition can leave it never fetching, ``RDKafkaRebalance/accept()``). The
+                    // oldest offset, not the end: should the move to the start ever lose to
+                    // librdkafka's own start, the partition is read again, never skipped.
+                    for index in topicPartitions.indices {
+                        rebalance.setStartOffset(KafkaConsumerConfiguration.beginningOffset, at: index)
+                    }
                     let now = ContinuousClock.now
                     held.append(
                         HeldAssignment(
