@@ -170,6 +170,31 @@ struct PageRowsTests {
             })
     }
 
+    @Test(
+        "a work whose image URL changes at every harvest: the page keeps at most its limit of items, and takes back the rows of those it drops"
+    )
+    func imagesPastTheLimit() throws {
+        var partition = PagePartition(partition: 0)
+        let page = Self.page("legacy", ["A"])
+        _ = try partition.apply(.page(page))
+        let work = WorkKey(source: page.workSource, id: "A", isRecord: false)
+        var takenBack: [String] = []
+        var kept = 0
+        for harvest in 0..<(PageRows.keptLimit(1) + 3) {
+            var item = PageThumbnails.Item(objectNumber: "A", status: .ok)
+            item.imageURL = "https://img/A-\(harvest).jpg"
+            let writes = try partition.apply(.thumbnails(PageThumbnails(pageId: page.pageId, items: [item])))
+            takenBack += writes.works.filter { $0.row == nil }.map(\.key)
+            kept = writes.entry?.thumbnails?.items.count ?? 0
+        }
+        #expect(kept == PageRows.keptLimit(1))
+        #expect(
+            takenBack
+                == (0..<3).map {
+                    WorkRow.thumbnailsKey(of: work, page: page.pageId, imageURL: "https://img/A-\($0).jpg")
+                })
+    }
+
     @Test("a page that drops more works than its entry remembers takes every one back")
     func manyTakenBack() {
         let objects = (0..<400).map { "O-\($0)" }

@@ -49,7 +49,16 @@ package struct PagePartition: Sendable {
             var entry = before ?? PageEntry(waitingFor: thumbnails.pageId)
             let kept = PageRows.kept(thumbnails, over: before?.thumbnails, entry: entry)
             entry.thumbnails = kept
-            return Writes(works: entry.fetched ? PageRows.rows(of: kept, entry: entry) : [], entry: entry)
+            guard entry.fetched else { return Writes(entry: entry) }
+            var works = PageRows.rows(of: kept, entry: entry)
+            // Rows of items the page no longer keeps, which no kept item writes: taken back.
+            if let earlier = before?.thumbnails {
+                let written = Set(works.map(\.key))
+                works += PageRows.rows(of: earlier, entry: entry).filter { !written.contains($0.key) }.map {
+                    PageRows.Write(work: $0.work, key: $0.key, row: nil)
+                }
+            }
+            return Writes(works: works, entry: entry)
         case .failedRequest(let request, let reason):
             // The page's failure, unless the page was fetched, which wins in either order (a dead
             // letter of an earlier try read after the page).

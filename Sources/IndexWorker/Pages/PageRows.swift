@@ -105,9 +105,10 @@ package enum PageRows {
     /// image where that one's status ranks higher (a second harvest whose image request failed
     /// keeps the thumbnail made at the first); then `before`'s other items (a late result for an
     /// older version's image replaces no other image's; items read before the page's next
-    /// version wait for it), those of works `entry` lists first, at most ``keptLimit(_:)`` in
-    /// all. An item without its image URL (a message before 0.7) is named the image its object
-    /// has on the page as read so far.
+    /// version wait for it), those of works `entry` lists first; once the page is read, at most
+    /// ``keptLimit(_:)`` in all (the rows of the items it drops are taken back by
+    /// ``PagePartition``). An item without its image URL (a message before 0.7) is named the image
+    /// its object has on the page as read so far.
     package static func kept(_ thumbnails: PageThumbnails, over before: PageThumbnails?, entry: PageEntry)
         -> PageThumbnails
     {
@@ -128,7 +129,8 @@ package enum PageRows {
         let others = before.items.filter { !fresh.contains(identity($0)) }
         let listed = others.filter { work(of: $0, in: entry) != nil }
         let unlisted = others.filter { work(of: $0, in: entry) == nil }
-        kept.items = Array((kept.items + listed + unlisted).prefix(keptLimit(latest.items.count)))
+        kept.items += listed + unlisted
+        if entry.fetched { kept.items = Array(kept.items.prefix(keptLimit(latest.items.count))) }
         return kept
     }
 

@@ -197,8 +197,9 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         }
     }
 
-    /// Where each of `topicPartitions` starts (``KafkaConsumerConfiguration/startOffset``), from
-    /// the group's committed offsets, the partitions' oldest and end offsets and whether their
+    /// Where each of `topicPartitions` starts (``KafkaConsumerConfiguration/startOffset``), and
+    /// where it ends now, from the group's committed offsets, the partitions' oldest and end
+    /// offsets and whether their
     /// state is new, each question waiting `patience` milliseconds at most (the committed
     /// offsets twice that). Throws when the broker did not answer a question the answer rests on.
     private func starts(of topicPartitions: [KafkaTopicPartition], patience: Int32 = 5_000) throws -> [Start] {
@@ -214,7 +215,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             // Where the consumer starts before the committed offset (a restore), the offsets it
             // finishes below it are not committed; below the partition's end, so that a log that
             // ends before the committed offset is committed once read.
-            let end = endOffset(topicPartition, timeoutMilliseconds: patience)
+            let end = try offsetReader?.watermarks(topicPartition, timeoutMilliseconds: patience).high
             let floor = kept.map { offset in end.map { min($0, offset) } ?? offset }
             let offset = startOffset(
                 topicPartition, kept, try earliestOffset(topicPartition, timeoutMilliseconds: patience))
@@ -329,9 +330,9 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
 
     /// The next offset to be written to `topicPartition` (its high watermark); nil when the
     /// broker did not answer in time.
-    private func endOffset(_ topicPartition: KafkaTopicPartition, timeoutMilliseconds: Int32 = 5_000) -> Int64? {
+    private func endOffset(_ topicPartition: KafkaTopicPartition) -> Int64? {
         guard let offsetReader else { return nil }
-        return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: timeoutMilliseconds).high
+        return try? offsetReader.watermarks(topicPartition, timeoutMilliseconds: 5_000).high
     }
 
     /// Which of the partition numbers `partitions` the changelog holds nothing of: asked once
