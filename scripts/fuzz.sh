@@ -24,8 +24,14 @@ for file in "$progress"/*.input; do
     read -r crash_seed input <"$file"
     mkdir -p fuzz-crashes
     ARTPIPE_FUZZ_SEED=$crash_seed ARTPIPE_FUZZ_SAVE=$PWD/fuzz-crashes ARTPIPE_FUZZ_TARGET=$target \
-        ARTPIPE_FUZZ_INPUT=$input swift test --skip-build --filter "$filter" >/dev/null 2>&1 || true
-    echo "CRASH: target ${target}, seed ${crash_seed}, input ${input}: fuzz-crashes/${target}-${crash_seed}-${input}.bin"
+        ARTPIPE_FUZZ_INPUT=$input swift test --skip-build --filter "$filter" >"$progress/save.log" 2>&1 || true
+    saved=fuzz-crashes/${target}-${crash_seed}-${input}.bin
+    if [ -e "$saved" ]; then
+        echo "CRASH: target ${target}, seed ${crash_seed}, input ${input}: ${saved}"
+    else
+        echo "CRASH: target ${target}, seed ${crash_seed}, input ${input}; saving it failed:"
+        cat "$progress/save.log"
+    fi
     found=1
 done
 [ "$found" = 1 ] || echo "the fuzz run failed without ending the process: see the output above"

@@ -77,9 +77,7 @@ package enum CrawlPlanner {
     /// The pages of `pageSize` (at least 1) that `objects` fill, the last one part full, for any
     /// count a source answers: `Int.max` gives its pages rather than an overflow.
     static func pageCount(holding objects: Int, of pageSize: Int) -> Int {
-        let (padded, overflow) = objects.addingReportingOverflow(pageSize - 1)
-        guard overflow else { return padded / pageSize }
-        return objects / pageSize + (objects % pageSize == 0 ? 0 : 1)
+        objects / pageSize + (objects % pageSize == 0 ? 0 : 1)
     }
 
     /// Delays between attempts at a count the service could not answer for the moment (an

@@ -16,7 +16,7 @@ package struct BucketPrunePlan {
 
     package let candidates: [Candidate]
 
-    package var bytes: Int { candidates.map(\.bytes).reduce(0, +) }
+    package var bytes: Int { candidates.map(\.bytes).saturatingSum() }
 
     /// Lists `thumbs/` (1,000 keys a request).
     /// - Parameters:

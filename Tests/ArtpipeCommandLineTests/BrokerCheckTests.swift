@@ -18,7 +18,9 @@ struct BrokerCheckTests {
                 try await options.reachableClientConfiguration(logger: .test)
             })
         #expect(error.description.contains("cannot reach Kafka brokers at 127.0.0.1:1 within 1.0s"), "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Bounded by the timeout, not by librdkafka's own waits; the margin is for a machine
+        // running the whole suite, whose blocking threads the check shares.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("a topic the command needs and the brokers lack is named; brokers that answer pass")

@@ -13,12 +13,8 @@ struct XMLTreeLimitsTests {
     func depth() throws {
         #expect(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(100_000)) }
         #expect(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(100_000, closed: false)) }
-        #expect(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(257)) }
-        do {
-            _ = try XMLTree.parse(Self.nested(257))
-        } catch {
-            #expect("\(error)".contains("nest deeper than 256"))
-        }
+        let deep = try #require(throws: XMLTreeError.self) { try XMLTree.parse(Self.nested(257)) }
+        #expect("\(deep)".contains("nest deeper than 256"))
         var tree = try XMLTree.parse(Self.nested(256))
         var depth = 1
         while let child = tree.children.first {
@@ -35,11 +31,8 @@ struct XMLTreeLimitsTests {
         #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r>\(long)</r>".utf8)) }
         #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r a=\"\(long)\"/>".utf8)) }
         #expect(try XMLTree.parse(Array("<r a=\"v\">text</r>".utf8)).text == "text")
-        do {
-            _ = try XMLTree.parse(Array("<r>".utf8))
-        } catch let error as XMLTreeError {
-            #expect(FailureClass.of(error) == .forGood)
-        }
+        let unclosed = try #require(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r>".utf8)) }
+        #expect(FailureClass.of(unclosed) == .forGood)
     }
 
     @Test("entities that expand past the budget are refused; an external entity is never read")
@@ -59,12 +52,16 @@ struct XMLTreeLimitsTests {
 
 extension XMLTreeLimitsTests {
     @Test(
-        "a document in UTF-8 that is not is refused; one that declares Latin-1, or starts with UTF-16's mark, is read converted"
+        "a document in UTF-8 that is not is refused, and one declaring UTF-16 without its mark; one that declares Latin-1, or starts with UTF-16's mark, is read converted"
     )
     func encodings() throws {
         #expect(throws: XMLTreeError.self) { try XMLTree.parse(Array("<r>caf".utf8) + [0xE9] + Array("</r>".utf8)) }
         #expect(throws: XMLTreeError.self) {
             try XMLTree.parse(Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>".utf8) + [0xFF] + Array("</r>".utf8))
+        }
+        #expect(throws: XMLTreeError.self) {
+            try XMLTree.parse(
+                Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><r".utf8) + [0xC3, 0x28] + Array("/>".utf8))
         }
         let latin = Array("<?xml version='1.0' encoding='ISO-8859-1'?><r>caf".utf8) + [0xE9] + Array("</r>".utf8)
         #expect(try XMLTree.parse(latin).text == "café")

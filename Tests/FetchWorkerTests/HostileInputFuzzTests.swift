@@ -12,7 +12,7 @@ import Testing
 /// same targets for as long as it is given.
 @Suite("Hostile input is refused, never a crash", .timeLimit(.minutes(5)))
 struct HostileInputFuzzTests {
-    /// Enough that the fixed seed reaches a LIDO image side of Int.min (its input 1,076).
+    /// How many inputs each target tries from the fixed seed in `make test`.
     static let count = 1_500
 
     @Test("XMLTree refuses or reads every input made from the real records")

@@ -27,7 +27,6 @@ struct MissingKeyWarningsTests {
             FlickrSearchSource.sourceName, ITunesSearchSource.sourceName,
         ] {
             #expect(warnings.warning(serving: source) == nil, "\(source)")
-            #expect(warnings.warning(serving: source) == nil, "\(source)")
         }
     }
 

@@ -195,7 +195,7 @@ extension OAIParserTests {
             <dc:title>Work \(number)\(inside)</dc:title><dc:identifier>N-\(number)</dc:identifier></oai_dc:dc></metadata></record>
             """
         }
-        // An opening record tag never closed (a flipped bit in `<lido:recordID>`), then a
+        // An opening record tag never closed, then a
         // nested record element, and a broken character so that the page is read record by record.
         let body = """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -91,9 +91,10 @@ struct WorkRowsTests {
             var expected: ArtistIndex.Work??
             for _ in 0..<4 {
                 // The keys' rows interleaved at random, each key's in its order.
-                var queues = byKey.map { ($0.key, $0.value[...]) }
+                var queues = byKey.sorted { $0.key < $1.key }.map { ($0.key, $0.value[...]) }
                 var log: [(String, WorkRow?)] = []
-                while let index = queues.indices.filter({ !queues[$0].1.isEmpty }).randomElement(using: &random) {
+                while case let waiting = queues.indices.filter({ !queues[$0].1.isEmpty }), !waiting.isEmpty {
+                    let index = waiting[random.next(waiting.count)]
                     log.append((queues[index].0, queues[index].1.removeFirst()))
                 }
                 let live = Self.run(log)

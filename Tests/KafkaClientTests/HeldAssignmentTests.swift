@@ -13,19 +13,19 @@ struct HeldAssignmentTests {
     static let refused: Int32 = 30
 
     @Test(
-        "the partition waits until the broker answers; its start then hears the committed offset, never none, and is where it reads from",
+        "the start is decided once the broker answers: it hears the committed offset, never none, and is where the partition is read from",
         arguments: [true, false])
     func heldUntilAnswered(fromTheStart: Bool) async throws {
         let cluster = try TestCluster()
         let topic = try cluster.makeTopic("held", partitions: 1)
         try await cluster.produce(to: topic, 0..<20)
-        let group = UniqueName.make("held-group")
+        var configuration = cluster.consumerConfiguration(group: "held-group")
+        let group = configuration.groupID
         let offsets = KafkaGroupOffsets(configuration: cluster.consumerClient, logger: .test)
         try await offsets.execute(
             try await offsets.plan(group: group, topics: [topic], target: .offset(12)), memberTopics: [topic],
             joinTimeout: .seconds(30))
 
-        var configuration = KafkaConsumerConfiguration(client: cluster.consumerClient, groupID: group)
         // From the start, as a stage that restores its state from its input does; else from the
         // committed offset.
         let heard = Mutex<[Int64?]>([])

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import FuzzTestKit
 import Testing
 
@@ -22,6 +23,18 @@ struct S3ListingFuzzTests {
         <DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Deleted><Key>a</Key></Deleted>\
         <Error><Key>b</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error></DeleteResult>
         """
+
+    @Test("an object without a size, or with one that is no number of bytes, makes the listing malformed")
+    func sizes() {
+        for size in ["", "<Size>many</Size>", "<Size>-1</Size>", "<Size>\(S3ListResult.maxObjectBytes + 1)</Size>"] {
+            let body = "<ListBucketResult><Contents><Key>k</Key>\(size)</Contents></ListBucketResult>"
+            #expect(throws: ObjectStoreError.self, "\(size)") {
+                try S3ListResult.parse(Array(body.utf8), request: "LIST")
+            }
+        }
+        let sizes = Array(repeating: S3ListResult.maxObjectBytes, count: 1 << 18)
+        #expect(sizes.saturatingSum() == Int.max, "a listing's total never runs past Int")
+    }
 
     @Test("listings and delete answers: every hostile variant refused or read; the seeds read")
     func listingsAndDeletes() throws {

@@ -121,7 +121,7 @@ HOSTILE_KINDS = ["int-min", "deep", "bytes", "attributes"]
 
 
 def hostile_lido_record(identifier, number, kind):
-    """A LIDO record with one hostile part; the parts XML cannot hold are markers for now."""
+    """A LIDO record with one hostile part; a part XML cannot hold is a marker here, replaced by its raw bytes in the answer."""
     root = lido_record(identifier, number)
     if kind == "int-min":
         full = root.findall(f".//{{{LIDO}}}resourceRepresentation")[-1]

@@ -51,10 +51,13 @@ package struct PagePartition: Sendable {
             entry.thumbnails = kept
             guard entry.fetched else { return Writes(entry: entry) }
             var works = PageRows.rows(of: kept, entry: entry)
-            // Rows of items the page no longer keeps, which no kept item writes: taken back.
-            if let earlier = before?.thumbnails {
+            // Rows of items the page no longer keeps (past its limit), which no kept item writes: taken back.
+            let keptItems = Set(kept.items.map(PageRows.identity))
+            var dropped = before?.thumbnails ?? kept
+            dropped.items.removeAll { keptItems.contains(PageRows.identity($0)) }
+            if !dropped.items.isEmpty {
                 let written = Set(works.map(\.key))
-                works += PageRows.rows(of: earlier, entry: entry).filter { !written.contains($0.key) }.map {
+                works += PageRows.rows(of: dropped, entry: entry).filter { !written.contains($0.key) }.map {
                     PageRows.Write(work: $0.work, key: $0.key, row: nil)
                 }
             }

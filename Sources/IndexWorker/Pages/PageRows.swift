@@ -14,9 +14,9 @@ package enum PageRows {
     /// The rows of a fetched page, given what the page held before. A work without a record
     /// id leaves with its listing, and its thumbnails rows of the page with it; a record's
     /// version and thumbnails stay when the page moves on (it leaves only through a deletion),
-    /// and a deletion is a version too. The same listing again (the page handled again, its
-    /// entry already the new one) takes back again what the entry says its last change took back.
-    /// The entry keeps the thumbnails of the works it lists.
+    /// and a deletion is a version too. Each version also takes back again what earlier changes
+    /// took back (``PageEntry/retracted``) of works it does not list, so a version handled again
+    /// over an entry already past it still sends them. The entry keeps the page's thumbnails.
     package static func rows(of page: Page, before: PageEntry?) -> (entry: PageEntry, writes: [Write]) {
         var entry = PageEntry(page)
         var writes: [Write] = []
@@ -39,15 +39,18 @@ package enum PageRows {
         }
         // Sorted: a set's order depends on how the entry was built (read back from the changelog or the
         // store, or kept), and the same page must write the same rows in the same order.
+        let listedBefore = Set((before?.works.values).map(Array.init) ?? []).union(
+            before?.records?.values ?? [:].values)
+        let dropped = listedBefore.sorted().compactMap { text in
+            WorkKey(text: text).flatMap { !$0.isRecord && !listed.contains($0) ? $0 : nil }
+        }
+        // The thumbnails rows the page wrote, joined again only when a work left it.
         var thumbnailsBefore: [WorkKey: [Write]] = [:]
-        if let before, let thumbnails = before.thumbnails {
+        if !dropped.isEmpty, let before, let thumbnails = before.thumbnails {
             thumbnailsBefore = Dictionary(grouping: rows(of: thumbnails, entry: before), by: \.work)
         }
         var retracted: [Write] = []
-        let listedBefore = Set((before?.works.values).map(Array.init) ?? []).union(
-            before?.records?.values ?? [:].values)
-        for text in listedBefore.sorted() {
-            guard let work = WorkKey(text: text), !work.isRecord, !listed.contains(work) else { continue }
+        for work in dropped {
             retracted.append(Write(work: work, key: WorkRow.versionKey(of: work, page: page.pageId), row: nil))
             retracted += (thumbnailsBefore[work] ?? []).map { Write(work: work, key: $0.key, row: nil) }
         }
@@ -114,9 +117,6 @@ package enum PageRows {
     {
         let latest = named(thumbnails, in: entry)
         guard let before else { return latest }
-        let identity = { (item: PageThumbnails.Item) in
-            [item.objectNumber, item.recordId ?? "", item.imageURL ?? ""].joined(separator: "\u{1F}")
-        }
         let earlier = Dictionary(before.items.map { (identity($0), $0) }, uniquingKeysWith: { first, _ in first })
         let fresh = Set(latest.items.map(identity))
         var kept = latest
@@ -132,6 +132,11 @@ package enum PageRows {
         kept.items += listed + unlisted
         if entry.fetched { kept.items = Array(kept.items.prefix(keptLimit(latest.items.count))) }
         return kept
+    }
+
+    /// What a page keeps one item of: its object, record and image.
+    static func identity(_ item: PageThumbnails.Item) -> String {
+        [item.objectNumber, item.recordId ?? "", item.imageURL ?? ""].joined(separator: "\u{1F}")
     }
 
     /// How many items a page keeps when its latest thumbnails hold `latest`: four times as many,

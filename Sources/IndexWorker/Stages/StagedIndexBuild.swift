@@ -9,6 +9,15 @@ package enum StagedIndexBuild {
         case page(Page)
         case thumbnails(PageThumbnails)
         case failed(PageRequest, reason: String)
+
+        /// The input as the pages stage takes it.
+        package var indexInput: IndexInput {
+            switch self {
+            case .page(let page): .page(page)
+            case .thumbnails(let thumbnails): .thumbnails(thumbnails)
+            case .failed(let request, let reason): .failedRequest(request, reason: reason)
+            }
+        }
     }
 
     /// Every published file, for topics of `partitions` partitions.
@@ -19,12 +28,7 @@ package enum StagedIndexBuild {
         var works = WorkPartition(shards: shards)
         var shardWorks = (0..<partitions).map { ShardWorks(shard: $0) }
         for input in inputs {
-            let writes: PagePartition.Writes
-            switch input {
-            case .page(let page): writes = try pages.apply(.page(page))
-            case .thumbnails(let thumbnails): writes = try pages.apply(.thumbnails(thumbnails))
-            case .failed(let request, let reason): writes = try pages.apply(.failedRequest(request, reason: reason))
-            }
+            let writes = try pages.apply(input.indexInput)
             for row in writes.works {
                 let out = works.apply(row.work, key: row.key, row: row.row)
                 for line in out.artists { try shardWorks[line.shard].apply(line.work, line.row) }

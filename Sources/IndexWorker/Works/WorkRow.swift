@@ -30,7 +30,6 @@ package enum WorkRow: Codable, Sendable, Equatable {
         "\(work)\u{1F}p\u{1F}\(pageId)"
     }
 
-    /// A URL holds no U+001F (it would be percent-encoded): the key's last one ends the page id.
     package static func thumbnailsKey(of work: WorkKey, page pageId: String, imageURL: String) -> String {
         "\(work)\u{1F}i\u{1F}\(pageId)\u{1F}\(imageURL)"
     }

@@ -58,10 +58,11 @@ package struct XMLTree: Sendable {
     package static func parse(_ bytes: [UInt8], limits: Limits = .standard) throws -> XMLTree {
         // Foundation's parser ends the process on a name that is not UTF-8 (it force-unwraps
         // the name it decodes), and libxml2 can hand it one before it notices the bytes are
-        // not: so a document in UTF-8 is checked first. One that declares another encoding (or
-        // starts with a UTF-16 or UTF-32 mark) reaches the parser through libxml2's converter,
-        // whose output is UTF-8.
-        guard !Self.isUTF8(declaredBy: bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+        // not: so a document in UTF-8 is checked first. One that declares an 8-bit encoding, or
+        // starts with a UTF-16 or UTF-32 mark, reaches the parser through libxml2's converter,
+        // whose output is UTF-8; one that declares UTF-16 or UTF-32 without a mark is read as
+        // UTF-8 and checked.
+        guard !Self.isUTF8(declaredBy: bytes) || Self.isValidUTF8(bytes) else {
             throw XMLTreeError(description: "refused XML: it is not UTF-8 and declares no other encoding")
         }
         let builder = Builder(limits: limits, documentBytes: bytes.count)
@@ -81,8 +82,9 @@ package struct XMLTree: Sendable {
         return root
     }
 
-    /// Whether `bytes` are to be read as UTF-8: no byte-order mark of UTF-16 or UTF-32 and no
-    /// `encoding` in the XML declaration but UTF-8's (XML's default).
+    /// Whether `bytes` are to be read as UTF-8: no byte-order mark of UTF-16 or UTF-32, and no
+    /// `encoding` in the XML declaration but UTF-8's (XML's default) or a 16- or 32-bit one,
+    /// which without a mark libxml2 does not convert.
     static func isUTF8(declaredBy bytes: [UInt8]) -> Bool {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
             || bytes.starts(with: [0, 0, 0xFE, 0xFF])
@@ -97,7 +99,21 @@ package struct XMLTree: Sendable {
         guard let name = declaration.range(of: "encoding") else { return true }
         let rest = declaration[name.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
         let encoding = rest.prefix { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }
-        return encoding == "utf-8" || encoding == "utf8"
+        return encoding == "utf-8" || encoding == "utf8" || encoding.hasPrefix("utf-16")
+            || encoding.hasPrefix("utf-32") || encoding.hasPrefix("ucs")
+    }
+
+    /// Whether `bytes` are UTF-8, checked without copying them.
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     private final class Builder: NSObject, XMLParserDelegate {

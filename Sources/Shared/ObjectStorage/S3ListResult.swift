@@ -4,17 +4,18 @@ import Foundation
 /// Reads the XML answers of ListObjectsV2 and DeleteObjects.
 enum S3ListResult {
     /// The largest `Size` a listed object may have: 64 TiB, past any object S3 stores. A larger
-    /// or negative size is no object's, and added up over a listing could run past `Int`.
+    /// or negative size is no object's (sums over a listing are saturating all the same).
     static let maxObjectBytes = 1 << 46
 
-    /// A listing whose object has a `Size` outside `0...maxObjectBytes` is malformed.
+    /// A listing whose object has no `Size`, or one outside `0...maxObjectBytes`, is malformed.
     static func parse(_ body: [UInt8], request: String) throws -> S3ListPage {
         let tree = try document(body, root: "ListBucketResult", request: request)
         let objects = try tree.children.filter { $0.name == "Contents" }.map { contents in
             let field = { (name: String) in contents.children.first { $0.name == name } }
-            let size = Int(field("Size")?.text ?? "") ?? 0
-            guard (0...maxObjectBytes).contains(size) else {
-                throw ObjectStoreError.malformed("an object of \(size) bytes in a listing", request: request)
+            let text = field("Size")?.text ?? ""
+            guard let size = Int(text), (0...maxObjectBytes).contains(size) else {
+                throw ObjectStoreError.malformed(
+                    "an object of size \"\(text.prefix(40))\" in a listing", request: request)
             }
             return S3ObjectInfo(
                 key: field("Key")?.rawText ?? "", size: size,

@@ -19,6 +19,8 @@ package struct FuzzCampaign: Sendable {
     package var seconds: Double?
     package var progress: URL?
     package var save: (folder: URL, input: Int)?
+    /// Another target's input is being saved: this one tries nothing.
+    package var idle = false
 
     /// The fixed seed `make test` uses.
     package static let fixedSeed: UInt64 = 68
@@ -35,6 +37,7 @@ package struct FuzzCampaign: Sendable {
         {
             save = (URL(fileURLWithPath: folder), input)
         }
+        idle = environment["ARTPIPE_FUZZ_SAVE"] != nil && save == nil
     }
 
     /// What a run tried.
@@ -63,6 +66,7 @@ package struct FuzzCampaign: Sendable {
             try Data(mutator.input(save.input, seed: seed)).write(to: file)
             return Report(target: target, inputs: 0, seconds: 0, refused: 0)
         }
+        if idle { return Report(target: target, inputs: 0, seconds: 0, refused: 0) }
         let progressFile = progress.map { $0.appendingPathComponent("\(target).input") }
         if let progress { try FileManager.default.createDirectory(at: progress, withIntermediateDirectories: true) }
         let start = ContinuousClock.now
@@ -76,7 +80,7 @@ package struct FuzzCampaign: Sendable {
         let elapsed = ContinuousClock.now - start
         let report = Report(
             target: target, inputs: number,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            seconds: elapsed / .seconds(1),
             refused: refused)
         // A timed run (`make fuzz`) says what it tried.
         if seconds != nil { print("fuzz \(report)") }

@@ -88,7 +88,8 @@ struct PruneCommand: AsyncParsableCommand {
         for candidate in outcome.removed { print("removed " + candidate.path) }
         for candidate in outcome.kept { print("kept " + candidate.path + " (used while pruning)") }
         print(
-            "\(outcome.removed.count) unreferenced objects, \(outcome.removed.map(\.bytes).reduce(0, +)) bytes removed")
+            "\(outcome.removed.count) unreferenced objects, \(outcome.removed.map(\.bytes).saturatingSum()) bytes removed"
+        )
     }
 
     private func prune(folder output: URL, keepRecent: Duration) throws {

@@ -12,6 +12,8 @@ package enum KafkaBrokerCheck {
     ) async throws -> KafkaMetadata {
         do {
             return try await producer.metadata(timeout: timeout)
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw unreachable(brokers: brokers, timeout: timeout, error: error)
         }
@@ -29,16 +31,16 @@ package enum KafkaBrokerCheck {
         } catch let error as KafkaError {
             throw ConfigurationError(error.message)
         }
-        let answered: KafkaMetadata
+        let answered: Result<KafkaMetadata, any Error>
         do {
-            answered = try await metadata(producer: producer, brokers: client.brokers, timeout: timeout)
+            answered = .success(try await metadata(producer: producer, brokers: client.brokers, timeout: timeout))
         } catch {
-            await producer.shutdown(timeout: .zero)
-            throw error
+            answered = .failure(error)
         }
         await producer.shutdown(timeout: .zero)
-        if let missing = missingTopics(topics, in: answered, brokers: client.brokers) { throw missing }
-        return answered
+        let found = try answered.get()
+        if let missing = missingTopics(topics, in: found, brokers: client.brokers) { throw missing }
+        return found
     }
 
     /// The error of brokers that did not answer in time.
