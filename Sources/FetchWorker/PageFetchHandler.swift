@@ -62,7 +62,8 @@ package struct PageFetchHandler: MessageHandler {
         }
         let fetched: SourcePage
         do {
-            fetched = try await source.fetch(request)
+            // What does not fit one message goes to the dead letters, a record at a time.
+            fetched = PageBudget().fit(try await source.fetch(request))
         } catch {
             // The error keeps its own class; only its words are redacted, and a retry copy keeps its chain.
             var failure = HandlerFailure(error, reason: redaction.apply("\(error)"), retryHeaders: chainHeaders)

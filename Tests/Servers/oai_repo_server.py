@@ -8,8 +8,9 @@ order, 50 a page as the museum's, base64 resumption tokens refused once the list
         [--hostile-every N]
 
 With --hostile-every N the record in the middle of every N is hostile LIDO, in turn: an image
-measured -9223372036854775808 pixels wide (a readable record), elements nested 100,000 deep,
-a title whose bytes are not UTF-8, an element with 1,000 attributes (each unreadable).
+measured -9223372036854775808 pixels wide (a readable record), elements nested 200,000 deep
+(1.4 MB), a title whose bytes are not UTF-8, an element with 1,000 attributes (each unreadable
+to XMLTree), a well-formed title of 950,000 bytes (too long for a work).
 
 With --images-here the records' images are on this server (/iiif/…), every one FILE's bytes.
 
@@ -113,11 +114,12 @@ def lido_record(identifier, number):
 # Stand-ins in a hostile record's metadata, replaced in the answer's bytes by what no XML
 # library would write: (marker, bytes).
 HOSTILE_MARKERS = {
-    "deep": ("HOSTILE-DEEP", b"<a>" * 100_000 + b"</a>" * 100_000),
+    # 1.4 MB: more than one Kafka message may hold, so its dead letter cannot carry it whole.
+    "deep": ("HOSTILE-DEEP", b"<a>" * 200_000 + b"</a>" * 200_000),
     "bytes": ("HOSTILE-BYTES", b"Bad \xff\xfe title"),
     "attributes": ("HOSTILE-ATTRIBUTES", b"<many " + b" ".join(b'a%d="v"' % n for n in range(1_000)) + b"/>"),
 }
-HOSTILE_KINDS = ["int-min", "deep", "bytes", "attributes"]
+HOSTILE_KINDS = ["int-min", "deep", "bytes", "attributes", "long-title"]
 
 
 def hostile_lido_record(identifier, number, kind):
@@ -130,6 +132,9 @@ def hostile_lido_record(identifier, number, kind):
         etree.SubElement(measurements, f"{{{LIDO}}}measurementValue").text = "-9223372036854775808"
     elif kind == "bytes":
         root.find(f".//{{{LIDO}}}appellationValue").text = HOSTILE_MARKERS["bytes"][0]
+    elif kind == "long-title":
+        # Well-formed and under XMLTree's limits, but nearly all a Kafka message may hold.
+        root.find(f".//{{{LIDO}}}titleSet/{{{LIDO}}}appellationValue").text = "Long" * 237_500
     else:
         etree.SubElement(root.find(f"{{{LIDO}}}descriptiveMetadata"), f"{{{LIDO}}}note").text = HOSTILE_MARKERS[kind][0]
     return root

@@ -41,20 +41,33 @@ package enum DeadLetter {
         topic: String = ArtpipeTopic.deadLetters
     ) -> KafkaProducerRecord {
         let reason = shortened(record.reason)
-        return KafkaProducerRecord(
+        let letter = KafkaProducerRecord(
             topic: topic, key: message.key, value: record.bytes ?? [],
             headers: [
                 KafkaHeader(errorHeader, reason),
-                KafkaHeader(recordIdHeader, record.recordId),
+                KafkaHeader(recordIdHeader, shortened(record.recordId)),
                 KafkaHeader(sourceTopicHeader, message.topic),
                 KafkaHeader(sourcePartitionHeader, String(message.partition)),
                 KafkaHeader(sourceOffsetHeader, String(message.offset)),
                 KafkaHeader(workerHeader, worker),
             ])
+        // Its page's other records and the pages after it go out in the same produce: a record
+        // too large to send must not take them down with it. The record is still at its source.
+        return letter.value.count > maxRecordBytes ? withoutValue(letter) : letter
     }
 
-    private static func shortened(_ reason: String) -> String {
-        reason.count > maxReasonLength ? String(reason.prefix(maxReasonLength)) + "…" : reason
+    /// The most bytes of a record's own that its dead letter carries; a larger one's letter
+    /// says its size (``valueCutHeader``) instead.
+    package static let maxRecordBytes = 256 << 10
+
+    /// `text` cut to ``maxReasonLength`` Unicode scalars: counted by scalar, since one
+    /// character (a letter with marks) can be any length.
+    private static func shortened(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > maxReasonLength else { return text }
+        var cut = String.UnicodeScalarView()
+        cut.append(contentsOf: scalars.prefix(maxReasonLength))
+        return String(cut) + "…"
     }
 
     /// The dead letter without the original value, for when it is too large to produce.
