@@ -308,6 +308,61 @@ struct IndexWorkerProcessTests {
     }
 
     @Test(
+        "a copy frozen (SIGSTOP) past its session while every title changes, then thawed: no file shows an old title again; at rest the bytes of one copy"
+    )
+    func frozenCopy() async throws {
+        let setup = try Setup()
+        // Every page first with its titles marked old; later the same pages as the pure build has them.
+        let old = try setup.messages.map { record -> KafkaProducerRecord in
+            guard record.topic == ArtpipeTopic.pages else { return record }
+            var page = try MessageCodec.decode(
+                Page.self,
+                from: KafkaConsumerMessage(
+                    topic: record.topic, partition: 0, offset: 0, key: record.key,
+                    value: record.value, headers: record.headers))
+            for index in page.artworks.indices { page.artworks[index].title += Self.oldMark }
+            return try MessageCodec.record(page, topic: ArtpipeTopic.pages)
+        }
+        try await setup.cluster.producer.send(old)
+        let frozen = try setup.startWorker()
+        let other = try setup.startWorker()
+        defer {
+            frozen.signal(SIGCONT)
+            frozen.stop()
+            other.stop()
+        }
+        try await waitUntil("both copies assigned, and every work shown with its old title", timeout: .seconds(90)) {
+            guard frozen.output.contains("partitions assigned"), other.output.contains("partitions assigned"),
+                let files = await setup.published?.files
+            else { return false }
+            let lines = files.filter { $0.key.hasPrefix("works/") }.values.flatMap {
+                $0.split(separator: UInt8(ascii: "\n"))
+            }
+            return lines.count == setup.index.totals.works
+                && lines.allSatisfy { String(decoding: $0, as: UTF8.self).contains(Self.oldMark) }
+        }
+        frozen.signal(SIGSTOP)
+        try await setup.cluster.producer.send(setup.messages)
+        // The other copy takes the frozen one's partitions once its session ends, and publishes the new titles.
+        try await setup.waitForExpectedIndex(workers: [other])
+        let sampler = OldTitleSampler(store: setup.store)
+        let sampling = Task { await sampler.run() }
+        defer { sampling.cancel() }
+        frozen.signal(SIGCONT)
+        try await waitUntil("the thawed copy to notice its stall, and its fence to lift", timeout: .seconds(60)) {
+            frozen.output.contains("stalled long enough") && frozen.output.contains("the stall's fence is over")
+        }
+        // Rejoined, it restores what it is given and publishes only that.
+        try await setup.waitForExpectedIndex(workers: [frozen, other])
+        let seen = await sampler.finish()
+        #expect(seen.reads > 20, "the sampler read the output throughout")
+        #expect(seen.old.isEmpty, "a file went back to an old title: \(seen.old.prefix(3)); \(frozen.logSummary())")
+        await setup.cluster.shutdown()
+    }
+
+    static let oldMark = " (before the change)"
+
+    @Test(
         "copies come and go (1 to 3, each replaced by a new one started first, one SIGKILLed, down to 1): no read ever shows fewer works; at rest the bytes of one copy"
     )
     func copiesComeAndGo() async throws {
@@ -433,5 +488,45 @@ actor WorkCountSampler {
         stopped = true
         await sample()
         return (reads, shrinks, changes)
+    }
+}
+
+/// Reads every work line of the output again and again once it shows only new titles: any
+/// line with an old title is a file gone back.
+actor OldTitleSampler {
+    let store: any OutputStore
+    private var stopped = false
+    private var reads = 0
+    private var old: [String] = []
+
+    init(store: any OutputStore) { self.store = store }
+
+    func run() async {
+        while !stopped, !Task.isCancelled {
+            await sample()
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    private func sample() async {
+        let store = self.store
+        guard
+            let found = try? await offCooperativePool({ () -> [String] in
+                var found: [String] = []
+                for (path, _) in try IndexLayout.publishedVersions(in: store) where path.hasPrefix("works/") {
+                    let text = String(decoding: try store.read(path) ?? [], as: UTF8.self)
+                    if text.contains(IndexWorkerProcessTests.oldMark) { found.append(path) }
+                }
+                return found
+            })
+        else { return }
+        old += found
+        reads += 1
+    }
+
+    func finish() async -> (reads: Int, old: [String]) {
+        stopped = true
+        await sample()
+        return (reads, old)
     }
 }

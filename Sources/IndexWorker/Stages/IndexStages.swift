@@ -19,6 +19,9 @@ package struct IndexStages: Sendable {
     package let acknowledged = KafkaAcknowledgedOffsets()
     /// Held for the copy's life: no other process uses its files.
     let stateFolder: StateFolder
+    /// What the copy asks before it writes a file or sends a row, when it runs one: nothing,
+    /// while a stall may have cost it its partitions (``GroupMembershipFence``).
+    package let fence: GroupMembershipFence?
 
     /// The stages' files' cache in memory, by default: what is hot of the works' state.
     package static let defaultStateCacheBytes = 64 << 20
@@ -36,12 +39,15 @@ package struct IndexStages: Sendable {
     /// - Parameter storeThreads: where the works' and the lines' disk calls run.
     /// - Parameter pageThreads: where the pages' entries' disk calls run: apart, so that a new page's
     ///   entry never waits behind a publish round reading a shard's lines.
+    /// - Parameter fence: asked before every write to the output (and, through
+    ///   ``WorkerLaunchSettings/fence``, every send).
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = defaultStateCacheBytes,
-        storeThreads: NIOThreadPool, pageThreads: NIOThreadPool, logger: Logger
+        storeThreads: NIOThreadPool, pageThreads: NIOThreadPool, fence: GroupMembershipFence? = nil, logger: Logger
     ) throws {
         stateFolder = try StateFolder(state)
+        self.fence = fence
         // The cache is shared between the stages' three files.
         let cacheBytes = storeCacheBytes / 3
         pages = PagesStage(
@@ -57,7 +63,8 @@ package struct IndexStages: Sendable {
                 folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions))
         )
         publisher = ShardPublisher(
-            output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
+            output: fence.map { fence in FencedOutputStore(output) { fence.mayWrite } } ?? output,
+            partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
             relistEvery: relistEvery, acknowledged: acknowledged, logger: logger)
     }
 

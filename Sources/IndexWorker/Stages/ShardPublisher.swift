@@ -133,7 +133,7 @@ package final class ShardPublisher: @unchecked Sendable {
     /// of the index's files and of the summaries, old enough that no live copy is writing them.
     /// Blocks: call it off the cooperative pool.
     package func removeStaleTemporaries() -> Int {
-        guard let folder = output as? FolderOutputStore else { return 0 }
+        guard let folder = ((output as? FencedOutputStore)?.base ?? output) as? FolderOutputStore else { return 0 }
         let folders = [
             "", IndexLayout.worksFolder, IndexLayout.galleryFolder, IndexSummaries.folder,
             IndexSummaries.shardsFolder, IndexSummaries.pagesFolder,

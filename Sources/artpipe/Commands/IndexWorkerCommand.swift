@@ -4,6 +4,7 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import Foundation
 import IndexWorker
+import KafkaClient
 import Logging
 import NIOPosix
 import ObjectStorage
@@ -80,6 +81,14 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     // the next run of its partition, so every partition at once, and no linger.
                     if worker.concurrency == nil { settings.concurrency = partitions }
                     settings.producerLinger = .zero
+                    // A copy that stalls past its session writes nothing until its groups have
+                    // confirmed or revoked its partitions, and a row it queued fails rather than
+                    // land after its successor's (docs/architecture.md, "The fence").
+                    let fence = GroupMembershipFence(client: settings.client, logger: logger)
+                    fence.start()
+                    defer { fence.stop() }
+                    settings.fence = fence
+                    settings.producerDeliveryTimeout = settings.producerDeliveryTimeout ?? fence.sessionTimeout
                     // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
                     let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
                     let accepts = acceptMissingHistory
@@ -88,7 +97,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                             partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
                             relistEvery: .seconds(fromFlag: interval) * 10, state: stateFolder,
                             storeCacheBytes: cacheBytes,
-                            storeThreads: storeThreads, pageThreads: pageThreads, logger: logger)
+                            storeThreads: storeThreads, pageThreads: pageThreads, fence: fence, logger: logger)
                     }
                     settings.acknowledgedOffsets = stages.acknowledged
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),

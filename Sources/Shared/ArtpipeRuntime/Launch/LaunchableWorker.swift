@@ -36,6 +36,7 @@ extension WorkerLauncher.Worker: LaunchableWorker {
         var runtimeConfiguration = WorkerConfiguration(
             name: name, topics: topics, concurrency: settings.concurrency, retrySchedule: retrySchedule)
         runtimeConfiguration.ownsProducer = false
+        runtimeConfiguration.fence = settings.fence
         let runtime = WorkerRuntime(
             configuration: runtimeConfiguration,
             consumer: consumer, producer: producer, handler: handler, metrics: WorkerMetrics(worker: name),

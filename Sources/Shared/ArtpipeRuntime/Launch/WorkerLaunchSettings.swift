@@ -11,6 +11,12 @@ package struct WorkerLaunchSettings: Sendable {
     package var producerLinger: Duration = .milliseconds(5)
     /// Where the producer keeps the offsets of what it delivered, when the workers ask for them.
     package var acknowledgedOffsets: KafkaAcknowledgedOffsets?
+    /// Asked before each send when the workers keep state a stalled copy must not overwrite:
+    /// while it fences, their outputs wait.
+    package var fence: GroupMembershipFence?
+    /// How long a record may wait for its acknowledgement (`message.timeout.ms`); librdkafka's
+    /// 300 s when nil.
+    package var producerDeliveryTimeout: Duration?
     package var metricsInterval: Duration = .seconds(10)
     /// How long a shutdown or rebalance waits for messages being handled.
     package var drainTimeout: Duration = .seconds(30)

@@ -101,7 +101,8 @@ package enum WorkerLauncher {
         do {
             producer = try KafkaProducer(
                 configuration: settings.client, linger: settings.producerLinger,
-                acknowledged: settings.acknowledgedOffsets, logger: logger)
+                acknowledged: settings.acknowledgedOffsets, deliveryTimeout: settings.producerDeliveryTimeout,
+                logger: logger)
         } catch let error as KafkaError {
             throw ConfigurationError(error.message)
         }
@@ -135,9 +136,13 @@ package enum WorkerLauncher {
         var groupConfiguration = ServiceGroupConfiguration(
             services: [reporter] + companions(ready[0].consumer) + services + ready.reversed().map(\.runtime),
             logger: logger)
-        // A handler stuck past the drain timeout must not keep the process from exiting.
+        // A handler stuck past the drain timeout must not keep the process from exiting: the
+        // services are cancelled, and a call that ignores its cancellation is ended by the
+        // deadline below (exit 1, with a line saying so). Unbounded here: ServiceLifecycle's own
+        // bound ends the process with a trap (SIGILL, its reason on stderr only), which is what a
+        // worker stuck on a send after the shared producer had stopped showed.
         groupConfiguration.maximumGracefulShutdownDuration = settings.drainTimeout + .seconds(15)
-        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        groupConfiguration.maximumCancellationDuration = nil
         let group = ServiceGroup(configuration: groupConfiguration)
         let deadline = ShutdownDeadline(limit: settings.drainTimeout + .seconds(25))
         let watcher = Task {

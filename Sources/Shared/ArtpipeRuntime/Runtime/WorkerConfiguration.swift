@@ -1,4 +1,5 @@
 import ArtpipeSupport
+import KafkaClient
 import PipelineContract
 
 /// How a worker runs, apart from its handler.
@@ -20,6 +21,8 @@ package struct WorkerConfiguration: Sendable {
     /// runs it: its workers share one producer, which the first to stop would take from the
     /// others, so the launcher shuts it down after the last.
     package var ownsProducer = true
+    /// Asked before each send: while it fences, outputs wait (``GroupMembershipFence``).
+    package var fence: GroupMembershipFence?
 
     package init(
         name: String, topics: [String], concurrency: Int = 4, retry: RetryPolicy = RetryPolicy(),

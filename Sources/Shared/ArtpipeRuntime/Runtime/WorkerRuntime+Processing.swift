@@ -288,6 +288,7 @@ extension WorkerRuntime {
         var attempt = 0
         while true {
             attempt += 1
+            guard await waitWhileFenced(lease: lease) else { return .unsent(.partitionGone) }
             do {
                 try await producer.send(records)
                 metrics.produced.increment(by: records.count)
@@ -304,6 +305,18 @@ extension WorkerRuntime {
                 guard await backOff(afterAttempt: attempt, lease: lease) else { return .unsent(.partitionGone) }
             }
         }
+    }
+
+    /// Waits, in short steps, while the fence says this process may have lost its partitions
+    /// (``GroupMembershipFence``); false when the lease ended meanwhile: the partition was
+    /// revoked, perhaps as lost, and its next owner handles the message again.
+    private func waitWhileFenced(lease: KafkaPartitionLease) async -> Bool {
+        guard let fence = configuration.fence, !fence.mayWrite else { return true }
+        repeat {
+            guard lease.isActive else { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        } while !fence.mayWrite
+        return lease.isActive
     }
 
     /// Outputs that can never be produced make the input poison; anything else passes through.

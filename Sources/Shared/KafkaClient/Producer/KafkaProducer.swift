@@ -24,16 +24,20 @@ package final class KafkaProducer: Sendable {
     /// - Parameter linger: how long a record waits for others to share its batch (`linger.ms`,
     ///   unless the configuration's properties set it).
     /// - Parameter acknowledged: where the offsets of the records it delivers are kept.
+    /// - Parameter deliveryTimeout: how long a record may wait for its acknowledgement before it
+    ///   fails (`message.timeout.ms`, unless the configuration's properties set it); librdkafka's
+    ///   own (300 s) when nil.
     package init(
         configuration: KafkaClientConfiguration, linger: Duration = .milliseconds(5),
-        acknowledged: KafkaAcknowledgedOffsets? = nil, logger: Logger
+        acknowledged: KafkaAcknowledgedOffsets? = nil, deliveryTimeout: Duration? = nil, logger: Logger
     ) throws {
-        let properties = configuration.clientProperties(defaults: [
-            ("enable.idempotence", "true"),
-            ("linger.ms", "\(linger.milliseconds)"),
-            ("queue.buffering.max.messages", "500000"),
-            ("reconnect.backoff.max.ms", "1000"),
-        ])
+        let properties = configuration.clientProperties(
+            defaults: [
+                ("enable.idempotence", "true"),
+                ("linger.ms", "\(linger.milliseconds)"),
+                ("queue.buffering.max.messages", "500000"),
+                ("reconnect.backoff.max.ms", "1000"),
+            ] + (deliveryTimeout.map { [("message.timeout.ms", "\(max($0.milliseconds, 1))")] } ?? []))
         let callbacks = RDKafkaCallbacks(logger: logger)
         callbacks.deliveryReports = true
         callbacks.acknowledged = acknowledged
