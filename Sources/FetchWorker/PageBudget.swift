@@ -25,7 +25,8 @@ struct PageBudget: Sendable {
     /// `page` with what does not fit moved to its unreadable records, in the order it came.
     func fit(_ page: SourcePage) -> SourcePage {
         var fitted = page
-        var refused: [UnreadableRecord] = []
+        // Refused for a field too long, and left out for the room their page has.
+        var (refused, crowded): ([UnreadableRecord], [UnreadableRecord]) = ([], [])
         var works: [(artwork: Artwork, bytes: Int)] = []
         for artwork in page.artworks {
             if let (field, bytes) = Self.overlongField(of: artwork) {
@@ -49,14 +50,18 @@ struct PageBudget: Sendable {
                             "its deletion names a field of \(bytes) bytes, more than the \(Self.maxFieldBytes) a field may have"
                     ))
             } else {
-                // Each field at most six times its bytes once escaped, and the keys around them.
-                deletions.append((deletion, 6 * (deletion.recordId.utf8.count + deletion.datestamp.utf8.count) + 40))
+                deletions.append((deletion, Self.encodedSize(of: deletion)))
             }
         }
-        // Each work and deletion is at most a few hundred KiB here: the sum cannot overflow.
-        let total = works.reduce(0) { $0 + $1.bytes } + deletions.reduce(0) { $0 + $1.bytes }
+        let unreadable = (page.unreadable + refused).map(Self.named)
+        // Each entry is at most a few hundred KiB here: the sum cannot overflow. What cannot
+        // be left out (deletions, the list of unreadable records) leaves less room for works.
+        let workBytes: Int = works.reduce(0) { $0 + $1.bytes }
+        let deletionBytes: Int = deletions.reduce(0) { $0 + $1.bytes }
+        let unreadableBytes: Int = unreadable.reduce(0) { $0 + Self.encodedSize(of: $1) }
+        let total = workBytes + deletionBytes + unreadableBytes
         if total > maxEntryBytes {
-            // The largest works go first until the rest fit; deletions are small and stay.
+            // The largest works go first until the rest fit.
             let largest = works.indices.sorted {
                 works[$0].bytes > works[$1].bytes || (works[$0].bytes == works[$1].bytes && $0 < $1)
             }
@@ -65,21 +70,17 @@ struct PageBudget: Sendable {
             for index in largest where over > 0 {
                 left.insert(index)
                 over -= works[index].bytes
-                refused.append(
+                crowded.append(
                     Self.unreadable(
                         works[index].artwork,
-                        "the page's works together are \(total) bytes, more than one message may hold; the largest are left out"
+                        "the page's entries together are \(total) bytes, more than one message may hold; its largest works are left out"
                     ))
             }
             works = works.indices.filter { !left.contains($0) }.map { works[$0] }
         }
         fitted.artworks = works.map(\.artwork)
         fitted.deletions = deletions.map(\.deletion)
-        fitted.unreadable = (page.unreadable + refused).map { record in
-            var record = record
-            record.recordId = Self.naming(record.recordId)
-            return record
-        }
+        fitted.unreadable = unreadable + crowded
         return fitted
     }
 
@@ -95,6 +96,13 @@ struct PageBudget: Sendable {
         return nil
     }
 
+    /// `record` with its id and reason cut to ``maxNamingScalars`` scalars each.
+    static func named(_ record: UnreadableRecord) -> UnreadableRecord {
+        var record = record
+        (record.recordId, record.reason) = (naming(record.recordId), naming(record.reason))
+        return record
+    }
+
     /// `recordId` cut to ``maxNamingScalars`` scalars (a grapheme can be any length).
     static func naming(_ recordId: String) -> String {
         let scalars = recordId.unicodeScalars
@@ -104,15 +112,16 @@ struct PageBudget: Sendable {
         return String(cut) + "…"
     }
 
-    private static func encodedSize(of artwork: Artwork) -> Int {
-        // Encoding a work that was decoded or built from strings does not fail; counted as
-        // large as it could be escaped if it ever did.
-        (try? JSONEncoder().encode(artwork).count) ?? 6 * 6 * maxFieldBytes
+    /// The bytes `value` takes in the message. Encoding what was decoded or built from
+    /// strings does not fail; counted as large as its fields could be escaped if it ever did.
+    private static func encodedSize(of value: some Encodable) -> Int {
+        (try? JSONEncoder().encode(value).count) ?? 6 * 6 * maxFieldBytes
     }
 
     private static func unreadable(_ artwork: Artwork, _ reason: String) -> UnreadableRecord {
-        UnreadableRecord(
-            recordId: naming(artwork.recordId ?? artwork.objectNumber), reason: reason,
-            bytes: try? JSONEncoder().encode(artwork).map { $0 })
+        named(
+            UnreadableRecord(
+                recordId: naming(artwork.recordId ?? artwork.objectNumber), reason: reason,
+                bytes: try? JSONEncoder().encode(artwork).map { $0 }))
     }
 }

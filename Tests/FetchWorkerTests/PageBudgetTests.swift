@@ -59,6 +59,22 @@ struct PageBudgetTests {
         #expect(tight.unreadable.map(\.recordId) == ["oai:example:1", "oai:example:0"])
     }
 
+    @Test("deletions and the list of unreadable records, which stay, leave less room for works")
+    func whatStaysCounts() {
+        let artworks = (0..<4).map { Self.work($0, title: String(repeating: "t", count: 2_000)) }
+        let deletions = (0..<40).map {
+            RecordDeletion(
+                recordId: "oai:example:gone-\($0)-" + String(repeating: "d", count: 100), datestamp: "2026-01-01")
+        }
+        let alone = PageBudget(maxEntryBytes: 9_000).fit(SourcePage(total: 4, artworks: artworks))
+        #expect(alone.artworks.count == 4)
+        let crowded = PageBudget(maxEntryBytes: 9_000).fit(
+            SourcePage(total: 4, artworks: artworks, deletions: deletions))
+        #expect(crowded.deletions == deletions)
+        #expect(crowded.artworks.count < 4)
+        #expect(crowded.unreadable.count == 4 - crowded.artworks.count)
+    }
+
     @Test("a record id is kept to 1,024 scalars where it only names, however its characters combine")
     func namingIsBounded() {
         // One character: a letter and 100,000 combining marks.

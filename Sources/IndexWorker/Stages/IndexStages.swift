@@ -63,9 +63,8 @@ package struct IndexStages: Sendable {
                 folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions))
         )
         publisher = ShardPublisher(
-            output: fence.map { fence in FencedOutputStore(output) { fence.mayWrite } } ?? output,
-            partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
-            relistEvery: relistEvery, acknowledged: acknowledged, logger: logger)
+            output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
+            relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.

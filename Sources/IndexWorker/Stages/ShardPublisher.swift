@@ -31,6 +31,16 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Where `artpipe.index-artists` ends for the rows this copy's works stage wrote.
     private let worksWrote: WrittenEnds
     let logger: Logger
+    /// Asked before every write (through ``output``), when the copy runs one.
+    private let fence: GroupMembershipFence?
+    /// The fence's count of stalls when the current round began.
+    private let roundStalls: RoundStalls
+
+    /// The count of stalls a round began under, read by the output's fence from any thread.
+    private final class RoundStalls: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
     /// What each file written or read holds (``FileContent``), for the shards published under
@@ -92,9 +102,20 @@ package final class ShardPublisher: @unchecked Sendable {
         output: any OutputStore, partitions: Int, pages: PagesStage, works: WorksStage, artists: ArtistsStage,
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
         shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200),
-        holdWithin: Duration = defaultHoldWithin, acknowledged: KafkaAcknowledgedOffsets? = nil, logger: Logger
+        holdWithin: Duration = defaultHoldWithin, acknowledged: KafkaAcknowledgedOffsets? = nil,
+        fence: GroupMembershipFence? = nil, logger: Logger
     ) {
-        self.output = output
+        let roundStalls = RoundStalls()
+        self.roundStalls = roundStalls
+        self.fence = fence
+        // Every write and removal, summaries' too, asks the fence, and is refused to a round
+        // that began before a stall: its picture of what the copy holds may be stale.
+        self.output =
+            fence.map { fence in
+                FencedOutputStore(output) {
+                    fence.mayWrite && fence.stalls == roundStalls.value.load(ordering: .acquiring)
+                }
+            } ?? output
         (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
         self.catchUpWithin = catchUpWithin
         hold = ShardHold(within: holdWithin)
@@ -147,6 +168,7 @@ package final class ShardPublisher: @unchecked Sendable {
     package func publish(threadPool: NIOThreadPool = .singleton) async throws -> Int {
         // How long each part of the round took, for `--log-level debug`.
         var phases = RoundPhases()
+        if let fence { roundStalls.value.store(fence.stalls, ordering: .releasing) }
         let assignments = artists.progress.assignments
         let held = assignments.held
         let ready = artists.progress.ready
@@ -324,7 +346,9 @@ package final class ShardPublisher: @unchecked Sendable {
     /// moved: the assembler waits for positions.
     private func writeMovedPositions(_ positions: [Int: Int64], held: [Int: Int], taken: Set<Int>) throws {
         for (shard, position) in positions where !taken.contains(shard) && publishedUnder[shard] == held[shard] {
-            guard var summary = shardSummaries[shard], (summary.position ?? -1) < position else { continue }
+            guard var summary = shardSummaries[shard], (summary.position ?? -1) < position,
+                let generation = held[shard], stillHeld(shard, under: generation)
+            else { continue }
             summary.position = position
             try summaries.write(summary)
             shardSummaries[shard] = summary
@@ -341,6 +365,15 @@ package final class ShardPublisher: @unchecked Sendable {
         assembledArtists.forget()
         letterPages.forget()
         artistLists.forget()
+    }
+
+    /// Whether `shard` is still this copy's under the assignment a round's picture showed: a
+    /// shard revoked mid-round (its partition empty, or a rebalance) is not written from the
+    /// older picture over what its new owner writes.
+    private func stillHeld(_ shard: Int, under generation: Int) -> Bool {
+        if artists.progress.holds(shard, under: generation) { return true }
+        logger.debug("shard let go mid-round: not written", metadata: ["kafka.partition": "\(shard)"])
+        return false
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -412,6 +445,8 @@ package final class ShardPublisher: @unchecked Sendable {
     ) throws -> Int {
         var summary = view.summary
         summary.position = position
+        // Revoked since the round's picture: its next owner writes it, from what it restored.
+        guard stillHeld(view.shard, under: generation) else { return 0 }
         guard bootstrapped else {
             summary.published = false
             try summaries.write(summary)
@@ -432,6 +467,7 @@ package final class ShardPublisher: @unchecked Sendable {
             for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
         }
         let count = try locked {
+            guard stillHeld(view.shard, under: generation) else { return 0 }
             var changed: [FileChange] = []
             for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
                 if let change = try change(bytes, at: path, listed: listing[path]) { changed.append(change) }
@@ -450,7 +486,7 @@ package final class ShardPublisher: @unchecked Sendable {
             }
             return count
         }
-        guard last else { return count }
+        guard last, stillHeld(view.shard, under: generation) else { return count }
         try summaries.write(summary)
         locked {
             shardSummaries[view.shard] = summary

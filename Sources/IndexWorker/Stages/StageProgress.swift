@@ -124,6 +124,12 @@ package final class StageProgress: Sendable {
         }
     }
 
+    /// Whether `partition` is held now under the assignment `generation`: asked right before a
+    /// write made from a picture taken earlier, so that a partition revoked since is not written.
+    package func holds(_ partition: Int, under generation: Int) -> Bool {
+        partitions.withLock { $0[partition]?.generation == generation }
+    }
+
     package func revoked(_ partitions: [KafkaTopicPartition]) {
         let numbers = Set(partitions.map { Int($0.partition) })
         self.partitions.withLock { held in for partition in numbers { held[partition] = nil } }

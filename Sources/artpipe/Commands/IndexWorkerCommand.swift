@@ -88,7 +88,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     fence.start()
                     defer { fence.stop() }
                     settings.fence = fence
-                    settings.producerDeliveryTimeout = settings.producerDeliveryTimeout ?? fence.sessionTimeout
+                    settings.producerDeliveryTimeout = settings.producerDeliveryTimeout ?? fence.deliveryTimeout
                     // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
                     let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
                     let accepts = acceptMissingHistory

@@ -31,6 +31,7 @@ extension WorkerLauncher.Worker: LaunchableWorker {
         configuration.maxBufferedBytesTotal = settings.maxBufferedBytesTotal
         configuration.drainTimeout = settings.drainTimeout
         configuration.statisticsInterval = settings.metricsInterval
+        configuration.fence = settings.fence
         configureConsumer(&configuration)
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
         var runtimeConfiguration = WorkerConfiguration(

@@ -313,7 +313,7 @@ extension WorkerRuntime {
     private func waitWhileFenced(lease: KafkaPartitionLease) async -> Bool {
         guard let fence = configuration.fence, !fence.mayWrite else { return true }
         repeat {
-            guard lease.isActive else { return false }
+            guard lease.isActive, !Task.isCancelled else { return false }
             try? await Task.sleep(for: .milliseconds(50))
         } while !fence.mayWrite
         return lease.isActive

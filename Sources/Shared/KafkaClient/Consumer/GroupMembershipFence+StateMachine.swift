@@ -9,7 +9,8 @@ extension GroupMembershipFence {
             case member(lastTick: ContinuousClock.Instant)
             /// The process stalled long enough to have been dropped from its groups: nothing is
             /// written until `until`, by when librdkafka has either had a heartbeat answered
-            /// under its generation or revoked its partitions as lost.
+            /// under its generation or revoked its partitions as lost, nor while a rebalance
+            /// callback is under way (a lost revoke's drain, an assignment's start).
             case inDoubt(lastTick: ContinuousClock.Instant, until: ContinuousClock.Instant)
         }
 
@@ -22,13 +23,34 @@ extension GroupMembershipFence {
         }
 
         package private(set) var state: State = .idle
+        /// How many doubts began: a round of writes that began under one number and meets
+        /// another began before a stall, from a picture that may be stale.
+        package private(set) var stalls = 0
+        /// Rebalance callbacks under way in the process's consumers.
+        package private(set) var rebalancing = 0
         /// A gap between ticks longer than this is a stall.
         package let stallLimit: Duration
         /// How long a stall's doubt lasts once the process runs again.
         package let doubtFor: Duration
+        /// How long a doubt lasts at least after a rebalance callback ends: librdkafka learns a
+        /// loss it could not act on during the callback at its next heartbeat.
+        package let settleFor: Duration
 
-        package init(stallLimit: Duration, doubtFor: Duration) {
-            (self.stallLimit, self.doubtFor) = (stallLimit, doubtFor)
+        package init(stallLimit: Duration, doubtFor: Duration, settleFor: Duration = .zero) {
+            (self.stallLimit, self.doubtFor, self.settleFor) = (stallLimit, doubtFor, settleFor)
+        }
+
+        /// A consumer's rebalance callback began.
+        package mutating func rebalanceBegan() {
+            rebalancing += 1
+        }
+
+        /// A consumer's rebalance callback ended at `now`: a doubt lasts a settling time more.
+        package mutating func rebalanceEnded(at now: ContinuousClock.Instant) {
+            rebalancing = max(rebalancing - 1, 0)
+            if case .inDoubt(let last, let until) = state {
+                state = .inDoubt(lastTick: last, until: max(until, now + settleFor))
+            }
         }
 
         /// The watchdog ran at `now`.
@@ -43,7 +65,7 @@ extension GroupMembershipFence {
                 return nil
             case .inDoubt(let last, let until):
                 guard now - last <= stallLimit else { return doubt(stalled: now - last, at: now) }
-                guard now < until else {
+                guard now < until || rebalancing > 0 else {
                     state = .member(lastTick: now)
                     return .cleared
                 }
@@ -71,6 +93,7 @@ extension GroupMembershipFence {
         private mutating func doubt(stalled: Duration, at now: ContinuousClock.Instant) -> Action {
             let until = now + doubtFor
             state = .inDoubt(lastTick: now, until: until)
+            stalls += 1
             return .doubt(stalled: stalled, until: until)
         }
     }

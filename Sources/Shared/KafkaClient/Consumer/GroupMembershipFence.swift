@@ -23,8 +23,10 @@ package final class GroupMembershipFence: Sendable {
     private let started = Atomic<Bool>(false)
     private let tick: Duration
     private let logger: Logger
-    /// The groups' session timeout: a row queued longer than this fails rather than land late.
-    package let sessionTimeout: Duration
+    /// How long a row may wait for its acknowledgement (`message.timeout.ms`): the session less
+    /// a heartbeat. A row queued after the member's last heartbeat before a stall fails, at
+    /// the latest, when the coordinator may end the session: never after a successor's.
+    package let deliveryTimeout: Duration
 
     /// - Parameters:
     ///   - sessionTimeout: the groups' `session.timeout.ms`.
@@ -34,10 +36,12 @@ package final class GroupMembershipFence: Sendable {
     ) {
         let stallLimit = max((sessionTimeout - heartbeatInterval) / 2, tick * 10)
         machine = Mutex(
-            StateMachine(stallLimit: stallLimit, doubtFor: sessionTimeout + heartbeatInterval + .seconds(1)))
+            StateMachine(
+                stallLimit: stallLimit, doubtFor: sessionTimeout + heartbeatInterval + .seconds(1),
+                settleFor: heartbeatInterval + .seconds(1)))
         self.tick = tick
         self.logger = logger
-        self.sessionTimeout = sessionTimeout
+        deliveryTimeout = max(sessionTimeout - heartbeatInterval, .seconds(1))
     }
 
     /// The fence of consumers configured as `client` is (librdkafka's defaults where it says
@@ -76,6 +80,22 @@ package final class GroupMembershipFence: Sendable {
     /// Whether a write for the groups' partitions may start now.
     package var mayWrite: Bool {
         machine.withLock { $0.mayWrite(at: .now) }
+    }
+
+    /// How many stalls began a doubt so far: a round of writes that took its picture under one
+    /// number writes nothing under another.
+    package var stalls: Int {
+        machine.withLock { $0.stalls }
+    }
+
+    /// A consumer's rebalance callback began: a doubt does not end while one is under way.
+    package func rebalanceBegan() {
+        machine.withLock { $0.rebalanceBegan() }
+    }
+
+    /// A consumer's rebalance callback ended.
+    package func rebalanceEnded() {
+        machine.withLock { $0.rebalanceEnded(at: .now) }
     }
 
     /// A watchdog tick at `now`, logged when it begins or ends a doubt.

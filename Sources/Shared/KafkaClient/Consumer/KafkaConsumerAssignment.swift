@@ -19,6 +19,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     private let changelog: String?
     private let onRevoke: (@Sendable ([KafkaTopicPartition], Bool) -> Void)?
     private let onAssign: (@Sendable ([(KafkaTopicPartition, endOffset: Int64?)]) -> Void)?
+    private let fence: GroupMembershipFence?
     /// A second handle in the same group, never subscribed, for reading committed offsets:
     /// asking the member's own handle from inside its rebalance callback left later
     /// incremental assignments without fetching on the embedded broker.
@@ -55,6 +56,7 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         self.changelog = configuration.changelog
         self.onRevoke = configuration.onRevoke
         self.onAssign = configuration.onAssign
+        self.fence = configuration.fence
         self.offsetReader = offsetReader
         self.logger = logger
     }
@@ -64,6 +66,9 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     }
 
     func rebalance(_ rebalance: RDKafkaRebalance, client: RDKafkaClient) {
+        // A lost revoke's drain, or an assignment's start reads, can outlast a stall's doubt.
+        fence?.rebalanceBegan()
+        defer { fence?.rebalanceEnded() }
         let topicPartitions = rebalance.partitions
         switch rebalance.kind {
         case .assign:

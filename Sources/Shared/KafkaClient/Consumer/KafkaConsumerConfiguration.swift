@@ -48,6 +48,9 @@ package struct KafkaConsumerConfiguration: Sendable {
     /// lost rather than handed over (a session that timed out): another member may own them
     /// already, so nothing of theirs should be written any more.
     package var onRevoke: (@Sendable (_ partitions: [KafkaTopicPartition], _ lost: Bool) -> Void)?
+    /// Told when a rebalance callback begins and ends: a stall's doubt does not end while one
+    /// is under way (``GroupMembershipFence``).
+    package var fence: GroupMembershipFence?
     /// For tests only: the offsets of a fetched batch to leave out before it is checked, as a
     /// fetch that loses messages would (seen on Tansu), so ``KafkaDeliveryContinuity`` can be
     /// tried through a real broker, which never loses any. Called on the poll thread. (`@_spi`
