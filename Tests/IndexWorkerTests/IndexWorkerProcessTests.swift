@@ -311,7 +311,22 @@ struct IndexWorkerProcessTests {
         "a copy frozen (SIGSTOP) past its session while every title changes, then thawed: no file shows an old title again; at rest the bytes of one copy"
     )
     func frozenCopy() async throws {
-        let setup = try Setup()
+        try await frozenCopy(try Setup())
+    }
+
+    @Test(
+        "a copy frozen past its session while every title changes, publishing to a bucket on Ceph's gateway: no object shows an old title again",
+        .enabled(if: S3TestStore.Kind.selected.contains(.cephGateway), "needs Ceph's gateway")
+    )
+    func frozenCopyOnCeph() async throws {
+        let s3 = try await S3TestStore.start(.cephGateway)
+        defer { s3.stop() }
+        var setup = try Setup()
+        try await setup.publish(to: s3)
+        try await frozenCopy(setup)
+    }
+
+    private func frozenCopy(_ setup: Setup) async throws {
         // Every page first with its titles marked old; later the same pages as the pure build has them.
         let old = try setup.messages.map { record -> KafkaProducerRecord in
             guard record.topic == ArtpipeTopic.pages else { return record }
@@ -352,10 +367,13 @@ struct IndexWorkerProcessTests {
         try await waitUntil("the thawed copy to notice its stall, and its fence to lift", timeout: .seconds(60)) {
             frozen.output.contains("stalled long enough") && frozen.output.contains("the stall's fence is over")
         }
+        let readWhileFenced = await sampler.reads
         // Rejoined, it restores what it is given and publishes only that.
         try await setup.waitForExpectedIndex(workers: [frozen, other])
         let seen = await sampler.finish()
-        #expect(seen.reads > 20, "the sampler read the output throughout")
+        #expect(
+            readWhileFenced > 0 && seen.reads > readWhileFenced,
+            "the sampler read the output while the copy was fenced, and after: \(readWhileFenced), \(seen.reads)")
         #expect(seen.old.isEmpty, "a file went back to an old title: \(seen.old.prefix(3)); \(frozen.logSummary())")
         await setup.cluster.shutdown()
     }
@@ -436,12 +454,27 @@ struct IndexWorkerProcessTests {
     }
 }
 
+/// Reads the output again and again, 20 ms apart, until finished.
+protocol OutputSampling: Actor {
+    var stopped: Bool { get }
+    func sample() async
+}
+
+extension OutputSampling {
+    func run() async {
+        while !stopped, !Task.isCancelled {
+            await sample()
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
 /// Reads the published index again and again while copies change: the works `index.json`
 /// counts and the work lines of `works/`, each of which must never go down while nothing is
 /// deleted upstream.
-actor WorkCountSampler {
+actor WorkCountSampler: OutputSampling {
     let store: any OutputStore
-    private var stopped = false
+    private(set) var stopped = false
     private var reads = 0
     private var most = (manifest: 0, lines: 0)
     private var shrinks: [String] = []
@@ -453,14 +486,7 @@ actor WorkCountSampler {
     /// Takes what the output holds now as the least any later read may show.
     func start() async { await sample() }
 
-    func run() async {
-        while !stopped, !Task.isCancelled {
-            await sample()
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    private func sample() async {
+    func sample() async {
         let store = self.store
         // The store's calls block: off the cooperative pool.
         guard
@@ -493,22 +519,15 @@ actor WorkCountSampler {
 
 /// Reads every work line of the output again and again once it shows only new titles: any
 /// line with an old title is a file gone back.
-actor OldTitleSampler {
+actor OldTitleSampler: OutputSampling {
     let store: any OutputStore
-    private var stopped = false
-    private var reads = 0
+    private(set) var stopped = false
+    private(set) var reads = 0
     private var old: [String] = []
 
     init(store: any OutputStore) { self.store = store }
 
-    func run() async {
-        while !stopped, !Task.isCancelled {
-            await sample()
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
-    private func sample() async {
+    func sample() async {
         let store = self.store
         guard
             let found = try? await offCooperativePool({ () -> [String] in
