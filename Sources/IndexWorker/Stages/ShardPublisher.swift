@@ -43,15 +43,8 @@ package final class ShardPublisher: @unchecked Sendable {
 
     /// Each shard's assignment it was last published under.
     private var publishedUnder: [Int: Int] = [:]
-    /// What each file written or read holds (``FileContent``), for the shards published under
-    /// their assignment.
-    private var known: [String: FileContent] = [:]
-    /// The version of each bucket file this copy wrote: another version listed means another
-    /// writer replaced it (a copy that has not yet heard it lost the shard), and it is written again.
-    private var written: [String: OutputVersion] = [:]
-    /// The shards with a bucket file another writer replaced, as the last listing read anew
-    /// showed: each is written whole again (``forgetFiles(of:)``).
-    private var replaced: Set<Int> = []
+    /// What this copy knows of the output's index files (under the round's lock).
+    private let known: KnownOutput
     /// The summary each shard last got: one whose position alone moved is written again.
     private var shardSummaries: [Int: ShardSummary] = [:]
     /// Over what this copy knows of the output (the properties above and below), a step at a time.
@@ -80,11 +73,7 @@ package final class ShardPublisher: @unchecked Sendable {
     private let complete = Atomic<Bool>(false)
     /// Whether the last round wrote no file.
     private let lastAtRest = Atomic<Bool>(false)
-    /// The output's index files as last listed, with what this copy wrote and removed since:
-    /// listed again once per `relistEvery`, and when a shard comes under a new assignment.
-    private var listing: [String: OutputVersion]?
-    private var listedAt = ContinuousClock.now
-    let relistEvery: Duration
+    var relistEvery: Duration { known.relistEvery }
     /// How many of a shard's buckets a part of a whole render holds (of 4,096 over the shards).
     let bucketsPerPart: Int
     /// How many shards a round writes side by side: one renders while another is written or read.
@@ -116,10 +105,11 @@ package final class ShardPublisher: @unchecked Sendable {
                     fence.mayWrite && fence.stalls == roundStalls.value.load(ordering: .acquiring)
                 }
             } ?? output
-        (self.relistEvery, self.bucketsPerPart, self.shardsAtOnce) = (relistEvery, bucketsPerPart, max(shardsAtOnce, 1))
+        (self.bucketsPerPart, self.shardsAtOnce) = (bucketsPerPart, max(shardsAtOnce, 1))
         self.catchUpWithin = catchUpWithin
         hold = ShardHold(within: holdWithin)
         shards = IndexShards(count: partitions)
+        known = KnownOutput(output: self.output, shards: shards, relistEvery: relistEvery)
         self.pages = pages
         self.works = works
         self.artists = artists
@@ -300,7 +290,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let again = round.again(shard, generation)
         // Written again whole: what this copy knows of the shard's files is read anew, once,
         // before its first part.
-        if again { try await threadPool.runIfActive { self.locked { self.forgetFiles(of: shard) } } }
+        if again { try await threadPool.runIfActive { self.locked { self.known.forgetFiles(of: shard) } } }
         round.taken.withLock { _ = $0.insert(shard) }
         let written = Mutex(0)
         let (listing, position, bootstrapped) = (round.listing, round.positions[shard], round.bootstrapped)
@@ -361,7 +351,7 @@ package final class ShardPublisher: @unchecked Sendable {
     private func forgetAssembly() {
         guard lastShown != nil else { return }
         lastShown = nil
-        known = known.filter { IndexLayout.bucket(ofFile: $0.key) != nil }
+        known.forgetShared()
         assembledArtists.forget()
         letterPages.forget()
         artistLists.forget()
@@ -390,48 +380,12 @@ package final class ShardPublisher: @unchecked Sendable {
     ) {
         publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
         let under = publishedUnder
-        try relistIfDue(again: ready.contains { held[$0] != nil && under[$0] != held[$0] })
-        let (publishedUnder, replacedShards) = (self.publishedUnder, replaced)
+        let listing = try known.listed(again: ready.contains { held[$0] != nil && under[$0] != held[$0] })
+        let (publishedUnder, replacedShards) = (self.publishedUnder, known.replaced)
         return (
-            listing ?? [:],
+            listing,
             { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) }
         )
-    }
-
-    /// The output's index files: listed now when the last listing is older than `relistEvery`
-    /// or `again`, else as last listed with this copy's changes since.
-    private func listed(again: Bool = false) throws -> [String: OutputVersion] {
-        try relistIfDue(again: again)
-        return listing ?? [:]
-    }
-
-    /// Lists the output's index files when the last listing is older than `relistEvery`, or
-    /// `again`, and finds the shards with a file another writer replaced (``replaced``). Only a
-    /// listing read anew can show one: the listing kept since holds this copy's own writes, and
-    /// comparing every bucket file's version each round cost 5-30 ms of it.
-    private func relistIfDue(again: Bool) throws {
-        if listing != nil, !again, ContinuousClock.now - listedAt < relistEvery { return }
-        let listing = try IndexLayout.publishedVersions(in: output)
-        (self.listing, listedAt) = (listing, .now)
-        replaced = []
-        for (path, version) in written where listing[path] != version {
-            if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
-        }
-    }
-
-    /// Removes an index file, and from the listing.
-    private func remove(_ path: String) throws {
-        try output.remove(path)
-        listing?[path] = nil
-    }
-
-    /// Forgets what this copy knows of a shard's files: they are read back from the output.
-    private func forgetFiles(of shard: Int) {
-        let own = { (path: String) in IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == shard
-        }
-        known = known.filter { !own($0.key) }
-        written = written.filter { !own($0.key) }
-        replaced.remove(shard)
     }
 
     /// Writes a shard's files and summary: the buckets its view says changed, or all of them.
@@ -468,19 +422,18 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         let count = try locked {
             guard stillHeld(view.shard, under: generation) else { return 0 }
-            var changed: [FileChange] = []
+            var changed: [KnownOutput.Change] = []
             for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-                if let change = try change(bytes, at: path, listed: listing[path]) { changed.append(change) }
+                if let change = try known.change(bytes, at: path, listed: listing[path]) { changed.append(change) }
             }
-            var count = try write(changed)
+            var count = try known.write(changed)
             // A bucket rendered that no slice is in any more: its files go. The shard's buckets are
             // looked up in the listing, not the listing (every bucket's files) searched.
             for bucket in stride(from: view.shard, to: IndexLayout.bucketCount, by: shards.count) where rendered(bucket)
             {
                 for path in [IndexLayout.worksPath(bucket), GallerySite.bucketPath(bucket)]
                 where listing[path] != nil && files[path] == nil {
-                    try remove(path)
-                    (known[path], written[path]) = (nil, nil)
+                    try known.remove(path)
                     count += 1
                 }
             }
@@ -655,14 +608,14 @@ package final class ShardPublisher: @unchecked Sendable {
     }
 
     private func writeShared(_ files: [String: [UInt8]], assembledFrom: SummaryVersions) throws -> Int {
-        var changed: [FileChange] = []
+        var changed: [KnownOutput.Change] = []
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            if let change = try change(bytes, at: path) { changed.append(change) }
+            if let change = try known.change(bytes, at: path) { changed.append(change) }
         }
         // The manifest last, on its own: what it names is there before it names it.
         let manifest = changed.filter { $0.path == IndexLayout.manifestPath }
-        var count = try write(changed.filter { $0.path != IndexLayout.manifestPath })
-        count += try write(manifest)
+        var count = try known.write(changed.filter { $0.path != IndexLayout.manifestPath })
+        count += try known.write(manifest)
         count += try removeStrayShared(keeping: Set(files.keys))
         try summaries.recordAssembled(assembledFrom)
         logger.debug("shared index files assembled", metadata: ["files": "\(count)"])
@@ -673,38 +626,12 @@ package final class ShardPublisher: @unchecked Sendable {
     private func removeStrayShared(keeping paths: Set<String>) throws -> Int {
         var count = 0
         // The listing holds every bucket's files: the few others are picked out before sorting.
-        for path in try listed().keys.filter({ !paths.contains($0) && IndexLayout.bucket(ofFile: $0) == nil }).sorted()
+        for path in try known.listed().keys.filter({ !paths.contains($0) && IndexLayout.bucket(ofFile: $0) == nil })
+            .sorted()
         {
-            try remove(path)
+            try known.remove(path)
             count += 1
         }
         return count
-    }
-
-    /// A file to write: its bytes differ from what it holds.
-    private typealias FileChange = (path: String, bytes: [UInt8], content: FileContent)
-
-    /// `bytes` to write at `path`, unless the file holds them (read once, then known by digest,
-    /// or a shared file by its bytes: ``FileContent``).
-    /// - Parameter listed: the file's version listed at the start of this round.
-    private func change(_ bytes: [UInt8], at path: String, listed: OutputVersion? = nil) throws -> FileChange? {
-        if known[path] == nil {
-            known[path] = FileContent(try output.read(path), at: path)
-            if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
-        }
-        let content = FileContent(bytes, at: path)
-        return known[path] == content ? nil : (path, bytes, content)
-    }
-
-    /// Writes `changes` together (``OutputStore/write(_:durable:)``): returns how many.
-    private func write(_ changes: [FileChange]) throws -> Int {
-        guard !changes.isEmpty else { return 0 }
-        let versions = try output.write(changes.map { ($0.path, $0.bytes) }, durable: true)
-        for (change, version) in zip(changes, versions) {
-            known[change.path] = change.content
-            if listing != nil, IndexLayout.isIndexFile(change.path) { listing?[change.path] = version }
-            if IndexLayout.bucket(ofFile: change.path) != nil { written[change.path] = version }
-        }
-        return changes.count
     }
 }

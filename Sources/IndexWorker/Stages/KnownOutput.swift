@@ -1,0 +1,97 @@
+import ObjectStorage
+
+/// What a copy knows of the output's index files between listings: the listing last read,
+/// with this copy's own writes and removals since; what each file it read or wrote holds
+/// (``FileContent``); the version of each bucket file it wrote; and the shards with a bucket
+/// file another writer replaced, as the last listing read anew showed (a copy that has not
+/// yet heard it lost the shard). Only files whose bytes differ are written.
+///
+/// Not locked: ``ShardPublisher`` uses it under its round's lock. Its calls block on the output.
+final class KnownOutput: @unchecked Sendable {
+    /// A file to write: its bytes differ from what it holds.
+    typealias Change = (path: String, bytes: [UInt8], content: FileContent)
+
+    let output: any OutputStore
+    let shards: IndexShards
+    /// How old a listing may be before it is read anew.
+    let relistEvery: Duration
+    /// The output's index files as last listed, with what this copy wrote and removed since;
+    /// nil until first listed.
+    private(set) var listing: [String: OutputVersion]?
+    private var listedAt = ContinuousClock.now
+    private var known: [String: FileContent] = [:]
+    private var written: [String: OutputVersion] = [:]
+    /// The shards with a bucket file another writer replaced: each is written whole again
+    /// (``forgetFiles(of:)``).
+    private(set) var replaced: Set<Int> = []
+
+    init(output: any OutputStore, shards: IndexShards, relistEvery: Duration) {
+        (self.output, self.shards, self.relistEvery) = (output, shards, relistEvery)
+    }
+
+    /// The output's index files: listed now when the last listing is older than
+    /// ``relistEvery`` or `again`, else as last listed with this copy's changes since.
+    func listed(again: Bool = false) throws -> [String: OutputVersion] {
+        try relistIfDue(again: again)
+        return listing ?? [:]
+    }
+
+    /// Lists the output's index files when the last listing is older than ``relistEvery``, or
+    /// `again`, and finds the shards with a file another writer replaced (``replaced``). Only a
+    /// listing read anew can show one: the listing kept since holds this copy's own writes, and
+    /// comparing every bucket file's version each round cost 5-30 ms of it.
+    func relistIfDue(again: Bool) throws {
+        if listing != nil, !again, ContinuousClock.now - listedAt < relistEvery { return }
+        let listing = try IndexLayout.publishedVersions(in: output)
+        (self.listing, listedAt) = (listing, .now)
+        replaced = []
+        for (path, version) in written where listing[path] != version {
+            if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
+        }
+    }
+
+    /// `bytes` to write at `path`, unless the file holds them (read once, then known by digest,
+    /// or a shared file by its bytes: ``FileContent``).
+    /// - Parameter listed: the file's version listed at the start of this round.
+    func change(_ bytes: [UInt8], at path: String, listed: OutputVersion? = nil) throws -> Change? {
+        if known[path] == nil {
+            known[path] = FileContent(try output.read(path), at: path)
+            if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
+        }
+        let content = FileContent(bytes, at: path)
+        return known[path] == content ? nil : (path, bytes, content)
+    }
+
+    /// Writes `changes` together (``OutputStore/write(_:durable:)``): returns how many.
+    func write(_ changes: [Change]) throws -> Int {
+        guard !changes.isEmpty else { return 0 }
+        let versions = try output.write(changes.map { ($0.path, $0.bytes) }, durable: true)
+        for (change, version) in zip(changes, versions) {
+            known[change.path] = change.content
+            if listing != nil, IndexLayout.isIndexFile(change.path) { listing?[change.path] = version }
+            if IndexLayout.bucket(ofFile: change.path) != nil { written[change.path] = version }
+        }
+        return changes.count
+    }
+
+    /// Removes an index file, from the listing and from what this copy knows.
+    func remove(_ path: String) throws {
+        try output.remove(path)
+        listing?[path] = nil
+        (known[path], written[path]) = (nil, nil)
+    }
+
+    /// Forgets what this copy knows of a shard's files: they are read back from the output.
+    func forgetFiles(of shard: Int) {
+        let own = { (path: String) in IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == shard
+        }
+        known = known.filter { !own($0.key) }
+        written = written.filter { !own($0.key) }
+        replaced.remove(shard)
+    }
+
+    /// Forgets what this copy knows of the shared files (no bucket's): another copy writes them.
+    func forgetShared() {
+        known = known.filter { IndexLayout.bucket(ofFile: $0.key) != nil }
+    }
+}
