@@ -111,7 +111,10 @@ struct GroupMembershipFenceTests {
         let ahead = ContinuousClock.now + .seconds(1_000)
         fence.observe(at: ahead)
         #expect(fence.mayWrite)
+        #expect(fence.writableRound == 0)
         fence.observe(at: ahead + .seconds(3))
         #expect(!fence.mayWrite)
+        #expect(fence.writableRound == nil, "a round begun while fenced writes nothing")
+        #expect(fence.stalls == 1)
     }
 }

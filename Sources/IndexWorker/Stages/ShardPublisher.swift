@@ -102,7 +102,7 @@ package final class ShardPublisher: @unchecked Sendable {
         self.output =
             fence.map { fence in
                 FencedOutputStore(output) {
-                    fence.mayWrite && fence.stalls == roundStalls.value.load(ordering: .acquiring)
+                    fence.mayWrite && fence.writableRound == roundStalls.value.load(ordering: .acquiring)
                 }
             } ?? output
         (self.bucketsPerPart, self.shardsAtOnce) = (bucketsPerPart, max(shardsAtOnce, 1))
@@ -113,7 +113,8 @@ package final class ShardPublisher: @unchecked Sendable {
         self.pages = pages
         self.works = works
         self.artists = artists
-        summaries = IndexSummaries(output: output)
+        // Through the fenced output: a summary is a write like any other.
+        summaries = IndexSummaries(output: self.output)
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
         pagesWrote = WrittenEnds(topic: ArtpipeTopic.indexWorks, acknowledged: acknowledged)
         worksWrote = WrittenEnds(topic: ArtpipeTopic.indexArtists, acknowledged: acknowledged)
@@ -158,7 +159,9 @@ package final class ShardPublisher: @unchecked Sendable {
     package func publish(threadPool: NIOThreadPool = .singleton) async throws -> Int {
         // How long each part of the round took, for `--log-level debug`.
         var phases = RoundPhases()
-        if let fence { roundStalls.value.store(fence.stalls, ordering: .releasing) }
+        // A round begun while the copy is fenced writes nothing, even once the fence lifts:
+        // its picture of what the copy holds may be from before librdkafka revoked it.
+        if let fence { roundStalls.value.store(fence.writableRound ?? -1, ordering: .releasing) }
         let assignments = artists.progress.assignments
         let held = assignments.held
         let ready = artists.progress.ready

@@ -88,6 +88,12 @@ package final class GroupMembershipFence: Sendable {
         machine.withLock { $0.stalls }
     }
 
+    /// ``stalls`` when a write may start now, nil when it may not, read together: a round of
+    /// writes begun under nil writes nothing, begun under a number writes only while it holds.
+    package var writableRound: Int? {
+        machine.withLock { $0.mayWrite(at: .now) ? $0.stalls : nil }
+    }
+
     /// A consumer's rebalance callback began: a doubt does not end while one is under way.
     package func rebalanceBegan() {
         machine.withLock { $0.rebalanceBegan() }
