@@ -172,6 +172,7 @@ package final class ShardPublisher: @unchecked Sendable {
         await catchUp(held: ready)
         phases.end("catch_up")
         // The page summaries to write: a changed one means a page's rows are on their way.
+        let pagesHeld = pages.progress.held
         let pageSummaries = await pages.states.summaries(of: pages.progress.ready)
         let changedSummaries = try await threadPool.runIfActive {
             try pageSummaries.filter { try self.summaries.changes($0) }
@@ -215,7 +216,13 @@ package final class ShardPublisher: @unchecked Sendable {
             try await threadPool.runIfActive {
                 try self.locked {
                     try self.writeMovedPositions(positionsRead, held: held, taken: written)
-                    for summary in summariesToWrite { try self.summaries.write(summary) }
+                    // Each page partition's only while it is held under the round's picture.
+                    for summary in summariesToWrite {
+                        guard let generation = pagesHeld[summary.partition],
+                            self.pages.progress.holds(summary.partition, under: generation)
+                        else { continue }
+                        try self.summaries.write(summary)
+                    }
                 }
             }
         } catch {
@@ -224,8 +231,8 @@ package final class ShardPublisher: @unchecked Sendable {
             throw error
         }
         phases.end("writes")
-        if ready.contains(0) {
-            count += try await assemble(threadPool: threadPool)
+        if ready.contains(0), let shardZero = held[0] {
+            count += try await assemble(threadPool: threadPool, shardZero: shardZero)
         } else {
             try await threadPool.runIfActive { self.locked { self.forgetAssembly() } }
         }
@@ -453,7 +460,9 @@ package final class ShardPublisher: @unchecked Sendable {
 
     /// The shared files, when every summary is there, newer than what they were built from,
     /// and the target of the page summaries they show is reached.
-    private func assemble(threadPool: NIOThreadPool) async throws -> Int {
+    /// - Parameter shardZero: the assignment shard 0 was held under in the round's picture: the
+    ///   shared files are written only while it still is.
+    private func assemble(threadPool: NIOThreadPool, shardZero: Int) async throws -> Int {
         guard
             let (shardSummaries, pageSummaries, versions) = try await threadPool.runIfActive({
                 try self.summaries.read(count: self.shards.count)
@@ -468,7 +477,10 @@ package final class ShardPublisher: @unchecked Sendable {
             {
                 waiting(for: nil)
                 return try await threadPool.runIfActive {
-                    try self.locked { try self.removeStrayShared(keeping: shown.paths) }
+                    try self.locked {
+                        guard self.stillHeld(0, under: shardZero) else { return 0 }
+                        return try self.removeStrayShared(keeping: shown.paths)
+                    }
                 }
             }
             let target = AssemblyTarget(pages: pageSummaries, versions: versions)
@@ -494,6 +506,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let shownPages = pagesShown.map(\.pagesOnly)
         return try await threadPool.runIfActive {
             try self.locked {
+                guard self.stillHeld(0, under: shardZero) else { return 0 }
                 guard self.bootstrapped else {
                     // Complete once: the shards write their files, then the shared files follow.
                     try self.summaries.markBootstrapped(assembledFrom)
