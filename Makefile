@@ -33,9 +33,8 @@ format:
 TEST_WIDTH ?= 8
 
 # Suites that keep both cores busy for a minute with synchronous work (the fuzz targets, the
-# random histories) hold the test process's cooperative threads: beside them, tests that wait on
-# a broker with a deadline waited 30 times longer. They run after the others, in a process of
-# their own.
+# random histories) hold the test process's cooperative threads, which the tests waiting on a
+# broker with a deadline need: they run after the others, in a process of their own.
 CPU_BOUND_SUITES := Fuzz|HistoryModel
 
 test: setup lint deploy-check

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import PipelineContract
 
@@ -25,91 +26,87 @@ struct PageBudget: Sendable {
     /// `page` with what does not fit moved to its unreadable records, in the order it came.
     func fit(_ page: SourcePage) -> SourcePage {
         var fitted = page
-        // Refused for a field too long, and left out for the room their page has.
-        var (refused, crowded): ([UnreadableRecord], [UnreadableRecord]) = ([], [])
-        var works: [(artwork: Artwork, bytes: Int)] = []
-        for artwork in page.artworks {
-            if let (field, bytes) = Self.overlongField(of: artwork) {
-                refused.append(
-                    Self.unreadable(
-                        artwork,
-                        "its \(field) is \(bytes) bytes, more than the \(Self.maxFieldBytes) a field of a work may have"
-                    ))
-            } else {
-                works.append((artwork, Self.encodedSize(of: artwork)))
-            }
+        var refused: [UnreadableRecord] = []
+        fitted.artworks = page.artworks.filter { artwork in
+            guard let (field, bytes) = Self.overlongField(of: artwork) else { return true }
+            refused.append(
+                Self.unreadable(
+                    artwork,
+                    "its \(field) is \(bytes) bytes, more than the \(Self.maxFieldBytes) a field of a work may have"))
+            return false
         }
-        var deletions: [(deletion: RecordDeletion, bytes: Int)] = []
-        for deletion in page.deletions {
+        fitted.deletions = page.deletions.filter { deletion in
             let bytes = max(deletion.recordId.utf8.count, deletion.datestamp.utf8.count)
-            if bytes > Self.maxFieldBytes {
-                refused.append(
-                    UnreadableRecord(
-                        recordId: Self.naming(deletion.recordId),
-                        reason:
-                            "its deletion names a field of \(bytes) bytes, more than the \(Self.maxFieldBytes) a field may have"
-                    ))
-            } else {
-                deletions.append((deletion, Self.encodedSize(of: deletion)))
-            }
+            guard bytes > Self.maxFieldBytes else { return true }
+            refused.append(
+                UnreadableRecord(
+                    recordId: deletion.recordId,
+                    reason:
+                        "its deletion names a field of \(bytes) bytes, more than the \(Self.maxFieldBytes) a field may have"
+                ))
+            return false
         }
-        let unreadable = (page.unreadable + refused).map(Self.named)
-        // Each entry is at most a few hundred KiB here: the sum cannot overflow. What cannot
-        // be left out (deletions, the list of unreadable records) leaves less room for works.
-        let workBytes: Int = works.reduce(0) { $0 + $1.bytes }
-        let deletionBytes: Int = deletions.reduce(0) { $0 + $1.bytes }
-        let unreadableBytes: Int = unreadable.reduce(0) { $0 + Self.encodedSize(of: $1) }
-        let total = workBytes + deletionBytes + unreadableBytes
-        if total > maxEntryBytes {
-            // The largest works go first until the rest fit.
-            let largest = works.indices.sorted {
-                works[$0].bytes > works[$1].bytes || (works[$0].bytes == works[$1].bytes && $0 < $1)
-            }
-            var over = total - maxEntryBytes
-            var left = Set<Int>()
-            for index in largest where over > 0 {
-                left.insert(index)
-                over -= works[index].bytes
-                crowded.append(
-                    Self.unreadable(
-                        works[index].artwork,
-                        "the page's entries together are \(total) bytes, more than one message may hold; its largest works are left out"
-                    ))
-            }
-            works = works.indices.filter { !left.contains($0) }.map { works[$0] }
+        fitted.unreadable = (page.unreadable + refused).map(Self.named)
+        // A bound first, from the fields' lengths: nearly every page is far below it and is not
+        // encoded twice. Each entry is at most a few hundred KiB here: no sum can overflow.
+        let staying =
+            fitted.deletions.map { [$0.recordId, $0.datestamp] } + fitted.unreadable.map { [$0.recordId, $0.reason] }
+        let bound =
+            fitted.artworks.reduce(0) { $0 + Self.sizeBound(of: Self.fields(of: $1).map(\.1)) }
+            + staying.reduce(0) { $0 + Self.sizeBound(of: $1) }
+        guard bound > maxEntryBytes else { return fitted }
+        // What cannot be left out (deletions, the list of unreadable records) leaves less room for works.
+        let sizes = fitted.artworks.map { Self.encodedSize(of: $0) }
+        let stayingBytes: Int =
+            fitted.deletions.reduce(0) { $0 + Self.encodedSize(of: $1) }
+            + fitted.unreadable.reduce(0) { $0 + Self.encodedSize(of: $1) }
+        let total = sizes.reduce(stayingBytes, +)
+        guard total > maxEntryBytes else { return fitted }
+        // The largest works go first until the rest fit; of two as large, the earlier.
+        let largest = sizes.indices.sorted { sizes[$0] > sizes[$1] || (sizes[$0] == sizes[$1] && $0 < $1) }
+        var over = total - maxEntryBytes
+        var left = Set<Int>()
+        for index in largest where over > 0 {
+            left.insert(index)
+            over -= sizes[index]
+            fitted.unreadable.append(
+                Self.unreadable(
+                    fitted.artworks[index],
+                    "the page's entries together are \(total) bytes, more than one message may hold; its largest works are left out"
+                ))
         }
-        fitted.artworks = works.map(\.artwork)
-        fitted.deletions = deletions.map(\.deletion)
-        fitted.unreadable = unreadable + crowded
+        fitted.artworks = fitted.artworks.indices.filter { !left.contains($0) }.map { fitted.artworks[$0] }
         return fitted
     }
 
     /// The first field of `artwork` longer than ``maxFieldBytes``, and its length.
     static func overlongField(of artwork: Artwork) -> (String, Int)? {
-        let fields: [(String, String?)] = [
-            ("object number", artwork.objectNumber), ("title", artwork.title), ("artist", artwork.artist),
-            ("image URL", artwork.imageURL), ("record id", artwork.recordId), ("datestamp", artwork.datestamp),
-        ]
-        for (name, value) in fields {
+        for (name, value) in fields(of: artwork) {
             if let bytes = value?.utf8.count, bytes > maxFieldBytes { return (name, bytes) }
         }
         return nil
     }
 
+    /// A work's text fields, by name.
+    private static func fields(of artwork: Artwork) -> [(String, String?)] {
+        [
+            ("object number", artwork.objectNumber), ("title", artwork.title), ("artist", artwork.artist),
+            ("image URL", artwork.imageURL), ("record id", artwork.recordId), ("datestamp", artwork.datestamp),
+        ]
+    }
+
+    /// The most bytes an entry with these text fields takes encoded: each at most six times its
+    /// bytes once escaped, and 256 for the keys, numbers and punctuation around them.
+    private static func sizeBound(of fields: [String?]) -> Int {
+        fields.reduce(256) { $0 + 6 * ($1?.utf8.count ?? 0) }
+    }
+
     /// `record` with its id and reason cut to ``maxNamingScalars`` scalars each.
     static func named(_ record: UnreadableRecord) -> UnreadableRecord {
         var record = record
-        (record.recordId, record.reason) = (naming(record.recordId), naming(record.reason))
+        record.recordId = record.recordId.prefix(scalars: maxNamingScalars)
+        record.reason = record.reason.prefix(scalars: maxNamingScalars)
         return record
-    }
-
-    /// `recordId` cut to ``maxNamingScalars`` scalars (a grapheme can be any length).
-    static func naming(_ recordId: String) -> String {
-        let scalars = recordId.unicodeScalars
-        guard scalars.count > maxNamingScalars else { return recordId }
-        var cut = String.UnicodeScalarView()
-        cut.append(contentsOf: scalars.prefix(maxNamingScalars))
-        return String(cut) + "…"
     }
 
     /// The bytes `value` takes in the message. Encoding what was decoded or built from
@@ -121,7 +118,7 @@ struct PageBudget: Sendable {
     private static func unreadable(_ artwork: Artwork, _ reason: String) -> UnreadableRecord {
         named(
             UnreadableRecord(
-                recordId: naming(artwork.recordId ?? artwork.objectNumber), reason: reason,
+                recordId: artwork.recordId ?? artwork.objectNumber, reason: reason,
                 bytes: try? JSONEncoder().encode(artwork).map { $0 }))
     }
 }

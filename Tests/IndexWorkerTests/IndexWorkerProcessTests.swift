@@ -60,6 +60,15 @@ struct IndexWorkerProcessTests {
             expected = PublishedFiles(try StagedIndexBuild.files(staged, partitions: 3))
         }
 
+        /// Runs `body` with a setup whose workers publish to a bucket of a Ceph gateway of its own.
+        static func onCeph(_ body: (Setup) async throws -> Void) async throws {
+            let s3 = try await S3TestStore.start(.cephGateway)
+            defer { s3.stop() }
+            var setup = try Setup()
+            try await setup.publish(to: s3)
+            try await body(setup)
+        }
+
         /// Makes the workers publish to a new bucket of `s3`, with its keys in their environment.
         mutating func publish(to s3: S3TestStore) async throws {
             let address = "s3://\(UniqueName.make("index").lowercased())/site"
@@ -319,11 +328,7 @@ struct IndexWorkerProcessTests {
         .enabled(if: S3TestStore.Kind.selected.contains(.cephGateway), "needs Ceph's gateway")
     )
     func frozenCopyOnCeph() async throws {
-        let s3 = try await S3TestStore.start(.cephGateway)
-        defer { s3.stop() }
-        var setup = try Setup()
-        try await setup.publish(to: s3)
-        try await frozenCopy(setup)
+        try await Setup.onCeph { try await frozenCopy($0) }
     }
 
     private func frozenCopy(_ setup: Setup) async throws {
@@ -394,11 +399,7 @@ struct IndexWorkerProcessTests {
         .enabled(if: S3TestStore.Kind.selected.contains(.cephGateway), "needs Ceph's gateway")
     )
     func copiesComeAndGoOnCeph() async throws {
-        let s3 = try await S3TestStore.start(.cephGateway)
-        defer { s3.stop() }
-        var setup = try Setup()
-        try await setup.publish(to: s3)
-        try await copiesComeAndGo(setup)
+        try await Setup.onCeph { try await copiesComeAndGo($0) }
     }
 
     private func copiesComeAndGo(_ setup: Setup) async throws {

@@ -102,7 +102,7 @@ package final class ShardPublisher: @unchecked Sendable {
         self.output =
             fence.map { fence in
                 FencedOutputStore(output) {
-                    fence.mayWrite && fence.writableRound == roundStalls.value.load(ordering: .acquiring)
+                    fence.writableRound == roundStalls.value.load(ordering: .acquiring)
                 }
             } ?? output
         (self.bucketsPerPart, self.shardsAtOnce) = (bucketsPerPart, max(shardsAtOnce, 1))

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import KafkaClient
 
 /// Builds the dead-letter record of a message: its key, value and headers as they were, plus
@@ -60,14 +61,8 @@ package enum DeadLetter {
     /// says its size (``valueCutHeader``) instead.
     package static let maxRecordBytes = 256 << 10
 
-    /// `text` cut to ``maxReasonLength`` Unicode scalars: counted by scalar, since one
-    /// character (a letter with marks) can be any length.
     private static func shortened(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        guard scalars.count > maxReasonLength else { return text }
-        var cut = String.UnicodeScalarView()
-        cut.append(contentsOf: scalars.prefix(maxReasonLength))
-        return String(cut) + "…"
+        text.prefix(scalars: maxReasonLength)
     }
 
     /// The dead letter without the original value, for when it is too large to produce.

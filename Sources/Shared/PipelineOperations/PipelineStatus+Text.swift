@@ -50,7 +50,7 @@ extension PipelineStatus {
         lines.append("dead letters: \(deadLetters)" + (counts.isEmpty ? "" : " (\(counts.joined(separator: "; ")))"))
         for record in deadRecordList {
             // The reason's start: it quotes the record, which may be long.
-            let reason = record.reason.count > 200 ? record.reason.prefix(200) + "…" : Substring(record.reason)
+            let reason = record.reason.prefix(scalars: 200)
             lines.append("  unreadable \(record.recordId) (page \(record.pageId)): \(reason)")
         }
         if deadRecords > deadRecordList.count {

@@ -139,9 +139,9 @@ package enum WorkerLauncher {
         // A handler stuck past the drain timeout must not keep the process from exiting: the
         // services are cancelled, and a call that ignores its cancellation is ended by the
         // deadline below (exit 1, with a line saying so). ServiceLifecycle's own bound on the
-        // cancellation ends the process with a trap (SIGILL, its reason on stderr only: what a
-        // worker stuck on a send after the shared producer had stopped showed), so it comes
-        // after the deadline: only a shutdown no signal began (a service that failed) reaches it.
+        // cancellation ends the process with a trap (SIGILL, its reason on stderr only), so it
+        // comes after the deadline: only a shutdown no signal began (a service that failed)
+        // reaches it.
         groupConfiguration.maximumGracefulShutdownDuration = settings.drainTimeout + .seconds(15)
         groupConfiguration.maximumCancellationDuration = .seconds(20)
         let group = ServiceGroup(configuration: groupConfiguration)

@@ -82,14 +82,9 @@ package final class GroupMembershipFence: Sendable {
         machine.withLock { $0.mayWrite(at: .now) }
     }
 
-    /// How many stalls began a doubt so far: a round of writes that took its picture under one
-    /// number writes nothing under another.
-    package var stalls: Int {
-        machine.withLock { $0.stalls }
-    }
-
-    /// ``stalls`` when a write may start now, nil when it may not, read together: a round of
-    /// writes begun under nil writes nothing, begun under a number writes only while it holds.
+    /// How many stalls began a doubt so far when a write may start now, nil when it may not,
+    /// read together: a round of writes begun under nil writes nothing, begun under a number
+    /// writes only while the count and the permission hold.
     package var writableRound: Int? {
         machine.withLock { $0.mayWrite(at: .now) ? $0.stalls : nil }
     }
