@@ -81,6 +81,11 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ], path: shared("ArtpipeRuntime")),
+        // A stage partition's life (assigned, restoring, ready, revoked) and its restore from a
+        // changelog: the generic part of the index's stream processing.
+        .target(
+            name: "StreamTasks", dependencies: ["KafkaClient", "ArtpipeSupport", logging],
+            path: shared("StreamTasks")),
         .target(
             name: "FetchWorker",
             dependencies: [
@@ -98,7 +103,7 @@ let package = Package(
             name: "IndexWorker",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ObjectStorage", "EmbeddedStore",
-                logging, nioPosix, serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
+                "StreamTasks", logging, nioPosix, serviceLifecycle, .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]),
 
@@ -175,6 +180,9 @@ let package = Package(
         .testTarget(
             name: "KafkaClientTests", dependencies: ["KafkaClient", "ArtpipeTestKit", "KafkaTestKit", logging]),
         .testTarget(
+            name: "StreamTasksTests",
+            dependencies: ["StreamTasks", "KafkaClient", "ArtpipeTestKit", "KafkaTestKit", logging]),
+        .testTarget(
             name: "PipelineContractTests",
             dependencies: [
                 "PipelineContract", "KafkaClient", "ArtpipeTestKit", .product(name: "Crypto", package: "swift-crypto"),
@@ -227,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "IndexWorkerTests",
             dependencies: [
-                "FuzzTestKit",
+                "FuzzTestKit", "StreamTasks",
                 "IndexWorker", "FetchWorker", "KafkaClient", "PipelineContract", "ArtpipeRuntime", "ArtpipeSupport",
                 "ArtpipeTestKit", "KafkaTestKit", "ObjectStorage", "EmbeddedStore",
                 "SampleCollection", nioPosix,

@@ -2,6 +2,7 @@ import ArtpipeTestKit
 import KafkaClient
 import KafkaTestKit
 import PipelineContract
+import StreamTasks
 import Testing
 
 @testable import IndexWorker
@@ -15,20 +16,28 @@ struct PagePartitionsTests {
     }
 
     /// A broker with an empty changelog of one partition, and the pages stage's partitions on it.
-    static func partitions() throws -> (TestCluster, PagePartitions) {
+    static func partitions() throws -> (TestCluster, PagePartitions, StageProgress) {
         let cluster = try TestCluster()
         try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
-        let states = PagePartitions(
-            kafka: KafkaClientConfiguration(brokers: cluster.brokers), progress: StageProgress(),
-            threadPool: .indexTests, logger: .test)
-        return (cluster, states)
+        let states = PagePartitions(threadPool: .indexTests, logger: .test)
+        let progress = StageProgress(
+            restore: .init(
+                .own(ArtpipeTopic.indexPages), store: states,
+                restorer: ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)))
+        return (cluster, states, progress)
+    }
+
+    /// Partition 0 assigned anew and restored: the assignment's epoch.
+    static func assign(_ progress: StageProgress) async throws -> AssignmentEpoch {
+        progress.assigned([(KafkaTopicPartition(topic: ArtpipeTopic.pages, partition: 0), endOffset: 0)])
+        return try #require(try await progress.restored(0))
     }
 
     @Test(
         "a send that failed just before a revoke, or settles late, holds back no summary once the partition is assigned again"
     )
     func failedSendBeforeRevoke() async throws {
-        let (cluster, states) = try Self.partitions()
+        let (cluster, states, progress) = try Self.partitions()
         let page = ArtistIndexTests.page(1, [])
         let (first, second, third) = (
             PagePartitions.Change(Self.message(offset: 0)), PagePartitions.Change(Self.message(offset: 1)),
@@ -37,19 +46,20 @@ struct PagePartitionsTests {
 
         // Assignment 1: a change whose send fails (the lease ended): no summary. Another is
         // still in flight when the partition is revoked.
-        _ = try await states.apply(first, to: 0, generation: 1, .page(page))
+        let one = try await Self.assign(progress)
+        _ = try await states.apply(first, to: 0, epoch: one, .page(page))
         #expect(await states.summaries(of: [0]).isEmpty, "its row is not acknowledged")
         await states.sent(first, succeeded: false)
         #expect(await states.summaries(of: [0]).isEmpty, "its send failed")
-        _ = try await states.apply(third, to: 0, generation: 1, .page(page))
+        _ = try await states.apply(third, to: 0, epoch: one, .page(page))
 
         // Assignment 2, restored from the (empty) changelog: nothing of it is in flight.
-        _ = try await states.state(of: 0, generation: 2)
+        let two = try await Self.assign(progress)
         #expect(await states.summaries(of: [0]).count == 1, "the failed send was the earlier owner's")
 
         // A change of assignment 2 in flight; assignment 1's last one settles late, failed: it
         // counts for nothing here. Then assignment 2's is acknowledged.
-        _ = try await states.apply(second, to: 0, generation: 2, .page(page))
+        _ = try await states.apply(second, to: 0, epoch: two, .page(page))
         await states.sent(third, succeeded: false)
         // Busy: the summary taken when it was last idle, without the page in flight.
         #expect(await states.summaries(of: [0]).first?.crawls.isEmpty == true, "assignment 2's row is in flight")
@@ -63,7 +73,7 @@ struct PagePartitionsTests {
         "a change from another input of the partition waits until the changes in flight are acknowledged: the changelog gets a page's entries in the order they were made"
     )
     func inputsTakeTurns() async throws {
-        let (cluster, states) = try Self.partitions()
+        let (cluster, states, progress) = try Self.partitions()
         let page = ArtistIndexTests.page(3, [])
         let thumbnails = ArtistIndexTests.thumbnails(for: page)
         let (fetched, again, made) = (
@@ -71,10 +81,11 @@ struct PagePartitionsTests {
             PagePartitions.Change(Self.message(offset: 0, topic: ArtpipeTopic.thumbnails))
         )
         // The page is applied; its run is not sent yet, and takes another page of its own topic.
-        _ = try await states.apply(fetched, to: 0, generation: 1, .page(page))
-        _ = try await states.apply(again, to: 0, generation: 1, .page(page))
+        let epoch = try await Self.assign(progress)
+        _ = try await states.apply(fetched, to: 0, epoch: epoch, .page(page))
+        _ = try await states.apply(again, to: 0, epoch: epoch, .page(page))
         let thumbnailsApplied = Task {
-            try await states.apply(made, to: 0, generation: 1, .thumbnails(thumbnails))
+            try await states.apply(made, to: 0, epoch: epoch, .thumbnails(thumbnails))
         }
         try await waitUntil("the thumbnails to wait for the page's run", timeout: .seconds(10)) {
             await states.waitingChanges(of: 0) == 1

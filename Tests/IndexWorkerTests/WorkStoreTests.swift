@@ -4,6 +4,7 @@ import EmbeddedStore
 import Foundation
 import NIOPosix
 import PipelineContract
+import StreamTasks
 import Testing
 
 @testable import IndexWorker
@@ -50,7 +51,7 @@ struct WorkStoreTests {
             // Now and then a tombstone of the key instead.
             let value: WorkRow? = random.next(8) == 0 ? nil : row
             let expected = memory[partition].apply(work, key: key, row: value)
-            let got = try await store.apply(to: partition, generation: 1, work: work, key: key, row: value)
+            let got = try await store.apply(to: partition, epoch: AssignmentEpoch(1), work: work, key: key, row: value)
             #expect(got == expected, "row \(applied): \(key)")
             applied += 1
         }
@@ -61,7 +62,7 @@ struct WorkStoreTests {
         // Partition 0 assigned again: read from its start, it begins empty; partition 1 keeps its works.
         let work = try #require(works.first { $0.partition(of: 2) == 0 })
         let row = WorkRowsTests.version("p9", datestamp: "2026-02-01T00:00:00Z", image: nil)
-        _ = try await store.apply(to: 0, generation: 2, work: work, key: row.key(of: work), row: row)
+        _ = try await store.apply(to: 0, epoch: AssignmentEpoch(2), work: work, key: row.key(of: work), row: row)
         #expect(try await store.count(in: 0) == 1)
         #expect(try await store.count(in: 1) == memory[1].works.count)
     }

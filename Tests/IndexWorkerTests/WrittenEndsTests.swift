@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import KafkaClient
 import KafkaTestKit
+import StreamTasks
 import Testing
 
 @testable import IndexWorker
@@ -27,20 +28,20 @@ struct WrittenEndsTests {
         }
         // Another writer's rows before the assignment: the broker's ends hold them.
         try await send(cluster.producer, 0, 4)
-        #expect(try await ends.ends(under: 1, ask: ask) == [4, 0])
+        #expect(try await ends.ends(under: AssignmentEpoch(1), ask: ask) == [4, 0])
         try await send(producer, 1, 3)
         try await send(producer, 0, 1)
-        #expect(try await ends.ends(under: 1, ask: ask) == [5, 3])
+        #expect(try await ends.ends(under: AssignmentEpoch(1), ask: ask) == [5, 3])
         #expect(ends.questionsAsked == 1)
         // A new assignment asks again: what others wrote before it is counted.
         try await send(cluster.producer, 1, 2)
-        #expect(try await ends.ends(under: 2, ask: ask) == [5, 5])
-        #expect(try await ends.ends(under: 2, ask: ask) == [5, 5])
+        #expect(try await ends.ends(under: AssignmentEpoch(2), ask: ask) == [5, 5])
+        #expect(try await ends.ends(under: AssignmentEpoch(2), ask: ask) == [5, 5])
         #expect(ends.questionsAsked == 2)
         #expect(try await broker.ends(of: topic, group: group) == [5, 5])
         // Without acknowledgements to go by, every question goes to the broker.
         let unreported = WrittenEnds(topic: topic, acknowledged: KafkaAcknowledgedOffsets())
-        for _ in 0..<2 { #expect(try await unreported.ends(under: 2, ask: ask) == [5, 5]) }
+        for _ in 0..<2 { #expect(try await unreported.ends(under: AssignmentEpoch(2), ask: ask) == [5, 5]) }
         #expect(unreported.questionsAsked == 2)
         await producer.shutdown()
         await cluster.shutdown()

@@ -1,19 +1,25 @@
 import ArtpipeRuntime
 import KafkaClient
+import Logging
 import PipelineContract
+import StreamTasks
 
 /// Stage C of the index (docs/architecture.md, "The index at scale"): reads
 /// `artpipe.index-artists`, one partition per artist shard, which is also its changelog: a
-/// shard assigned is read from its start, and may be published once read to where it stood at
-/// the assignment (``ShardPublisher``). It writes nothing to Kafka.
+/// shard assigned is restored from the topic up to the group's committed offset and read from
+/// there, and may be published once read to where it stood at the assignment
+/// (``ShardPublisher``). It writes nothing to Kafka.
 package struct ArtistsStage: MessageHandler {
     package typealias Input = (work: WorkKey, row: ShardWorks.Row?)
 
     package let progress: StageProgress
     package let shards: ShardStates
 
-    package init(shards: ShardStates) {
-        progress = StageProgress()
+    package init(shards: ShardStates, kafka: KafkaClientConfiguration, logger: Logger) {
+        progress = StageProgress(
+            restore: .init(
+                .input(ArtpipeTopic.indexArtists), store: shards,
+                restorer: ChangelogRestorer(kafka: kafka, logger: logger)))
         self.shards = shards
     }
 
@@ -21,7 +27,7 @@ package struct ArtistsStage: MessageHandler {
     package var sendsInRuns: Bool { true }
 
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
-        progress.follow(&consumer, startingAt: KafkaConsumerConfiguration.beginningOffset)
+        progress.follow(&consumer)
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
@@ -31,7 +37,9 @@ package struct ArtistsStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let shard = Int(message.partition)
-        try await shards.apply(input.work, input.row, shard: shard, generation: progress.held[shard] ?? 0)
+        // Not held: revoked since it was delivered; its next owner handles it.
+        guard let epoch = try await progress.restored(shard) else { return [] }
+        try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)
         progress.read(message.topic, partition: shard, upTo: message.offset + 1)
         return []
     }

@@ -57,11 +57,11 @@ package struct IndexStages: Sendable {
         works = WorksStage(
             states: try WorkStore(
                 folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
-                threadPool: storeThreads))
+                threadPool: storeThreads), kafka: kafka, logger: logger)
         artists = ArtistsStage(
             shards: try ShardStates(
-                folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions))
-        )
+                folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions)),
+            kafka: kafka, logger: logger)
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
             relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, logger: logger)
@@ -70,9 +70,17 @@ package struct IndexStages: Sendable {
     /// The topics whose partitions are co-partitioned with the index's: one count for all.
     package static let copartitioned = PipelineStage.index.inputTopics + ArtpipeTopic.index
 
-    /// What keeps the index from being assembled, for `/healthz`; nil when nothing does.
+    /// What keeps the index from being assembled, for `/healthz`; nil when nothing does: a
+    /// history missing, or a partition held because its restore failed.
     package var problem: String? {
-        pages.gaps.all.first.map { "history missing: \($0)" }
+        if let gap = pages.gaps.all.first { return "history missing: \(gap)" }
+        let stages = [("pages", pages.progress), ("works", works.progress), ("artists", artists.progress)]
+        for (stage, progress) in stages {
+            if let (partition, reason) = progress.heldReasons.min(by: { $0.key < $1.key }) {
+                return "\(stage) partition \(partition) held: its restore failed (\(reason))"
+            }
+        }
+        return nil
     }
 
     /// The three workers, for ``WorkerLauncher``.

@@ -3,18 +3,16 @@ import KafkaClient
 import Logging
 import NIOPosix
 import PipelineContract
+import StreamTasks
+import Synchronization
 
 /// The pages stage's partitions this copy holds, each restored from `artpipe.index-pages`
-/// once per assignment before it is used; their entries in a ``PageEntryFile`` on the copy's
-/// disk (in memory without one), their outlines here.
-package actor PagePartitions {
-    /// The step ``StageProgress`` waits for until a partition is restored.
-    static let restoreStep = "restore \(ArtpipeTopic.indexPages)"
-
+/// at its assignment (``StageProgress``, ``ChangelogRestorer``) before it is used; their entries
+/// in a ``PageEntryFile`` on the copy's disk (in memory without one), their outlines here.
+package actor PagePartitions: RestorableStore {
     private struct Held {
-        var generation: Int
-        var restore: Task<PagePartition, any Error>
-        var state: PagePartition?
+        var epoch: AssignmentEpoch
+        var state: PagePartition
     }
 
     /// A message's change applied to a partition's state, until its rows are settled.
@@ -34,7 +32,7 @@ package actor PagePartitions {
     /// holds may then be ahead of the topics until a send succeeds again: the failed message is
     /// handled again).
     private struct Sending {
-        var generation: Int
+        var epoch: AssignmentEpoch
         var unacknowledged = 0
         var topic: String?
         var failed = false
@@ -43,7 +41,7 @@ package actor PagePartitions {
     private var held: [Int: Held] = [:]
     /// Each change in flight, with the assignment it was applied under: one settled after its
     /// partition was revoked and assigned again is the earlier owner's, and counts for nothing.
-    private var inFlight: [Change: Int] = [:]
+    private var inFlight: [Change: AssignmentEpoch] = [:]
     private var sending: [Int: Sending] = [:]
     /// Changes from another input topic waiting for a partition's changes in flight to settle.
     private var waiting: [Int: [CheckedContinuation<Void, Never>]] = [:]
@@ -54,54 +52,60 @@ package actor PagePartitions {
     /// One change at a time a partition: its three inputs are handled side by side, and a
     /// change reads the page's entry, then writes it, on the store's threads.
     private var turns: [Int: ConcurrencyLimit] = [:]
-    private let kafka: KafkaClientConfiguration
-    private let progress: StageProgress
     private let file: PageEntryFile?
+    /// By partition, the epoch whose restore may write its entries: a restore of an assignment
+    /// that has ended writes nothing more (held across each of its writes).
+    private nonisolated let restoring = RestoringEpochs()
     /// The entries' disk calls block: they run here, never on the cooperative pool.
     private let threadPool: NIOThreadPool
     private let logger: Logger
 
     /// - Parameter file: where the entries are kept; nil: in memory.
-    init(
-        kafka: KafkaClientConfiguration, progress: StageProgress, file: PageEntryFile? = nil,
-        threadPool: NIOThreadPool, logger: Logger
-    ) {
-        (self.kafka, self.progress, self.file, self.threadPool, self.logger) = (
-            kafka, progress, file, threadPool, logger
-        )
+    init(file: PageEntryFile? = nil, threadPool: NIOThreadPool, logger: Logger) {
+        (self.file, self.threadPool, self.logger) = (file, threadPool, logger)
     }
 
-    /// The partition's state under the assignment `generation`, restored first if need be.
-    func state(of partition: Int, generation: Int) async throws -> PagePartition {
-        let restore: Task<PagePartition, any Error>
-        if let entry = held[partition], entry.generation == generation {
-            if let state = entry.state { return state }
-            restore = entry.restore
-        } else {
-            let (kafka, logger, progress, file, threadPool) = (kafka, logger, progress, file, threadPool)
-            restore = Task {
-                let state = try await Self.restore(
-                    partition, file: file, threadPool: threadPool, kafka: kafka, logger: logger)
-                progress.read(Self.restoreStep, partition: partition, upTo: 1)
-                return state
+    /// Empties the partition's entries to be restored under `epoch`.
+    package nonisolated func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws
+        -> any PartitionRestore
+    {
+        let (file, restoring) = (file, restoring)
+        let entries = try await threadPool.runIfActive {
+            try restoring.epochs.withLock { restoring -> any PageEntryTable in
+                if let current = restoring[partition], current > epoch { throw AssignmentEnded(epoch) }
+                restoring[partition] = epoch
+                return try file?.table(of: partition) ?? PageEntriesInMemory()
             }
-            held[partition] = Held(generation: generation, restore: restore)
-            // A summary settled under an earlier assignment may be older than what the output holds.
-            settled[partition] = nil
         }
-        let state = try await restore.value
-        // Kept by whichever waiter resumes first, before any change is applied: a change settles
-        // its outline in the kept state, and one kept later would drop it.
-        if held[partition]?.generation == generation, held[partition]?.state == nil { held[partition]?.state = state }
-        return held[partition]?.state ?? state
+        return Restore(
+            partitions: self, epoch: epoch, restoring: restoring,
+            state: PagePartition(partition: partition, entries: entries))
+    }
+
+    /// A partition restored under `epoch`: kept, unless a newer assignment's was.
+    private func restored(_ state: PagePartition, epoch: AssignmentEpoch) {
+        let partition = state.partition
+        if let held = held[partition], held.epoch > epoch { return }
+        held[partition] = Held(epoch: epoch, state: state)
+        // A summary settled under an earlier assignment may be older than what the output holds.
+        settled[partition] = nil
+        logger.info(
+            "pages partition restored",
+            metadata: ["kafka.partition": "\(partition)", "pages": "\(state.outlines.count)"])
+    }
+
+    /// The partition's state under `epoch`, once restored; nil when it is not held under it.
+    func state(of partition: Int, epoch: AssignmentEpoch) -> PagePartition? {
+        held[partition].flatMap { $0.epoch == epoch ? $0.state : nil }
     }
 
     /// Applies `message`'s `input` to the partition's state; returns what it asks to write. The
     /// caller says with ``sent(_:succeeded:)`` whether the broker took it.
-    func apply(_ message: Change, to partition: Int, generation: Int, _ input: IndexInput) async throws
+    /// A partition not held under `epoch` (its assignment has ended) writes nothing.
+    func apply(_ message: Change, to partition: Int, epoch: AssignmentEpoch, _ input: IndexInput) async throws
         -> PagePartition.Writes
     {
-        let entries = try await state(of: partition, generation: generation).entries
+        guard let entries = state(of: partition, epoch: epoch)?.entries else { return PagePartition.Writes() }
         guard let pageId = PagePartition.pageId(of: input) else { return PagePartition.Writes() }
         let turn = turns[partition] ?? ConcurrencyLimit(1)
         turns[partition] = turn
@@ -112,11 +116,11 @@ package actor PagePartitions {
         // topic's changes: their run is sent in order, and only once it ends. Waits without the
         // turn (the other input's run may need it to end), and looks again once it holds it.
         while true {
-            while othersInFlight(partition, generation: generation, topic: message.topicPartition.topic) {
+            while othersInFlight(partition, epoch: epoch, topic: message.topicPartition.topic) {
                 await withCheckedContinuation { waiting[partition, default: []].append($0) }
             }
             await turn.acquire()
-            guard othersInFlight(partition, generation: generation, topic: message.topicPartition.topic) else { break }
+            guard othersInFlight(partition, epoch: epoch, topic: message.topicPartition.topic) else { break }
             turn.release()
         }
         defer { turn.release() }
@@ -126,23 +130,23 @@ package actor PagePartitions {
             return writes
         }
         // Its outline, in place: a copy of the partition's state would copy every outline.
-        if let entry = writes.entry, held[partition]?.generation == generation {
-            held[partition]?.state?.settle(entry)
+        if let entry = writes.entry, held[partition]?.epoch == epoch {
+            held[partition]?.state.settle(entry)
         }
-        if sending[partition]?.generation != generation {
-            sending[partition] = Sending(generation: generation)
+        if sending[partition]?.epoch != epoch {
+            sending[partition] = Sending(epoch: epoch)
             wake(partition)
         }
         sending[partition]?.unacknowledged += 1
         sending[partition]?.topic = message.topicPartition.topic
-        inFlight[message] = generation
+        inFlight[message] = epoch
         return writes
     }
 
     /// The rows of `message`'s change were acknowledged, or could not be sent.
     func sent(_ message: Change, succeeded: Bool) {
         let partition = Int(message.topicPartition.partition)
-        guard let generation = inFlight.removeValue(forKey: message), sending[partition]?.generation == generation
+        guard let epoch = inFlight.removeValue(forKey: message), sending[partition]?.epoch == epoch
         else { return }
         sending[partition]?.unacknowledged -= 1
         sending[partition]?.failed = !succeeded
@@ -154,9 +158,9 @@ package actor PagePartitions {
     }
 
     /// Whether changes from another input than `topic` are in flight in `partition`.
-    private func othersInFlight(_ partition: Int, generation: Int, topic: String) -> Bool {
+    private func othersInFlight(_ partition: Int, epoch: AssignmentEpoch, topic: String) -> Bool {
         guard let busy = sending[partition] else { return false }
-        return busy.generation == generation && busy.unacknowledged > 0 && busy.topic != topic
+        return busy.epoch == epoch && busy.unacknowledged > 0 && busy.topic != topic
     }
 
     /// How many changes wait for `partition`'s changes in flight (for tests).
@@ -170,10 +174,10 @@ package actor PagePartitions {
     private func settledSummary(of partition: Int) -> PagesSummary? {
         guard let entry = held[partition] else { return nil }
         // Bookkeeping of an earlier assignment: nothing of this one is in flight.
-        if let sending = sending[partition], sending.generation == entry.generation {
+        if let sending = sending[partition], sending.epoch == entry.epoch {
             guard sending.unacknowledged == 0, !sending.failed else { return nil }
         }
-        return held[partition]?.state?.currentSummary()
+        return held[partition]?.state.currentSummary()
     }
 
     /// The summaries of the partitions in `partitions` that are restored and whose every row
@@ -193,35 +197,37 @@ package actor PagePartitions {
         }
     }
 
-    /// The partition read from its changelog into a new table (on the scan's blocking thread).
-    private static func restore(
-        _ partition: Int, file: PageEntryFile?, threadPool: NIOThreadPool, kafka: KafkaClientConfiguration,
-        logger: Logger
-    ) async throws -> PagePartition {
-        let collected = try await threadPool.runIfActive {
-            Collected(partition: partition, entries: try file?.table(of: partition) ?? PageEntriesInMemory())
+    /// One partition's restore: the changelog's entries into a new table, on the scan's thread.
+    private final class Restore: PartitionRestore, @unchecked Sendable {
+        let partitions: PagePartitions
+        let epoch: AssignmentEpoch
+        let restoring: RestoringEpochs
+        /// Touched only by the scan's blocking thread, then by `finish`.
+        var state: PagePartition
+
+        init(
+            partitions: PagePartitions, epoch: AssignmentEpoch, restoring: RestoringEpochs,
+            state: PagePartition
+        ) {
+            (self.partitions, self.epoch, self.restoring, self.state) = (partitions, epoch, restoring, state)
         }
-        try await KafkaTopicSnapshot.scan(
-            ArtpipeTopic.indexPages, from: [Int32(partition): 0], configuration: kafka, timeout: .seconds(600),
-            logger: logger
-        ) { message in
-            guard collected.error == nil, let entry = try? IndexTopicRecords.pageEntry(message) else { return }
-            do { try collected.state.restore(entry) } catch { collected.error = error }
+
+        func restore(_ message: KafkaConsumerMessage) throws {
+            guard let entry = try? IndexTopicRecords.pageEntry(message) else { return }
+            let partition = state.partition
+            try restoring.epochs.withLock { restoring in
+                guard restoring[partition] == epoch else { return }
+                try state.restore(entry)
+            }
         }
-        if let error = collected.error { throw error }
-        logger.info(
-            "pages partition restored",
-            metadata: ["kafka.partition": "\(partition)", "pages": "\(collected.state.outlines.count)"])
-        return collected.state
+
+        func finish() async throws {
+            await partitions.restored(state, epoch: epoch)
+        }
     }
 
-    /// What a restore collects; only the blocking thread that scans touches it.
-    private final class Collected: @unchecked Sendable {
-        var state: PagePartition
-        /// The table's first failure: the restore fails with it.
-        var error: (any Error)?
-        init(partition: Int, entries: any PageEntryTable) {
-            state = PagePartition(partition: partition, entries: entries)
-        }
+    /// By partition, the epoch whose restore may write its entries.
+    private final class RestoringEpochs: Sendable {
+        let epochs = Mutex<[Int: AssignmentEpoch]>([:])
     }
 }

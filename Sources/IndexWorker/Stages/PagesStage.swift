@@ -3,6 +3,7 @@ import KafkaClient
 import Logging
 import NIOPosix
 import PipelineContract
+import StreamTasks
 
 /// Stage A of the index (docs/architecture.md, "The index at scale"): reads pages, thumbnails
 /// and failed page requests by page id, keeps each page's entry (its changelog
@@ -28,26 +29,22 @@ package struct PagesStage: MessageHandler {
         storeThreads: NIOThreadPool, logger: Logger
     ) {
         self.partitions = partitions
-        progress = StageProgress()
-        states = PagePartitions(
-            kafka: kafka, progress: progress, file: entries, threadPool: storeThreads, logger: logger)
+        states = PagePartitions(file: entries, threadPool: storeThreads, logger: logger)
+        progress = StageProgress(
+            restore: .init(
+                .own(ArtpipeTopic.indexPages), store: states,
+                restorer: ChangelogRestorer(kafka: kafka, logger: logger)))
         gaps = HistoryGaps(accepts: acceptsMissingHistory, logger: logger)
     }
 
     /// Sets the consumer up as this stage reads: the range assignor, its changelog (an empty
-    /// one means the inputs are read from their start), its assignments followed (each starts
+    /// one means the inputs are read from their start), its assignments followed (each begins
     /// the partition's restore) and checked for missing history.
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
         consumer.client.properties["partition.assignment.strategy"] = "range"
         consumer.changelog = ArtpipeTopic.indexPages
-        let (progress, states, gaps) = (self.progress, self.states, self.gaps)
-        progress.follow(&consumer) { partitions in
-            for partition in partitions {
-                progress.expect(PagePartitions.restoreStep, partition: partition, endOffset: 1)
-                let generation = progress.held[partition] ?? 0
-                Task { try? await states.state(of: partition, generation: generation) }
-            }
-        }
+        let gaps = self.gaps
+        progress.follow(&consumer)
         let (start, revoke) = (consumer.startOffset, consumer.onRevoke)
         consumer.startOffset = { topicPartition, committed, earliest in
             gaps.check(topicPartition, committed: committed, earliest: earliest)
@@ -73,9 +70,10 @@ package struct PagesStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let partition = Int(message.partition)
-        let generation = progress.held[partition] ?? 0
+        // Not held: revoked since it was delivered; its next owner handles it.
+        guard let epoch = try await progress.restored(partition) else { return [] }
         let change = PagePartitions.Change(message)
-        let writes = try await states.apply(change, to: partition, generation: generation, input)
+        let writes = try await states.apply(change, to: partition, epoch: epoch, input)
         do {
             var records = try writes.works.map {
                 try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)

@@ -5,6 +5,7 @@ import Logging
 import NIOPosix
 import ObjectStorage
 import PipelineContract
+import StreamTasks
 import Synchronization
 
 /// Publishes what this copy's index stages hold and may publish (docs/architecture.md, "What
@@ -42,7 +43,7 @@ package final class ShardPublisher: @unchecked Sendable {
     }
 
     /// Each shard's assignment it was last published under.
-    private var publishedUnder: [Int: Int] = [:]
+    private var publishedUnder: [Int: AssignmentEpoch] = [:]
     /// What this copy knows of the output's index files (under the round's lock).
     private let known: KnownOutput
     /// The summary each shard last got: one whose position alone moved is written again.
@@ -183,9 +184,9 @@ package final class ShardPublisher: @unchecked Sendable {
         // be written into a summary of the older one's works.
         var positions: [Int: Int64] = [:]
         for shard in writable {
-            guard let generation = held[shard] else { continue }
+            guard let epoch = held[shard] else { continue }
             positions[shard] = artists.progress.position(
-                of: ArtpipeTopic.indexArtists, partition: shard, under: generation)
+                of: ArtpipeTopic.indexArtists, partition: shard, under: epoch)
         }
         try await artists.shards.keep(assignments)
         let (listing, again, bootstrapped) = try await threadPool.runIfActive {
@@ -218,8 +219,8 @@ package final class ShardPublisher: @unchecked Sendable {
                     try self.writeMovedPositions(positionsRead, held: held, taken: written)
                     // Each page partition's only while it is held under the round's picture.
                     for summary in summariesToWrite {
-                        guard let generation = pagesHeld[summary.partition],
-                            self.pages.progress.holds(summary.partition, under: generation)
+                        guard let epoch = pagesHeld[summary.partition],
+                            self.pages.progress.holds(summary.partition, under: epoch)
                         else { continue }
                         try self.summaries.write(summary)
                     }
@@ -249,7 +250,7 @@ package final class ShardPublisher: @unchecked Sendable {
     private final class ShardRound: Sendable {
         let listing: [String: OutputVersion]
         /// Whether a shard under an assignment is written whole again.
-        let again: @Sendable (Int, Int) -> Bool
+        let again: @Sendable (Int, AssignmentEpoch) -> Bool
         /// How far each shard was read before its works were taken.
         let positions: [Int: Int64]
         let bootstrapped: Bool
@@ -258,7 +259,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let taken = Mutex<Set<Int>>([])
 
         init(
-            listing: [String: OutputVersion], again: @escaping @Sendable (Int, Int) -> Bool,
+            listing: [String: OutputVersion], again: @escaping @Sendable (Int, AssignmentEpoch) -> Bool,
             positions: [Int: Int64], bootstrapped: Bool
         ) {
             (self.listing, self.again, self.positions, self.bootstrapped) = (listing, again, positions, bootstrapped)
@@ -268,23 +269,24 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Writes `shards` (each with the assignment it is held under), ``shardsAtOnce`` side by
     /// side: one's buckets are rendered while another's are read or written. Returns how many
     /// files were written or removed.
-    private func publishShards(_ shards: [(Int, Int)], in round: ShardRound, threadPool: NIOThreadPool) async throws
+    private func publishShards(_ shards: [(Int, AssignmentEpoch)], in round: ShardRound, threadPool: NIOThreadPool)
+        async throws
         -> Int
     {
         try await withThrowingTaskGroup(of: Int.self) { group in
             var pending = shards[...]
             for _ in 0..<shardsAtOnce {
-                guard let (shard, generation) = pending.popFirst() else { break }
+                guard let (shard, epoch) = pending.popFirst() else { break }
                 group.addTask {
-                    try await self.publishShard(shard, generation: generation, in: round, threadPool: threadPool)
+                    try await self.publishShard(shard, epoch: epoch, in: round, threadPool: threadPool)
                 }
             }
             var count = 0
             while let written = try await group.next() {
                 count += written
-                guard let (shard, generation) = pending.popFirst() else { continue }
+                guard let (shard, epoch) = pending.popFirst() else { continue }
                 group.addTask {
-                    try await self.publishShard(shard, generation: generation, in: round, threadPool: threadPool)
+                    try await self.publishShard(shard, epoch: epoch, in: round, threadPool: threadPool)
                 }
             }
             return count
@@ -294,10 +296,10 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Writes one shard: a part of its buckets at a time when whole, each part's works read
     /// from the state's file as its turn comes and let go once written (a shard's works whole
     /// in memory took 2.3-2.7 GB a copy at 10 million works).
-    private func publishShard(_ shard: Int, generation: Int, in round: ShardRound, threadPool: NIOThreadPool)
+    private func publishShard(_ shard: Int, epoch: AssignmentEpoch, in round: ShardRound, threadPool: NIOThreadPool)
         async throws -> Int
     {
-        let again = round.again(shard, generation)
+        let again = round.again(shard, epoch)
         // Written again whole: what this copy knows of the shard's files is read anew, once,
         // before its first part.
         if again { try await threadPool.runIfActive { self.locked { self.known.forgetFiles(of: shard) } } }
@@ -306,13 +308,13 @@ package final class ShardPublisher: @unchecked Sendable {
         let (listing, position, bootstrapped) = (round.listing, round.positions[shard], round.bootstrapped)
         // Until the index is bootstrapped only the shard's summary is written.
         let (wasTaken, view) = try await artists.shards.take(
-            shard, generation: generation, always: again, shards: shards, summaryOnly: !bootstrapped,
+            shard, epoch: epoch, always: again, shards: shards, summaryOnly: !bootstrapped,
             bucketsPerPart: bucketsPerPart
         ) { part, last in
             // A part of a shard written whole: on the state's threads, the shard locked across its parts.
             let files = try self.writeShard(
                 part, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
-                generation: generation)
+                epoch: epoch)
             written.withLock { $0 += files }
         }
         if let view {
@@ -320,7 +322,7 @@ package final class ShardPublisher: @unchecked Sendable {
             let files = try await threadPool.runIfActive {
                 try self.writeShard(
                     view, last: true, listing: listing, position: position, bootstrapped: bootstrapped,
-                    generation: generation)
+                    epoch: epoch)
             }
             written.withLock { $0 += files }
         }
@@ -344,10 +346,10 @@ package final class ShardPublisher: @unchecked Sendable {
 
     /// Writes again the summary of each shard whose works did not change but whose position
     /// moved: the assembler waits for positions.
-    private func writeMovedPositions(_ positions: [Int: Int64], held: [Int: Int], taken: Set<Int>) throws {
+    private func writeMovedPositions(_ positions: [Int: Int64], held: [Int: AssignmentEpoch], taken: Set<Int>) throws {
         for (shard, position) in positions where !taken.contains(shard) && publishedUnder[shard] == held[shard] {
             guard var summary = shardSummaries[shard], (summary.position ?? -1) < position,
-                let generation = held[shard], stillHeld(shard, under: generation)
+                let epoch = held[shard], stillHeld(shard, under: epoch)
             else { continue }
             summary.position = position
             try summaries.write(summary)
@@ -370,8 +372,8 @@ package final class ShardPublisher: @unchecked Sendable {
     /// Whether `shard` is still this copy's under the assignment a round's picture showed: a
     /// shard revoked mid-round (its partition empty, or a rebalance) is not written from the
     /// older picture over what its new owner writes.
-    private func stillHeld(_ shard: Int, under generation: Int) -> Bool {
-        if artists.progress.holds(shard, under: generation) { return true }
+    private func stillHeld(_ shard: Int, under epoch: AssignmentEpoch) -> Bool {
+        if artists.progress.holds(shard, under: epoch) { return true }
         logger.debug("shard let go mid-round: not written", metadata: ["kafka.partition": "\(shard)"])
         return false
     }
@@ -385,8 +387,8 @@ package final class ShardPublisher: @unchecked Sendable {
     /// The output's listing, and which shards are to be written whole again: held under a new
     /// assignment, or with a file another writer replaced. Listed afresh when a shard about to
     /// be written whole is ready (not while it restores: that would list every round).
-    private func plan(held: [Int: Int], ready: Set<Int>) throws -> (
-        [String: OutputVersion], @Sendable (Int, Int) -> Bool
+    private func plan(held: [Int: AssignmentEpoch], ready: Set<Int>) throws -> (
+        [String: OutputVersion], @Sendable (Int, AssignmentEpoch) -> Bool
     ) {
         publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
         let under = publishedUnder
@@ -394,7 +396,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let (publishedUnder, replacedShards) = (self.publishedUnder, known.replaced)
         return (
             listing,
-            { shard, generation in publishedUnder[shard] != generation || replacedShards.contains(shard) }
+            { shard, epoch in publishedUnder[shard] != epoch || replacedShards.contains(shard) }
         )
     }
 
@@ -405,18 +407,18 @@ package final class ShardPublisher: @unchecked Sendable {
     /// summary written, outside the round's lock: only what this copy knows of files is under it.
     private func writeShard(
         _ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?, bootstrapped: Bool,
-        generation: Int
+        epoch: AssignmentEpoch
     ) throws -> Int {
         var summary = view.summary
         summary.position = position
         // Revoked since the round's picture: its next owner writes it, from what it restored.
-        guard stillHeld(view.shard, under: generation) else { return 0 }
+        guard stillHeld(view.shard, under: epoch) else { return 0 }
         guard bootstrapped else {
             summary.published = false
             try summaries.write(summary)
             locked {
                 shardSummaries[view.shard] = summary
-                publishedUnder[view.shard] = generation
+                publishedUnder[view.shard] = epoch
             }
             return 0
         }
@@ -431,7 +433,7 @@ package final class ShardPublisher: @unchecked Sendable {
             for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
         }
         let count = try locked {
-            guard stillHeld(view.shard, under: generation) else { return 0 }
+            guard stillHeld(view.shard, under: epoch) else { return 0 }
             var changed: [KnownOutput.Change] = []
             for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
                 if let change = try known.change(bytes, at: path, listed: listing[path]) { changed.append(change) }
@@ -449,11 +451,11 @@ package final class ShardPublisher: @unchecked Sendable {
             }
             return count
         }
-        guard last, stillHeld(view.shard, under: generation) else { return count }
+        guard last, stillHeld(view.shard, under: epoch) else { return count }
         try summaries.write(summary)
         locked {
             shardSummaries[view.shard] = summary
-            publishedUnder[view.shard] = generation
+            publishedUnder[view.shard] = epoch
         }
         return count
     }
@@ -462,7 +464,7 @@ package final class ShardPublisher: @unchecked Sendable {
     /// and the target of the page summaries they show is reached.
     /// - Parameter shardZero: the assignment shard 0 was held under in the round's picture: the
     ///   shared files are written only while it still is.
-    private func assemble(threadPool: NIOThreadPool, shardZero: Int) async throws -> Int {
+    private func assemble(threadPool: NIOThreadPool, shardZero: AssignmentEpoch) async throws -> Int {
         guard
             let (shardSummaries, pageSummaries, versions) = try await threadPool.runIfActive({
                 try self.summaries.read(count: self.shards.count)

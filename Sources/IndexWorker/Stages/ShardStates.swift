@@ -1,14 +1,16 @@
 import Foundation
+import KafkaClient
 import NIOPosix
+import StreamTasks
 import Synchronization
 
-/// The artist shards this copy holds: each begins empty at its assignment and is read again
-/// from the topic; a shard changed since it was last published is marked so, and rendered
+/// The artist shards this copy holds: each begins empty at its assignment and is restored
+/// from the topic (``beginRestore(of:under:)``), then read on; a shard changed since it was last published is marked so, and rendered
 /// again only where it changed. The shards' lines are on the copy's own disk
 /// (``ShardLineFile``); what stays in memory is per artist.
-package final class ShardStates: Sendable {
+package final class ShardStates: RestorableStore {
     private struct Held {
-        var generation: Int
+        var epoch: AssignmentEpoch
         var works: ShardWorks
         /// Changed since the publisher last took it.
         var changed = true
@@ -47,54 +49,95 @@ package final class ShardStates: Sendable {
         (self.threadPool, self.droppedPerCall) = (threadPool, droppedPerCall)
     }
 
-    func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, generation: Int) async throws {
+    /// Applies a row of `shard` read under the assignment `epoch`; a row of an assignment older
+    /// than the shard's is left out.
+    func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch) async throws {
         try await threadPool.runIfActive {
-            try self.state.withLock { state in
-                // Taken out, not copied: mutated while the dictionary still held it, every row
-                // would copy the shard's whole state.
-                var entry: Held
-                if let held = state.held[shard], held.generation > generation {
-                    // A row of an assignment that has ended, come after the next one began.
-                    return
-                }
-                if let held = state.held.removeValue(forKey: shard), held.generation == generation {
-                    entry = held
-                } else {
-                    // Taken anew: emptied whole (``ShardLineFile/table(of:)``), so no longer leaving.
-                    state.leaving.removeAll { $0 == shard }
-                    entry = Held(
-                        generation: generation,
-                        works: ShardWorks(shard: shard, lines: try state.file.table(of: shard), layout: self.layout))
-                }
-                defer { state.held[shard] = entry }
-                if !(try entry.works.apply(work, row)).isEmpty { entry.changed = true }
-            }
+            try self.state.withLock { try self.apply(work, row, shard: shard, epoch: epoch, in: &$0) }
         }
     }
 
-    /// A view of the shard's works under the assignment `generation`, if they changed since
+    private func apply(
+        _ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch, in state: inout State
+    )
+        throws
+    {
+        if let held = state.held[shard], held.epoch > epoch {
+            // A row of an assignment that has ended, come after the next one began.
+            return
+        }
+        // Taken out, not copied: mutated while the dictionary still held it, every row would
+        // copy the shard's whole state.
+        var entry: Held
+        if let held = state.held.removeValue(forKey: shard), held.epoch == epoch {
+            entry = held
+        } else {
+            entry = try begin(shard, epoch: epoch, in: &state)
+        }
+        defer { state.held[shard] = entry }
+        if !(try entry.works.apply(work, row)).isEmpty { entry.changed = true }
+    }
+
+    /// The shard taken anew under `epoch`: emptied whole (``ShardLineFile/table(of:)``), so no
+    /// longer leaving.
+    private func begin(_ shard: Int, epoch: AssignmentEpoch, in state: inout State) throws -> Held {
+        state.leaving.removeAll { $0 == shard }
+        return Held(
+            epoch: epoch, works: ShardWorks(shard: shard, lines: try state.file.table(of: shard), layout: layout))
+    }
+
+    /// Empties `shard` to be restored under `epoch` from `artpipe.index-artists`.
+    package func beginRestore(of shard: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
+        try await threadPool.runIfActive {
+            try self.state.withLock { state in
+                if let held = state.held[shard], held.epoch > epoch { throw AssignmentEnded(epoch) }
+                state.held[shard] = try self.begin(shard, epoch: epoch, in: &state)
+            }
+        }
+        return Restore(states: self, shard: shard, epoch: epoch)
+    }
+
+    /// One shard's restore: each row applied as the stage would.
+    private final class Restore: PartitionRestore {
+        let states: ShardStates
+        let shard: Int
+        let epoch: AssignmentEpoch
+
+        init(states: ShardStates, shard: Int, epoch: AssignmentEpoch) {
+            (self.states, self.shard, self.epoch) = (states, shard, epoch)
+        }
+
+        func restore(_ message: KafkaConsumerMessage) throws {
+            guard let input = try? IndexTopicRecords.artistRow(message) else { return }
+            try states.state.withLock { try states.apply(input.work, input.row, shard: shard, epoch: epoch, in: &$0) }
+        }
+
+        func finish() async throws {}
+    }
+
+    /// A view of the shard's works under the assignment `epoch`, if they changed since
     /// last taken (or `always`, then whole); marks them taken. A shard no row came to under it
     /// holds no works; one rows came to under a newer assignment gives nothing.
     /// `summaryOnly`: the works are not rendered yet (the index is bootstrapping); the shard is
     /// then taken whole the next time.
-    func take(_ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false)
+    func take(_ shard: Int, epoch: AssignmentEpoch, always: Bool, shards: IndexShards, summaryOnly: Bool = false)
         async throws -> ShardView?
     {
         // Never in parts: one view, handed back.
         try await take(
-            shard, generation: generation, always: always, shards: shards, summaryOnly: summaryOnly,
+            shard, epoch: epoch, always: always, shards: shards, summaryOnly: summaryOnly,
             bucketsPerPart: IndexLayout.bucketCount
         ) { _, _ in }.view
     }
 
-    /// ``take(_:generation:always:shards:summaryOnly:)``, a shard taken whole in parts of at most
+    /// ``take(_:epoch:always:shards:summaryOnly:)``, a shard taken whole in parts of at most
     /// `bucketsPerPart` buckets handed to `parts` on the thread pool, each read as its turn comes
     /// (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), the shard locked
     /// meanwhile so every part shows the same artists and counts. A view in one piece is handed
     /// back instead, the lock let go: the caller writes it on its own threads, and the stage's
     /// rows go on meanwhile on these. Returns whether it was taken, and that view.
     func take(
-        _ shard: Int, generation: Int, always: Bool, shards: IndexShards, summaryOnly: Bool = false,
+        _ shard: Int, epoch: AssignmentEpoch, always: Bool, shards: IndexShards, summaryOnly: Bool = false,
         bucketsPerPart: Int, parts: @escaping @Sendable (_ view: ShardView, _ last: Bool) throws -> Void
     ) async throws -> (taken: Bool, view: ShardView?) {
         try await threadPool.runIfActive {
@@ -106,8 +149,8 @@ package final class ShardStates: Sendable {
                 // Taken under a newer assignment since the round's picture: its works are not the
                 // ones the round asks for, and an empty view in their place would take the shard's
                 // files away.
-                guard entry.generation <= generation else { return (false, nil) }
-                guard entry.generation == generation else {
+                guard entry.epoch <= epoch else { return (false, nil) }
+                guard entry.epoch == epoch else {
                     return (always, always ? ShardView(empty: shard) : nil)
                 }
                 guard entry.changed || always else { return (false, nil) }
@@ -139,7 +182,7 @@ package final class ShardStates: Sendable {
         try await threadPool.runIfActive {
             try self.state.withLock { state in
                 for (shard, entry) in state.held.sorted(by: { $0.key < $1.key })
-                where assignments.hasEnded(shard, generation: entry.generation) {
+                where assignments.hasEnded(shard, epoch: entry.epoch) {
                     state.held[shard] = nil
                     state.leaving.append(shard)
                 }

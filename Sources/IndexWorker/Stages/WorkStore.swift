@@ -1,6 +1,8 @@
 import EmbeddedStore
 import Foundation
+import KafkaClient
 import NIOPosix
+import StreamTasks
 import Synchronization
 
 /// The works stage's state for the partitions this copy holds, on the copy's own disk: one
@@ -8,7 +10,7 @@ import Synchronization
 /// cache (`cacheBytes`), whatever the works a copy owns; a work's state is read when a row of it
 /// comes and written back after. A partition begins empty at each assignment and is read again
 /// from its changelog, so the file is scratch: made afresh by each process.
-package final class WorkStore: Sendable {
+package final class WorkStore: RestorableStore {
     private let held: Mutex<Held>
     private let shards: IndexShards
     /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
@@ -24,21 +26,60 @@ package final class WorkStore: Sendable {
         (self.shards, self.threadPool) = (shards, threadPool)
     }
 
-    /// Applies a row of `work` read from `partition` under the assignment `generation` (`row` nil:
-    /// a tombstone of `key`): the work's state read, changed and written back.
-    package func apply(to partition: Int, generation: Int, work: WorkKey, key: String, row: WorkRow?) async throws
-        -> WorkState.Writes
+    /// Applies a row of `work` read from `partition` under the assignment `epoch` (`row` nil: a
+    /// tombstone of `key`): the work's state read, changed and written back. A row of an
+    /// assignment older than the partition's is left out (it writes nothing).
+    package func apply(to partition: Int, epoch: AssignmentEpoch, work: WorkKey, key: String, row: WorkRow?)
+        async throws -> WorkState.Writes
     {
-        let shards = self.shards
-        return try await threadPool.runIfActive {
+        try await threadPool.runIfActive {
             try self.held.withLock {
-                try $0.begin(partition, generation: generation)
-                var state = try $0.state(of: work, in: partition) ?? WorkState(work: work)
-                let writes = state.apply(key: key, row: row, shards: shards)
-                try $0.put(state, of: work, in: partition)
-                return writes
+                try self.apply(to: partition, epoch: epoch, work: work, key: key, row: row, in: &$0)
             }
         }
+    }
+
+    private func apply(
+        to partition: Int, epoch: AssignmentEpoch, work: WorkKey, key: String, row: WorkRow?, in held: inout Held
+    ) throws -> WorkState.Writes {
+        guard try held.begin(partition, epoch: epoch) else { return WorkState.Writes() }
+        var state = try held.state(of: work, in: partition) ?? WorkState(work: work)
+        let writes = state.apply(key: key, row: row, shards: shards)
+        try held.put(state, of: work, in: partition)
+        return writes
+    }
+
+    /// Empties `partition` to be restored under `epoch` from `artpipe.index-works` (its changelog).
+    package func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
+        try await threadPool.runIfActive {
+            try self.held.withLock { held in
+                if let current = held.epochs[partition], current > epoch { throw AssignmentEnded(epoch) }
+                try held.clear.run([.integer(partition)])
+                held.epochs[partition] = epoch
+            }
+        }
+        return Restore(store: self, partition: partition, epoch: epoch)
+    }
+
+    /// One partition's restore: each row applied as the handler would, its writes dropped (they
+    /// were sent when the row was first handled).
+    private final class Restore: PartitionRestore {
+        let store: WorkStore
+        let partition: Int
+        let epoch: AssignmentEpoch
+
+        init(store: WorkStore, partition: Int, epoch: AssignmentEpoch) {
+            (self.store, self.partition, self.epoch) = (store, partition, epoch)
+        }
+
+        func restore(_ message: KafkaConsumerMessage) throws {
+            guard let input = try? IndexTopicRecords.workRow(message) else { return }
+            _ = try store.held.withLock {
+                try store.apply(to: partition, epoch: epoch, work: input.work, key: input.key, row: input.row, in: &$0)
+            }
+        }
+
+        func finish() async throws {}
     }
 
     /// How many works `partition` holds now, for the tests.
@@ -55,7 +96,7 @@ package final class WorkStore: Sendable {
         let clear: SQLiteStatement
         let counting: SQLiteStatement
         /// The assignment each partition's rows were read under.
-        var generations: [Int: Int] = [:]
+        var epochs: [Int: AssignmentEpoch] = [:]
 
         init(path: String, cacheBytes: Int) throws {
             // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
@@ -73,11 +114,17 @@ package final class WorkStore: Sendable {
             counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1")
         }
 
-        /// A partition under a new assignment begins empty: it is read again from its start.
-        mutating func begin(_ partition: Int, generation: Int) throws {
-            guard generations[partition] != generation else { return }
+        /// Whether a row of `partition` under `epoch` is applied: not when the partition is held
+        /// under a newer assignment. One under a newer assignment than it had begins empty
+        /// (``WorkStore/beginRestore(of:under:)`` did it already for a partition restored).
+        mutating func begin(_ partition: Int, epoch: AssignmentEpoch) throws -> Bool {
+            if let current = epochs[partition] {
+                if current > epoch { return false }
+                if current == epoch { return true }
+            }
             try clear.run([.integer(partition)])
-            generations[partition] = generation
+            epochs[partition] = epoch
+            return true
         }
 
         func state(of work: WorkKey, in partition: Int) throws -> WorkState? {

@@ -1,22 +1,26 @@
 import ArtpipeRuntime
 import KafkaClient
+import Logging
 import PipelineContract
+import StreamTasks
 
 /// Stage B of the index (docs/architecture.md, "The index at scale"): reads
 /// `artpipe.index-works` by work, which is also its changelog (its state is a function of the
-/// topic's rows, ``WorkRows``; it writes none of them). A partition assigned is read from its
-/// start: what comes before the group's committed offset at the assignment only restores the
-/// state (its outputs were written when it was first handled); from there on each row's
-/// consequence is written: the work's changed line to its artist's shard of
-/// `artpipe.index-artists`.
+/// topic's rows, ``WorkRows``; it writes none of them). A partition assigned is restored from
+/// the topic up to the group's committed offset (its outputs were written when those rows were
+/// first handled), and read from there: each row's consequence is written, the work's changed
+/// line to its artist's shard of `artpipe.index-artists`.
 package struct WorksStage: MessageHandler {
     package typealias Input = (work: WorkKey, key: String, row: WorkRow?)
 
     package let progress: StageProgress
     let states: WorkStore
 
-    package init(states: WorkStore) {
-        progress = StageProgress()
+    package init(states: WorkStore, kafka: KafkaClientConfiguration, logger: Logger) {
+        progress = StageProgress(
+            restore: .init(
+                .input(ArtpipeTopic.indexWorks), store: states,
+                restorer: ChangelogRestorer(kafka: kafka, logger: logger)))
         self.states = states
     }
 
@@ -24,7 +28,7 @@ package struct WorksStage: MessageHandler {
     package var sendsInRuns: Bool { true }
 
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
-        progress.follow(&consumer, startingAt: KafkaConsumerConfiguration.beginningOffset)
+        progress.follow(&consumer)
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
@@ -34,11 +38,11 @@ package struct WorksStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let partition = Int(message.partition)
-        let generation = progress.held[partition] ?? 0
+        // Not held: revoked since it was delivered; its next owner handles it.
+        guard let epoch = try await progress.restored(partition) else { return [] }
         let writes = try await states.apply(
-            to: partition, generation: generation, work: input.work, key: input.key, row: input.row)
+            to: partition, epoch: epoch, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1)
-        guard !progress.handledBefore(message.offset, partition: partition) else { return [] }
         let relocation = try writes.relocation.map { try [IndexTopicRecords.record($0)] } ?? []
         return try writes.artists.map(IndexTopicRecords.record) + relocation
     }

@@ -1,4 +1,5 @@
 import KafkaClient
+import StreamTasks
 import Synchronization
 
 /// Where one of the index's topics ends, as far as the rows this copy's stages wrote go: the
@@ -14,7 +15,7 @@ final class WrittenEnds: Sendable {
     private let topic: String
     private let acknowledged: KafkaAcknowledgedOffsets?
     /// The broker's ends, and the assignment they were asked under.
-    private let baseline = Mutex<(generation: Int, ends: [Int64])?>(nil)
+    private let baseline = Mutex<(epoch: AssignmentEpoch, ends: [Int64])?>(nil)
     private let asked = Atomic<Int>(0)
 
     init(topic: String, acknowledged: KafkaAcknowledgedOffsets?) {
@@ -24,17 +25,17 @@ final class WrittenEnds: Sendable {
     /// How many times the broker was asked: for tests.
     var questionsAsked: Int { asked.load(ordering: .relaxed) }
 
-    /// The topic's ends for rows written under assignment `generation`; `ask` asks the broker,
-    /// the first time under a generation and whenever the acknowledgements cannot say.
-    func ends(under generation: Int, ask: () async throws -> [Int64]) async throws -> [Int64] {
-        if let known = baseline.withLock({ $0 }), known.generation == generation,
+    /// The topic's ends for rows written under assignment `epoch`; `ask` asks the broker,
+    /// the first time under a epoch and whenever the acknowledgements cannot say.
+    func ends(under epoch: AssignmentEpoch, ask: () async throws -> [Int64]) async throws -> [Int64] {
+        if let known = baseline.withLock({ $0 }), known.epoch == epoch,
             let written = acknowledged?.ends(of: topic, partitions: known.ends.count)
         {
             return zip(known.ends, written).map { max($0, $1) }
         }
         asked.add(1, ordering: .relaxed)
         let ends = try await ask()
-        baseline.withLock { $0 = (generation, ends) }
+        baseline.withLock { $0 = (epoch, ends) }
         return ends
     }
 }

@@ -18,11 +18,13 @@ package enum KafkaTopicSnapshot {
 
     /// Hands `visit` each message from `starts` (partition → first offset; every partition from
     /// its low watermark when nil) up to the high watermark each partition had when the scan
-    /// began, in offset order per partition. Nothing is kept: memory stays flat however long
-    /// the topic is. `visit` runs on a blocking thread.
+    /// began (or up to `ends`' offset for a partition it names, when lower), in offset order per
+    /// partition. Nothing is kept: memory stays flat however long the topic is. `visit` runs on
+    /// a blocking thread.
     package static func scan(
-        _ topic: String, from starts: [Int32: Int64]? = nil, configuration: KafkaClientConfiguration,
-        timeout: Duration, logger: Logger, visit: @escaping @Sendable (KafkaConsumerMessage) -> Void
+        _ topic: String, from starts: [Int32: Int64]? = nil, upTo ends: [Int32: Int64] = [:],
+        configuration: KafkaClientConfiguration, timeout: Duration, logger: Logger,
+        visit: @escaping @Sendable (KafkaConsumerMessage) -> Void
     ) async throws {
         let properties = configuration.clientProperties(
             clientIDSuffix: "snapshot", defaults: [("enable.partition.eof", "false"), ("enable.auto.commit", "false")],
@@ -32,12 +34,13 @@ package enum KafkaTopicSnapshot {
             type: .consumer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
         let milliseconds = timeout.timeoutMilliseconds
         try await configuration.runBlocking {
-            try scan(topic, from: starts, client: client, timeoutMilliseconds: milliseconds, visit: visit)
+            try scan(topic, from: starts, upTo: ends, client: client, timeoutMilliseconds: milliseconds, visit: visit)
         }
     }
 
     private static func scan(
-        _ topic: String, from starts: [Int32: Int64]?, client: RDKafkaClient, timeoutMilliseconds: Int32,
+        _ topic: String, from starts: [Int32: Int64]?, upTo ends: [Int32: Int64], client: RDKafkaClient,
+        timeoutMilliseconds: Int32,
         visit: (KafkaConsumerMessage) -> Void
     ) throws {
         let partitions: [Int32]
@@ -53,8 +56,9 @@ package enum KafkaTopicSnapshot {
         var remaining: [Int32: Int64] = [:]
         var assignment: [(KafkaTopicPartition, Int64?)] = []
         for partition in partitions {
-            let (low, high) = try client.watermarks(
+            let (low, watermark) = try client.watermarks(
                 KafkaTopicPartition(topic: topic, partition: partition), timeoutMilliseconds: timeoutMilliseconds)
+            let high = min(watermark, ends[partition] ?? watermark)
             let start = max(starts?[partition] ?? low, low)
             if start < high {
                 remaining[partition] = high

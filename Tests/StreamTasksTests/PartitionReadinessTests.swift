@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IndexWorker
+@testable import StreamTasks
 
 @Suite("When a partition may publish")
 struct PartitionReadinessTests {

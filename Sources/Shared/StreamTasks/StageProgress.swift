@@ -1,0 +1,308 @@
+import KafkaClient
+import Logging
+import Synchronization
+
+/// Which partitions of one stage this copy holds, each a ``StagePartition`` (its epoch, its
+/// state, how far it has read since it was assigned), and the restores of their store
+/// (``ChangelogRestorer``): a partition may be handled once restored, and may publish, or be
+/// summarised, once every topic it reads is read to where it stood at the assignment. Fed from
+/// the consumer's assignment callbacks and from the handler; read by the publisher.
+package final class StageProgress: Sendable {
+    /// How a stage's store is restored at each assignment (Kafka Streams' changelog).
+    package struct Restore: Sendable {
+        package enum Changelog: Sendable, Equatable {
+            /// A changelog of the stage's own (`topic`), read to its end.
+            case own(String)
+            /// The stage's input `topic` is its changelog: read up to the group's committed offset
+            /// on it, where the consumer then starts. Nothing the group committed is handled
+            /// again, and nothing is committed below it.
+            case input(String)
+        }
+
+        package let changelog: Changelog
+        package let store: any RestorableStore
+        package let restorer: ChangelogRestorer
+
+        package init(_ changelog: Changelog, store: any RestorableStore, restorer: ChangelogRestorer) {
+            (self.changelog, self.store, self.restorer) = (changelog, store, restorer)
+        }
+
+        var topic: String {
+            switch changelog {
+            case .own(let topic), .input(let topic): topic
+            }
+        }
+    }
+
+    private struct Restoring {
+        let epoch: AssignmentEpoch
+        let task: Task<Void, any Error>
+    }
+
+    private struct State {
+        var partitions: [Int: StagePartition] = [:]
+        /// The restore under way, or last run, for each partition held.
+        var restores: [Int: Restoring] = [:]
+        /// Per partition of the input that is the changelog, the group's committed offset when it
+        /// was last assigned: where its restore ends and its consumer starts.
+        var committed: [Int: Int64] = [:]
+        /// Where the consumer starts reading each partition being assigned: read up to there already.
+        var starts: [KafkaTopicPartition: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// The newest assignment's epoch; bumped under `state`'s lock, so a picture of the
+    /// partitions held (``assignments``) knows every assignment it shows and no later one.
+    private let epochs = Atomic<Int>(0)
+    /// Set whenever a message is read, cleared by ``takeMoved()``: wakes the publisher.
+    private let moved = Atomic<Bool>(false)
+    private let restore: Restore?
+
+    /// An end offset the broker did not give: never reached, so the partition waits.
+    static let unknownEnd: Int64 = 1 << 50
+
+    /// - Parameter restore: how the stage's store is restored at each assignment; nil: it has none.
+    package init(restore: Restore? = nil) {
+        self.restore = restore
+    }
+
+    /// Partitions assigned, with each topic's end offset then (an unknown one counts as not
+    /// read): each held under a new epoch, restoring; their restore is begun.
+    package func assigned(_ partitions: [(KafkaTopicPartition, endOffset: Int64?)]) {
+        let byPartition = Dictionary(grouping: partitions, by: { Int($0.0.partition) })
+        state.withLock { state in
+            let epoch = AssignmentEpoch(epochs.wrappingAdd(1, ordering: .relaxed).newValue)
+            for (partition, topics) in byPartition {
+                var targets = state.partitions[partition]?.readiness.targets ?? [:]
+                for (topicPartition, end) in topics { targets[topicPartition.topic] = end ?? Self.unknownEnd }
+                var readiness = PartitionReadiness(endOffsets: targets)
+                var settled: [String: Int64] = [:]
+                for (topicPartition, _) in topics {
+                    if let start = state.starts.removeValue(forKey: topicPartition) {
+                        readiness.advance(topicPartition.topic, to: start)
+                        // An empty partition, or one compacted to nothing, has no message to finish.
+                        settled[topicPartition.topic] = start
+                    }
+                }
+                var entry = StagePartition(epoch: epoch, readiness: readiness, settled: settled)
+                if restore == nil { entry.restored() }
+                state.partitions[partition] = entry
+            }
+            // Under the same lock: whoever waits on a partition finds its restore.
+            beginRestore(of: byPartition.mapValues { _ in epoch }, in: &state)
+        }
+    }
+
+    /// Begins one restore of `partitions`, each under its epoch, unless the stage keeps no
+    /// store. Called under the lock, so one restore at a time runs for an epoch.
+    private func beginRestore(of partitions: [Int: AssignmentEpoch], in state: inout State) {
+        guard let restore, !partitions.isEmpty else { return }
+        var bounds: [Int: Int64?] = [:]
+        for partition in partitions.keys {
+            switch restore.changelog {
+            case .own: bounds[partition] = .some(nil)
+            case .input: bounds[partition] = state.committed[partition] ?? 0
+            }
+        }
+        // Made under the lock, so that whoever waits on the partition finds it; it runs after.
+        let task = Task { [self] in
+            do {
+                var restores: [Int: any PartitionRestore] = [:]
+                for (partition, epoch) in partitions.sorted(by: { $0.key < $1.key }) {
+                    restores[partition] = try await restore.store.beginRestore(of: partition, under: epoch)
+                }
+                try await restore.restorer.restore(restore.topic, bounds: bounds, into: restores)
+                self.state.withLock { state in
+                    for (partition, epoch) in partitions where state.partitions[partition]?.epoch == epoch {
+                        state.partitions[partition]?.restored()
+                    }
+                }
+                moved.store(true, ordering: .releasing)
+            } catch {
+                self.state.withLock { state in
+                    for (partition, epoch) in partitions where state.partitions[partition]?.epoch == epoch {
+                        state.partitions[partition]?.restoreFailed("\(error)")
+                    }
+                }
+                restore.restorer.logger.warning(
+                    "partitions held: their restore failed; restored again when next handled",
+                    metadata: [
+                        "kafka.topic": "\(restore.topic)", "kafka.partitions": "\(partitions.keys.sorted())",
+                        "error": "\(error)",
+                    ])
+                throw error
+            }
+        }
+        for (partition, epoch) in partitions { state.restores[partition] = Restoring(epoch: epoch, task: task) }
+    }
+
+    /// Waits until `partition`'s store is restored under the assignment it is held by, and
+    /// returns that assignment; nil when it is not held (revoked: what is handled of it is
+    /// nobody's). A restore that failed is begun again; one that fails now throws.
+    package func restored(_ partition: Int) async throws -> AssignmentEpoch? {
+        enum Next {
+            case held(AssignmentEpoch?)
+            case wait(Task<Void, any Error>)
+        }
+        while true {
+            let next: Next = state.withLock { state in
+                guard let entry = state.partitions[partition] else { return .held(nil) }
+                if entry.isRestored { return .held(entry.epoch) }
+                if case .held = entry.state {
+                    state.partitions[partition]?.restoring()
+                    beginRestore(of: [partition: entry.epoch], in: &state)
+                }
+                // Begun with the assignment, or just now, under this lock.
+                guard let restoring = state.restores[partition], restoring.epoch == entry.epoch else {
+                    return .held(nil)
+                }
+                return .wait(restoring.task)
+            }
+            switch next {
+            case .held(let epoch): return epoch
+            case .wait(let task): try await task.value
+            }
+        }
+    }
+
+    /// What each partition held waits for, when its restore failed: for `/healthz` and `status`.
+    package var heldReasons: [Int: String] {
+        state.withLock { state in
+            state.partitions.compactMapValues { entry in
+                if case .held(let reason) = entry.state { return reason }
+                return nil
+            }
+        }
+    }
+
+    /// Each partition held, in its state.
+    package var states: [Int: StagePartition.State] {
+        state.withLock { $0.partitions.mapValues(\.state) }
+    }
+
+    /// Where the consumer starts reading a partition being assigned: `start` when the stage
+    /// chose it, else the group's committed offset, else the oldest the partition holds.
+    /// Returns `start`, for ``KafkaConsumerConfiguration/startOffset``.
+    package func starting(
+        _ topicPartition: KafkaTopicPartition, committed offset: Int64?, earliest: Int64?, at start: Int64? = nil
+    ) -> Int64? {
+        var start = start
+        if case .input(let topic) = restore?.changelog, topic == topicPartition.topic {
+            // Restored up to the group's committed offset, and read from there.
+            start = offset ?? KafkaConsumerConfiguration.beginningOffset
+        }
+        let position = start == KafkaConsumerConfiguration.beginningOffset ? earliest : start ?? offset ?? earliest
+        state.withLock { state in
+            state.starts[topicPartition] = position ?? 0
+            if case .input(let topic) = restore?.changelog, topic == topicPartition.topic {
+                state.committed[Int(topicPartition.partition)] = offset ?? 0
+            }
+        }
+        return start
+    }
+
+    /// `topic`'s partition is read up to `position` (one past the last offset handled).
+    package func read(_ topic: String, partition: Int, upTo position: Int64) {
+        state.withLock { $0.partitions[partition]?.read(topic, upTo: position) }
+        moved.store(true, ordering: .releasing)
+    }
+
+    /// The messages of `topic`'s partition up to `position` (one past the last) are done with,
+    /// as the offset its group may commit says (``MessageHandler/finished(_:)``).
+    package func settled(_ topic: String, partition: Int, upTo position: Int64) {
+        state.withLock { $0.partitions[partition]?.settle(topic, upTo: position) }
+    }
+
+    /// Whether this copy holds every partition of `topic` that `ends` names (one end each, by
+    /// partition) and has settled each up to its end (``settled(_:partition:upTo:)``) under the
+    /// assignment it holds it by: what the group's committed offsets would say once it commits.
+    package func hasSettled(_ topic: String, _ ends: [Int64]) -> Bool {
+        state.withLock { state in
+            ends.enumerated().allSatisfy { partition, end in
+                (state.partitions[partition]?.settled[topic] ?? -1) >= end
+            }
+        }
+    }
+
+    /// Whether any message was read since the last call.
+    package func takeMoved() -> Bool {
+        moved.exchange(false, ordering: .acquiringAndReleasing)
+    }
+
+    /// How far `topic`'s partition is read under the current assignment, or only under the
+    /// assignment `epoch` when given.
+    package func position(of topic: String, partition: Int, under epoch: AssignmentEpoch? = nil) -> Int64? {
+        state.withLock { state in
+            guard let entry = state.partitions[partition], epoch == nil || entry.epoch == epoch else { return nil }
+            return entry.readiness.positions[topic]
+        }
+    }
+
+    /// Whether `partition` is held now under the assignment `epoch`: asked right before a write
+    /// made from a picture taken earlier, so that a partition revoked since is not written.
+    package func holds(_ partition: Int, under epoch: AssignmentEpoch) -> Bool {
+        state.withLock { $0.partitions[partition]?.epoch == epoch }
+    }
+
+    /// The partitions are revoked (or lost): dropped, with their restores (one still running
+    /// finishes under an epoch that has ended, and its store leaves it out).
+    package func revoked(_ partitions: [KafkaTopicPartition]) {
+        let numbers = Set(partitions.map { Int($0.partition) })
+        state.withLock { state in
+            for partition in numbers {
+                state.partitions[partition] = nil
+                state.restores[partition] = nil
+            }
+        }
+    }
+
+    /// The partitions held now, each with the assignment it is held under.
+    package var held: [Int: AssignmentEpoch] { assignments.held }
+
+    /// ``held``, with the newest assignment made by then.
+    package var assignments: StageAssignments {
+        state.withLock {
+            StageAssignments(
+                held: $0.partitions.mapValues(\.epoch), latest: AssignmentEpoch(epochs.load(ordering: .relaxed)))
+        }
+    }
+
+    /// The partitions held, restored and read to where they stood at their assignment.
+    package var ready: Set<Int> {
+        state.withLock { Set($0.partitions.filter(\.value.isReady).keys) }
+    }
+
+    /// Messages left to read before every partition held is ready.
+    package var remaining: Int64 {
+        state.withLock { $0.partitions.values.map(\.readiness.remaining).reduce(0, +) }
+    }
+
+    /// Follows `consumer`'s assignments: where each partition starts (`start`; the group's
+    /// committed offset when nil, or when the stage's input is its changelog), its end offsets
+    /// when assigned (each partition then restoring), and its revocation.
+    ///
+    /// The consumer commits every 100 ms unless `--kafka` says otherwise: the stages' committed
+    /// offsets are how the copy assembling the shared files learns that rows went through the
+    /// stages on any copy (``AssemblyTarget``), so they bound how soon a new page is published.
+    /// (Kafka Streams commits as often under exactly-once.)
+    package func follow(_ consumer: inout KafkaConsumerConfiguration, startingAt start: Int64? = nil) {
+        if consumer.client.properties["auto.commit.interval.ms"] == nil {
+            consumer.client.properties["auto.commit.interval.ms"] = "100"
+        }
+        consumer.startOffset = { [self] in starting($0, committed: $1, earliest: $2, at: start) }
+        consumer.onAssign = { [self] partitions in assigned(partitions) }
+        consumer.onRevoke = { [self] revoked, _ in self.revoked(revoked) }
+    }
+
+    /// `decode` of `message`; a message it cannot read counts as read (it goes to the dead letters).
+    package func decoding<Input>(_ message: KafkaConsumerMessage, _ decode: (KafkaConsumerMessage) throws -> Input)
+        throws -> Input
+    {
+        do {
+            return try decode(message)
+        } catch {
+            read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
+            throw error
+        }
+    }
+}

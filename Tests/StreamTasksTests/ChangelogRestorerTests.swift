@@ -1,0 +1,47 @@
+import ArtpipeTestKit
+import KafkaClient
+import KafkaTestKit
+import Synchronization
+import Testing
+
+@testable import StreamTasks
+
+@Suite("Restoring a store from its changelog", .timeLimit(.minutes(1)))
+struct ChangelogRestorerTests {
+    @Test(
+        "each partition read from its start up to its bound, or to its end, in offset order; a partition bounded at 0 reads nothing"
+    )
+    func bounds() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("changelog", partitions: 3)
+        try await cluster.producer.send(
+            (0..<3).flatMap { partition in
+                (0..<5).map {
+                    KafkaProducerRecord(
+                        topic: topic, partition: Int32(partition), key: "k\($0)",
+                        value: Array("p\(partition)-\($0)".utf8))
+                }
+            })
+        let restores = (0..<3).map { _ in Collecting() }
+        let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
+        try await restorer.restore(
+            topic, bounds: [0: 3, 1: nil, 2: 0],
+            into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }))
+        #expect(restores[0].values.withLock { $0 } == ["p0-0", "p0-1", "p0-2"])
+        #expect(restores[1].values.withLock { $0 } == (0..<5).map { "p1-\($0)" })
+        #expect(restores[2].values.withLock { $0 }.isEmpty)
+        #expect(restores.allSatisfy { $0.finished.withLock { $0 } }, "each finished")
+        await cluster.shutdown()
+    }
+
+    final class Collecting: PartitionRestore {
+        let values = Mutex<[String]>([])
+        let finished = Mutex(false)
+
+        func restore(_ message: KafkaConsumerMessage) throws {
+            values.withLock { $0.append(String(decoding: message.value, as: UTF8.self)) }
+        }
+
+        func finish() async throws { finished.withLock { $0 = true } }
+    }
+}
