@@ -7,8 +7,10 @@ import Testing
 /// Histories of pages through the index's three stages, over a log as a broker keeps one: each
 /// partition's rows in the order they were produced, each stage's partition at a position of
 /// its own, so that the stages run in any order a broker allows (A far ahead of B, C behind
-/// both), and a works partition now and then restored by a new owner from the compacted log
-/// (the last row of each key). At rest, the files must be the bytes of
+/// both), and now and then a partition of any stage handed to a new owner, which restores it
+/// from its changelog as compaction leaves it (the last row of each key); a pages partition's
+/// new owner is given again the inputs its group had not committed (at-least-once delivery
+/// after a copy is killed). At rest, the files must be the bytes of
 /// `StagedIndexBuild`'s one pass over the same inputs (docs/architecture.md, "The index's
 /// rules of construction").
 @Suite("The staged index against its one-pass reference, over random histories", .timeLimit(.minutes(3)))
@@ -49,10 +51,37 @@ struct IndexHistoryModelTests {
         return partition
     }
 
+    /// What a compacted log keeps of `rows`: the last row of each key, in the order of their offsets.
+    static func compacted<Row>(_ rows: ArraySlice<Row>, key: (Row) -> String) -> [Row] {
+        var last: [String: Int] = [:]
+        for (offset, row) in zip(rows.indices, rows) { last[key(row)] = offset }
+        return last.values.sorted().map { rows[$0] }
+    }
+
+    /// A pages partition restored from its changelog (`artpipe.index-pages`) as compaction leaves it.
+    static func restored(_ partition: Int, from entries: ArraySlice<PageEntry>) throws -> PagePartition {
+        var restored = PagePartition(partition: partition)
+        for entry in compacted(entries, key: \.pageId) { try restored.restore(entry) }
+        return restored
+    }
+
+    /// An artist shard restored from `artpipe.index-artists` as compaction leaves it, tombstones gone.
+    static func restored(shard: Int, from rows: ArraySlice<(work: WorkKey, row: ShardWorks.Row?)>) throws
+        -> ShardWorks
+    {
+        var restored = ShardWorks(shard: shard)
+        for row in compacted(rows, key: \.work.description) where row.row != nil {
+            _ = try restored.apply(row.work, row.row)
+        }
+        return restored
+    }
+
     /// The files the three stages publish at rest once `inputs` went through them, the stages
     /// taking turns as `random` picks, one message at a time; `inTurn`: B and C read all they
     /// can before A takes its next input, as the one pass runs them; `restores`: how many times
-    /// a works partition is taken over by a new owner, which restores it from the compacted log.
+    /// a partition of a stage picked at random is taken over by a new owner, which restores it
+    /// from its changelog as compaction leaves it; a pages partition's new owner handles again
+    /// the inputs its group had not committed.
     static func staged(
         _ inputs: [StagedIndexBuild.Input], random: inout FuzzRandom, inTurn: Bool = false, restores: Int = 0
     ) throws -> [String: [UInt8]] {
@@ -62,8 +91,20 @@ struct IndexHistoryModelTests {
         var artists = (0..<partitions).map { ShardWorks(shard: $0) }
         var worksLog = Log<(work: WorkKey, key: String, row: WorkRow?)>(partitions: partitions)
         var artistsLog = Log<(work: WorkKey, row: ShardWorks.Row?)>(partitions: partitions)
+        var pagesLog = Log<PageEntry>(partitions: partitions)
+        // Each pages partition's inputs as delivered, and how many of them its group committed.
+        var delivered = (0..<partitions).map { _ in [IndexInput]() }
+        var committed = Array(repeating: 0, count: partitions)
         var next = 0
         var restoresLeft = restores
+        // A's step: `input` applied to its partition, its rows appended to the logs.
+        func pagesStep(_ input: IndexInput, partition: Int) throws {
+            let writes = try pages[partition].apply(input)
+            for write in writes.works {
+                worksLog.partitions[write.work.partition(of: partitions)].append((write.work, write.key, write.row))
+            }
+            if let entry = writes.entry { pagesLog.partitions[partition].append(entry) }
+        }
         while true {
             // Who may take a step: A while inputs are left, each partition of B and of C with a row.
             let steps =
@@ -71,25 +112,42 @@ struct IndexHistoryModelTests {
                 + artistsLog.pending.map { "c\($0)" }
             guard let step = steps.isEmpty ? nil : inTurn ? steps.last : random.pick(steps) else { break }
             if restoresLeft > 0, random.below(8) == 0 {
-                // A new owner of a works partition: restored from what the log keeps of what was read.
                 restoresLeft -= 1
                 let partition = random.below(partitions)
-                let restored = Self.restored(
-                    from: worksLog.partitions[partition][..<worksLog.read[partition]], shards: shards)
-                // What the new owner holds is what the old one held: each work's rows and its line.
-                #expect(restored.works.mapValues(\.rows) == works[partition].works.mapValues(\.rows))
-                #expect(restored.works.mapValues(\.line) == works[partition].works.mapValues(\.line))
-                works[partition] = restored
+                switch random.below(3) {
+                case 0:
+                    // A new owner of a pages partition: restored from its changelog, then given again
+                    // what its group had not committed.
+                    let restored = try Self.restored(partition, from: pagesLog.partitions[partition][...])
+                    #expect(restored.summary == pages[partition].summary)
+                    pages[partition] = restored
+                    for input in delivered[partition][committed[partition]...] {
+                        try pagesStep(input, partition: partition)
+                    }
+                    committed[partition] = delivered[partition].count
+                case 1:
+                    // A new owner of a works partition: restored from what the log keeps of what was read.
+                    let restored = Self.restored(
+                        from: worksLog.partitions[partition][..<worksLog.read[partition]], shards: shards)
+                    // What the new owner holds is what the old one held: each work's rows and its line.
+                    #expect(restored.works.mapValues(\.rows) == works[partition].works.mapValues(\.rows))
+                    #expect(restored.works.mapValues(\.line) == works[partition].works.mapValues(\.line))
+                    works[partition] = restored
+                default:
+                    // A new owner of an artist shard: restored from what the log keeps of what was read.
+                    artists[partition] = try Self.restored(
+                        shard: partition, from: artistsLog.partitions[partition][..<artistsLog.read[partition]])
+                }
             }
             if step == "a" {
                 let input = inputs[next]
                 next += 1
                 let pageId = PagePartition.pageId(of: input.indexInput) ?? ""
                 let partition = Int(IndexLayout.nameHash(pageId) % UInt64(partitions))
-                let writes = try pages[partition].apply(input.indexInput)
-                for write in writes.works {
-                    worksLog.partitions[write.work.partition(of: partitions)].append((write.work, write.key, write.row))
-                }
+                try pagesStep(input.indexInput, partition: partition)
+                delivered[partition].append(input.indexInput)
+                // Now and then the group commits what the partition handled.
+                if random.below(3) == 0 { committed[partition] = delivered[partition].count }
             } else if step.hasPrefix("b"), let partition = Int(step.dropFirst()) {
                 let (work, key, row) = worksLog.next(partition)
                 let out = works[partition].apply(work, key: key, row: row)
@@ -225,7 +283,7 @@ struct IndexHistoryModelTests {
             let inputs = Self.history(seed: seed)
             let expected = try StagedIndexBuild.files(inputs, partitions: Self.partitions)
             var random = FuzzRandom(seed: seed &* 31)
-            if try Self.staged(inputs, random: &random, restores: seed % 3 == 0 ? 2 : 0) != expected {
+            if try Self.staged(inputs, random: &random, restores: seed % 3 == 0 ? 4 : 0) != expected {
                 differing.append(seed)
             }
         }

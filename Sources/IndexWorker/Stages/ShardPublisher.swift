@@ -26,11 +26,10 @@ package final class ShardPublisher: @unchecked Sendable {
     let works: WorksStage
     let artists: ArtistsStage
     let summaries: IndexSummaries
+    /// When the shared files may show the page summaries they wait for.
+    let watermark: AssemblyWatermark
+    /// What the watermark asks the broker, counted for the tests.
     let offsets: KafkaGroupPositions
-    /// Where `artpipe.index-works` ends for the rows of the pages this copy holds.
-    private let pagesWrote: WrittenEnds
-    /// Where `artpipe.index-artists` ends for the rows this copy's works stage wrote.
-    private let worksWrote: WrittenEnds
     let logger: Logger
     /// Asked before every write (through ``output``), when the copy runs one.
     private let fence: GroupMembershipFence?
@@ -50,12 +49,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private var shardSummaries: [Int: ShardSummary] = [:]
     /// Over what this copy knows of the output (the properties above and below), a step at a time.
     private let round = NSLock()
-    /// The page summaries the next shared files are to show, and what they wait for.
-    private let target = Mutex<AssemblyTarget?>(nil)
     /// The shards a round leaves for later while a new page's rows come.
     private let hold: ShardHold
-    /// What the shared files last waited for, so it is logged once.
-    private let lastWait = Mutex<String?>(nil)
     /// What this copy's last assembly showed (nil: it has not assembled yet): the shards'
     /// summaries but their positions, the page summaries but their ends, the files' paths. A
     /// position that alone moved changes no shared file.
@@ -79,9 +74,6 @@ package final class ShardPublisher: @unchecked Sendable {
     let bucketsPerPart: Int
     /// How many shards a round writes side by side: one renders while another is written or read.
     let shardsAtOnce: Int
-    /// How long a round of a complete index waits for the rows its target waits for to go
-    /// through this copy's works stage, and then for its shards to read them (``catchUp(held:)``).
-    let catchUpWithin: Duration
     /// ``ShardHold/within`` unless told: longer than a page took through the stages at ten
     /// million works (up to 3.3 s).
     package static let defaultHoldWithin = Duration.seconds(5)
@@ -107,7 +99,6 @@ package final class ShardPublisher: @unchecked Sendable {
                 }
             } ?? output
         (self.bucketsPerPart, self.shardsAtOnce) = (bucketsPerPart, max(shardsAtOnce, 1))
-        self.catchUpWithin = catchUpWithin
         hold = ShardHold(within: holdWithin)
         shards = IndexShards(count: partitions)
         known = KnownOutput(output: self.output, shards: shards, relistEvery: relistEvery)
@@ -116,9 +107,13 @@ package final class ShardPublisher: @unchecked Sendable {
         self.artists = artists
         // Through the fenced output: a summary is a write like any other.
         summaries = IndexSummaries(output: self.output)
+        // How long a round of a complete index waits for the rows its target waits for to go
+        // through this copy's works stage, and then for its shards to read them.
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
-        pagesWrote = WrittenEnds(topic: ArtpipeTopic.indexWorks, acknowledged: acknowledged)
-        worksWrote = WrittenEnds(topic: ArtpipeTopic.indexArtists, acknowledged: acknowledged)
+        watermark = AssemblyWatermark(
+            pages: pages.progress, works: works.progress, artists: artists.progress,
+            questions: .asking(offsets), acknowledged: acknowledged,
+            catchUpWithin: catchUpWithin, logger: logger)
         self.logger = logger
     }
 
@@ -127,16 +122,17 @@ package final class ShardPublisher: @unchecked Sendable {
     package func hasNews() -> Bool {
         // Both taken, so neither carries an old change into the next call.
         let moved = [artists.progress.takeMoved(), pages.progress.takeMoved()].contains(true)
-        return moved || target.withLock { $0 != nil }
+        return moved || watermark.isAiming
     }
 
     /// Whether the next round should follow as soon as there is news: the index is complete, and
     /// the last round wrote nothing (a new page is then picked up at once) or left the shared
-    /// files waiting for a target (the next round waits for its rows itself, ``catchUpWithin``).
+    /// files waiting for a target (the next round waits for its rows itself,
+    /// ``AssemblyWatermark/catchUpWithin``).
     /// Rounds that came every 10 ms while a page's rows went through the stages took the CPU the
     /// stages needed: a page at ten million works took 1.2-1.9 s, against 0.8-1.5 s before.
     package var followsSoon: Bool {
-        isComplete && (lastAtRest.load(ordering: .relaxed) || target.withLock { $0 != nil })
+        isComplete && (lastAtRest.load(ordering: .relaxed) || watermark.isAiming)
     }
 
     /// Whether the output's index was once complete: from then on a round is on a new page's path.
@@ -168,9 +164,11 @@ package final class ShardPublisher: @unchecked Sendable {
         let ready = artists.progress.ready
         // Asked before the positions are read: shards that read to the target's end this round
         // let this round assemble, where asking after put a round more on every page's path.
-        if ready.contains(0) { try await advanceTarget(waiting: isComplete) }
+        if ready.contains(0) { try await watermark.advance(waiting: isComplete) }
         phases.end("target")
-        await catchUp(held: ready)
+        // Only once the index is complete: until then the shards are far behind, and a round has
+        // nothing to wait for.
+        if isComplete { await watermark.catchUp(held: ready) }
         phases.end("catch_up")
         // The page summaries to write: a changed one means a page's rows are on their way.
         let pagesHeld = pages.progress.held
@@ -203,7 +201,7 @@ package final class ShardPublisher: @unchecked Sendable {
         phases.end("listing")
         // Where the page summaries' rows end, asked while the shards are written: it does not depend
         // on them, and asking the broker after them put a request's time on every page's path.
-        async let due = summariesDue(changedSummaries)
+        async let due = watermark.due(changedSummaries)
         let round = ShardRound(listing: listing, again: again, positions: positions, bootstrapped: bootstrapped)
         var count = 0
         do {
@@ -328,20 +326,6 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         if !wasTaken { round.taken.withLock { _ = $0.remove(shard) } }
         return written.withLock { $0 }
-    }
-
-    /// The page summaries the output does not hold yet (``IndexSummaries/changes(_:)``), each
-    /// with where `artpipe.index-works` ends once they were taken: every row their pages wrote
-    /// is acknowledged, so below those ends (``WrittenEnds``: the pages were summarised under
-    /// the newest assignment or an older one). None changed: nothing is asked.
-    private func summariesDue(_ changed: [PagesSummary]) async throws -> [PagesSummary] {
-        var due = changed
-        guard !due.isEmpty else { return [] }
-        let ends = try await pagesWrote.ends(under: pages.progress.assignments.latest) {
-            try await offsets.ends(of: ArtpipeTopic.indexWorks, group: IndexStages.worksGroup)
-        }
-        for index in due.indices { due[index].worksEnd = ends }
-        return due
     }
 
     /// Writes again the summary of each shard whose works did not change but whose position
@@ -471,13 +455,13 @@ package final class ShardPublisher: @unchecked Sendable {
             })
         else { return 0 }
         let (shardsNow, pagesNow) = (shardSummaries.map(\.withoutPosition), pageSummaries.map(\.pagesOnly))
-        if self.target.withLock({ $0 == nil }) {
+        if !watermark.isAiming {
             // What the shared files show already: no target, and no question to the broker (a
             // pipeline at rest asked two every round).
             if let shown = try await threadPool.runIfActive({ self.locked { self.lastShown } }),
                 shown.shards == shardsNow, shown.pages == pagesNow
             {
-                waiting(for: nil)
+                watermark.atRest()
                 return try await threadPool.runIfActive {
                     try self.locked {
                         guard self.stillHeld(0, under: shardZero) else { return 0 }
@@ -485,25 +469,9 @@ package final class ShardPublisher: @unchecked Sendable {
                     }
                 }
             }
-            let target = AssemblyTarget(pages: pageSummaries, versions: versions)
-            guard target.worksEnd != nil else {
-                waiting(for: "a page summary that names the end of \(ArtpipeTopic.indexWorks)")
-                return 0
-            }
-            self.target.withLock { $0 = target }
-            try await advanceTarget()
+            guard try await watermark.aim(at: pageSummaries, versions: versions) else { return 0 }
         }
-        guard let target = self.target.withLock({ $0 }) else { return 0 }
-        // Without its end of the artists' topic it waits for the works stage, as logged then.
-        guard target.artistsEnd != nil else { return 0 }
-        guard target.isReached(by: shardSummaries) else {
-            waiting(
-                for:
-                    "the shards to read \(target.artistsEnd ?? []) (at \(shardSummaries.map { $0.position ?? -1 }))")
-            return 0
-        }
-        waiting(for: nil)
-        self.target.withLock { $0 = nil }
+        guard let target = watermark.reached(by: shardSummaries) else { return 0 }
         let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
         let shownPages = pagesShown.map(\.pagesOnly)
         return try await threadPool.runIfActive {
@@ -540,89 +508,16 @@ package final class ShardPublisher: @unchecked Sendable {
         }
     }
 
-    /// Moves the shared files' target on once the works stage has gone past the end of
-    /// `artpipe.index-works` its page summaries name: it then waits for the shards to read to
-    /// where `artpipe.index-artists` ends at that moment. Past: when this copy's works stage
-    /// holds every partition, restored, the offsets it finished here, which its next commit
-    /// would carry (no question to the broker, and no wait for that commit, every 100 ms),
-    /// waited for up to ``catchUpWithin`` when `waiting`; the artists' end is then what this
-    /// copy wrote (``WrittenEnds``). Else the works group's committed offsets, whichever copies
-    /// hold its partitions, and the artists' end from the broker.
-    private func advanceTarget(waiting wait: Bool = false) async throws {
-        guard var target = self.target.withLock({ $0 }), let worksEnd = target.worksEnd, target.artistsEnd == nil
-        else { return }
-        let askArtistsEnd = {
-            try await self.offsets.ends(of: ArtpipeTopic.indexArtists, group: IndexStages.artistsGroup)
-        }
-        if works.progress.ready.isSuperset(of: 0..<worksEnd.count) {
-            let progress = works.progress
-            let settled = { progress.hasSettled(ArtpipeTopic.indexWorks, worksEnd) }
-            guard await within(wait ? catchUpWithin : .zero, until: settled) else {
-                waiting(for: "the works stage to go past \(worksEnd)")
-                return
-            }
-            // Read once settled: the rows up to the works' end were handled under it or an older one.
-            target.artistsEnd = try await worksWrote.ends(under: progress.assignments.latest, ask: askArtistsEnd)
-        } else {
-            let works = try await offsets.committed(group: IndexStages.worksGroup, topic: ArtpipeTopic.indexWorks)
-            guard zip(works, worksEnd).allSatisfy({ $0 >= $1 }) else {
-                waiting(for: "the works stage to commit \(worksEnd) (at \(works))")
-                return
-            }
-            target.artistsEnd = try await askArtistsEnd()
-        }
-        self.target.withLock { $0 = target }
-    }
-
-    /// Waits, at most ``catchUpWithin``, for the shards `held` to read to the end of
-    /// `artpipe.index-artists` the target waits for. The works stage has just written those rows,
-    /// and the artist stage applies them within a fraction of a second: a round that read its
-    /// positions before them took a second writing round, which put a round's time (half a
-    /// second at ten million works) on a new page's path. Only once the index is complete: until
-    /// then the shards are far behind, and a round has nothing to wait for.
-    private func catchUp(held: Set<Int>) async {
-        guard isComplete, let end = target.withLock({ $0?.artistsEnd }) else { return }
-        let progress = artists.progress
-        _ = await within(catchUpWithin) {
-            !held.contains { shard in
-                shard < end.count
-                    && (progress.position(of: ArtpipeTopic.indexArtists, partition: shard) ?? -1) < end[shard]
-            }
-        }
-    }
-
     /// The shards of `ready` this round leaves for a later one (``ShardHold``): only on a copy
     /// whose index is complete and that assembles it, the one that knows the target.
     private func heldBack(_ ready: Set<Int>, pagesChanged: Bool) -> Set<Int> {
         let assembles = isComplete && ready.contains(0)
-        let target = assembles ? self.target.withLock { $0 } : nil
         let progress = artists.progress
         // Asked every round, whether or not it assembles: a round that holds none restarts the limit.
         return hold.heldBack(
-            ready, awaitingRows: assembles && (pagesChanged || target.map { $0.artistsEnd == nil } == true),
-            artistsEnd: target?.artistsEnd,
+            ready, awaitingRows: assembles && (pagesChanged || watermark.awaitsWorks),
+            artistsEnd: assembles ? watermark.artistsEnd : nil,
             position: { progress.position(of: ArtpipeTopic.indexArtists, partition: $0) })
-    }
-
-    /// Whether `condition` holds within `limit`, looked at every 5 ms: it is this copy's own
-    /// progress, not a question to the broker.
-    private func within(_ limit: Duration, until condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// Logs what the shared files wait for, at debug level, when it changes.
-    private func waiting(for reason: String?) {
-        let changed = lastWait.withLock { last in
-            defer { last = reason }
-            return last != reason
-        }
-        if changed, let reason { logger.debug("shared files waiting", metadata: ["for": "\(reason)"]) }
     }
 
     private func writeShared(_ files: [String: [UInt8]], assembledFrom: SummaryVersions) throws -> Int {
