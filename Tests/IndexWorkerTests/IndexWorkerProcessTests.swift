@@ -317,14 +317,14 @@ struct IndexWorkerProcessTests {
     }
 
     @Test(
-        "a copy frozen (SIGSTOP) past its session while every title changes, then thawed: no file shows an old title again; at rest the bytes of one copy"
+        "one of three copies frozen (SIGSTOP) past its session while a harvest changes every title and drops a work from each page, then thawed: no file shows an old title or a dropped work again; at rest the bytes of one copy"
     )
     func frozenCopy() async throws {
         try await frozenCopy(try Setup())
     }
 
     @Test(
-        "a copy frozen past its session while every title changes, publishing to a bucket on Ceph's gateway: no object shows an old title again",
+        "one of three copies frozen past its session while a harvest changes every title and drops works, publishing to a bucket on Ceph's gateway: no object shows an old title or a dropped work again",
         .enabled(if: S3TestStore.Kind.selected.contains(.cephGateway), "needs Ceph's gateway")
     )
     func frozenCopyOnCeph() async throws {
@@ -332,7 +332,9 @@ struct IndexWorkerProcessTests {
     }
 
     private func frozenCopy(_ setup: Setup) async throws {
-        // Every page first with its titles marked old; later the same pages as the pure build has them.
+        // Every page first with its titles marked old and a work more; later the same pages as the
+        // pure build has them: every title changes, and each page's extra work leaves the index.
+        var dropped = 0
         let old = try setup.messages.map { record -> KafkaProducerRecord in
             guard record.topic == ArtpipeTopic.pages else { return record }
             var page = try MessageCodec.decode(
@@ -341,30 +343,39 @@ struct IndexWorkerProcessTests {
                     topic: record.topic, partition: 0, offset: 0, key: record.key,
                     value: record.value, headers: record.headers))
             for index in page.artworks.indices { page.artworks[index].title += Self.oldMark }
+            page.artworks.append(
+                Artwork(
+                    objectNumber: "DROPPED-\(dropped)", title: "Dropped \(dropped)\(Self.oldMark)",
+                    artist: "Maker of dropped works", imageURL: nil, width: nil, height: nil,
+                    position: page.artworks.count))
+            dropped += 1
             return try MessageCodec.record(page, topic: ArtpipeTopic.pages)
         }
         try await setup.cluster.producer.send(old)
         let frozen = try setup.startWorker()
-        let other = try setup.startWorker()
+        let others = [try setup.startWorker(), try setup.startWorker()]
         defer {
             frozen.signal(SIGCONT)
             frozen.stop()
-            other.stop()
+            for other in others { other.stop() }
         }
-        try await waitUntil("both copies assigned, and every work shown with its old title", timeout: .seconds(90)) {
-            guard frozen.output.contains("partitions assigned"), other.output.contains("partitions assigned"),
+        try await waitUntil(
+            "the three copies assigned, and every work shown with its old title", timeout: .seconds(90)
+        ) {
+            guard ([frozen] + others).allSatisfy({ $0.output.contains("partitions assigned") }),
                 let files = await setup.published?.files
             else { return false }
             let lines = files.filter { $0.key.hasPrefix("works/") }.values.flatMap {
                 $0.split(separator: UInt8(ascii: "\n"))
             }
-            return lines.count == setup.index.totals.works
+            return lines.count == setup.index.totals.works + dropped
                 && lines.allSatisfy { String(decoding: $0, as: UTF8.self).contains(Self.oldMark) }
         }
         frozen.signal(SIGSTOP)
         try await setup.cluster.producer.send(setup.messages)
-        // The other copy takes the frozen one's partitions once its session ends, and publishes the new titles.
-        try await setup.waitForExpectedIndex(workers: [other])
+        // The other copies take the frozen one's partitions once its session ends, and publish the
+        // new titles without the dropped works.
+        try await setup.waitForExpectedIndex(workers: others)
         let sampler = OldTitleSampler(store: setup.store)
         let sampling = Task { await sampler.run() }
         defer { sampling.cancel() }
@@ -378,10 +389,12 @@ struct IndexWorkerProcessTests {
             await sampler.reads > readWhileFenced + 1
         }
         // Rejoined, it restores what it is given and publishes only that.
-        try await setup.waitForExpectedIndex(workers: [frozen, other])
+        try await setup.waitForExpectedIndex(workers: [frozen] + others)
         let seen = await sampler.finish()
         #expect(readWhileFenced > 0, "the sampler read the output while the copy was fenced")
-        #expect(seen.old.isEmpty, "a file went back to an old title: \(seen.old.prefix(3)); \(frozen.logSummary())")
+        #expect(
+            seen.old.isEmpty,
+            "a file went back to an old title or a dropped work: \(seen.old.prefix(3)); \(frozen.logSummary())")
         await setup.cluster.shutdown()
     }
 
