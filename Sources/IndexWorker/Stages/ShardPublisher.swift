@@ -51,16 +51,8 @@ package final class ShardPublisher: @unchecked Sendable {
     private let round = NSLock()
     /// The shards a round leaves for later while a new page's rows come.
     private let hold: ShardHold
-    /// What this copy's last assembly showed (nil: it has not assembled yet): the shards'
-    /// summaries but their positions, the page summaries but their ends, the files' paths. A
-    /// position that alone moved changes no shared file.
-    private var lastShown: (shards: [ShardSummary], pages: [PagesSummary], paths: Set<String>)?
-    /// The artists of its last assembly, so the next sorts and renders only those that changed.
-    private let assembledArtists = AssembledArtists()
-    /// The letter pages of its last assembly, so the next makes only those that changed.
-    private let letterPages = LetterPages()
-    /// The runs of its last assembly's lists of every artist, so the next joins only those that changed.
-    private let artistLists = ArtistLists()
+    /// The shared files as this copy assembles them (under the round's lock).
+    private let shared: SharedFiles
     /// Whether the output's index was once complete: until then no bucket file is written.
     private var bootstrapped = false {
         didSet { complete.store(bootstrapped, ordering: .relaxed) }
@@ -107,6 +99,7 @@ package final class ShardPublisher: @unchecked Sendable {
         self.artists = artists
         // Through the fenced output: a summary is a write like any other.
         summaries = IndexSummaries(output: self.output)
+        shared = SharedFiles(known: known, summaries: summaries, layout: shards, logger: logger)
         // How long a round of a complete index waits for the rows its target waits for to go
         // through this copy's works stage, and then for its shards to read them.
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
@@ -233,7 +226,7 @@ package final class ShardPublisher: @unchecked Sendable {
         if ready.contains(0), let shardZero = held[0] {
             count += try await assemble(threadPool: threadPool, shardZero: shardZero)
         } else {
-            try await threadPool.runIfActive { self.locked { self.forgetAssembly() } }
+            try await threadPool.runIfActive { self.locked { self.shared.forget() } }
         }
         phases.end("assembly")
         logger.debug(
@@ -341,18 +334,6 @@ package final class ShardPublisher: @unchecked Sendable {
         }
     }
 
-    /// Forgets what this copy's assemblies showed and knew of the shared files: while another
-    /// copy holds shard 0 it writes them, and a copy that takes shard 0 again reads them anew
-    /// rather than trust what they held when it last wrote them.
-    private func forgetAssembly() {
-        guard lastShown != nil else { return }
-        lastShown = nil
-        known.forgetShared()
-        assembledArtists.forget()
-        letterPages.forget()
-        artistLists.forget()
-    }
-
     /// Whether `shard` is still this copy's under the assignment a round's picture showed: a
     /// shard revoked mid-round (its partition empty, or a rebalance) is not written from the
     /// older picture over what its new owner writes.
@@ -454,18 +435,17 @@ package final class ShardPublisher: @unchecked Sendable {
                 try self.summaries.read(count: self.shards.count)
             })
         else { return 0 }
-        let (shardsNow, pagesNow) = (shardSummaries.map(\.withoutPosition), pageSummaries.map(\.pagesOnly))
         if !watermark.isAiming {
             // What the shared files show already: no target, and no question to the broker (a
             // pipeline at rest asked two every round).
-            if let shown = try await threadPool.runIfActive({ self.locked { self.lastShown } }),
-                shown.shards == shardsNow, shown.pages == pagesNow
-            {
+            if let paths = try await threadPool.runIfActive({
+                self.locked { self.shared.shown(shards: shardSummaries, pages: pageSummaries) }
+            }) {
                 watermark.atRest()
                 return try await threadPool.runIfActive {
                     try self.locked {
                         guard self.stillHeld(0, under: shardZero) else { return 0 }
-                        return try self.removeStrayShared(keeping: shown.paths)
+                        return try self.shared.removeStray(keeping: paths)
                     }
                 }
             }
@@ -473,7 +453,6 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         guard let target = watermark.reached(by: shardSummaries) else { return 0 }
         let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
-        let shownPages = pagesShown.map(\.pagesOnly)
         return try await threadPool.runIfActive {
             try self.locked {
                 guard self.stillHeld(0, under: shardZero) else { return 0 }
@@ -485,25 +464,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 }
                 // Every shard's files written since: the manifest names none that is not there.
                 guard shardSummaries.allSatisfy({ $0.published != false }) else { return 0 }
-                // A copy's first assembly may show the summaries already recorded: it writes
-                // only files whose bytes differ, so shared files replaced behind the record's
-                // back (a restored or hand-edited output) are mended, never taken back.
-                let recorded = try self.summaries.assembled()
-                guard
-                    assembledFrom.supersedes(recorded) || (self.lastShown == nil && assembledFrom.covers(recorded))
-                else { return 0 }
-                if let last = self.lastShown, last.shards == shardsNow, last.pages == shownPages {
-                    // The same files again: not rendered (a tenth of a second at a million works).
-                    let removed = try self.removeStrayShared(keeping: last.paths)
-                    try self.summaries.recordAssembled(assembledFrom)
-                    return removed
-                }
-                let files = IndexAssembly.sharedFiles(
-                    shards: shardSummaries, pages: pagesShown, layout: self.shards, artists: self.assembledArtists,
-                    letterPages: self.letterPages, artistLists: self.artistLists)
-                let written = try self.writeShared(files, assembledFrom: assembledFrom)
-                self.lastShown = (shardsNow, shownPages, Set(files.keys))
-                return written
+                return try self.shared.assemble(shards: shardSummaries, pages: pagesShown, from: assembledFrom)
             }
         }
     }
@@ -518,33 +479,5 @@ package final class ShardPublisher: @unchecked Sendable {
             ready, awaitingRows: assembles && (pagesChanged || watermark.awaitsWorks),
             artistsEnd: assembles ? watermark.artistsEnd : nil,
             position: { progress.position(of: ArtpipeTopic.indexArtists, partition: $0) })
-    }
-
-    private func writeShared(_ files: [String: [UInt8]], assembledFrom: SummaryVersions) throws -> Int {
-        var changed: [KnownOutput.Change] = []
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            if let change = try known.change(bytes, at: path) { changed.append(change) }
-        }
-        // The manifest last, on its own: what it names is there before it names it.
-        let manifest = changed.filter { $0.path == IndexLayout.manifestPath }
-        var count = try known.write(changed.filter { $0.path != IndexLayout.manifestPath })
-        count += try known.write(manifest)
-        count += try removeStrayShared(keeping: Set(files.keys))
-        try summaries.recordAssembled(assembledFrom)
-        logger.debug("shared index files assembled", metadata: ["files": "\(count)"])
-        return count
-    }
-
-    /// Removes the index files listed that are no bucket's and not among the shared `paths`.
-    private func removeStrayShared(keeping paths: Set<String>) throws -> Int {
-        var count = 0
-        // The listing holds every bucket's files: the few others are picked out before sorting.
-        for path in try known.listed().keys.filter({ !paths.contains($0) && IndexLayout.bucket(ofFile: $0) == nil })
-            .sorted()
-        {
-            try known.remove(path)
-            count += 1
-        }
-        return count
     }
 }
