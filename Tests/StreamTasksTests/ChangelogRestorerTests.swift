@@ -9,7 +9,7 @@ import Testing
 @Suite("Restoring a store from its changelog", .timeLimit(.minutes(1)))
 struct ChangelogRestorerTests {
     @Test(
-        "each partition read from its start up to its bound, or to its end, in offset order; a partition bounded at 0 reads nothing"
+        "each partition read from its start up to its bound, or to its end, in offset order; a partition bounded at 0 reads nothing, one no longer held gets nothing more"
     )
     func bounds() async throws {
         let cluster = try TestCluster()
@@ -24,13 +24,22 @@ struct ChangelogRestorerTests {
             })
         let restores = (0..<3).map { _ in Collecting() }
         let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
-        try await restorer.restore(
+        let ends = try await restorer.restore(
             topic, bounds: [0: 3, 1: nil, 2: 0],
             into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }))
         #expect(restores[0].values.withLock { $0 } == ["p0-0", "p0-1", "p0-2"])
         #expect(restores[1].values.withLock { $0 } == (0..<5).map { "p1-\($0)" })
         #expect(restores[2].values.withLock { $0 }.isEmpty)
         #expect(restores.allSatisfy { $0.finished.withLock { $0 } }, "each finished")
+        #expect(ends == [0: 3, 1: 5], "one past the last offset restored")
+
+        // A partition no longer held gets no row, and is not finished.
+        let again = (0..<2).map { _ in Collecting() }
+        _ = try await restorer.restore(
+            topic, bounds: [0: nil, 1: nil], into: Dictionary(uniqueKeysWithValues: again.enumerated().map { $0 })
+        ) { $0 != 1 }
+        #expect(again[0].values.withLock { $0.count } == 5 && again[0].finished.withLock { $0 })
+        #expect(again[1].values.withLock { $0 }.isEmpty && !again[1].finished.withLock { $0 })
         await cluster.shutdown()
     }
 

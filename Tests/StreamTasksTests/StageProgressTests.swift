@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import KafkaClient
 import Synchronization
 import Testing
@@ -56,7 +57,7 @@ struct StageProgressTests {
     }
 
     @Test(
-        "a stage whose input is its changelog starts at the group's committed offset and restores up to it; a failed restore holds the partition, says why, and is begun again when next handled"
+        "a stage whose input is its changelog starts at the group's committed offset and restores up to it; a failed restore holds the partition, says why, and is begun again after a pause, the handler waiting meanwhile"
     )
     func restoreHolds() async throws {
         let store = FailingOnceStore()
@@ -70,17 +71,35 @@ struct StageProgressTests {
         #expect(progress.starting(works, committed: nil, earliest: 0) == KafkaConsumerConfiguration.beginningOffset)
         progress.assigned([(works, endOffset: 3)])
         let epoch = try #require(progress.held[0])
-        await #expect(throws: RestoreRefused.self) { try await progress.restored(0) }
-        #expect(progress.states[0] == .held(reason: "refused") && progress.heldReasons == [0: "refused"])
+        let handled = Task { await progress.restored(0) }
+        try await waitUntil("the failed restore to hold the partition", timeout: .seconds(10)) {
+            progress.heldReasons == [0: "refused"]
+        }
+        #expect(progress.states[0] == .held(reason: "refused"))
         progress.read("works", partition: 0, upTo: 3)
-        #expect(progress.ready.isEmpty, "read to its end, but never restored")
-        #expect(try await progress.restored(0) == epoch, "restored again when next asked")
+        #expect(progress.ready.isEmpty, "read to its end, but not restored")
+        #expect(await handled.value == epoch, "the handler waited for the restore begun again")
         #expect(progress.ready == [0] && progress.heldReasons.isEmpty)
         #expect(store.begun.withLock { $0 } == [epoch, epoch])
+        #expect(!progress.wasRestored(0, partition: 0), "nothing restored, nothing skipped")
         progress.revoked([works])
-        #expect(try await progress.restored(0) == nil, "a partition not held is nobody's to handle")
+        #expect(await progress.restored(0) == nil, "a partition not held is nobody's to handle")
         // Committed at 7: the consumer starts there.
         #expect(progress.starting(works, committed: 7, earliest: 0) == 7)
+    }
+
+    @Test("a message of an earlier assignment moves nothing of the current one")
+    func readUnderAnEpoch() {
+        let progress = StageProgress()
+        let works = KafkaTopicPartition(topic: "works", partition: 0)
+        progress.assigned([(works, endOffset: 5)])
+        let first = try? #require(progress.held[0])
+        progress.revoked([works])
+        progress.assigned([(works, endOffset: 5)])
+        progress.read("works", partition: 0, upTo: 5, under: first)
+        #expect(progress.ready.isEmpty)
+        progress.read("works", partition: 0, upTo: 5, under: progress.held[0])
+        #expect(progress.ready == [0])
     }
 
     /// A store whose first restore fails.

@@ -37,10 +37,13 @@ package struct ArtistsStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let shard = Int(message.partition)
-        // Not held: revoked since it was delivered; its next owner handles it.
-        guard let epoch = try await progress.restored(shard) else { return [] }
-        try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)
-        progress.read(message.topic, partition: shard, upTo: message.offset + 1)
+        // Not held, or under another assignment than its lease's: its next owner handles it.
+        guard let epoch = await progress.restored(shard), context.lease?.isActive ?? true else { return [] }
+        // Below where the restore read: in the state already.
+        if !progress.wasRestored(message.offset, partition: shard) {
+            try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)
+        }
+        progress.read(message.topic, partition: shard, upTo: message.offset + 1, under: epoch)
         return []
     }
 }

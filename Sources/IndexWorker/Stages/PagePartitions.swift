@@ -42,6 +42,8 @@ package actor PagePartitions: RestorableStore {
     /// Each change in flight, with the assignment it was applied under: one settled after its
     /// partition was revoked and assigned again is the earlier owner's, and counts for nothing.
     private var inFlight: [Change: AssignmentEpoch] = [:]
+    /// Changes applied with nothing to write (no page id), with their assignment, until settled.
+    private var appliedAlone: [Change: AssignmentEpoch] = [:]
     private var sending: [Int: Sending] = [:]
     /// Changes from another input topic waiting for a partition's changes in flight to settle.
     private var waiting: [Int: [CheckedContinuation<Void, Never>]] = [:]
@@ -106,7 +108,11 @@ package actor PagePartitions: RestorableStore {
         -> PagePartition.Writes
     {
         guard let entries = state(of: partition, epoch: epoch)?.entries else { return PagePartition.Writes() }
-        guard let pageId = PagePartition.pageId(of: input) else { return PagePartition.Writes() }
+        guard let pageId = PagePartition.pageId(of: input) else {
+            // Nothing to write, and read under this assignment once settled.
+            appliedAlone[message] = epoch
+            return PagePartition.Writes()
+        }
         let turn = turns[partition] ?? ConcurrencyLimit(1)
         turns[partition] = turn
         // The partition's three inputs are handled side by side, each sending its rows in runs:
@@ -124,6 +130,8 @@ package actor PagePartitions: RestorableStore {
             turn.release()
         }
         defer { turn.release() }
+        // Revoked and assigned again while it waited: the newer assignment reads it again.
+        guard held[partition]?.epoch == epoch else { return PagePartition.Writes() }
         let writes = try await threadPool.runIfActive {
             let writes = PagePartition.writes(for: input, before: try entries.entry(of: pageId))
             if let entry = writes.entry { try entries.set(entry) }
@@ -143,11 +151,14 @@ package actor PagePartitions: RestorableStore {
         return writes
     }
 
-    /// The rows of `message`'s change were acknowledged, or could not be sent.
-    func sent(_ message: Change, succeeded: Bool) {
+    /// The rows of `message`'s change were acknowledged, or could not be sent. Returns the
+    /// assignment it was applied under; nil when it was not applied.
+    @discardableResult
+    func sent(_ message: Change, succeeded: Bool) -> AssignmentEpoch? {
+        if let epoch = appliedAlone.removeValue(forKey: message) { return epoch }
         let partition = Int(message.topicPartition.partition)
-        guard let epoch = inFlight.removeValue(forKey: message), sending[partition]?.epoch == epoch
-        else { return }
+        guard let epoch = inFlight.removeValue(forKey: message) else { return nil }
+        guard sending[partition]?.epoch == epoch else { return epoch }
         sending[partition]?.unacknowledged -= 1
         sending[partition]?.failed = !succeeded
         if sending[partition]?.unacknowledged == 0 { wake(partition) }
@@ -155,6 +166,7 @@ package actor PagePartitions: RestorableStore {
             settled[partition] = summary
             wanted.remove(partition)
         }
+        return epoch
     }
 
     /// Whether changes from another input than `topic` are in flight in `partition`.

@@ -70,8 +70,8 @@ package struct PagesStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let partition = Int(message.partition)
-        // Not held: revoked since it was delivered; its next owner handles it.
-        guard let epoch = try await progress.restored(partition) else { return [] }
+        // Not held, or under another assignment than its lease's: its next owner handles it.
+        guard let epoch = await progress.restored(partition), context.lease?.isActive ?? true else { return [] }
         let change = PagePartitions.Change(message)
         let writes = try await states.apply(change, to: partition, epoch: epoch, input)
         do {
@@ -90,8 +90,10 @@ package struct PagesStage: MessageHandler {
     }
 
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
-        let partition = Int(message.partition)
-        await states.sent(PagePartitions.Change(message), succeeded: acknowledged)
-        if acknowledged { progress.read(message.topic, partition: partition, upTo: message.offset + 1) }
+        // Read under the assignment it was applied under; one not applied (its partition not
+        // held under its lease's assignment) moves nothing.
+        guard let epoch = await states.sent(PagePartitions.Change(message), succeeded: acknowledged), acknowledged
+        else { return }
+        progress.read(message.topic, partition: Int(message.partition), upTo: message.offset + 1, under: epoch)
     }
 }

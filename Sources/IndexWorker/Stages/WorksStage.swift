@@ -38,11 +38,16 @@ package struct WorksStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let partition = Int(message.partition)
-        // Not held: revoked since it was delivered; its next owner handles it.
-        guard let epoch = try await progress.restored(partition) else { return [] }
+        // Not held, or under another assignment than its lease's: its next owner handles it.
+        guard let epoch = await progress.restored(partition), context.lease?.isActive ?? true else { return [] }
+        // Below where the restore read: in the state already, its outputs written when first handled.
+        guard !progress.wasRestored(message.offset, partition: partition) else {
+            progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
+            return []
+        }
         let writes = try await states.apply(
             to: partition, epoch: epoch, work: input.work, key: input.key, row: input.row)
-        progress.read(message.topic, partition: partition, upTo: message.offset + 1)
+        progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
         let relocation = try writes.relocation.map { try [IndexTopicRecords.record($0)] } ?? []
         return try writes.artists.map(IndexTopicRecords.record) + relocation
     }

@@ -8,43 +8,59 @@ import Logging
 /// for a partition whose restore failed.
 package struct ChangelogRestorer: Sendable {
     package let kafka: KafkaClientConfiguration
-    /// How long one scan may take before the restore fails (and its partitions are held).
+    /// How long one scan may take before the restore fails (its partitions are then held, and
+    /// restored again after a pause): an hour by default, for every partition of an assignment
+    /// at millions of rows.
     package let timeout: Duration
     package let logger: Logger
 
-    package init(kafka: KafkaClientConfiguration, timeout: Duration = .seconds(600), logger: Logger) {
+    package init(kafka: KafkaClientConfiguration, timeout: Duration = .seconds(3600), logger: Logger) {
         (self.kafka, self.timeout, self.logger) = (kafka, timeout, logger)
     }
 
     /// Hands each partition's rows of `changelog`, from its oldest offset up to `bounds`' offset
     /// for it (nil: where the changelog ends now), to `restores`' restore for it, in offset
-    /// order, on a blocking thread; then finishes each. A partition bounded at 0 reads nothing.
-    /// Throws the first failure of the scan or of a store; the other partitions' rows stop then.
+    /// order, on a blocking thread; then finishes each. A partition bounded at 0 reads nothing;
+    /// one `holds` no longer answers for gets no more rows and is not finished. Returns, by
+    /// partition, one past the last offset restored (0: none). Throws the first failure of the
+    /// scan or of a store; the other partitions' rows stop then.
     package func restore(
-        _ changelog: String, bounds: [Int: Int64?], into restores: [Int: any PartitionRestore]
-    ) async throws {
+        _ changelog: String, bounds: [Int: Int64?], into restores: [Int: any PartitionRestore],
+        holds: @escaping @Sendable (Int) -> Bool = { _ in true }
+    ) async throws -> [Int: Int64] {
         let read = bounds.filter { $0.value.map { $0 > 0 } ?? true }
+        let scanned = Scanned()
         if !read.isEmpty {
-            let failure = RestoreFailure()
             try await KafkaTopicSnapshot.scan(
                 changelog, from: Dictionary(uniqueKeysWithValues: read.keys.map { (Int32($0), Int64(0)) }),
                 upTo: Dictionary(
                     uniqueKeysWithValues: read.compactMap { key, bound in bound.map { (Int32(key), $0) } }),
                 configuration: kafka, timeout: timeout, logger: logger
             ) { message in
-                guard failure.error == nil, let restore = restores[Int(message.partition)] else { return }
-                do { try restore.restore(message) } catch { failure.error = error }
+                let partition = Int(message.partition)
+                guard scanned.error == nil, let restore = restores[partition], holds(partition) else { return }
+                do {
+                    try restore.restore(message)
+                    scanned.ends[partition] = message.offset + 1
+                } catch {
+                    scanned.error = error
+                }
             }
-            if let error = failure.error { throw error }
+            if let error = scanned.error { throw error }
         }
-        for (_, restore) in restores.sorted(by: { $0.key < $1.key }) { try await restore.finish() }
+        for (partition, restore) in restores.sorted(by: { $0.key < $1.key }) where holds(partition) {
+            try await restore.finish()
+        }
         logger.debug(
             "changelog restored",
             metadata: ["kafka.topic": "\(changelog)", "kafka.partitions": "\(bounds.keys.sorted())"])
+        return scanned.ends
     }
 
-    /// A store's first failure during a scan; only the scan's blocking thread touches it.
-    private final class RestoreFailure: @unchecked Sendable {
+    /// What a scan restored, and a store's first failure; only the scan's blocking thread
+    /// touches it until the scan returns.
+    private final class Scanned: @unchecked Sendable {
+        var ends: [Int: Int64] = [:]
         var error: (any Error)?
     }
 }

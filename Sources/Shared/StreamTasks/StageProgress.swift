@@ -36,7 +36,8 @@ package final class StageProgress: Sendable {
 
     private struct Restoring {
         let epoch: AssignmentEpoch
-        let task: Task<Void, any Error>
+        /// Ends once the partition is restored under its epoch, or no longer held under it.
+        let task: Task<Void, Never>
     }
 
     private struct State {
@@ -46,6 +47,9 @@ package final class StageProgress: Sendable {
         /// Per partition of the input that is the changelog, the group's committed offset when it
         /// was last assigned: where its restore ends and its consumer starts.
         var committed: [Int: Int64] = [:]
+        /// Per partition of the input that is the changelog, one past the last offset its restore
+        /// read: a message below it is in the restored state already.
+        var restoredTo: [Int: Int64] = [:]
         /// Where the consumer starts reading each partition being assigned: read up to there already.
         var starts: [KafkaTopicPartition: Int64] = [:]
     }
@@ -94,9 +98,13 @@ package final class StageProgress: Sendable {
     }
 
     /// Begins one restore of `partitions`, each under its epoch, unless the stage keeps no
-    /// store. Called under the lock, so one restore at a time runs for an epoch.
+    /// store. Called under the lock, so one restore at a time runs for an epoch. A restore that
+    /// fails holds its partitions (``StagePartition/State/held(reason:)``) and is begun again
+    /// after a pause (1 s, doubling to 30 s), for those still held under their epoch, until one
+    /// succeeds: a handler waits for it rather than fail its message.
     private func beginRestore(of partitions: [Int: AssignmentEpoch], in state: inout State) {
         guard let restore, !partitions.isEmpty else { return }
+        for partition in partitions.keys { state.restoredTo[partition] = nil }
         var bounds: [Int: Int64?] = [:]
         for partition in partitions.keys {
             switch restore.changelog {
@@ -106,63 +114,96 @@ package final class StageProgress: Sendable {
         }
         // Made under the lock, so that whoever waits on the partition finds it; it runs after.
         let task = Task { [self] in
-            do {
-                var restores: [Int: any PartitionRestore] = [:]
-                for (partition, epoch) in partitions.sorted(by: { $0.key < $1.key }) {
-                    restores[partition] = try await restore.store.beginRestore(of: partition, under: epoch)
-                }
-                try await restore.restorer.restore(restore.topic, bounds: bounds, into: restores)
-                self.state.withLock { state in
-                    for (partition, epoch) in partitions where state.partitions[partition]?.epoch == epoch {
-                        state.partitions[partition]?.restored()
+            var failures = 0
+            while true {
+                let current = stillHeld(partitions)
+                guard !current.isEmpty else { return }
+                do {
+                    try await restoreOnce(current, bounds: bounds, restore: restore)
+                    return
+                } catch {
+                    failures += 1
+                    let pause = Duration.seconds(min(1 << min(failures - 1, 5), 30))
+                    self.state.withLock { state in
+                        for (partition, epoch) in current where state.partitions[partition]?.epoch == epoch {
+                            state.partitions[partition]?.restoreFailed("\(error)")
+                        }
+                    }
+                    restore.restorer.logger.warning(
+                        "partitions held: their restore failed; restoring them again after a pause",
+                        metadata: [
+                            "kafka.topic": "\(restore.topic)", "kafka.partitions": "\(current.keys.sorted())",
+                            "error": "\(error)", "attempts": "\(failures)", "pause": "\(pause)",
+                        ])
+                    try? await Task.sleep(for: pause)
+                    self.state.withLock { state in
+                        for (partition, epoch) in current where state.partitions[partition]?.epoch == epoch {
+                            state.partitions[partition]?.restoring()
+                        }
                     }
                 }
-                moved.store(true, ordering: .releasing)
-            } catch {
-                self.state.withLock { state in
-                    for (partition, epoch) in partitions where state.partitions[partition]?.epoch == epoch {
-                        state.partitions[partition]?.restoreFailed("\(error)")
-                    }
-                }
-                restore.restorer.logger.warning(
-                    "partitions held: their restore failed; restored again when next handled",
-                    metadata: [
-                        "kafka.topic": "\(restore.topic)", "kafka.partitions": "\(partitions.keys.sorted())",
-                        "error": "\(error)",
-                    ])
-                throw error
             }
         }
         for (partition, epoch) in partitions { state.restores[partition] = Restoring(epoch: epoch, task: task) }
     }
 
-    /// Waits until `partition`'s store is restored under the assignment it is held by, and
-    /// returns that assignment; nil when it is not held (revoked: what is handled of it is
-    /// nobody's). A restore that failed is begun again; one that fails now throws.
-    package func restored(_ partition: Int) async throws -> AssignmentEpoch? {
-        enum Next {
-            case held(AssignmentEpoch?)
-            case wait(Task<Void, any Error>)
-        }
-        while true {
-            let next: Next = state.withLock { state in
-                guard let entry = state.partitions[partition] else { return .held(nil) }
-                if entry.isRestored { return .held(entry.epoch) }
-                if case .held = entry.state {
-                    state.partitions[partition]?.restoring()
-                    beginRestore(of: [partition: entry.epoch], in: &state)
-                }
-                // Begun with the assignment, or just now, under this lock.
-                guard let restoring = state.restores[partition], restoring.epoch == entry.epoch else {
-                    return .held(nil)
-                }
-                return .wait(restoring.task)
-            }
-            switch next {
-            case .held(let epoch): return epoch
-            case .wait(let task): try await task.value
+    /// One restore of `partitions`: each store partition begun anew, the changelog read, each
+    /// partition still held under its epoch then restored.
+    private func restoreOnce(_ partitions: [Int: AssignmentEpoch], bounds: [Int: Int64?], restore: Restore)
+        async throws
+    {
+        var restores: [Int: any PartitionRestore] = [:]
+        for (partition, epoch) in partitions.sorted(by: { $0.key < $1.key }) {
+            do {
+                restores[partition] = try await restore.store.beginRestore(of: partition, under: epoch)
+            } catch is AssignmentEnded {
+                // A newer assignment's restore began first: it restores the partition.
+                continue
             }
         }
+        let ends = try await restore.restorer.restore(
+            restore.topic, bounds: bounds.filter { restores[$0.key] != nil }, into: restores
+        ) { [self] partition in partitions[partition].map { holds(partition, under: $0) } ?? false }
+        state.withLock { state in
+            for (partition, epoch) in partitions where state.partitions[partition]?.epoch == epoch {
+                if case .input = restore.changelog { state.restoredTo[partition] = ends[partition] ?? 0 }
+                state.partitions[partition]?.restored()
+            }
+        }
+        moved.store(true, ordering: .releasing)
+    }
+
+    /// Those of `partitions` held now under the epoch given.
+    private func stillHeld(_ partitions: [Int: AssignmentEpoch]) -> [Int: AssignmentEpoch] {
+        state.withLock { state in partitions.filter { state.partitions[$0.key]?.epoch == $0.value } }
+    }
+
+    /// Waits until `partition`'s store is restored under the assignment it is held by when
+    /// asked, and returns that assignment; nil when it is not held, or is held under another
+    /// assignment once restored (revoked and given again meanwhile: what is handled of the
+    /// earlier one is nobody's).
+    package func restored(_ partition: Int) async -> AssignmentEpoch? {
+        let asked: (epoch: AssignmentEpoch, task: Task<Void, Never>?)? = state.withLock { state in
+            guard let entry = state.partitions[partition] else { return nil }
+            if entry.isRestored { return (entry.epoch, nil) }
+            return (entry.epoch, state.restores[partition].flatMap { $0.epoch == entry.epoch ? $0.task : nil })
+        }
+        guard let asked else { return nil }
+        if let task = asked.task { await task.value }
+        return state.withLock { state in
+            guard let entry = state.partitions[partition], entry.epoch == asked.epoch, entry.isRestored else {
+                return nil
+            }
+            return entry.epoch
+        }
+    }
+
+    /// Whether `offset` of `partition` is in its restored state already: below where the
+    /// restore of a stage whose input is its changelog read to. Such a message (the consumer
+    /// moved below the committed offset: a held assignment's start, or an offset out of range)
+    /// is not handled again.
+    package func wasRestored(_ offset: Int64, partition: Int) -> Bool {
+        offset < state.withLock { $0.restoredTo[partition] ?? 0 }
     }
 
     /// What each partition held waits for, when its restore failed: for `/healthz` and `status`.
@@ -201,9 +242,13 @@ package final class StageProgress: Sendable {
         return start
     }
 
-    /// `topic`'s partition is read up to `position` (one past the last offset handled).
-    package func read(_ topic: String, partition: Int, upTo position: Int64) {
-        state.withLock { $0.partitions[partition]?.read(topic, upTo: position) }
+    /// `topic`'s partition is read up to `position` (one past the last offset handled), under
+    /// the assignment `epoch` when given (a message of an earlier one moves nothing).
+    package func read(_ topic: String, partition: Int, upTo position: Int64, under epoch: AssignmentEpoch? = nil) {
+        state.withLock { state in
+            guard epoch == nil || state.partitions[partition]?.epoch == epoch else { return }
+            state.partitions[partition]?.read(topic, upTo: position)
+        }
         moved.store(true, ordering: .releasing)
     }
 
@@ -245,13 +290,14 @@ package final class StageProgress: Sendable {
     }
 
     /// The partitions are revoked (or lost): dropped, with their restores (one still running
-    /// finishes under an epoch that has ended, and its store leaves it out).
+    /// hands them no more rows, and begins them no more).
     package func revoked(_ partitions: [KafkaTopicPartition]) {
         let numbers = Set(partitions.map { Int($0.partition) })
         state.withLock { state in
             for partition in numbers {
                 state.partitions[partition] = nil
                 state.restores[partition] = nil
+                state.restoredTo[partition] = nil
             }
         }
     }
