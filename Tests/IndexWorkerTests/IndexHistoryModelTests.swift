@@ -58,6 +58,21 @@ struct IndexHistoryModelTests {
         return last.values.sorted().map { rows[$0] }
     }
 
+    /// A works partition restored up to `committed` from `rows` compacted whole: the last row of
+    /// each key, kept when it is below `committed`.
+    static func restored(
+        from rows: ArraySlice<(work: WorkKey, key: String, row: WorkRow?)>, upTo committed: Int, shards: IndexShards
+    ) -> WorkPartition {
+        var last: [String: Int] = [:]
+        for (offset, row) in zip(rows.indices, rows) { last[row.key] = offset }
+        var partition = WorkPartition(shards: shards)
+        for offset in last.values.sorted() where offset < committed {
+            let row = rows[offset]
+            if row.row != nil { _ = partition.apply(row.work, key: row.key, row: row.row) }
+        }
+        return partition
+    }
+
     /// A pages partition restored from its changelog (`artpipe.index-pages`) as compaction leaves it.
     static func restored(_ partition: Int, from entries: ArraySlice<PageEntry>) throws -> PagePartition {
         var restored = PagePartition(partition: partition)
@@ -100,9 +115,12 @@ struct IndexHistoryModelTests {
         return try staged(inputs, random: &random, inTurn: inTurn, restores: restores, redelivered: &redelivered)
     }
 
+    /// - Parameter compactedWhole: a works partition's log is compacted whole before its new
+    ///   owner restores it up to the committed offset, as Kafka's cleaner may do: a row below that
+    ///   offset whose key has a newer row above it is gone.
     static func staged(
         _ inputs: [StagedIndexBuild.Input], random: inout FuzzRandom, inTurn: Bool = false, restores: Int = 0,
-        redelivered: inout Redelivered
+        compactedWhole: Bool = false, redelivered: inout Redelivered
     ) throws -> [String: [UInt8]] {
         let shards = IndexShards(count: partitions)
         var pages = (0..<partitions).map { PagePartition(partition: $0) }
@@ -155,8 +173,12 @@ struct IndexHistoryModelTests {
                 case 1:
                     // A new owner of a works partition: restored from the log up to the group's
                     // committed offset, and reading from there.
-                    works[partition] = Self.restored(
-                        from: worksLog.partitions[partition][..<worksCommitted[partition]], shards: shards)
+                    let log = worksLog.partitions[partition]
+                    works[partition] =
+                        compactedWhole
+                        ? Self.restored(
+                            from: log[...], upTo: worksCommitted[partition], shards: shards)
+                        : Self.restored(from: log[..<worksCommitted[partition]], shards: shards)
                     redelivered.works += worksLog.read[partition] - worksCommitted[partition]
                     worksLog.read[partition] = worksCommitted[partition]
                 default:
@@ -333,5 +355,26 @@ struct IndexHistoryModelTests {
         #expect(
             redelivered.inputs > 20 && redelivered.works > 20 && redelivered.artists > 20,
             "redelivered: \(redelivered)")
+    }
+
+    @Test(
+        "known gap, closed by step 4: a works partition's log compacted past the committed offset before a handover loses a line to take back"
+    )
+    func compactionPastTheCommittedOffset() throws {
+        var differing: [UInt64] = []
+        for seed in 1...150 as ClosedRange<UInt64> where seed % 3 == 0 {
+            let inputs = Self.history(seed: seed)
+            let expected = try StagedIndexBuild.files(inputs, partitions: Self.partitions)
+            var random = FuzzRandom(seed: seed &* 31)
+            var redelivered = Redelivered()
+            let files = try Self.staged(
+                inputs, random: &random, restores: 4, compactedWhole: true, redelivered: &redelivered)
+            if files != expected { differing.append(seed) }
+        }
+        withKnownIssue(
+            "B restores from its input, a compacted repartition topic: step 4 gives it a changelog of its own"
+        ) {
+            #expect(differing.isEmpty, "histories whose staged files differ from the one pass: \(differing)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArtpipeTestKit
 import KafkaClient
+import KafkaTestKit
 import Synchronization
 import Testing
 
@@ -100,6 +101,88 @@ struct StageProgressTests {
         #expect(progress.ready.isEmpty)
         progress.read("works", partition: 0, upTo: 5, under: progress.held[0])
         #expect(progress.ready == [0])
+    }
+
+    @Test(
+        "a handler waiting on a restore gets nothing once its partition was revoked and assigned again, or once its lease ends; the new assignment's handler gets the new epoch"
+    )
+    func waitAcrossAReassignment() async throws {
+        let store = GatedStore()
+        let progress = StageProgress(
+            restore: .init(
+                .input("works"), store: store,
+                restorer: ChangelogRestorer(
+                    kafka: KafkaClientConfiguration(brokers: "127.0.0.1:1"), logger: .init(label: "test"))))
+        let works = KafkaTopicPartition(topic: "works", partition: 0)
+        _ = progress.starting(works, committed: nil, earliest: 0)
+        progress.assigned([(works, endOffset: 0)])
+        let asked = Mutex(false)
+        let waiting = Task {
+            await progress.restored(
+                0,
+                while: {
+                    asked.withLock { $0 = true }
+                    return true
+                })
+        }
+        try await waitUntil("the handler to wait on the first assignment's restore", timeout: .seconds(10)) {
+            asked.withLock { $0 }
+        }
+        #expect(await progress.restored(0, while: { false }) == nil, "a lease that ended waits no more")
+        progress.revoked([works])
+        _ = progress.starting(works, committed: nil, earliest: 0)
+        progress.assigned([(works, endOffset: 0)])
+        let second = try #require(progress.held[0])
+        store.open.withLock { $0 = true }
+        #expect(await waiting.value == nil, "its assignment ended while it waited")
+        #expect(await progress.restored(0) == second)
+    }
+
+    @Test(
+        "a stage whose input is its changelog restores it up to the committed offset over the broker; a message below where it read is in the state already"
+    )
+    func restoreFromTheInput() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("works", partitions: 1)
+        try await cluster.produce(to: topic, 0..<5)
+        let store = CountingStore()
+        let progress = StageProgress(
+            restore: .init(
+                .input(topic), store: store,
+                restorer: ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)))
+        let partition = KafkaTopicPartition(topic: topic, partition: 0)
+        #expect(
+            progress.starting(partition, committed: 3, earliest: 0) == 3, "the consumer starts at the committed offset")
+        progress.assigned([(partition, endOffset: 5)])
+        let epoch = try #require(await progress.restored(0))
+        #expect(store.rows.withLock { $0 } == ["v0", "v1", "v2"], "restored up to the committed offset")
+        #expect(progress.wasRestored(2, partition: 0) && !progress.wasRestored(3, partition: 0))
+        #expect(progress.states[0] == .catchingUp)
+        progress.read(topic, partition: 0, upTo: 5, under: epoch)
+        #expect(progress.ready == [0])
+        await cluster.shutdown()
+    }
+
+    /// A store whose restores wait until it is opened.
+    final class GatedStore: RestorableStore {
+        let open = Mutex(false)
+
+        func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
+            while !open.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            return RowRestore { _ in }
+        }
+    }
+
+    /// A store that keeps the values of the rows it restored.
+    final class CountingStore: RestorableStore {
+        let rows = Mutex<[String]>([])
+
+        func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
+            rows.withLock { $0 = [] }
+            return RowRestore { message in
+                self.rows.withLock { $0.append(String(decoding: message.value, as: UTF8.self)) }
+            }
+        }
     }
 
     /// A store whose first restore fails.

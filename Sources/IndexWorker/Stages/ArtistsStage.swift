@@ -38,7 +38,8 @@ package struct ArtistsStage: MessageHandler {
         let message = context.message
         let shard = Int(message.partition)
         // Not held, or under another assignment than its lease's: its next owner handles it.
-        guard let epoch = await progress.restored(shard), context.lease?.isActive ?? true else { return [] }
+        let active = { context.lease?.isActive ?? true }
+        guard let epoch = await progress.restored(shard, while: active), active() else { return [] }
         // Below where the restore read: in the state already.
         if !progress.wasRestored(message.offset, partition: shard) {
             try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)

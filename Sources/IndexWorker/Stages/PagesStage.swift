@@ -71,7 +71,8 @@ package struct PagesStage: MessageHandler {
         let message = context.message
         let partition = Int(message.partition)
         // Not held, or under another assignment than its lease's: its next owner handles it.
-        guard let epoch = await progress.restored(partition), context.lease?.isActive ?? true else { return [] }
+        let active = { context.lease?.isActive ?? true }
+        guard let epoch = await progress.restored(partition, while: active), active() else { return [] }
         let change = PagePartitions.Change(message)
         let writes = try await states.apply(change, to: partition, epoch: epoch, input)
         do {

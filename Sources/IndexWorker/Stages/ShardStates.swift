@@ -94,25 +94,11 @@ package final class ShardStates: RestorableStore {
                 state.held[shard] = try self.begin(shard, epoch: epoch, in: &state)
             }
         }
-        return Restore(states: self, shard: shard, epoch: epoch)
-    }
-
-    /// One shard's restore: each row applied as the stage would.
-    private final class Restore: PartitionRestore {
-        let states: ShardStates
-        let shard: Int
-        let epoch: AssignmentEpoch
-
-        init(states: ShardStates, shard: Int, epoch: AssignmentEpoch) {
-            (self.states, self.shard, self.epoch) = (states, shard, epoch)
-        }
-
-        func restore(_ message: KafkaConsumerMessage) throws {
+        // Each row applied as the stage would.
+        return RowRestore { message in
             guard let input = try? IndexTopicRecords.artistRow(message) else { return }
-            try states.state.withLock { try states.apply(input.work, input.row, shard: shard, epoch: epoch, in: &$0) }
+            try self.state.withLock { try self.apply(input.work, input.row, shard: shard, epoch: epoch, in: &$0) }
         }
-
-        func finish() async throws {}
     }
 
     /// A view of the shard's works under the assignment `epoch`, if they changed since

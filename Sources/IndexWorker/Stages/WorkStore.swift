@@ -58,28 +58,14 @@ package final class WorkStore: RestorableStore {
                 held.epochs[partition] = epoch
             }
         }
-        return Restore(store: self, partition: partition, epoch: epoch)
-    }
-
-    /// One partition's restore: each row applied as the handler would, its writes dropped (they
-    /// were sent when the row was first handled).
-    private final class Restore: PartitionRestore {
-        let store: WorkStore
-        let partition: Int
-        let epoch: AssignmentEpoch
-
-        init(store: WorkStore, partition: Int, epoch: AssignmentEpoch) {
-            (self.store, self.partition, self.epoch) = (store, partition, epoch)
-        }
-
-        func restore(_ message: KafkaConsumerMessage) throws {
+        // Each row applied as the handler would, its writes dropped (they were sent when the row
+        // was first handled).
+        return RowRestore { message in
             guard let input = try? IndexTopicRecords.workRow(message) else { return }
-            _ = try store.held.withLock {
-                try store.apply(to: partition, epoch: epoch, work: input.work, key: input.key, row: input.row, in: &$0)
+            _ = try self.held.withLock {
+                try self.apply(to: partition, epoch: epoch, work: input.work, key: input.key, row: input.row, in: &$0)
             }
         }
-
-        func finish() async throws {}
     }
 
     /// How many works `partition` holds now, for the tests.

@@ -39,7 +39,8 @@ package struct WorksStage: MessageHandler {
         let message = context.message
         let partition = Int(message.partition)
         // Not held, or under another assignment than its lease's: its next owner handles it.
-        guard let epoch = await progress.restored(partition), context.lease?.isActive ?? true else { return [] }
+        let active = { context.lease?.isActive ?? true }
+        guard let epoch = await progress.restored(partition, while: active), active() else { return [] }
         // Below where the restore read: in the state already, its outputs written when first handled.
         guard !progress.wasRestored(message.offset, partition: partition) else {
             progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)

@@ -10,9 +10,16 @@ package struct ChangelogRestorer: Sendable {
     package let kafka: KafkaClientConfiguration
     /// How long one scan may take before the restore fails (its partitions are then held, and
     /// restored again after a pause): an hour by default, for every partition of an assignment
-    /// at millions of rows.
+    /// at millions of rows. A question to the broker fails after ``requestTimeout``, a scan that
+    /// gets no message after ``stallTimeout``.
     package let timeout: Duration
     package let logger: Logger
+
+    /// How long a question to the broker (its partitions' offsets) may take.
+    static let requestTimeout = Duration.seconds(10)
+    /// How long a scan may go without a message while some are to come: a broker that does not
+    /// answer holds the partitions (and says so) rather than leave them restoring.
+    static let stallTimeout = Duration.seconds(60)
 
     package init(kafka: KafkaClientConfiguration, timeout: Duration = .seconds(3600), logger: Logger) {
         (self.kafka, self.timeout, self.logger) = (kafka, timeout, logger)
@@ -31,12 +38,7 @@ package struct ChangelogRestorer: Sendable {
         let read = bounds.filter { $0.value.map { $0 > 0 } ?? true }
         let scanned = Scanned()
         if !read.isEmpty {
-            try await KafkaTopicSnapshot.scan(
-                changelog, from: Dictionary(uniqueKeysWithValues: read.keys.map { (Int32($0), Int64(0)) }),
-                upTo: Dictionary(
-                    uniqueKeysWithValues: read.compactMap { key, bound in bound.map { (Int32(key), $0) } }),
-                configuration: kafka, timeout: timeout, logger: logger
-            ) { message in
+            let visit: @Sendable (KafkaConsumerMessage) -> Void = { message in
                 let partition = Int(message.partition)
                 guard scanned.error == nil, let restore = restores[partition], holds(partition) else { return }
                 do {
@@ -46,6 +48,14 @@ package struct ChangelogRestorer: Sendable {
                     scanned.error = error
                 }
             }
+            try await KafkaTopicSnapshot.scan(
+                changelog, from: Dictionary(uniqueKeysWithValues: read.keys.map { (Int32($0), Int64(0)) }),
+                upTo: Dictionary(
+                    uniqueKeysWithValues: read.compactMap { key, bound in bound.map { (Int32(key), $0) } }),
+                configuration: kafka, timeout: timeout, requestTimeout: Self.requestTimeout,
+                stallTimeout: Self.stallTimeout, logger: logger,
+                // Nothing left to restore once no partition of it is held.
+                continuing: { read.keys.contains(where: holds) }, visit: visit)
             if let error = scanned.error { throw error }
         }
         for (partition, restore) in restores.sorted(by: { $0.key < $1.key }) where holds(partition) {

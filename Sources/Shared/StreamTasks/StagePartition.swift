@@ -14,8 +14,8 @@ package struct StagePartition: Sendable, Equatable {
     package enum State: Sendable, Equatable {
         /// Its store is being read back from its changelog: nothing of it is handled yet.
         case restoring
-        /// Its last restore failed (`reason`): it waits, and the next message it is given restores it
-        /// again. Never read as restored.
+        /// Its last restore failed (`reason`): it waits, and is restored again after a pause. Never
+        /// read as restored.
         case held(reason: String)
         /// Restored; its inputs are not yet read to where they stood at the assignment, so what it
         /// holds may be less than its last owner published.

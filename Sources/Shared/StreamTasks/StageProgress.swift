@@ -34,16 +34,8 @@ package final class StageProgress: Sendable {
         }
     }
 
-    private struct Restoring {
-        let epoch: AssignmentEpoch
-        /// Ends once the partition is restored under its epoch, or no longer held under it.
-        let task: Task<Void, Never>
-    }
-
     private struct State {
         var partitions: [Int: StagePartition] = [:]
-        /// The restore under way, or last run, for each partition held.
-        var restores: [Int: Restoring] = [:]
         /// Per partition of the input that is the changelog, the group's committed offset when it
         /// was last assigned: where its restore ends and its consumer starts.
         var committed: [Int: Int64] = [:]
@@ -112,8 +104,8 @@ package final class StageProgress: Sendable {
             case .input: bounds[partition] = state.committed[partition] ?? 0
             }
         }
-        // Made under the lock, so that whoever waits on the partition finds it; it runs after.
-        let task = Task { [self] in
+        // Made under the lock, with the partitions it restores; it runs after.
+        Task { [self] in
             var failures = 0
             while true {
                 let current = stillHeld(partitions)
@@ -144,7 +136,6 @@ package final class StageProgress: Sendable {
                 }
             }
         }
-        for (partition, epoch) in partitions { state.restores[partition] = Restoring(epoch: epoch, task: task) }
     }
 
     /// One restore of `partitions`: each store partition begun anew, the changelog read, each
@@ -179,22 +170,21 @@ package final class StageProgress: Sendable {
     }
 
     /// Waits until `partition`'s store is restored under the assignment it is held by when
-    /// asked, and returns that assignment; nil when it is not held, or is held under another
-    /// assignment once restored (revoked and given again meanwhile: what is handled of the
-    /// earlier one is nobody's).
-    package func restored(_ partition: Int) async -> AssignmentEpoch? {
-        let asked: (epoch: AssignmentEpoch, task: Task<Void, Never>?)? = state.withLock { state in
-            guard let entry = state.partitions[partition] else { return nil }
-            if entry.isRestored { return (entry.epoch, nil) }
-            return (entry.epoch, state.restores[partition].flatMap { $0.epoch == entry.epoch ? $0.task : nil })
-        }
-        guard let asked else { return nil }
-        if let task = asked.task { await task.value }
-        return state.withLock { state in
-            guard let entry = state.partitions[partition], entry.epoch == asked.epoch, entry.isRestored else {
-                return nil
+    /// asked, and returns that assignment; nil when it is not held, or no longer under that
+    /// assignment (revoked, perhaps given to this copy again: what is handled of the earlier one
+    /// is nobody's), or once `active` (the message's lease) says no, or the task is cancelled.
+    /// Looks every 10 ms: a partition's restore takes seconds, and its other partitions' restore
+    /// may go on after it.
+    package func restored(_ partition: Int, while active: () -> Bool = { true }) async -> AssignmentEpoch? {
+        guard let epoch = state.withLock({ $0.partitions[partition]?.epoch }) else { return nil }
+        while true {
+            let restored: Bool? = state.withLock { state in
+                guard let entry = state.partitions[partition], entry.epoch == epoch else { return false }
+                return entry.isRestored ? true : nil
             }
-            return entry.epoch
+            if let restored { return restored ? epoch : nil }
+            guard active(), !Task.isCancelled else { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 
@@ -296,7 +286,6 @@ package final class StageProgress: Sendable {
         state.withLock { state in
             for partition in numbers {
                 state.partitions[partition] = nil
-                state.restores[partition] = nil
                 state.restoredTo[partition] = nil
             }
         }

@@ -284,7 +284,9 @@ extension WorkerRuntime {
     func produce(_ records: [KafkaProducerRecord], for message: KafkaConsumerMessage, lease: KafkaPartitionLease)
         async -> ProduceResult
     {
-        guard !records.isEmpty else { return .acknowledged }
+        // Nothing to send: done, unless the partition is no longer ours (a handler that found it so
+        // wrote nothing), and then its next owner handles the message.
+        guard !records.isEmpty else { return lease.isActive ? .acknowledged : .unsent(.partitionGone) }
         var attempt = 0
         while true {
             attempt += 1

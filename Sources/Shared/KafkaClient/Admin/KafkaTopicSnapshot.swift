@@ -20,10 +20,14 @@ package enum KafkaTopicSnapshot {
     /// its low watermark when nil) up to the high watermark each partition had when the scan
     /// began (or up to `ends`' offset for a partition it names, when lower), in offset order per
     /// partition. Nothing is kept: memory stays flat however long the topic is. `visit` runs on
-    /// a blocking thread.
+    /// a blocking thread. `timeout` bounds the whole scan; `requestTimeout` (the whole by
+    /// default) each question to the broker; `stallTimeout`, when given, the time without a
+    /// message while some are still to come. The scan stops early, without an error, once
+    /// `continuing` says no.
     package static func scan(
         _ topic: String, from starts: [Int32: Int64]? = nil, upTo ends: [Int32: Int64] = [:],
-        configuration: KafkaClientConfiguration, timeout: Duration, logger: Logger,
+        configuration: KafkaClientConfiguration, timeout: Duration, requestTimeout: Duration? = nil,
+        stallTimeout: Duration? = nil, logger: Logger, continuing: @escaping @Sendable () -> Bool = { true },
         visit: @escaping @Sendable (KafkaConsumerMessage) -> Void
     ) async throws {
         let properties = configuration.clientProperties(
@@ -32,22 +36,25 @@ package enum KafkaTopicSnapshot {
             fixed: [("group.id", "\(configuration.clientID)-snapshot-\(getpid())")])
         let client = try RDKafkaClient(
             type: .consumer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
-        let milliseconds = timeout.timeoutMilliseconds
+        let limits = Limits(
+            whole: timeout.timeoutMilliseconds, request: (requestTimeout ?? timeout).timeoutMilliseconds,
+            stall: stallTimeout)
         try await configuration.runBlocking {
-            try scan(topic, from: starts, upTo: ends, client: client, timeoutMilliseconds: milliseconds, visit: visit)
+            try scan(
+                topic, from: starts, upTo: ends, client: client, limits: limits, continuing: continuing, visit: visit)
         }
     }
 
     private static func scan(
         _ topic: String, from starts: [Int32: Int64]?, upTo ends: [Int32: Int64], client: RDKafkaClient,
-        timeoutMilliseconds: Int32,
+        limits: Limits, continuing: () -> Bool,
         visit: (KafkaConsumerMessage) -> Void
     ) throws {
         let partitions: [Int32]
         if let starts {
             partitions = starts.keys.sorted()
         } else {
-            let metadata = try client.metadata(timeoutMilliseconds: timeoutMilliseconds)
+            let metadata = try client.metadata(timeoutMilliseconds: limits.request)
             guard let count = metadata.partitionsByTopic[topic] else {
                 throw KafkaError("topic \(topic) does not exist")
             }
@@ -57,7 +64,7 @@ package enum KafkaTopicSnapshot {
         var assignment: [(KafkaTopicPartition, Int64?)] = []
         for partition in partitions {
             let (low, watermark) = try client.watermarks(
-                KafkaTopicPartition(topic: topic, partition: partition), timeoutMilliseconds: timeoutMilliseconds)
+                KafkaTopicPartition(topic: topic, partition: partition), timeoutMilliseconds: limits.request)
             let high = min(watermark, ends[partition] ?? watermark)
             let start = max(starts?[partition] ?? low, low)
             if start < high {
@@ -68,16 +75,36 @@ package enum KafkaTopicSnapshot {
         guard !assignment.isEmpty else { return }
         try client.assign(assignment)
         defer { client.unassign() }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutMilliseconds))
+        let deadline = ContinuousClock.now + .milliseconds(Int64(limits.whole))
+        var lastMessage = ContinuousClock.now
+        var asked = ContinuousClock.now
+        guard continuing() else { return }
         while !remaining.isEmpty {
-            guard ContinuousClock.now < deadline else {
-                throw KafkaError("reading \(topic) took longer than \(timeoutMilliseconds) ms")
+            let now = ContinuousClock.now
+            // Asked every 100 ms, not every message: it may take a lock, and a scan may read millions.
+            if now - asked >= .milliseconds(100) {
+                guard continuing() else { return }
+                asked = now
+            }
+            guard now < deadline else {
+                throw KafkaError("reading \(topic) took longer than \(limits.whole) ms")
+            }
+            if let stall = limits.stall, now - lastMessage > stall {
+                throw KafkaError("reading \(topic): no message for \(stall) with \(remaining.count) partitions to go")
             }
             guard let message = client.pollMessage(of: topic, timeoutMilliseconds: 100) else { continue }
+            lastMessage = .now
             guard let high = remaining[message.partition] else { continue }
             if message.offset < high { visit(message) }
             if message.offset + 1 >= high { remaining[message.partition] = nil }
         }
+    }
+
+    /// How long a scan, each question to the broker, and a wait for the next message may take.
+    private struct Limits: Sendable {
+        let whole: Int32
+        let request: Int32
+        let stall: Duration?
     }
 
     /// What `read` collects; only the blocking thread that scans touches it.

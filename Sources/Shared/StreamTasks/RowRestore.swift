@@ -1,0 +1,19 @@
+import KafkaClient
+
+/// A partition's restore that applies each row as it comes and needs no last step: what a store
+/// whose rows are applied one at a time under its own lock returns from
+/// ``RestorableStore/beginRestore(of:under:)``.
+package final class RowRestore: PartitionRestore {
+    private let apply: @Sendable (KafkaConsumerMessage) throws -> Void
+
+    /// - Parameter apply: one row, on the restore's blocking thread (``PartitionRestore/restore(_:)``).
+    package init(_ apply: @escaping @Sendable (KafkaConsumerMessage) throws -> Void) {
+        self.apply = apply
+    }
+
+    package func restore(_ message: KafkaConsumerMessage) throws {
+        try apply(message)
+    }
+
+    package func finish() async throws {}
+}
