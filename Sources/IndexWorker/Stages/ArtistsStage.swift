@@ -37,9 +37,12 @@ package struct ArtistsStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let shard = Int(message.partition)
-        // Not held, or under another assignment than its lease's: its next owner handles it.
-        let active = { context.lease?.isActive ?? true }
-        guard let epoch = await progress.restored(shard, while: active), active() else { return [] }
+        // Revoked, or its lease ended, while it waited for the restore: nothing is written, and
+        // the runtime commits nothing for it (its next owner handles it). The runtime begins a
+        // handler only under an active lease, so the epoch first seen is the lease's.
+        guard let epoch = await progress.restored(shard, while: { context.lease?.isActive ?? true }) else {
+            throw PartitionGone(shard)
+        }
         // Below where the restore read: in the state already.
         if !progress.wasRestored(message.offset, partition: shard) {
             try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)

@@ -70,9 +70,12 @@ package struct PagesStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let partition = Int(message.partition)
-        // Not held, or under another assignment than its lease's: its next owner handles it.
-        let active = { context.lease?.isActive ?? true }
-        guard let epoch = await progress.restored(partition, while: active), active() else { return [] }
+        // Revoked, or its lease ended, while it waited for the restore: nothing is written, and
+        // the runtime commits nothing for it (its next owner handles it). The runtime begins a
+        // handler only under an active lease, so the epoch first seen is the lease's.
+        guard let epoch = await progress.restored(partition, while: { context.lease?.isActive ?? true }) else {
+            throw PartitionGone(partition)
+        }
         let change = PagePartitions.Change(message)
         let writes = try await states.apply(change, to: partition, epoch: epoch, input)
         do {

@@ -284,9 +284,7 @@ extension WorkerRuntime {
     func produce(_ records: [KafkaProducerRecord], for message: KafkaConsumerMessage, lease: KafkaPartitionLease)
         async -> ProduceResult
     {
-        // Nothing to send: done, unless the partition is no longer ours (a handler that found it so
-        // wrote nothing), and then its next owner handles the message.
-        guard !records.isEmpty else { return lease.isActive ? .acknowledged : .unsent(.partitionGone) }
+        guard !records.isEmpty else { return .acknowledged }
         var attempt = 0
         while true {
             attempt += 1
