@@ -38,8 +38,8 @@ package struct ArtistsStage: MessageHandler {
         let message = context.message
         let shard = Int(message.partition)
         // Revoked, or its lease ended, while it waited for the restore: nothing is written, and
-        // the runtime commits nothing for it (its next owner handles it). The runtime begins a
-        // handler only under an active lease, so the epoch first seen is the lease's.
+        // the runtime commits nothing for it (its next owner handles it). The runtime calls a
+        // handler only under an active lease (each attempt), so the epoch first seen is the lease's.
         guard let epoch = await progress.restored(shard, while: { context.lease?.isActive ?? true }) else {
             throw PartitionGone(shard)
         }

@@ -142,6 +142,9 @@ extension WorkerRuntime {
         var attempt = 0
         while true {
             attempt += 1
+            // The partition is no longer ours (revoked, or handed back): its next owner handles
+            // the message, and nothing is committed for it.
+            guard lease.isActive else { return .redeliver(.partitionGone) }
             let outputs: [KafkaProducerRecord]
             do {
                 outputs = try await handler.handle(
@@ -150,6 +153,9 @@ extension WorkerRuntime {
                         message: message, attempt: attempt, lease: lease,
                         retrySchedule: configuration.retrySchedule, logger: logger))
             } catch {
+                // Failed once the partition was no longer ours, or while the worker is cancelled:
+                // neither retried nor dead-lettered, nor committed; its next owner handles it.
+                guard lease.isActive, !Task.isCancelled else { return .redeliver(.partitionGone) }
                 // The one place a handler's failure is classified.
                 let failure = (error as? HandlerFailure) ?? HandlerFailure(error)
                 if failure.failureClass.isForGood {
