@@ -88,6 +88,6 @@ else
     in_root swift test --skip-build --scratch-path .build-trixie --filter "'$cpu_bound'" >>"$log" 2>&1 || status=$?
   fi
 fi
-grep -E "^(✔|✘) Test run|^Executed" "$log" | tail -4
+grep -E "^(✔|✘|━) Test run|^Executed" "$log" | tail -4
 [ "$status" -eq 0 ] || { grep -E "✘" "$log" | head -20 >&2; fail "tests failed (full log: $log)"; }
 echo "tests on the image's libraries passed in $(($(date +%s) - started)) s"
