@@ -8,6 +8,16 @@ import Testing
 
 @Suite("A stage's partitions and their restores")
 struct StageProgressTests {
+    /// A stage whose input `works` is its changelog, restored into `store`; nothing committed
+    /// means nothing to read, so no broker is asked (the address is never used).
+    static func restoringWorks(into store: any RestorableStore) -> StageProgress {
+        StageProgress(
+            restore: .init(
+                .input("works"), store: store,
+                restorer: ChangelogRestorer(
+                    kafka: KafkaClientConfiguration(brokers: "127.0.0.1:1"), logger: .init(label: "test"))))
+    }
+
     @Test("a partition is ready once read from where it started to where it stood; an unknown end waits")
     func progress() {
         let progress = StageProgress()
@@ -62,11 +72,7 @@ struct StageProgressTests {
     )
     func restoreHolds() async throws {
         let store = FailingOnceStore()
-        let progress = StageProgress(
-            restore: .init(
-                .input("works"), store: store,
-                restorer: ChangelogRestorer(
-                    kafka: KafkaClientConfiguration(brokers: "127.0.0.1:1"), logger: .init(label: "test"))))
+        let progress = Self.restoringWorks(into: store)
         let works = KafkaTopicPartition(topic: "works", partition: 0)
         // Nothing committed: read from the start, nothing to restore (no question to the broker).
         #expect(progress.starting(works, committed: nil, earliest: 0) == KafkaConsumerConfiguration.beginningOffset)
@@ -108,11 +114,7 @@ struct StageProgressTests {
     )
     func waitAcrossAReassignment() async throws {
         let store = GatedStore()
-        let progress = StageProgress(
-            restore: .init(
-                .input("works"), store: store,
-                restorer: ChangelogRestorer(
-                    kafka: KafkaClientConfiguration(brokers: "127.0.0.1:1"), logger: .init(label: "test"))))
+        let progress = Self.restoringWorks(into: store)
         let works = KafkaTopicPartition(topic: "works", partition: 0)
         _ = progress.starting(works, committed: nil, earliest: 0)
         progress.assigned([(works, endOffset: 0)])
