@@ -25,8 +25,7 @@ struct ChangelogRestorerTests {
         let restores = (0..<3).map { _ in Collecting() }
         let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
         let ends = try await restorer.restore(
-            topic, bounds: [0: 3, 1: nil, 2: 0],
-            into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }))
+            topic, into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }), upTo: [0: 3, 2: 0])
         #expect(restores[0].values.withLock { $0 } == ["p0-0", "p0-1", "p0-2"])
         #expect(restores[1].values.withLock { $0 } == (0..<5).map { "p1-\($0)" })
         #expect(restores[2].values.withLock { $0 }.isEmpty)
@@ -36,7 +35,7 @@ struct ChangelogRestorerTests {
         // A partition no longer held gets no row, and is not finished.
         let again = (0..<2).map { _ in Collecting() }
         _ = try await restorer.restore(
-            topic, bounds: [0: nil, 1: nil], into: Dictionary(uniqueKeysWithValues: again.enumerated().map { $0 })
+            topic, into: Dictionary(uniqueKeysWithValues: again.enumerated().map { $0 })
         ) { $0 != 1 }
         #expect(again[0].values.withLock { $0.count } == 5 && again[0].finished.withLock { $0 })
         #expect(again[1].values.withLock { $0 }.isEmpty && !again[1].finished.withLock { $0 })

@@ -96,11 +96,11 @@ struct StageProgressTests {
     }
 
     @Test("a message of an earlier assignment moves nothing of the current one")
-    func readUnderAnEpoch() {
+    func readUnderAnEpoch() throws {
         let progress = StageProgress()
         let works = KafkaTopicPartition(topic: "works", partition: 0)
         progress.assigned([(works, endOffset: 5)])
-        let first = try? #require(progress.held[0])
+        let first = try #require(progress.held[0])
         progress.revoked([works])
         progress.assigned([(works, endOffset: 5)])
         progress.read("works", partition: 0, upTo: 5, under: first)

@@ -37,12 +37,7 @@ package struct ArtistsStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let shard = Int(message.partition)
-        // Revoked, or its lease ended, while it waited for the restore: nothing is written, and
-        // the runtime commits nothing for it (its next owner handles it). The runtime calls a
-        // handler only under an active lease (each attempt), so the epoch first seen is the lease's.
-        guard let epoch = await progress.restored(shard, while: { context.lease?.isActive ?? true }) else {
-            throw PartitionGone(shard)
-        }
+        let epoch = try await progress.epoch(of: shard, under: context.lease)
         // Below where the restore read: in the state already.
         if !progress.wasRestored(message.offset, partition: shard) {
             try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)

@@ -123,8 +123,8 @@ final class AssemblyWatermark: Sendable {
             }
             moved.artistsEnd = try await questions.artistsEnds()
         }
-        // Unless another round's target replaced it meanwhile.
-        target.withLock { if $0?.pages == moved.pages { $0 = moved } }
+        // Rounds run one at a time: nothing replaced the target meanwhile.
+        target.withLock { $0 = moved }
     }
 
     /// Waits, at most ``catchUpWithin``, for the shards `held` to read to the end of

@@ -70,12 +70,7 @@ package struct PagesStage: MessageHandler {
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
         let message = context.message
         let partition = Int(message.partition)
-        // Revoked, or its lease ended, while it waited for the restore: nothing is written, and
-        // the runtime commits nothing for it (its next owner handles it). The runtime calls a
-        // handler only under an active lease (each attempt), so the epoch first seen is the lease's.
-        guard let epoch = await progress.restored(partition, while: { context.lease?.isActive ?? true }) else {
-            throw PartitionGone(partition)
-        }
+        let epoch = try await progress.epoch(of: partition, under: context.lease)
         let change = PagePartitions.Change(message)
         let writes = try await states.apply(change, to: partition, epoch: epoch, input)
         do {

@@ -5,8 +5,8 @@ import StreamTasks
 import Synchronization
 
 /// The artist shards this copy holds: each begins empty at its assignment and is restored
-/// from the topic (``beginRestore(of:under:)``), then read on; a shard changed since it was last published is marked so, and rendered
-/// again only where it changed. The shards' lines are on the copy's own disk
+/// from the topic (``beginRestore(of:under:)``), then read on; a shard changed since it was
+/// last published is marked so, and rendered again only where it changed. The shards' lines are on the copy's own disk
 /// (``ShardLineFile``); what stays in memory is per artist.
 package final class ShardStates: RestorableStore {
     private struct Held {

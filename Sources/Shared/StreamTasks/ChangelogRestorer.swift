@@ -25,17 +25,17 @@ package struct ChangelogRestorer: Sendable {
         (self.kafka, self.timeout, self.logger) = (kafka, timeout, logger)
     }
 
-    /// Hands each partition's rows of `changelog`, from its oldest offset up to `bounds`' offset
-    /// for it (nil: where the changelog ends now), to `restores`' restore for it, in offset
-    /// order, on a blocking thread; then finishes each. A partition bounded at 0 reads nothing;
-    /// one `holds` no longer answers for gets no more rows and is not finished. Returns, by
-    /// partition, one past the last offset restored (0: none). Throws the first failure of the
-    /// scan or of a store; the other partitions' rows stop then.
+    /// Hands each partition of `restores` its rows of `changelog`, from its oldest offset up to
+    /// its offset in `bounds` (a partition it does not name: where the changelog ends now), in
+    /// offset order, on a blocking thread; then finishes each. A partition bounded at 0 reads
+    /// nothing; one `holds` no longer answers for gets no more rows and is not finished. Returns,
+    /// by partition, one past the last offset restored (none: nothing). Throws the first failure
+    /// of the scan or of a store; the other partitions' rows stop then.
     package func restore(
-        _ changelog: String, bounds: [Int: Int64?], into restores: [Int: any PartitionRestore],
+        _ changelog: String, into restores: [Int: any PartitionRestore], upTo bounds: [Int: Int64] = [:],
         holds: @escaping @Sendable (Int) -> Bool = { _ in true }
     ) async throws -> [Int: Int64] {
-        let read = bounds.filter { $0.value.map { $0 > 0 } ?? true }
+        let read = restores.keys.filter { (bounds[$0] ?? 1) > 0 }
         let scanned = Scanned()
         if !read.isEmpty {
             let visit: @Sendable (KafkaConsumerMessage) -> Void = { message in
@@ -49,13 +49,12 @@ package struct ChangelogRestorer: Sendable {
                 }
             }
             try await KafkaTopicSnapshot.scan(
-                changelog, from: Dictionary(uniqueKeysWithValues: read.keys.map { (Int32($0), Int64(0)) }),
-                upTo: Dictionary(
-                    uniqueKeysWithValues: read.compactMap { key, bound in bound.map { (Int32(key), $0) } }),
+                changelog, from: Dictionary(uniqueKeysWithValues: read.map { (Int32($0), Int64(0)) }),
+                upTo: Dictionary(uniqueKeysWithValues: bounds.map { (Int32($0.key), $0.value) }),
                 configuration: kafka, timeout: timeout, requestTimeout: Self.requestTimeout,
                 stallTimeout: Self.stallTimeout, logger: logger,
                 // Nothing left to restore once no partition of it is held.
-                continuing: { read.keys.contains(where: holds) }, visit: visit)
+                continuing: { read.contains(where: holds) }, visit: visit)
             if let error = scanned.error { throw error }
         }
         for (partition, restore) in restores.sorted(by: { $0.key < $1.key }) where holds(partition) {
@@ -63,7 +62,7 @@ package struct ChangelogRestorer: Sendable {
         }
         logger.debug(
             "changelog restored",
-            metadata: ["kafka.topic": "\(changelog)", "kafka.partitions": "\(bounds.keys.sorted())"])
+            metadata: ["kafka.topic": "\(changelog)", "kafka.partitions": "\(restores.keys.sorted())"])
         return scanned.ends
     }
 

@@ -97,12 +97,10 @@ package final class StageProgress: Sendable {
     private func beginRestore(of partitions: [Int: AssignmentEpoch], in state: inout State) {
         guard let restore, !partitions.isEmpty else { return }
         for partition in partitions.keys { state.restoredTo[partition] = nil }
-        var bounds: [Int: Int64?] = [:]
-        for partition in partitions.keys {
-            switch restore.changelog {
-            case .own: bounds[partition] = .some(nil)
-            case .input: bounds[partition] = state.committed[partition] ?? 0
-            }
+        // An own changelog is read to its end; an input up to the group's committed offset.
+        var bounds: [Int: Int64] = [:]
+        if case .input = restore.changelog {
+            for partition in partitions.keys { bounds[partition] = state.committed[partition] ?? 0 }
         }
         // Made under the lock, with the partitions it restores; it runs after.
         Task { [self] in
@@ -127,7 +125,8 @@ package final class StageProgress: Sendable {
                             "kafka.topic": "\(restore.topic)", "kafka.partitions": "\(current.keys.sorted())",
                             "error": "\(error)", "attempts": "\(failures)", "pause": "\(pause)",
                         ])
-                    try? await Task.sleep(for: pause)
+                    // Cancelled (never, today): no more tries, rather than tries without a pause.
+                    guard (try? await Task.sleep(for: pause)) != nil else { return }
                     self.state.withLock { state in
                         for (partition, epoch) in current where state.partitions[partition]?.epoch == epoch {
                             state.partitions[partition]?.restoring()
@@ -140,7 +139,7 @@ package final class StageProgress: Sendable {
 
     /// One restore of `partitions`: each store partition begun anew, the changelog read, each
     /// partition still held under its epoch then restored.
-    private func restoreOnce(_ partitions: [Int: AssignmentEpoch], bounds: [Int: Int64?], restore: Restore)
+    private func restoreOnce(_ partitions: [Int: AssignmentEpoch], bounds: [Int: Int64], restore: Restore)
         async throws
     {
         var restores: [Int: any PartitionRestore] = [:]
@@ -152,9 +151,9 @@ package final class StageProgress: Sendable {
                 continue
             }
         }
-        let ends = try await restore.restorer.restore(
-            restore.topic, bounds: bounds.filter { restores[$0.key] != nil }, into: restores
-        ) { [self] partition in partitions[partition].map { holds(partition, under: $0) } ?? false }
+        let ends = try await restore.restorer.restore(restore.topic, into: restores, upTo: bounds) {
+            [self] partition in partitions[partition].map { holds(partition, under: $0) } ?? false
+        }
         state.withLock { state in
             for (partition, epoch) in partitions where state.partitions[partition]?.epoch == epoch {
                 if case .input = restore.changelog { state.restoredTo[partition] = ends[partition] ?? 0 }
@@ -188,6 +187,18 @@ package final class StageProgress: Sendable {
         }
     }
 
+    /// ``restored(_:while:)`` for a message handled under `lease`: its assignment, once
+    /// restored. Throws ``PartitionGone`` when the partition goes, or the lease ends, first:
+    /// nothing of the message is written then, and the runtime, finding the lease ended, commits
+    /// nothing for it (its next owner handles it). The runtime calls a handler only under an
+    /// active lease, at each attempt, so the epoch first seen is the lease's.
+    package func epoch(of partition: Int, under lease: KafkaPartitionLease?) async throws -> AssignmentEpoch {
+        guard let epoch = await restored(partition, while: { lease?.isActive ?? true }) else {
+            throw PartitionGone(partition)
+        }
+        return epoch
+    }
+
     /// Whether `offset` of `partition` is in its restored state already: below where the
     /// restore of a stage whose input is its changelog read to. Such a message (the consumer
     /// moved below the committed offset: a held assignment's start, or an offset out of range)
@@ -196,7 +207,7 @@ package final class StageProgress: Sendable {
         offset < state.withLock { $0.restoredTo[partition] ?? 0 }
     }
 
-    /// What each partition held waits for, when its restore failed: for `/healthz` and `status`.
+    /// What each partition held waits for, when its restore failed: for `/healthz`.
     package var heldReasons: [Int: String] {
         state.withLock { state in
             state.partitions.compactMapValues { entry in

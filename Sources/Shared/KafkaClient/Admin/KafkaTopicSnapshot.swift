@@ -34,12 +34,13 @@ package enum KafkaTopicSnapshot {
             clientIDSuffix: "snapshot", defaults: [("enable.partition.eof", "false"), ("enable.auto.commit", "false")],
             // librdkafka wants a group to assign partitions; it is never joined or committed to.
             fixed: [("group.id", "\(configuration.clientID)-snapshot-\(getpid())")])
-        let client = try RDKafkaClient(
-            type: .consumer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
         let limits = Limits(
             whole: timeout.timeoutMilliseconds, request: (requestTimeout ?? timeout).timeoutMilliseconds,
             stall: stallTimeout)
+        // Made, used and closed (each blocks) on a blocking thread, never the cooperative pool.
         try await configuration.runBlocking {
+            let client = try RDKafkaClient(
+                type: .consumer, properties: properties, callbacks: RDKafkaCallbacks(logger: logger))
             try scan(
                 topic, from: starts, upTo: ends, client: client, limits: limits, continuing: continuing, visit: visit)
         }
