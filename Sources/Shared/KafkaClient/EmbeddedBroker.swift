@@ -37,6 +37,9 @@ package final class EmbeddedBroker: Sendable {
         cluster.setRoundTripTime(milliseconds, brokerID: brokerID)
     }
 
+    /// Kafka's API key of ListOffsets, the request that looks up a partition's first or last offset.
+    package static let listOffsetsKey: Int16 = 2
+
     /// Kafka's API key of OffsetFetch, the request that reads a group's committed offsets.
     package static let offsetFetchKey: Int16 = 9
 
