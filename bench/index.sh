@@ -86,7 +86,7 @@ if [ "${BROKER:-embedded}" = tansu ]; then
 import sys, time
 from confluent_kafka import Consumer, TopicPartition
 consumer = Consumer({"bootstrap.servers": sys.argv[1], "group.id": "bench-ends"})
-for topic in ("artpipe.pages", "artpipe.index-pages", "artpipe.index-works", "artpipe.index-artists"):
+for topic in ("artpipe.pages", "artpipe.index-pages", "artpipe.index-works", "artpipe.index-works-state", "artpipe.index-artists"):
     times = []
     for partition in sorted(consumer.list_topics(topic).topics[topic].partitions):
         for _ in range(3):

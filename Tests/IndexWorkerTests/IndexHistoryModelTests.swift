@@ -35,20 +35,20 @@ struct IndexHistoryModelTests {
         }
     }
 
-    /// The state of a works partition restored from `rows` as compaction leaves them: the last
-    /// row of each key, in the order of their offsets, tombstones gone.
-    static func restored(from rows: ArraySlice<(work: WorkKey, key: String, row: WorkRow?)>, shards: IndexShards)
-        -> WorkPartition
-    {
-        var last: [String: Int] = [:]
-        for (offset, row) in zip(rows.indices, rows) { last[row.key] = offset }
+    /// A works partition restored from its changelog (`artpipe.index-works-state`) as
+    /// compaction leaves it: each work's last state; and one past the input offset the last
+    /// row names, where the restored state stands.
+    static func restored(from states: ArraySlice<StateRow>, shards: IndexShards) -> (WorkPartition, Int) {
         var partition = WorkPartition(shards: shards)
-        for offset in last.values.sorted() {
-            let row = rows[offset]
-            // Its lines were written when the row was first read.
-            if row.row != nil { _ = partition.apply(row.work, key: row.key, row: row.row) }
-        }
-        return partition
+        for row in compacted(states, key: \.rows.work.description) { partition.restore(row.rows) }
+        return (partition, states.last.map { $0.inputOffset + 1 } ?? 0)
+    }
+
+    /// A row of `artpipe.index-works-state`: a work's rows after the input row at `inputOffset`
+    /// changed them (none: a tombstone).
+    struct StateRow {
+        var rows: WorkRows
+        var inputOffset: Int
     }
 
     /// What a compacted log keeps of `rows`: the last row of each key, in the order of their offsets.
@@ -56,21 +56,6 @@ struct IndexHistoryModelTests {
         var last: [String: Int] = [:]
         for (offset, row) in zip(rows.indices, rows) { last[key(row)] = offset }
         return last.values.sorted().map { rows[$0] }
-    }
-
-    /// A works partition restored up to `committed` from `rows` compacted whole: the last row of
-    /// each key, kept when it is below `committed`.
-    static func restored(
-        from rows: ArraySlice<(work: WorkKey, key: String, row: WorkRow?)>, upTo committed: Int, shards: IndexShards
-    ) -> WorkPartition {
-        var last: [String: Int] = [:]
-        for (offset, row) in zip(rows.indices, rows) { last[row.key] = offset }
-        var partition = WorkPartition(shards: shards)
-        for offset in last.values.sorted() where offset < committed {
-            let row = rows[offset]
-            if row.row != nil { _ = partition.apply(row.work, key: row.key, row: row.row) }
-        }
-        return partition
     }
 
     /// A pages partition restored from its changelog (`artpipe.index-pages`) as compaction leaves it.
@@ -104,10 +89,14 @@ struct IndexHistoryModelTests {
     /// can before A takes its next input, as the one pass runs them; `restores`: how many times
     /// a partition of a stage picked at random is taken over by a new owner. As Kafka hands a
     /// partition over: the new owner restores its store from its changelog as compaction leaves
-    /// it (A its own changelog whole; B and C their input up to the group's committed offset),
+    /// it (A and B their own changelog whole; C its input up to the group's committed offset),
     /// then reads its inputs again from the group's committed offsets, each topic from its own
     /// (A's three inputs side by side, in any order between topics), handling again what the
-    /// old owner had handled but not committed.
+    /// old owner had handled but not committed. B's state rows reach its changelog before the
+    /// lines they came with, as the runtime sends its changelog: here the lines some steps
+    /// later, and a handover (a crash) drops those not sent yet; the new owner writes again
+    /// whole the works its changelog shows changed at or after the committed offset, as
+    /// ``WorkStore`` does.
     static func staged(
         _ inputs: [StagedIndexBuild.Input], random: inout FuzzRandom, inTurn: Bool = false, restores: Int = 0
     ) throws -> [String: [UInt8]] {
@@ -115,9 +104,9 @@ struct IndexHistoryModelTests {
         return try staged(inputs, random: &random, inTurn: inTurn, restores: restores, redelivered: &redelivered)
     }
 
-    /// - Parameter compactedWhole: a works partition's log is compacted whole before its new
-    ///   owner restores it up to the committed offset, as Kafka's cleaner may do: a row below that
-    ///   offset whose key has a newer row above it is gone.
+    /// - Parameter compactedWhole: a works partition's input is compacted whole at each
+    ///   handover, as Kafka's cleaner may do: a row whose key has a newer row after it is gone,
+    ///   below the committed offset and above it.
     static func staged(
         _ inputs: [StagedIndexBuild.Input], random: inout FuzzRandom, inTurn: Bool = false, restores: Int = 0,
         compactedWhole: Bool = false, redelivered: inout Redelivered
@@ -127,6 +116,13 @@ struct IndexHistoryModelTests {
         var works = (0..<partitions).map { _ in WorkPartition(shards: shards) }
         var artists = (0..<partitions).map { ShardWorks(shard: $0) }
         var worksLog = Log<(work: WorkKey, key: String, row: WorkRow?)>(partitions: partitions)
+        // B's changelog; the lines of each partition not sent yet; where each partition's
+        // restored state stands, and its works unsure; the input rows compaction removed.
+        var worksStates = Array(repeating: [StateRow](), count: partitions)
+        var unsentLines = Array(repeating: [WorkState.ArtistWrite](), count: partitions)
+        var worksRestoredTo = Array(repeating: 0, count: partitions)
+        var unsure = Array(repeating: [WorkKey](), count: partitions)
+        var compactedAway = Array(repeating: Set<Int>(), count: partitions)
         var artistsLog = Log<(work: WorkKey, row: ShardWorks.Row?)>(partitions: partitions)
         var pagesLog = Log<PageEntry>(partitions: partitions)
         // Each pages partition's inputs as delivered, by input topic, and how many of each its
@@ -148,7 +144,8 @@ struct IndexHistoryModelTests {
         while true {
             // Who may take a step: A while inputs are left, each partition of B and of C with a row.
             let steps =
-                (next < inputs.count ? ["a"] : []) + worksLog.pending.map { "b\($0)" }
+                (next < inputs.count ? ["a"] : [])
+                + (0..<partitions).filter { worksLog.pending.contains($0) || !unsentLines[$0].isEmpty }.map { "b\($0)" }
                 + artistsLog.pending.map { "c\($0)" }
             guard let step = steps.isEmpty ? nil : inTurn ? steps.last : random.pick(steps) else { break }
             if restoresLeft > 0, random.below(8) == 0 {
@@ -171,16 +168,25 @@ struct IndexHistoryModelTests {
                     }
                     committed[partition] = delivered[partition].mapValues(\.count)
                 case 1:
-                    // A new owner of a works partition: restored from the log up to the group's
-                    // committed offset, and reading from there.
-                    let log = worksLog.partitions[partition]
-                    works[partition] =
-                        compactedWhole
-                        ? Self.restored(
-                            from: log[...], upTo: worksCommitted[partition], shards: shards)
-                        : Self.restored(from: log[..<worksCommitted[partition]], shards: shards)
-                    redelivered.works += worksLog.read[partition] - worksCommitted[partition]
-                    worksLog.read[partition] = worksCommitted[partition]
+                    // A new owner of a works partition: the old one's state rows not sent yet are
+                    // lost; restored from its changelog, and reading from the committed offset (from
+                    // the start where the changelog holds nothing: a new state).
+                    unsentLines[partition] = []
+                    (works[partition], worksRestoredTo[partition]) = Self.restored(
+                        from: worksStates[partition][...], shards: shards)
+                    var changed: [WorkKey: Int] = [:]
+                    for row in worksStates[partition] { changed[row.rows.work] = row.inputOffset }
+                    unsure[partition] = changed.filter { $0.value >= worksCommitted[partition] }.keys.sorted {
+                        $0.description < $1.description
+                    }
+                    if compactedWhole {
+                        let log = worksLog.partitions[partition]
+                        let kept = Set(compacted(Array(log.indices)[...], key: { log[$0].key }))
+                        compactedAway[partition] = Set(log.indices).subtracting(kept)
+                    }
+                    let from = worksStates[partition].isEmpty ? 0 : worksCommitted[partition]
+                    redelivered.works += worksLog.read[partition] - from
+                    worksLog.read[partition] = from
                 default:
                     // A new owner of an artist shard: the same.
                     artists[partition] = try Self.restored(
@@ -200,10 +206,38 @@ struct IndexHistoryModelTests {
                 // Now and then the group commits what the partition handled of that topic.
                 if random.below(3) == 0 { committed[partition][topic] = delivered[partition][topic]?.count }
             } else if step.hasPrefix("b"), let partition = Int(step.dropFirst()) {
-                let (work, key, row) = worksLog.next(partition)
-                let out = works[partition].apply(work, key: key, row: row)
-                for line in out.artists { artistsLog.partitions[line.shard].append((line.work, line.row)) }
-                if random.below(3) == 0 { worksCommitted[partition] = worksLog.read[partition] }
+                if worksLog.pending.contains(partition) {
+                    let offset = worksLog.read[partition]
+                    let (work, key, row) = worksLog.next(partition)
+                    // An unsure work written again whole before anything else of it, and a few others.
+                    var again = unsure[partition].filter { $0 == work }
+                    again += unsure[partition].filter { $0 != work }.prefix(WorkStore.rewrittenPerRow)
+                    unsure[partition].removeAll { again.contains($0) }
+                    for other in again {
+                        let state = works[partition].works[other] ?? WorkState(work: other)
+                        unsentLines[partition] += state.rewritten(shards: shards)
+                    }
+                    // Gone from a compacted log; or in the restored state already: nothing changed.
+                    if !compactedAway[partition].contains(offset), offset >= worksRestoredTo[partition] {
+                        let before = works[partition].works[work]?.rows
+                        let out = works[partition].apply(work, key: key, row: row)
+                        let after = works[partition].works[work]?.rows ?? WorkRows(work: work)
+                        // The state row first, acknowledged; its lines after.
+                        if after != before ?? WorkRows(work: work) {
+                            worksStates[partition].append(StateRow(rows: after, inputOffset: offset))
+                        }
+                        unsentLines[partition] += out.artists
+                    }
+                }
+                // The lines acknowledged now and then; at the end of the log, at once.
+                if random.below(2) == 0 || !worksLog.pending.contains(partition) {
+                    for line in unsentLines[partition] {
+                        artistsLog.partitions[line.shard].append((line.work, line.row))
+                    }
+                    unsentLines[partition] = []
+                    // The group commits only what is sent whole.
+                    if random.below(2) == 0 { worksCommitted[partition] = worksLog.read[partition] }
+                }
             } else if let partition = Int(step.dropFirst()) {
                 let (work, row) = artistsLog.next(partition)
                 try artists[partition].apply(work, row)
@@ -358,7 +392,7 @@ struct IndexHistoryModelTests {
     }
 
     @Test(
-        "known gap, closed by step 4: a works partition's log compacted past the committed offset before a handover loses a line to take back"
+        "a works partition's input compacted past the committed offset before each handover: its own changelog keeps every line to take back"
     )
     func compactionPastTheCommittedOffset() throws {
         var differing: [UInt64] = []
@@ -369,12 +403,16 @@ struct IndexHistoryModelTests {
             var redelivered = Redelivered()
             let files = try Self.staged(
                 inputs, random: &random, restores: 4, compactedWhole: true, redelivered: &redelivered)
-            if files != expected { differing.append(seed) }
+            if files != expected {
+                differing.append(seed)
+                for (name, bytes) in files.sorted(by: { $0.key < $1.key }) where expected[name] != bytes {
+                    print(
+                        "DEBUG \(name)\n got: \(String(decoding: bytes, as: UTF8.self))\n want: \(String(decoding: expected[name] ?? [], as: UTF8.self))"
+                    )
+                }
+                for name in expected.keys where files[name] == nil { print("DEBUG missing \(name)") }
+            }
         }
-        withKnownIssue(
-            "B restores from its input, a compacted repartition topic: step 4 gives it a changelog of its own"
-        ) {
-            #expect(differing.isEmpty, "histories whose staged files differ from the one pass: \(differing)")
-        }
+        #expect(differing.isEmpty, "histories whose staged files differ from the one pass: \(differing)")
     }
 }

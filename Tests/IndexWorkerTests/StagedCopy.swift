@@ -40,8 +40,9 @@ final class StagedCopy: Sendable {
         artistsWorker = Mutex(try Self.artistsWorker(brokers: brokers, artists: artists))
         (self.pages, self.artists, publisher, self.brokers) = (pages, artists, stages.publisher, brokers)
         #expect(
-            stages.workers.map(\.checkedTopics) == [PipelineStage.index.inputTopics]
-                + ArtpipeTopic.index.dropFirst().map { [$0] })
+            stages.workers.map(\.checkedTopics) == [
+                PipelineStage.index.inputTopics, [ArtpipeTopic.indexWorks], [ArtpipeTopic.indexArtists],
+            ])
     }
 
     private static func artistsWorker(brokers: String, artists: ArtistsStage) throws -> InProcessWorker<ArtistsStage> {

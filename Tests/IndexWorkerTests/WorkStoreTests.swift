@@ -2,6 +2,7 @@ import ArtpipeRuntime
 import ArtpipeSupport
 import EmbeddedStore
 import Foundation
+import KafkaClient
 import NIOPosix
 import PipelineContract
 import StreamTasks
@@ -50,21 +51,112 @@ struct WorkStoreTests {
             let key = row.key(of: work)
             // Now and then a tombstone of the key instead.
             let value: WorkRow? = random.next(8) == 0 ? nil : row
+            let before = memory[partition].works[work]?.rows
             let expected = memory[partition].apply(work, key: key, row: value)
-            let got = try await store.apply(to: partition, epoch: AssignmentEpoch(1), work: work, key: key, row: value)
-            #expect(got == expected, "row \(applied): \(key)")
+            let got = try await store.apply(
+                to: partition, epoch: AssignmentEpoch(1), offset: Int64(applied), work: work, key: key, row: value)
+            #expect(got.writes == expected && got.rewritten.isEmpty, "row \(applied): \(key)")
+            // The state the changelog hears: the work's rows when they changed, empty when it is gone.
+            let after = memory[partition].works[work]?.rows
+            #expect(got.state?.rows == (after == before ? nil : after ?? WorkRows(work: work)), "row \(applied)")
             applied += 1
         }
         for partition in 0..<2 {
-            #expect(try await store.count(in: partition) == memory[partition].works.count)
+            #expect(try await store.count(in: partition) == (memory[partition].works.count, 0))
             #expect(memory[partition].works.count > 0)
         }
         // Partition 0 assigned again: read from its start, it begins empty; partition 1 keeps its works.
         let work = try #require(works.first { $0.partition(of: 2) == 0 })
         let row = WorkRowsTests.version("p9", datestamp: "2026-02-01T00:00:00Z", image: nil)
-        _ = try await store.apply(to: 0, epoch: AssignmentEpoch(2), work: work, key: row.key(of: work), row: row)
-        #expect(try await store.count(in: 0) == 1)
-        #expect(try await store.count(in: 1) == memory[1].works.count)
+        _ = try await store.apply(
+            to: 0, epoch: AssignmentEpoch(2), offset: 0, work: work, key: row.key(of: work), row: row)
+        #expect(try await store.count(in: 0) == (1, 0))
+        #expect(try await store.count(in: 1) == (memory[1].works.count, 0))
+    }
+
+    @Test(
+        "a partition restored from the state rows it sent is the state it had: a row it shows already changes nothing, a later one writes what it wrote before, and each work changed since the committed offset has its line written again whole, once, before anything else of it; a row of another version's format fails the restore"
+    )
+    func restoredFromItsChangelog() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("work-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await NIOThreadPool.withPool(threads: 1) { pool in
+            try await Self.restoredFromItsChangelog(in: folder, pool: pool)
+        }
+    }
+
+    static func restoredFromItsChangelog(in folder: URL, pool: NIOThreadPool) async throws {
+        let shards = IndexShards(count: 4)
+        let store = try WorkStore(folder: folder, shards: shards, cacheBytes: 1 << 20, threadPool: pool)
+        var random = SplitMix(seed: 3)
+        let works = (0..<300).map { WorkKey(source: "oai", id: "oai:r/\($0)", isRecord: true) }
+        let rows: [(work: WorkKey, row: WorkRow)] = (0..<400).map { offset in
+            let work = works[random.next(works.count)]
+            let row = WorkRow.version(
+                WorkVersion(
+                    pageId: "p\(random.next(3))", crawlId: "c", page: 1,
+                    artwork: Artwork(
+                        objectNumber: "SK-\(work.id)", title: "t\(offset)", artist: "Maker \(random.next(6))",
+                        imageURL: nil, width: nil, height: nil, position: 0, recordId: work.id,
+                        datestamp: "2026-01-01T00:\(String(format: "%02d", offset % 60)):00Z")))
+            return (work, row)
+        }
+        // Handled under one assignment: each change's state row is what the changelog holds.
+        var changelog: [KafkaConsumerMessage] = []
+        var written: [Int: WorkStore.Change] = [:]
+        for (offset, (work, row)) in rows.enumerated() {
+            let change = try await store.apply(
+                to: 0, epoch: AssignmentEpoch(1), offset: Int64(offset), work: work, key: row.key(of: work), row: row)
+            written[offset] = change
+            guard let state = change.state else { continue }
+            let record = IndexTopicRecords.record(state, partition: 0, inputOffset: Int64(offset))
+            changelog.append(
+                KafkaConsumerMessage(
+                    topic: record.topic, partition: 0, offset: Int64(changelog.count), key: record.key,
+                    value: record.value, headers: record.headers, isTombstone: record.isTombstone))
+        }
+        // A crash: the group committed 200; the state rows of the last 50 input rows never landed.
+        let landed = try changelog.filter { try IndexTopicRecords.workState($0, shards: shards).inputOffset < 350 }
+        #expect(landed.count < changelog.count)
+        var lastChange: [WorkKey: Int64] = [:]
+        for message in landed {
+            let (work, _, offset) = try IndexTopicRecords.workState(message, shards: shards)
+            lastChange[work] = offset
+        }
+        let unsure = Set(lastChange.filter { $0.value >= 200 }.keys)
+        #expect(unsure.count > WorkStore.rewrittenPerRow, "more unsure works than one row writes again")
+        store.starting(0, committed: 200)
+        let restore = try await store.beginRestore(of: 0, under: AssignmentEpoch(2))
+        for message in landed { try restore.restore(message) }
+        try await restore.finish()
+        #expect(try await store.count(in: 0).unsure == unsure.count)
+        // Delivered again from the committed offset.
+        var rewritten: [WorkKey: Int] = [:]
+        for (offset, (work, row)) in rows.enumerated().dropFirst(200) {
+            let again = try await store.apply(
+                to: 0, epoch: AssignmentEpoch(2), offset: Int64(offset), work: work, key: row.key(of: work), row: row)
+            for write in again.rewritten where write.row != nil { rewritten[write.work, default: 0] += 1 }
+            // Written again whole: the line in one shard at most, a tombstone in every other.
+            #expect(again.rewritten.count % shards.count == 0)
+            #expect(!again.rewritten.contains { unsure.contains($0.work) == false }, "offset \(offset)")
+            let first = try #require(written[offset])
+            if offset < 350 {
+                #expect(again.writes == WorkState.Writes() && again.state == nil, "offset \(offset)")
+            } else {
+                #expect(again.writes == first.writes, "offset \(offset)")
+                #expect(again.state?.rows == first.state?.rows, "offset \(offset)")
+            }
+        }
+        #expect(rewritten.values.allSatisfy { $0 == 1 } && Set(rewritten.keys) == unsure)
+        #expect(try await store.count(in: 0).unsure == 0)
+        // A state in a format this version does not read fails the restore: left out, it would lose its work.
+        let readable = try #require(landed.first { !$0.isTombstone })
+        let later = KafkaConsumerMessage(
+            topic: readable.topic, partition: 0, offset: readable.offset, key: readable.key,
+            value: [0x7f] + readable.value, headers: readable.headers, isTombstone: false)
+        let failing = try await store.beginRestore(of: 0, under: AssignmentEpoch(3))
+        let error = #expect(throws: IndexTopicRecordError.self) { try failing.restore(later) }
+        #expect(error?.failureClass == .forGood)
     }
 
     @Test(
@@ -150,6 +242,9 @@ struct WorkStoreTests {
         }
         let read = try WorkState(work: work, stored: state.stored)
         #expect(read.rows == state.rows && read.line == state.line && state.line != nil)
+        // In the changelog, without its line: made again from the rows.
+        let restored = try WorkState(work: work, changelogValue: state.changelogValue, shards: shards)
+        #expect(restored.rows == state.rows && restored.line == state.line)
         let line = try #require(state.rows.indexed)
         var writer = CompactWriter()
         writer.write(line)

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import Foundation
 import KafkaClient
 import PipelineContract
@@ -19,6 +20,43 @@ package enum IndexTopicRecords {
         guard let row else { return .tombstone(topic: ArtpipeTopic.indexWorks, partition: partition, key: key) }
         return KafkaProducerRecord(
             topic: ArtpipeTopic.indexWorks, partition: partition, key: key, value: try encode(row))
+    }
+
+    /// The header of a row of `artpipe.index-works-state` naming the offset of the input row
+    /// (of `artpipe.index-works`, on the same partition) whose handling the row shows.
+    package static let inputOffsetHeader = "artpipe-input-offset"
+
+    /// A work's state in `artpipe.index-works-state` (the works stage's changelog), on the
+    /// partition of the input row at `inputOffset` that changed it; an empty state is the work's
+    /// tombstone.
+    package static func record(_ state: WorkState, partition: Int32, inputOffset: Int64) -> KafkaProducerRecord {
+        let key = state.rows.work.description
+        var record =
+            state.isEmpty
+            ? .tombstone(topic: ArtpipeTopic.indexWorksState, partition: partition, key: key)
+            : KafkaProducerRecord(
+                topic: ArtpipeTopic.indexWorksState, partition: partition, key: key, value: state.changelogValue)
+        record.headers = [KafkaHeader(inputOffsetHeader, Array(String(inputOffset).utf8))]
+        return record
+    }
+
+    /// What a message of `artpipe.index-works-state` says: its work, the work's state (nil: a
+    /// tombstone) and the offset of the input row whose handling it shows.
+    package static func workState(_ message: KafkaConsumerMessage, shards: IndexShards) throws
+        -> (work: WorkKey, state: WorkState?, inputOffset: Int64)
+    {
+        guard let key = message.keyString, let work = WorkKey(text: key) else {
+            throw IndexTopicRecordError(message, "the key names no work")
+        }
+        guard let header = message.headers.last(where: { $0.name == inputOffsetHeader })?.value,
+            let offset = Int64(String(decoding: header, as: UTF8.self)), offset >= 0
+        else { throw IndexTopicRecordError(message, "no \(inputOffsetHeader) header") }
+        guard !message.isTombstone else { return (work, nil, offset) }
+        do {
+            return (work, try WorkState(work: work, changelogValue: message.value, shards: shards), offset)
+        } catch {
+            throw IndexTopicRecordError(message, "unreadable value: \(error)")
+        }
     }
 
     /// A work's line in `artpipe.index-artists`, on its artist's shard.
@@ -67,9 +105,11 @@ package enum IndexTopicRecords {
     }
 }
 
-/// A record of the index worker's own topics it cannot read: never written by artpipe.
-package struct IndexTopicRecordError: Error, CustomStringConvertible {
+/// A record of the index worker's own topics it cannot read: never written by this version of
+/// artpipe. For good: the record's bytes do not change.
+package struct IndexTopicRecordError: ClassifiedError {
     package let description: String
+    package var failureClass: FailureClass { .forGood }
 
     init(_ message: KafkaConsumerMessage, _ reason: String) {
         description = "\(message.topic) partition \(message.partition) offset \(message.offset): \(reason)"

@@ -59,6 +59,10 @@ package struct PagesStage: MessageHandler {
     /// A partition's messages share round trips: none waits on the last one's rows.
     package var sendsInRuns: Bool { true }
 
+    /// A page's entry is sent once the rows it was written with are acknowledged: a page
+    /// handled again from an entry without them writes them again.
+    package var changelog: StoreChangelog? { StoreChangelog(ArtpipeTopic.indexPages, order: .afterOutputs) }
+
     package func holds(_ message: KafkaConsumerMessage) -> Bool {
         gaps.holds(message.partition)
     }

@@ -5,11 +5,15 @@ import PipelineContract
 import StreamTasks
 
 /// Stage B of the index (docs/architecture.md, "The index at scale"): reads
-/// `artpipe.index-works` by work, which is also its changelog (its state is a function of the
-/// topic's rows, ``WorkRows``; it writes none of them). A partition assigned is restored from
-/// the topic up to the group's committed offset (its outputs were written when those rows were
-/// first handled), and read from there: each row's consequence is written, the work's changed
-/// line to its artist's shard of `artpipe.index-artists`.
+/// `artpipe.index-works` by work and keeps each work's state (``WorkRows``, a function of the
+/// rows the topic holds), with a changelog of its own, `artpipe.index-works-state`: a row per
+/// work, on the partition of the input row that changed it, naming that row's offset. A
+/// partition assigned is restored from its changelog (where that holds nothing, the input is
+/// read from its start) and read from the group's committed offset; a row the restored state
+/// shows already changes nothing. Each change sends the work's changelog row, then, once that
+/// is acknowledged, its consequence: the work's changed line to its artist's shard of
+/// `artpipe.index-artists`. A restore may so find a work ahead of its lines: ``WorkStore``
+/// writes such a work's line again whole before anything else of it.
 package struct WorksStage: MessageHandler {
     package typealias Input = (work: WorkKey, key: String, row: WorkRow?)
 
@@ -19,7 +23,7 @@ package struct WorksStage: MessageHandler {
     package init(states: WorkStore, kafka: KafkaClientConfiguration, logger: Logger) {
         progress = StageProgress(
             restore: .init(
-                .input(ArtpipeTopic.indexWorks), store: states,
+                .own(ArtpipeTopic.indexWorksState), store: states,
                 restorer: ChangelogRestorer(kafka: kafka, logger: logger)))
         self.states = states
     }
@@ -27,8 +31,21 @@ package struct WorksStage: MessageHandler {
     /// A partition's messages share round trips: none waits on the last one's rows.
     package var sendsInRuns: Bool { true }
 
+    /// A work's state is sent before the lines its change writes: what a line leaves (the shard
+    /// it was in) is known only from the state before, which a restore must not miss.
+    package var changelog: StoreChangelog? { StoreChangelog(ArtpipeTopic.indexWorksState, order: .beforeOutputs) }
+
+    /// Follows the consumer's assignments, telling the store each partition's committed offset;
+    /// a partition whose changelog holds nothing is read from its start (a new state: a first
+    /// run, an upgrade, the changelog deleted).
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
+        consumer.changelog = ArtpipeTopic.indexWorksState
         progress.follow(&consumer)
+        let (start, states) = (consumer.startOffset, self.states)
+        consumer.startOffset = { topicPartition, committed, earliest in
+            states.starting(Int(topicPartition.partition), committed: committed)
+            return start?(topicPartition, committed, earliest)
+        }
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
@@ -39,16 +56,15 @@ package struct WorksStage: MessageHandler {
         let message = context.message
         let partition = Int(message.partition)
         let epoch = try await progress.epoch(of: partition, under: context.lease)
-        // Below where the restore read: in the state already, its outputs written when first handled.
-        guard !progress.wasRestored(message.offset, partition: partition) else {
-            progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
-            return []
-        }
-        let writes = try await states.apply(
-            to: partition, epoch: epoch, work: input.work, key: input.key, row: input.row)
+        let change = try await states.apply(
+            to: partition, epoch: epoch, offset: message.offset, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
-        let relocation = try writes.relocation.map { try [IndexTopicRecords.record($0)] } ?? []
-        return try writes.artists.map(IndexTopicRecords.record) + relocation
+        var records = try (change.rewritten + change.writes.artists).map(IndexTopicRecords.record)
+        if let relocation = change.writes.relocation { records.append(try IndexTopicRecords.record(relocation)) }
+        if let state = change.state {
+            records.append(IndexTopicRecords.record(state, partition: message.partition, inputOffset: message.offset))
+        }
+        return records
     }
 
     /// The assembler on this copy need not wait for the group's next commit to know the rows

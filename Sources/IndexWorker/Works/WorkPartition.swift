@@ -9,6 +9,11 @@ package struct WorkPartition: Sendable {
         self.shards = shards
     }
 
+    /// Sets a work's state from its rows, as its changelog holds them (empty: the work is gone).
+    package mutating func restore(_ rows: WorkRows) {
+        works[rows.work] = rows.isEmpty ? nil : WorkState(restoring: rows, shards: shards)
+    }
+
     /// Applies a row of `work` read from the topic (`row` nil: a tombstone of `key`).
     package mutating func apply(_ work: WorkKey, key: String, row: WorkRow?) -> WorkState.Writes {
         var state = works.removeValue(forKey: work) ?? WorkState(work: work)

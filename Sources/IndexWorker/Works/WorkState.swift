@@ -51,14 +51,36 @@ package struct WorkState: Sendable {
         return spelt == shard ? nil : spelt
     }
 
+    /// The state of a work whose rows are `rows`, its line where they put it: what a state
+    /// restored from its changelog (``WorkState+Changelog``) is, its line written when its rows
+    /// were applied.
+    init(restoring rows: WorkRows, shards: IndexShards) {
+        self.init(rows: rows, line: Self.line(of: rows, shards: shards)?.mark)
+    }
+
+    /// The work's line as `rows` make it, and where it goes; nil when they show no work.
+    private static func line(of rows: WorkRows, shards: IndexShards) -> (row: ShardWorks.Row, mark: LineMark)? {
+        guard let work = rows.indexed else { return nil }
+        let row = ShardWorks.Row(artist: ArtistIndex.groupName(rows.shown?.artwork?.artist ?? ""), work: work)
+        return (row, LineMark(shard: shards.shard(ofArtist: row.artist), digest: row.hashValue))
+    }
+
+    /// The work's line written again where its rows put it, and a tombstone in every other
+    /// shard: for a work whose state a restore found ahead of the lines sent for it (its
+    /// changelog row goes first, ``WorksStage``), whichever of its lines reached its shards.
+    package func rewritten(shards: IndexShards) -> [ArtistWrite] {
+        let line = Self.line(of: rows, shards: shards)
+        return (0..<shards.count).map { shard in
+            ArtistWrite(work: rows.work, shard: shard, row: shard == line?.mark.shard ? line?.row : nil)
+        }
+    }
+
     /// Applies a row of the work read from the topic (`row` nil: a tombstone of `key`).
     package mutating func apply(key: String, row: WorkRow?, shards: IndexShards) -> Writes {
         rows.apply(key: key, row: row)
         var writes = Writes()
-        let after = rows.indexed.map {
-            ShardWorks.Row(artist: ArtistIndex.groupName(rows.shown?.artwork?.artist ?? ""), work: $0)
-        }
-        let mark = after.map { LineMark(shard: shards.shard(ofArtist: $0.artist), digest: $0.hashValue) }
+        let made = Self.line(of: rows, shards: shards)
+        let (after, mark) = (made?.row, made?.mark)
         guard line != mark else { return writes }
         let before = line
         line = mark

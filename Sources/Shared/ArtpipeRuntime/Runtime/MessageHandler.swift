@@ -44,6 +44,10 @@ package protocol MessageHandler: Sendable {
     /// For a handler whose next message does not wait on the last one's outputs; the runtime
     /// uses it only without a retry schedule. False by default.
     var sendsInRuns: Bool { get }
+
+    /// The changelog of the handler's own state, when it keeps one: its records and the others
+    /// a message's handling (or a run's) returns are produced in the order it says. Nil by default.
+    var changelog: StoreChangelog? { get }
 }
 
 extension MessageHandler {
@@ -51,4 +55,5 @@ extension MessageHandler {
     package func finished(_ message: KafkaConsumerMessage) {}
     package func holds(_ message: KafkaConsumerMessage) -> Bool { false }
     package var sendsInRuns: Bool { false }
+    package var changelog: StoreChangelog? { nil }
 }

@@ -284,12 +284,27 @@ extension WorkerRuntime {
         case refused(KafkaError)
     }
 
-    /// Produces the records, retrying until acknowledged: they are never dropped. Gives up when
+    /// Produces the records, retrying until acknowledged: they are never dropped. Those of the
+    /// handler's ``MessageHandler/changelog`` and the others go one part after the other, in its
+    /// order, the second once the first is acknowledged. Gives up when
     /// the partition is no longer ours (the message is delivered again), when a record can never
     /// be taken, and when the client failed for good (the worker then stops with that error).
     func produce(_ records: [KafkaProducerRecord], for message: KafkaConsumerMessage, lease: KafkaPartitionLease)
         async -> ProduceResult
     {
+        guard let changelog = handler.changelog, records.contains(where: { $0.topic == changelog.topic }) else {
+            return await produceTogether(records, lease: lease)
+        }
+        let state = records.filter { $0.topic == changelog.topic }
+        let outputs = records.filter { $0.topic != changelog.topic }
+        let (first, second) = changelog.order == .afterOutputs ? (outputs, state) : (state, outputs)
+        let result = await produceTogether(first, lease: lease)
+        guard case .acknowledged = result else { return result }
+        return await produceTogether(second, lease: lease)
+    }
+
+    /// ``produce(_:for:lease:)`` of records with no order between them.
+    private func produceTogether(_ records: [KafkaProducerRecord], lease: KafkaPartitionLease) async -> ProduceResult {
         guard !records.isEmpty else { return .acknowledged }
         var attempt = 0
         while true {

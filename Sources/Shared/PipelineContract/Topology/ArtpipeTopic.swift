@@ -17,12 +17,14 @@ package enum ArtpipeTopic {
 
     /// The index worker's own topics (docs/architecture.md, "The index at scale"), as a Kafka
     /// Streams application's internal topics are its own: A's changelog, keyed by page id;
-    /// works keyed by work, partitioned by work key (A to B, and B's changelog); works keyed by
-    /// work, partitioned by artist shard (B to C, and C's changelog).
+    /// rows of works by page, partitioned by work key (A to B); B's changelog, one row per work,
+    /// partitioned as B's input; works keyed by work, partitioned by artist shard (B to C, and
+    /// C's changelog).
     package static let indexPages = "artpipe.index-pages"
     package static let indexWorks = "artpipe.index-works"
+    package static let indexWorksState = "artpipe.index-works-state"
     package static let indexArtists = "artpipe.index-artists"
-    package static let index = [indexPages, indexWorks, indexArtists]
+    package static let index = [indexPages, indexWorks, indexWorksState, indexArtists]
 
     /// Every topic the pipeline uses, in pipeline order.
     package static let all =
@@ -36,6 +38,7 @@ package enum ArtpipeTopic {
     package static let settings: [String: [String: String]] = [
         pages: ["cleanup.policy": "compact"], thumbnails: ["cleanup.policy": "compact"],
         harvests: ["cleanup.policy": "compact"], indexPages: ["cleanup.policy": "compact"],
-        indexWorks: ["cleanup.policy": "compact"], indexArtists: ["cleanup.policy": "compact"],
+        indexWorks: ["cleanup.policy": "compact"], indexWorksState: ["cleanup.policy": "compact"],
+        indexArtists: ["cleanup.policy": "compact"],
     ]
 }

@@ -1,0 +1,28 @@
+import EmbeddedStore
+
+extension WorkRows {
+    /// Writes the rows (not the work, which names them): the versions, the pages' thumbnails,
+    /// 0.7's thumbnails by image.
+    func write(to writer: inout CompactWriter) {
+        writer.write(versions) { $0.write($1) }
+        writer.write(pageImages) {
+            $0.write($1.pageId)
+            $0.write($1.imageURL)
+            $0.write($1.item)
+        }
+        writer.write(images) {
+            $0.write($1.imageURL)
+            $0.write($1.item)
+        }
+    }
+
+    /// The rows of `work` that ``write(to:)`` wrote.
+    init(work: WorkKey, reading reader: inout CompactReader) throws {
+        let versions = try reader.list { try $0.workVersion() }
+        let pageImages = try reader.list {
+            PageImage(pageId: try $0.string(), imageURL: try $0.string(), item: try $0.thumbnailItem())
+        }
+        let images = try reader.list { ImageThumbnails(imageURL: try $0.string(), item: try $0.thumbnailItem()) }
+        self.init(work: work, versions: versions, pageImages: pageImages, images: images)
+    }
+}
