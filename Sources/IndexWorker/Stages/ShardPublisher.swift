@@ -41,12 +41,10 @@ package final class ShardPublisher: @unchecked Sendable {
         let value = Atomic<Int>(0)
     }
 
-    /// Each shard's assignment it was last published under.
-    private var publishedUnder: [Int: AssignmentEpoch] = [:]
     /// What this copy knows of the output's index files (under the round's lock).
     private let known: KnownOutput
-    /// The summary each shard last got: one whose position alone moved is written again.
-    private var shardSummaries: [Int: ShardSummary] = [:]
+    /// Writes the shards' files and summaries (its records under the round's lock).
+    private let writer: ShardWriter
     /// Over what this copy knows of the output (the properties above and below), a step at a time.
     private let round = NSLock()
     /// The shards a round leaves for later while a new page's rows come.
@@ -100,6 +98,10 @@ package final class ShardPublisher: @unchecked Sendable {
         // Through the fenced output: a summary is a write like any other.
         summaries = IndexSummaries(output: self.output)
         shared = SharedFiles(known: known, summaries: summaries, layout: shards, logger: logger)
+        let progress = artists.progress
+        writer = ShardWriter(
+            known: known, summaries: summaries, shards: shards, lock: round,
+            holds: { progress.holds($0, under: $1) }, logger: logger)
         // How long a round of a complete index waits for the rows its target waits for to go
         // through this copy's works stage, and then for its shards to read them.
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)
@@ -185,9 +187,9 @@ package final class ShardPublisher: @unchecked Sendable {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {
                     // Every shard held is written whole now, its bucket files at last.
                     self.bootstrapped = true
-                    self.publishedUnder = [:]
+                    self.writer.forgetWrites()
                 }
-                let (listing, again) = try self.plan(held: held, ready: ready)
+                let (listing, again) = try self.writer.plan(held: held, ready: ready)
                 return (listing, again, self.bootstrapped)
             }
         }
@@ -207,7 +209,7 @@ package final class ShardPublisher: @unchecked Sendable {
             let (positionsRead, written) = (positions, round.taken.withLock { $0 })
             try await threadPool.runIfActive {
                 try self.locked {
-                    try self.writeMovedPositions(positionsRead, held: held, taken: written)
+                    try self.writer.writeMovedPositions(positionsRead, held: held, written: written)
                     // Each page partition's only while it is held under the round's picture.
                     for summary in summariesToWrite {
                         guard let epoch = pagesHeld[summary.partition],
@@ -303,7 +305,7 @@ package final class ShardPublisher: @unchecked Sendable {
             bucketsPerPart: bucketsPerPart
         ) { part, last in
             // A part of a shard written whole: on the state's threads, the shard locked across its parts.
-            let files = try self.writeShard(
+            let files = try self.writer.write(
                 part, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
                 epoch: epoch)
             written.withLock { $0 += files }
@@ -311,7 +313,7 @@ package final class ShardPublisher: @unchecked Sendable {
         if let view {
             // On this pool, not the state's: the artist stage's rows need those threads meanwhile.
             let files = try await threadPool.runIfActive {
-                try self.writeShard(
+                try self.writer.write(
                     view, last: true, listing: listing, position: position, bootstrapped: bootstrapped,
                     epoch: epoch)
             }
@@ -321,22 +323,8 @@ package final class ShardPublisher: @unchecked Sendable {
         return written.withLock { $0 }
     }
 
-    /// Writes again the summary of each shard whose works did not change but whose position
-    /// moved: the assembler waits for positions.
-    private func writeMovedPositions(_ positions: [Int: Int64], held: [Int: AssignmentEpoch], taken: Set<Int>) throws {
-        for (shard, position) in positions where !taken.contains(shard) && publishedUnder[shard] == held[shard] {
-            guard var summary = shardSummaries[shard], (summary.position ?? -1) < position,
-                let epoch = held[shard], stillHeld(shard, under: epoch)
-            else { continue }
-            summary.position = position
-            try summaries.write(summary)
-            shardSummaries[shard] = summary
-        }
-    }
-
-    /// Whether `shard` is still this copy's under the assignment a round's picture showed: a
-    /// shard revoked mid-round (its partition empty, or a rebalance) is not written from the
-    /// older picture over what its new owner writes.
+    /// Whether `shard` is still this copy's under the assignment a round's picture showed: the
+    /// shared files, on shard 0's holder, are not written from an older picture.
     private func stillHeld(_ shard: Int, under epoch: AssignmentEpoch) -> Bool {
         if artists.progress.holds(shard, under: epoch) { return true }
         logger.debug("shard let go mid-round: not written", metadata: ["kafka.partition": "\(shard)"])
@@ -347,82 +335,6 @@ package final class ShardPublisher: @unchecked Sendable {
         round.lock()
         defer { round.unlock() }
         return try body()
-    }
-
-    /// The output's listing, and which shards are to be written whole again: held under a new
-    /// assignment, or with a file another writer replaced. Listed afresh when a shard about to
-    /// be written whole is ready (not while it restores: that would list every round).
-    private func plan(held: [Int: AssignmentEpoch], ready: Set<Int>) throws -> (
-        [String: OutputVersion], @Sendable (Int, AssignmentEpoch) -> Bool
-    ) {
-        publishedUnder = publishedUnder.filter { held[$0.key] == $0.value }
-        let under = publishedUnder
-        let listing = try known.listed(again: ready.contains { held[$0] != nil && under[$0] != held[$0] })
-        let (publishedUnder, replacedShards) = (self.publishedUnder, known.replaced)
-        return (
-            listing,
-            { shard, epoch in publishedUnder[shard] != epoch || replacedShards.contains(shard) }
-        )
-    }
-
-    /// Writes a shard's files and summary: the buckets its view says changed, or all of them.
-    /// Until the index is bootstrapped, its summary alone. `last`: the shard's last part
-    /// (``ShardWorks/views(shards:whole:summaryOnly:bucketsPerPart:_:)``), after which its summary
-    /// is written: the summary says its files are all there. The files are rendered, and the
-    /// summary written, outside the round's lock: only what this copy knows of files is under it.
-    private func writeShard(
-        _ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?, bootstrapped: Bool,
-        epoch: AssignmentEpoch
-    ) throws -> Int {
-        var summary = view.summary
-        summary.position = position
-        // Revoked since the round's picture: its next owner writes it, from what it restored.
-        guard stillHeld(view.shard, under: epoch) else { return 0 }
-        guard bootstrapped else {
-            summary.published = false
-            try summaries.write(summary)
-            locked {
-                shardSummaries[view.shard] = summary
-                publishedUnder[view.shard] = epoch
-            }
-            return 0
-        }
-        let content = view.content
-        // Only the artists of the buckets rendered are placed (``ShardView/works``: every artist
-        // with a slice there): placing every artist of the shard cost each round in proportion
-        // to the shard, not to the change.
-        let plan = IndexLayout.Plan(content, shards: shards, only: view.buckets.map { _ in Set(view.works.keys) })
-        let rendered = { (bucket: Int) in view.buckets?.contains(bucket) ?? true }
-        var files: [String: [UInt8]] = [:]
-        for bucket in plan.buckets.keys where rendered(bucket) {
-            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
-        }
-        let count = try locked {
-            guard stillHeld(view.shard, under: epoch) else { return 0 }
-            var changed: [KnownOutput.Change] = []
-            for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-                if let change = try known.change(bytes, at: path, listed: listing[path]) { changed.append(change) }
-            }
-            var count = try known.write(changed)
-            // A bucket rendered that no slice is in any more: its files go. The shard's buckets are
-            // looked up in the listing, not the listing (every bucket's files) searched.
-            for bucket in stride(from: view.shard, to: IndexLayout.bucketCount, by: shards.count) where rendered(bucket)
-            {
-                for path in [IndexLayout.worksPath(bucket), GallerySite.bucketPath(bucket)]
-                where listing[path] != nil && files[path] == nil {
-                    try known.remove(path)
-                    count += 1
-                }
-            }
-            return count
-        }
-        guard last, stillHeld(view.shard, under: epoch) else { return count }
-        try summaries.write(summary)
-        locked {
-            shardSummaries[view.shard] = summary
-            publishedUnder[view.shard] = epoch
-        }
-        return count
     }
 
     /// The shared files, when every summary is there, newer than what they were built from,
