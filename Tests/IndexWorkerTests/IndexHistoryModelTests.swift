@@ -36,12 +36,16 @@ struct IndexHistoryModelTests {
     }
 
     /// A works partition restored from its changelog (`artpipe.index-works-state`) as
-    /// compaction leaves it: each work's last state; and one past the input offset the last
-    /// row names, where the restored state stands.
-    static func restored(from states: ArraySlice<StateRow>, shards: IndexShards) -> (WorkPartition, Int) {
+    /// compaction leaves it: each work's last state, and the input offset its row names (a work
+    /// gone too).
+    static func restored(from states: ArraySlice<StateRow>, shards: IndexShards) -> (WorkPartition, [WorkKey: Int]) {
         var partition = WorkPartition(shards: shards)
-        for row in compacted(states, key: \.rows.work.description) { partition.restore(row.rows) }
-        return (partition, states.last.map { $0.inputOffset + 1 } ?? 0)
+        var offsets: [WorkKey: Int] = [:]
+        for row in compacted(states, key: \.rows.work.description) {
+            partition.restore(row.rows)
+            offsets[row.rows.work] = row.inputOffset
+        }
+        return (partition, offsets)
     }
 
     /// A row of `artpipe.index-works-state`: a work's rows after the input row at `inputOffset`
@@ -95,8 +99,8 @@ struct IndexHistoryModelTests {
     /// old owner had handled but not committed. B's state rows reach its changelog before the
     /// lines they came with, as the runtime sends its changelog: here the lines some steps
     /// later, and a handover (a crash) drops those not sent yet; the new owner writes again
-    /// whole the works its changelog shows changed at or after the committed offset, as
-    /// ``WorkStore`` does.
+    /// whole, first, the works its changelog shows changed at or past its last mark of where
+    /// the lines are known sent, as ``WorkStore`` does.
     static func staged(
         _ inputs: [StagedIndexBuild.Input], random: inout FuzzRandom, inTurn: Bool = false, restores: Int = 0
     ) throws -> [String: [UInt8]] {
@@ -116,12 +120,16 @@ struct IndexHistoryModelTests {
         var works = (0..<partitions).map { _ in WorkPartition(shards: shards) }
         var artists = (0..<partitions).map { ShardWorks(shard: $0) }
         var worksLog = Log<(work: WorkKey, key: String, row: WorkRow?)>(partitions: partitions)
-        // B's changelog; the lines of each partition not sent yet; where each partition's
-        // restored state stands, and its works unsure; the input rows compaction removed.
+        // B's changelog, its works' rows and its last mark of where the lines are known sent;
+        // per partition, the lines not sent yet, each work's input offset its state shows, below
+        // which this owner's messages are settled, and where it wrote its unsure works again;
+        // the input rows compaction removed.
         var worksStates = Array(repeating: [StateRow](), count: partitions)
+        var linesSent = Array(repeating: 0, count: partitions)
         var unsentLines = Array(repeating: [WorkState.ArtistWrite](), count: partitions)
-        var worksRestoredTo = Array(repeating: 0, count: partitions)
-        var unsure = Array(repeating: [WorkKey](), count: partitions)
+        var workOffsets = Array(repeating: [WorkKey: Int](), count: partitions)
+        var worksSettled = Array(repeating: 0, count: partitions)
+        var rewriteAt = Array(repeating: Int?.none, count: partitions)
         var compactedAway = Array(repeating: Set<Int>(), count: partitions)
         var artistsLog = Log<(work: WorkKey, row: ShardWorks.Row?)>(partitions: partitions)
         var pagesLog = Log<PageEntry>(partitions: partitions)
@@ -172,13 +180,9 @@ struct IndexHistoryModelTests {
                     // lost; restored from its changelog, and reading from the committed offset (from
                     // the start where the changelog holds nothing: a new state).
                     unsentLines[partition] = []
-                    (works[partition], worksRestoredTo[partition]) = Self.restored(
+                    (works[partition], workOffsets[partition]) = Self.restored(
                         from: worksStates[partition][...], shards: shards)
-                    var changed: [WorkKey: Int] = [:]
-                    for row in worksStates[partition] { changed[row.rows.work] = row.inputOffset }
-                    unsure[partition] = changed.filter { $0.value >= worksCommitted[partition] }.keys.sorted {
-                        $0.description < $1.description
-                    }
+                    (worksSettled[partition], rewriteAt[partition]) = (0, nil)
                     if compactedWhole {
                         let log = worksLog.partitions[partition]
                         let kept = Set(compacted(Array(log.indices)[...], key: { log[$0].key }))
@@ -209,22 +213,33 @@ struct IndexHistoryModelTests {
                 if worksLog.pending.contains(partition) {
                     let offset = worksLog.read[partition]
                     let (work, key, row) = worksLog.next(partition)
-                    // An unsure work written again whole before anything else of it, and a few others.
-                    var again = unsure[partition].filter { $0 == work }
-                    again += unsure[partition].filter { $0 != work }.prefix(WorkStore.rewrittenPerRow)
-                    unsure[partition].removeAll { again.contains($0) }
-                    for other in again {
-                        let state = works[partition].works[other] ?? WorkState(work: other)
-                        unsentLines[partition] += state.rewritten(shards: shards)
+                    // The first row under the assignment: the unsure works (changed at or past the
+                    // last mark) written again whole, before anything else.
+                    if rewriteAt[partition] == nil {
+                        for (other, changed) in workOffsets[partition].sorted(by: {
+                            $0.key.description < $1.key.description
+                        })
+                        where changed >= linesSent[partition] {
+                            let state = works[partition].works[other] ?? WorkState(work: other)
+                            unsentLines[partition] += state.rewritten(shards: shards)
+                        }
+                        rewriteAt[partition] = offset
                     }
-                    // Gone from a compacted log; or in the restored state already: nothing changed.
-                    if !compactedAway[partition].contains(offset), offset >= worksRestoredTo[partition] {
+                    // The mark moves once that is acknowledged, in the changelog's part (it lands first).
+                    if let at = rewriteAt[partition], worksSettled[partition] > at,
+                        worksSettled[partition] > linesSent[partition]
+                    {
+                        linesSent[partition] = worksSettled[partition]
+                    }
+                    // Gone from a compacted log; or in the work's restored state already: nothing changed.
+                    if !compactedAway[partition].contains(offset), offset > workOffsets[partition][work] ?? -1 {
                         let before = works[partition].works[work]?.rows
                         let out = works[partition].apply(work, key: key, row: row)
                         let after = works[partition].works[work]?.rows ?? WorkRows(work: work)
                         // The state row first, acknowledged; its lines after.
                         if after != before ?? WorkRows(work: work) {
                             worksStates[partition].append(StateRow(rows: after, inputOffset: offset))
+                            workOffsets[partition][work] = offset
                         }
                         unsentLines[partition] += out.artists
                     }
@@ -235,6 +250,7 @@ struct IndexHistoryModelTests {
                         artistsLog.partitions[line.shard].append((line.work, line.row))
                     }
                     unsentLines[partition] = []
+                    worksSettled[partition] = worksLog.read[partition]
                     // The group commits only what is sent whole.
                     if random.below(2) == 0 { worksCommitted[partition] = worksLog.read[partition] }
                 }

@@ -6,7 +6,7 @@ import Testing
 
 /// ``KafkaFetchStates`` read from a real consumer's statistics: a partition assigned but not
 /// yet fetching is named, and only while it waits.
-@Suite("Partitions librdkafka is not fetching, through the embedded broker", .timeLimit(.minutes(4)))
+@Suite("Partitions librdkafka is not fetching, through the embedded broker", .timeLimit(.minutes(6)))
 struct FetchStatesTests {
     /// Kafka's NOT_LEADER_OR_FOLLOWER: an answer to an offset lookup that librdkafka asks again
     /// for, half a second later, with the partition back in "offset-query".
@@ -21,13 +21,21 @@ struct FetchStatesTests {
         try await cluster.produce(to: topic, 0..<20)
         var configuration = cluster.consumerConfiguration()
         configuration.statisticsInterval = .milliseconds(100)
-        // No committed offsets: each partition's start is looked up (ListOffsets). The next 40
-        // lookups are refused, so the partitions wait before their first fetch for as long as the
-        // refusals last (half a second each, at least), not for a window a loaded machine misses.
-        cluster.broker.failRequests(apiKey: EmbeddedBroker.listOffsetsKey, count: 40, code: Self.notLeader)
+        // A loaded machine (make test) lost the partitions of a 6 s session mid-wait; a lone
+        // member's join does not wait out a longer one.
+        configuration.client.properties["session.timeout.ms"] = "30000"
+        // No committed offsets: each partition's start is looked up (ListOffsets), by librdkafka
+        // alone (this consumer chooses no start of its own). The next 100 lookups are refused, so
+        // the partitions wait before their first fetch for as long as the refusals last (a
+        // quarter to half a second each), not for a window a loaded machine misses.
+        cluster.broker.failRequests(apiKey: EmbeddedBroker.listOffsetsKey, count: 100, code: Self.notLeader)
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])
         let running = Task { try await consumer.run() }
+        // The join alone can take a minute on a machine running the whole suite.
+        try await waitUntil("both partitions assigned", timeout: .seconds(150)) {
+            consumer.health.assignedPartitions == 2
+        }
         let named = Mutex<[KafkaTopicPartition: String]>([:])
         try await waitUntil("an assigned partition named as not fetching", timeout: .seconds(60)) {
             let states = consumer.fetchStates?.notFetching ?? [:]
@@ -46,7 +54,7 @@ struct FetchStatesTests {
             if delivered >= 20 { break }
         }
         #expect(delivered == 20)
-        try await waitUntil("every partition fetching", timeout: .seconds(60)) {
+        try await waitUntil("every partition fetching", timeout: .seconds(120)) {
             consumer.fetchStates?.notFetching.isEmpty == true
         }
         consumer.shutdown()

@@ -40,20 +40,44 @@ package enum IndexTopicRecords {
         return record
     }
 
-    /// What a message of `artpipe.index-works-state` says: its work, the work's state (nil: a
-    /// tombstone) and the offset of the input row whose handling it shows.
-    package static func workState(_ message: KafkaConsumerMessage, shards: IndexShards) throws
-        -> (work: WorkKey, state: WorkState?, inputOffset: Int64)
-    {
+    /// The header of the mark in `artpipe.index-works-state` that names, for its partition, the
+    /// input offset below which every change's lines were acknowledged; its key.
+    package static let linesSentHeader = "artpipe-lines-sent"
+
+    /// The mark of `partition` in `artpipe.index-works-state`: the lines of every change at an
+    /// input offset below `position` were acknowledged. Not a tombstone: compaction keeps the last.
+    package static func linesSent(_ position: Int64, partition: Int32) -> KafkaProducerRecord {
+        KafkaProducerRecord(
+            topic: ArtpipeTopic.indexWorksState, partition: partition, key: linesSentHeader, value: [],
+            headers: [KafkaHeader(linesSentHeader, Array(String(position).utf8))])
+    }
+
+    /// What a message of `artpipe.index-works-state` says.
+    package enum WorkStateRow {
+        /// A work's state (nil: a tombstone, the work gone) after the input row at `inputOffset`.
+        case work(WorkKey, WorkState?, inputOffset: Int64)
+        /// Where the partition's lines are known sent.
+        case linesSent(Int64)
+    }
+
+    /// What a message of `artpipe.index-works-state` says: a work's state, or a mark.
+    package static func workStateRow(_ message: KafkaConsumerMessage, shards: IndexShards) throws -> WorkStateRow {
+        if let mark = message.headers.last(where: { $0.name == linesSentHeader })?.value {
+            guard let position = Int64(String(decoding: mark, as: UTF8.self)), position >= 0 else {
+                throw IndexTopicRecordError(message, "an unreadable \(linesSentHeader) header")
+            }
+            return .linesSent(position)
+        }
         guard let key = message.keyString, let work = WorkKey(text: key) else {
             throw IndexTopicRecordError(message, "the key names no work")
         }
         guard let header = message.headers.last(where: { $0.name == inputOffsetHeader })?.value,
             let offset = Int64(String(decoding: header, as: UTF8.self)), offset >= 0
         else { throw IndexTopicRecordError(message, "no \(inputOffsetHeader) header") }
-        guard !message.isTombstone else { return (work, nil, offset) }
+        guard !message.isTombstone else { return .work(work, nil, inputOffset: offset) }
         do {
-            return (work, try WorkState(work: work, changelogValue: message.value, shards: shards), offset)
+            return .work(
+                work, try WorkState(work: work, changelogValue: message.value, shards: shards), inputOffset: offset)
         } catch {
             throw IndexTopicRecordError(message, "unreadable value: \(error)")
         }

@@ -6,25 +6,24 @@ import StreamTasks
 import Synchronization
 
 /// The works stage's state for the partitions this copy holds, on the copy's own disk: one
-/// SQLite file of each work's ``WorkState`` by partition and work key. Memory is SQLite's page
-/// cache (`cacheBytes`), whatever the works a copy owns; a work's state is read when a row of it
-/// comes and written back after. A partition begins empty at each assignment and is read again
-/// from its changelog (`artpipe.index-works-state`, a row per work naming the input offset it
-/// was changed by), so the file is scratch: made afresh by each process.
+/// SQLite file of each work's ``WorkState`` by partition and work key, with the input offset
+/// its changelog row names. Memory is SQLite's page cache (`cacheBytes`), whatever the works a
+/// copy owns; a work's state is read when a row of it comes and written back after. A partition
+/// begins empty at each assignment and is read again from its changelog
+/// (`artpipe.index-works-state`), so the file is scratch: made afresh by each process.
 ///
-/// A work's changelog row is sent before the lines its change wrote (``WorksStage``), so a
-/// restored state may be ahead of the lines its shards hold, for the works changed at or after
-/// the group's committed offset: those are marked unsure, and each is written again whole
-/// (``WorkState/rewritten(shards:)``) before anything else of it, as its first row comes or,
-/// a few at a time, with any row of the partition.
+/// A work's changelog row is sent before the lines its change writes (``WorksStage``), so a
+/// restored work may be ahead of the lines its shards hold. The changelog also holds, per
+/// partition, where the lines are known sent: a mark naming the input offset below which every
+/// change's lines were acknowledged. A work whose row names an offset at or past the mark is
+/// unsure: the first row handled under the assignment writes every unsure work again whole
+/// (``WorkState/rewritten(shards:)``) before anything else, and the mark moves on only once
+/// that is acknowledged.
 package final class WorkStore: RestorableStore {
     private let held: Mutex<Held>
     private let shards: IndexShards
     /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
     private let threadPool: NIOThreadPool
-
-    /// How many other unsure works a row of the partition writes again besides its own.
-    static let rewrittenPerRow = 64
 
     /// Opens the store in `folder` (made when missing), replacing what an earlier process left.
     /// - Parameter cacheBytes: what SQLite keeps of it in memory.
@@ -38,26 +37,21 @@ package final class WorkStore: RestorableStore {
 
     /// What applying one input row came to.
     package struct Change: Sendable {
-        /// Lines of unsure works written again whole, to go before `writes`.
+        /// The unsure works, their lines written again whole, to go before `writes`.
         package var rewritten: [WorkState.ArtistWrite] = []
         /// The row's consequence in `artpipe.index-artists`.
         package var writes = WorkState.Writes()
         /// The work's state after the row, when the row changed its rows (its changelog row);
         /// empty: the work is gone.
         package var state: WorkState?
-    }
-
-    /// The group's committed offset of `partition` when it was last assigned (nil: none): the
-    /// restore that follows marks unsure the works its changelog shows changed at or after it.
-    package func starting(_ partition: Int, committed: Int64?) {
-        held.withLock { $0.committed[partition] = committed }
+        /// Where the partition's lines are known sent now, when that moved: a mark for the changelog.
+        package var linesSent: Int64?
     }
 
     /// Applies a row of `work` read from `partition` at `offset` under the assignment `epoch`
     /// (`row` nil: a tombstone of `key`): the work's state read, changed and written back. A row
-    /// of an assignment older than the partition's is left out, and so is one the restored
-    /// state shows already (below the offset its changelog's last row names), but for the
-    /// unsure works it writes again.
+    /// of an assignment older than the partition's is left out, and so is one its work's
+    /// restored state shows already (at or below the offset its changelog row names).
     package func apply(
         to partition: Int, epoch: AssignmentEpoch, offset: Int64, work: WorkKey, key: String, row: WorkRow?
     ) async throws -> Change {
@@ -65,57 +59,100 @@ package final class WorkStore: RestorableStore {
             try self.held.withLock { held in
                 guard try held.begin(partition, epoch: epoch) else { return Change() }
                 var change = Change()
-                let state = try held.state(of: work, in: partition)
-                if let unsure = state, unsure.isUnsure {
-                    change.rewritten += unsure.state.rewritten(shards: self.shards)
-                    try held.put(unsure.state, of: work, in: partition, unsure: false)
+                if held.marks[partition]?.rewriteAt == nil {
+                    // The first row under the assignment: every unsure work written again first.
+                    for unsure in try held.unsure(in: partition) {
+                        change.rewritten += unsure.rewritten(shards: self.shards)
+                    }
+                    held.marks[partition]?.rewriteAt = offset
                 }
-                for other in try held.unsure(in: partition, limit: Self.rewrittenPerRow) where other.rows.work != work {
-                    change.rewritten += other.rewritten(shards: self.shards)
-                    try held.put(other, of: other.rows.work, in: partition, unsure: false)
-                }
-                guard offset >= held.restoredTo[partition] ?? 0 else { return change }
-                var current = state?.state ?? WorkState(work: work)
-                let before = current.rows
-                change.writes = current.apply(key: key, row: row, shards: self.shards)
-                try held.put(current, of: work, in: partition, unsure: false)
-                if current.rows != before { change.state = current }
+                change.linesSent = held.marks[partition]?.moved()
+                let stored = try held.state(of: work, in: partition)
+                guard offset > stored?.offset ?? -1 else { return change }
+                var state = stored?.state ?? WorkState(work: work)
+                let before = state.rows
+                change.writes = state.apply(key: key, row: row, shards: self.shards)
+                let changed = state.rows != before
+                try held.put(state, of: work, in: partition, offset: changed ? offset : stored?.offset ?? -1)
+                if changed { change.state = state }
                 return change
             }
         }
     }
 
+    /// The messages of `partition` below `position` are done with, their outputs acknowledged:
+    /// the lines of their changes are sent. Heard only while the partition's lease is active
+    /// (the runtime finishes messages before a revoke returns, and so before the partition's
+    /// next restore begins).
+    package func settled(_ partition: Int, upTo position: Int64) {
+        held.withLock { held in
+            guard var marks = held.marks[partition] else { return }
+            marks.settled = max(marks.settled, position)
+            held.marks[partition] = marks
+        }
+    }
+
     /// Empties `partition` to be restored under `epoch` from `artpipe.index-works-state` (its
-    /// changelog): each row the state of a work, a tombstone a work gone, and the input offset
-    /// the last row names where the state stands. A work its row shows changed at or after the
-    /// group's committed offset (every work, where the group had none) is unsure.
+    /// changelog): each row the state of a work, a tombstone a work gone, each naming the input
+    /// offset whose handling it shows (of two rows of a work, the one naming the later offset
+    /// counts); a mark, where the lines are known sent. A work whose row names an offset at or
+    /// past the last mark is unsure.
     package func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
-        let committed = try await threadPool.runIfActive {
+        try await threadPool.runIfActive {
             try self.held.withLock { held in
                 if let current = held.epochs[partition], current > epoch { throw AssignmentEnded(epoch) }
                 try held.clear.run([.integer(partition)])
                 held.epochs[partition] = epoch
-                held.restoredTo[partition] = 0
-                return held.committed[partition] ?? nil
+                held.marks[partition] = Marks()
             }
         }
         // A row this version cannot read fails the restore (the partition is held, and says
         // why): left out, it would lose its work.
         return RowRestore { [shards] message in
-            let (work, state, offset) = try IndexTopicRecords.workState(message, shards: shards)
-            try self.held.withLock { held in
-                guard held.epochs[partition] == epoch else { return }
-                // A work gone stays, empty, while it is unsure: its tombstones are still to write.
-                let unsure = offset >= committed ?? 0
-                try held.put(state ?? WorkState(work: work), of: work, in: partition, unsure: unsure)
-                held.restoredTo[partition] = max(held.restoredTo[partition] ?? 0, offset + 1)
+            switch try IndexTopicRecords.workStateRow(message, shards: shards) {
+            case .linesSent(let position):
+                self.held.withLock { held in
+                    guard held.epochs[partition] == epoch else { return }
+                    held.marks[partition]?.restored(linesSent: position)
+                }
+            case .work(let work, let state, inputOffset: let offset):
+                try self.held.withLock { held in
+                    guard held.epochs[partition] == epoch else { return }
+                    if let stored = try held.state(of: work, in: partition), stored.offset > offset { return }
+                    // A work gone stays, empty, with its offset: its lines may still be to take back.
+                    try held.put(
+                        state ?? WorkState(work: work), of: work, in: partition, offset: offset, keepEmpty: true)
+                }
             }
         }
     }
 
-    /// How many works `partition` holds now, and how many of them are unsure, for the tests.
-    func count(in partition: Int) async throws -> (works: Int, unsure: Int) {
+    /// How many works `partition` holds now, for the tests.
+    func count(in partition: Int) async throws -> Int {
         try await threadPool.runIfActive { try self.held.withLock { try $0.count(in: partition) } }
+    }
+
+    /// Where a partition's lines are known sent.
+    private struct Marks {
+        /// The last mark its changelog held, or this copy wrote: the lines of every change at an
+        /// input offset below it are acknowledged.
+        var linesSent: Int64 = 0
+        /// Below which this copy's messages are done with, their outputs acknowledged.
+        var settled: Int64 = 0
+        /// The offset of the row that wrote the unsure works again; nil until one did.
+        var rewriteAt: Int64?
+
+        mutating func restored(linesSent position: Int64) {
+            linesSent = max(linesSent, position)
+        }
+
+        /// The mark to write, when the lines sent moved past the last one: only once the
+        /// unsure works' lines written again are acknowledged.
+        mutating func moved() -> Int64? {
+            guard let rewriteAt, settled > rewriteAt, settled > linesSent else { return nil }
+            linesSent = settled
+            return settled
+        }
     }
 
     /// The database and its statements, used under the lock only.
@@ -129,11 +166,8 @@ package final class WorkStore: RestorableStore {
         let counting: SQLiteStatement
         /// The assignment each partition's rows were read under.
         var epochs: [Int: AssignmentEpoch] = [:]
-        /// Per partition, the group's committed offset at its last assignment (nil: none).
-        var committed: [Int: Int64?] = [:]
-        /// Per partition, one past the input offset its restored state shows: a row below it
-        /// is in the state already.
-        var restoredTo: [Int: Int64] = [:]
+        /// Each partition's marks, under its assignment.
+        var marks: [Int: Marks] = [:]
 
         init(path: String, cacheBytes: Int) throws {
             // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
@@ -141,20 +175,19 @@ package final class WorkStore: RestorableStore {
                 recreating: path, cacheBytes: cacheBytes,
                 schema: """
                     CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
-                        unsure INTEGER NOT NULL, UNIQUE (partition, work));
-                    CREATE INDEX unsure_works ON works (partition) WHERE unsure = 1
+                        offset INTEGER NOT NULL, UNIQUE (partition, work));
+                    CREATE INDEX works_by_offset ON works (partition, offset)
                     """)
-            select = try database.prepare("SELECT state, unsure FROM works WHERE partition = ?1 AND work = ?2")
+            select = try database.prepare("SELECT state, offset FROM works WHERE partition = ?1 AND work = ?2")
             upsert = try database.prepare(
                 """
-                INSERT INTO works (partition, work, state, unsure) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT DO UPDATE SET state = ?3, unsure = ?4
+                INSERT INTO works (partition, work, state, offset) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT DO UPDATE SET state = ?3, offset = ?4
                 """)
             delete = try database.prepare("DELETE FROM works WHERE partition = ?1 AND work = ?2")
             clear = try database.prepare("DELETE FROM works WHERE partition = ?1")
-            selectUnsure = try database.prepare(
-                "SELECT work, state FROM works WHERE partition = ?1 AND unsure = 1 LIMIT ?2")
-            counting = try database.prepare("SELECT count(*), total(unsure) FROM works WHERE partition = ?1")
+            selectUnsure = try database.prepare("SELECT work, state FROM works WHERE partition = ?1 AND offset >= ?2")
+            counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1")
         }
 
         /// Whether a row of `partition` under `epoch` is applied: not when the partition is held
@@ -167,43 +200,47 @@ package final class WorkStore: RestorableStore {
             }
             try clear.run([.integer(partition)])
             epochs[partition] = epoch
-            restoredTo[partition] = 0
+            marks[partition] = Marks()
             return true
         }
 
-        func state(of work: WorkKey, in partition: Int) throws -> (state: WorkState, isUnsure: Bool)? {
-            var found: (WorkState, Bool)?
+        func state(of work: WorkKey, in partition: Int) throws -> (state: WorkState, offset: Int64)? {
+            var found: (WorkState, Int64)?
             try select.run([.integer(partition), .text(work.description)]) {
-                found = (try WorkState(work: work, stored: $0.blob(0)), $0.integer(1) == 1)
+                found = (try WorkState(work: work, stored: $0.blob(0)), Int64($0.integer(1)))
             }
             return found
         }
 
-        /// Up to `limit` of the partition's unsure works.
-        func unsure(in partition: Int, limit: Int) throws -> [WorkState] {
+        /// The partition's unsure works: their rows name an offset at or past its last mark.
+        func unsure(in partition: Int) throws -> [WorkState] {
             var states: [WorkState] = []
-            try selectUnsure.run([.integer(partition), .integer(limit)]) { row in
+            let since = Int(marks[partition]?.linesSent ?? 0)
+            try selectUnsure.run([.integer(partition), .integer(since)]) { row in
                 guard let work = WorkKey(text: row.text(0)) else { return }
                 states.append(try WorkState(work: work, stored: row.blob(1)))
             }
             return states
         }
 
-        /// Keeps `state`: an empty one goes, unless it is unsure.
-        func put(_ state: WorkState, of work: WorkKey, in partition: Int, unsure: Bool) throws {
-            if state.isEmpty && !unsure {
+        /// Keeps `state` with the input offset its changelog row names: an empty one goes,
+        /// unless `keepEmpty` (restored: its tombstones may be still to write).
+        func put(_ state: WorkState, of work: WorkKey, in partition: Int, offset: Int64, keepEmpty: Bool = false)
+            throws
+        {
+            if state.isEmpty && !keepEmpty {
                 try delete.run([.integer(partition), .text(work.description)])
             } else {
                 try upsert.run([
-                    .integer(partition), .text(work.description), .blob(state.stored), .integer(unsure ? 1 : 0),
+                    .integer(partition), .text(work.description), .blob(state.stored), .integer(Int(offset)),
                 ])
             }
             try database.changed()
         }
 
-        func count(in partition: Int) throws -> (works: Int, unsure: Int) {
-            var count = (works: 0, unsure: 0)
-            try counting.run([.integer(partition)]) { count = ($0.integer(0), $0.integer(1)) }
+        func count(in partition: Int) throws -> Int {
+            var count = 0
+            try counting.run([.integer(partition)]) { count = $0.integer(0) }
             return count
         }
     }

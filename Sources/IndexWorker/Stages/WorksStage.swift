@@ -12,8 +12,9 @@ import StreamTasks
 /// read from its start) and read from the group's committed offset; a row the restored state
 /// shows already changes nothing. Each change sends the work's changelog row, then, once that
 /// is acknowledged, its consequence: the work's changed line to its artist's shard of
-/// `artpipe.index-artists`. A restore may so find a work ahead of its lines: ``WorkStore``
-/// writes such a work's line again whole before anything else of it.
+/// `artpipe.index-artists`; now and then a mark of where the lines are known sent. A restore
+/// may so find works ahead of their lines: ``WorkStore`` writes those changed since the mark
+/// again whole before anything else.
 package struct WorksStage: MessageHandler {
     package typealias Input = (work: WorkKey, key: String, row: WorkRow?)
 
@@ -35,17 +36,11 @@ package struct WorksStage: MessageHandler {
     /// it was in) is known only from the state before, which a restore must not miss.
     package var changelog: StoreChangelog? { StoreChangelog(ArtpipeTopic.indexWorksState, order: .beforeOutputs) }
 
-    /// Follows the consumer's assignments, telling the store each partition's committed offset;
-    /// a partition whose changelog holds nothing is read from its start (a new state: a first
-    /// run, an upgrade, the changelog deleted).
+    /// Follows the consumer's assignments; a partition whose changelog holds nothing is read
+    /// from its start (a new state: a first run, an upgrade, the changelog deleted).
     package func configure(_ consumer: inout KafkaConsumerConfiguration) {
         consumer.changelog = ArtpipeTopic.indexWorksState
         progress.follow(&consumer)
-        let (start, states) = (consumer.startOffset, self.states)
-        consumer.startOffset = { topicPartition, committed, earliest in
-            states.starting(Int(topicPartition.partition), committed: committed)
-            return start?(topicPartition, committed, earliest)
-        }
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
@@ -64,6 +59,9 @@ package struct WorksStage: MessageHandler {
         if let state = change.state {
             records.append(IndexTopicRecords.record(state, partition: message.partition, inputOffset: message.offset))
         }
+        if let position = change.linesSent {
+            records.append(IndexTopicRecords.linesSent(position, partition: message.partition))
+        }
         return records
     }
 
@@ -71,5 +69,6 @@ package struct WorksStage: MessageHandler {
     /// went through (``ShardPublisher``).
     package func finished(_ message: KafkaConsumerMessage) {
         progress.settled(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
+        states.settled(Int(message.partition), upTo: message.offset + 1)
     }
 }

@@ -300,6 +300,8 @@ extension WorkerRuntime {
         let (first, second) = changelog.order == .afterOutputs ? (outputs, state) : (state, outputs)
         let result = await produceTogether(first, lease: lease)
         guard case .acknowledged = result else { return result }
+        // The partition gone meanwhile: its next owner handles the message again.
+        guard lease.isActive else { return .unsent(.partitionGone) }
         return await produceTogether(second, lease: lease)
     }
 
