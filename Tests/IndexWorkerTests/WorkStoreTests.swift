@@ -147,6 +147,11 @@ struct WorkStoreTests {
             let again = try await store.apply(
                 to: 0, epoch: AssignmentEpoch(2), offset: Int64(offset), work: work, key: row.key(of: work), row: row)
             for write in again.rewritten where write.row != nil { rewritten[write.work, default: 0] += 1 }
+            // Their states too, each as its row named it.
+            #expect(
+                again.restated.map(\.state.rows.work).sorted { $0.description < $1.description }
+                    == (offset == 200 ? unsure.sorted { $0.description < $1.description } : []))
+            #expect(again.restated.allSatisfy { lastChange[$0.state.rows.work] == $0.inputOffset })
             #expect(again.rewritten.count % shards.count == 0)
             #expect(again.rewritten.isEmpty || offset == 200, "offset \(offset)")
             #expect(again.linesSent == (offset == 260 ? 250 : nil), "offset \(offset)")
@@ -159,6 +164,27 @@ struct WorkStoreTests {
             }
         }
         #expect(rewritten.values.allSatisfy { $0 == 1 } && Set(rewritten.keys) == unsure && unsure.count > 10)
+        // Outputs lost (a record refused): the next row writes the unsure works again.
+        store.outputsLost(in: 0)
+        let (work, row) = rows[399]
+        let afterLoss = try await store.apply(
+            to: 0, epoch: AssignmentEpoch(2), offset: 399, work: work, key: row.key(of: work), row: row)
+        #expect(!afterLoss.restated.isEmpty && afterLoss.rewritten.count == afterLoss.restated.count * shards.count)
+        // A row that would make a work's state too large is refused for good; the state stays.
+        let huge = WorkRow.version(
+            WorkVersion(
+                pageId: "p9", crawlId: "c", page: 1,
+                artwork: Artwork(
+                    objectNumber: "SK-\(work.id)", title: String(repeating: "t", count: WorkStore.maximumStateBytes),
+                    artist: "Maker", imageURL: nil, width: nil, height: nil, position: 0, recordId: work.id,
+                    datestamp: "2026-02-01T00:00:00Z")))
+        let before = try await store.count(in: 0)
+        let tooLarge = await #expect(throws: WorkStateTooLarge.self) {
+            try await store.apply(
+                to: 0, epoch: AssignmentEpoch(2), offset: 400, work: work, key: huge.key(of: work), row: huge)
+        }
+        #expect(tooLarge?.failureClass == .forGood && tooLarge?.description.contains("refused") == true)
+        #expect(try await store.count(in: 0) == before)
         // A state in a format this version does not read fails the restore: left out, it would lose its work.
         let readable = try #require(landed.first { !$0.isTombstone })
         let later = KafkaConsumerMessage(

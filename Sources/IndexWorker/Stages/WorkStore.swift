@@ -37,6 +37,9 @@ package final class WorkStore: RestorableStore {
 
     /// What applying one input row came to.
     package struct Change: Sendable {
+        /// The unsure works' states, sent again to the changelog, each with the input offset its
+        /// row names.
+        package var restated: [(state: WorkState, inputOffset: Int64)] = []
         /// The unsure works, their lines written again whole, to go before `writes`.
         package var rewritten: [WorkState.ArtistWrite] = []
         /// The row's consequence in `artpipe.index-artists`.
@@ -48,36 +51,67 @@ package final class WorkStore: RestorableStore {
         package var linesSent: Int64?
     }
 
+    /// The most bytes a work's state may take: a row that would make it larger is refused for
+    /// good (its message dead-lettered, the state left as it was), so no changelog row is ever
+    /// larger than a producer takes (librdkafka's `message.max.bytes`, 1,000,000 by default).
+    package static let maximumStateBytes = 512 << 10
+
     /// Applies a row of `work` read from `partition` at `offset` under the assignment `epoch`
     /// (`row` nil: a tombstone of `key`): the work's state read, changed and written back. A row
     /// of an assignment older than the partition's is left out, and so is one its work's
-    /// restored state shows already (at or below the offset its changelog row names).
+    /// restored state shows already (at or below the offset its changelog row names). The
+    /// first row applied under the assignment, or after outputs went unsent
+    /// (``outputsLost(in:)``), first writes again every unsure work; a throw leaves that to
+    /// the next row.
     package func apply(
         to partition: Int, epoch: AssignmentEpoch, offset: Int64, work: WorkKey, key: String, row: WorkRow?
     ) async throws -> Change {
         try await threadPool.runIfActive {
             try self.held.withLock { held in
                 guard try held.begin(partition, epoch: epoch) else { return Change() }
-                var change = Change()
-                if held.marks[partition]?.rewriteAt == nil {
-                    // The first row under the assignment: every unsure work written again first.
-                    for unsure in try held.unsure(in: partition) {
-                        change.rewritten += unsure.rewritten(shards: self.shards)
-                    }
-                    held.marks[partition]?.rewriteAt = offset
+                do {
+                    return try self.apply(to: partition, offset: offset, work: work, key: key, row: row, in: &held)
+                } catch {
+                    held.marks[partition]?.rewriteAt = nil
+                    throw error
                 }
-                change.linesSent = held.marks[partition]?.moved()
-                let stored = try held.state(of: work, in: partition)
-                guard offset > stored?.offset ?? -1 else { return change }
-                var state = stored?.state ?? WorkState(work: work)
-                let before = state.rows
-                change.writes = state.apply(key: key, row: row, shards: self.shards)
-                let changed = state.rows != before
-                try held.put(state, of: work, in: partition, offset: changed ? offset : stored?.offset ?? -1)
-                if changed { change.state = state }
-                return change
             }
         }
+    }
+
+    private func apply(to partition: Int, offset: Int64, work: WorkKey, key: String, row: WorkRow?, in held: inout Held)
+        throws -> Change
+    {
+        var change = Change()
+        let rewrite = held.marks[partition]?.rewriteAt == nil
+        if rewrite {
+            for (unsure, changedAt) in try held.unsure(in: partition) {
+                change.restated.append((unsure, changedAt))
+                change.rewritten += unsure.rewritten(shards: shards)
+            }
+        }
+        let stored = try held.state(of: work, in: partition)
+        if offset > stored?.offset ?? -1 {
+            var state = stored?.state ?? WorkState(work: work)
+            let before = state.rows
+            change.writes = state.apply(key: key, row: row, shards: shards)
+            let changed = state.rows != before
+            try held.put(
+                state, of: work, in: partition, offset: changed ? offset : stored?.offset ?? -1,
+                limit: Self.maximumStateBytes)
+            if changed { change.state = state }
+        }
+        if rewrite { held.marks[partition]?.rewriteAt = offset }
+        change.linesSent = held.marks[partition]?.moved()
+        return change
+    }
+
+    /// Some outputs of `partition`'s messages were not acknowledged and will not be sent as they
+    /// were (a record refused for good: the runtime handles the messages again one at a time,
+    /// and their changes are applied already): the next row writes every unsure work again,
+    /// state and lines, and the mark waits for that.
+    package func outputsLost(in partition: Int) {
+        held.withLock { $0.marks[partition]?.rewriteAt = nil }
     }
 
     /// The messages of `partition` below `position` are done with, their outputs acknowledged:
@@ -186,7 +220,8 @@ package final class WorkStore: RestorableStore {
                 """)
             delete = try database.prepare("DELETE FROM works WHERE partition = ?1 AND work = ?2")
             clear = try database.prepare("DELETE FROM works WHERE partition = ?1")
-            selectUnsure = try database.prepare("SELECT work, state FROM works WHERE partition = ?1 AND offset >= ?2")
+            selectUnsure = try database.prepare(
+                "SELECT work, state, offset FROM works WHERE partition = ?1 AND offset >= ?2")
             counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1")
         }
 
@@ -212,28 +247,32 @@ package final class WorkStore: RestorableStore {
             return found
         }
 
-        /// The partition's unsure works: their rows name an offset at or past its last mark.
-        func unsure(in partition: Int) throws -> [WorkState] {
-            var states: [WorkState] = []
+        /// The partition's unsure works, each with the offset its row names: at or past its last mark.
+        func unsure(in partition: Int) throws -> [(WorkState, Int64)] {
+            var states: [(WorkState, Int64)] = []
             let since = Int(marks[partition]?.linesSent ?? 0)
             try selectUnsure.run([.integer(partition), .integer(since)]) { row in
                 guard let work = WorkKey(text: row.text(0)) else { return }
-                states.append(try WorkState(work: work, stored: row.blob(1)))
+                states.append((try WorkState(work: work, stored: row.blob(1)), Int64(row.integer(2))))
             }
             return states
         }
 
         /// Keeps `state` with the input offset its changelog row names: an empty one goes,
-        /// unless `keepEmpty` (restored: its tombstones may be still to write).
-        func put(_ state: WorkState, of work: WorkKey, in partition: Int, offset: Int64, keepEmpty: Bool = false)
-            throws
-        {
+        /// unless `keepEmpty` (restored: its tombstones may be still to write). Throws
+        /// ``WorkStateTooLarge``, keeping nothing, for a state over `limit` bytes.
+        func put(
+            _ state: WorkState, of work: WorkKey, in partition: Int, offset: Int64, keepEmpty: Bool = false,
+            limit: Int? = nil
+        ) throws {
             if state.isEmpty && !keepEmpty {
                 try delete.run([.integer(partition), .text(work.description)])
             } else {
-                try upsert.run([
-                    .integer(partition), .text(work.description), .blob(state.stored), .integer(Int(offset)),
-                ])
+                let bytes = state.stored
+                if let limit, bytes.count > limit {
+                    throw WorkStateTooLarge(work: work, bytes: bytes.count, limit: limit)
+                }
+                try upsert.run([.integer(partition), .text(work.description), .blob(bytes), .integer(Int(offset))])
             }
             try database.changed()
         }

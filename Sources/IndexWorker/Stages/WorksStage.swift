@@ -54,7 +54,10 @@ package struct WorksStage: MessageHandler {
         let change = try await states.apply(
             to: partition, epoch: epoch, offset: message.offset, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
-        var records = try (change.rewritten + change.writes.artists).map(IndexTopicRecords.record)
+        var records = change.restated.map {
+            IndexTopicRecords.record($0.state, partition: message.partition, inputOffset: $0.inputOffset)
+        }
+        records += try (change.rewritten + change.writes.artists).map(IndexTopicRecords.record)
         if let relocation = change.writes.relocation { records.append(try IndexTopicRecords.record(relocation)) }
         if let state = change.state {
             records.append(IndexTopicRecords.record(state, partition: message.partition, inputOffset: message.offset))
@@ -63,6 +66,12 @@ package struct WorksStage: MessageHandler {
             records.append(IndexTopicRecords.linesSent(position, partition: message.partition))
         }
         return records
+    }
+
+    /// Outputs not acknowledged (a record refused for good; the runtime handles the messages
+    /// again one at a time): the next row writes the unsure works again, those changes among them.
+    package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
+        if !acknowledged { states.outputsLost(in: Int(message.partition)) }
     }
 
     /// The assembler on this copy need not wait for the group's next commit to know the rows

@@ -193,7 +193,9 @@ package final class StageProgress: Sendable {
     /// nothing for it (its next owner handles it). The runtime calls a handler only under an
     /// active lease, at each attempt, so the epoch first seen is the lease's.
     package func epoch(of partition: Int, under lease: KafkaPartitionLease?) async throws -> AssignmentEpoch {
-        guard let epoch = await restored(partition, while: { lease?.isActive ?? true }) else {
+        // The lease asked after too: a message of a lease that ended before this partition was
+        // assigned again would otherwise be handled under the new assignment.
+        guard let epoch = await restored(partition, while: { lease?.isActive ?? true }), lease?.isActive ?? true else {
             throw PartitionGone(partition)
         }
         return epoch

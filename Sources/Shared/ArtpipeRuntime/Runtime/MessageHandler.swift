@@ -29,7 +29,8 @@ package protocol MessageHandler: Sendable {
     /// Hears that `message` and every message of its partition before it are done with, as
     /// the offset the runtime may commit now says (handled and their outputs acknowledged, put on
     /// a retry topic, or dead-lettered): for a handler whose own copy learns it sooner than from
-    /// the group's next commit. Does nothing by default.
+    /// the group's next commit. Heard only while the partition's lease is active, before a
+    /// revoke of it returns. Does nothing by default.
     func finished(_ message: KafkaConsumerMessage)
 
     /// Whether `message`'s partition is held back: while it says so the runtime neither handles

@@ -58,9 +58,12 @@ extension WorkerRuntime {
     }
 
     /// Lets `message`'s offset be committed, and tells the handler.
+    /// The handler hears it first, while the message still holds its lease (a revoke waits for
+    /// it), and only while the lease is active: a partition revoked meanwhile is its next
+    /// owner's, and what this copy settled of it says nothing of that owner's state.
     func finishHandling(_ message: KafkaConsumerMessage, lease: KafkaPartitionLease) {
+        if lease.isActive { handler.finished(message) }
         lease.finishHandling(offset: message.offset)
-        handler.finished(message)
     }
 
     /// What became of a message's wait for its due time.
@@ -298,6 +301,8 @@ extension WorkerRuntime {
         let state = records.filter { $0.topic == changelog.topic }
         let outputs = records.filter { $0.topic != changelog.topic }
         let (first, second) = changelog.order == .afterOutputs ? (outputs, state) : (state, outputs)
+        // Neither part for a partition gone: its next owner's state is not to be written over.
+        guard lease.isActive else { return .unsent(.partitionGone) }
         let result = await produceTogether(first, lease: lease)
         guard case .acknowledged = result else { return result }
         // The partition gone meanwhile: its next owner handles the message again.
