@@ -52,3 +52,20 @@ struct StoreChangelogTests {
         #expect(outputs.map(\.keyString) == ["k0", "k2"])
     }
 }
+
+@Suite("What of a changelog's records is sent")
+struct StoreChangelogRecordsTests {
+    @Test("the last of each partition and key, in their order; records without a key all")
+    func lastOfEachKey() {
+        let record = { (key: String?, partition: Int32, value: String) in
+            KafkaProducerRecord(
+                topic: "t", partition: partition, key: key.map { Array($0.utf8) }, value: Array(value.utf8))
+        }
+        let records = [
+            record("a", 0, "1"), record("b", 0, "2"), record("a", 1, "3"), record(nil, 0, "4"), record("a", 0, "5"),
+            record(nil, 0, "6"), record("b", 0, "7"),
+        ]
+        let sent = StoreChangelog.lastOfEachKey(records).map { String(decoding: $0.value, as: UTF8.self) }
+        #expect(sent == ["3", "4", "5", "6", "7"])
+    }
+}

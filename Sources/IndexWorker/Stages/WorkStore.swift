@@ -209,8 +209,7 @@ package final class WorkStore: RestorableStore {
                 recreating: path, cacheBytes: cacheBytes,
                 schema: """
                     CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
-                        offset INTEGER NOT NULL, UNIQUE (partition, work));
-                    CREATE INDEX works_by_offset ON works (partition, offset)
+                        offset INTEGER NOT NULL, UNIQUE (partition, work))
                     """)
             select = try database.prepare("SELECT state, offset FROM works WHERE partition = ?1 AND work = ?2")
             upsert = try database.prepare(

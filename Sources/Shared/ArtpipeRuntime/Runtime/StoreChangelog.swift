@@ -1,3 +1,5 @@
+import KafkaClient
+
 /// The changelog of a handler's own state (Kafka Streams' term), and its place among the
 /// records a message's handling (or a run's) returns: the changelog's records and the others
 /// are produced one part after the other, the second once the first is acknowledged, so a crash
@@ -18,5 +20,21 @@ package struct StoreChangelog: Sendable, Equatable {
 
     package init(_ topic: String, order: Order) {
         (self.topic, self.order) = (topic, order)
+    }
+
+    /// What of `records` (a changelog's, compacted) needs sending: the last record of each
+    /// partition and key, in the order of those last ones; records without a key all kept.
+    package static func lastOfEachKey(_ records: [KafkaProducerRecord]) -> [KafkaProducerRecord] {
+        struct Place: Hashable {
+            var partition: Int32?
+            var key: [UInt8]
+        }
+        var last: [Place: Int] = [:]
+        for (index, record) in records.enumerated() {
+            if let key = record.key { last[Place(partition: record.partition, key: key)] = index }
+        }
+        return records.enumerated().filter { index, record in
+            record.key.map { last[Place(partition: record.partition, key: $0)] == index } ?? true
+        }.map(\.element)
     }
 }

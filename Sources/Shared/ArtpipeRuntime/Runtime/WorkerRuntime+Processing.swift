@@ -298,7 +298,9 @@ extension WorkerRuntime {
         guard let changelog = handler.changelog, records.contains(where: { $0.topic == changelog.topic }) else {
             return await produceTogether(records, lease: lease)
         }
-        let state = records.filter { $0.topic == changelog.topic }
+        // A compacted changelog keeps the last row of each key: the earlier ones of a run are
+        // not sent (a work's state changed by its listing and its thumbnails, one row).
+        let state = StoreChangelog.lastOfEachKey(records.filter { $0.topic == changelog.topic })
         let outputs = records.filter { $0.topic != changelog.topic }
         let (first, second) = changelog.order == .afterOutputs ? (outputs, state) : (state, outputs)
         // Neither part for a partition gone: its next owner's state is not to be written over.
