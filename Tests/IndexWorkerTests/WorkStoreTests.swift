@@ -164,12 +164,18 @@ struct WorkStoreTests {
             }
         }
         #expect(rewritten.values.allSatisfy { $0 == 1 } && Set(rewritten.keys) == unsure && unsure.count > 10)
-        // Outputs lost (a record refused): the next row writes the unsure works again.
-        store.outputsLost(in: 0)
+        // Outputs lost (a record refused): the next row writes the unsure works again, gone
+        // ones among them; lost again, that rewrite's outputs leave the mark where it is.
+        #expect(store.outputsLost(in: 0, at: 398) == false)
         let (work, row) = rows[399]
         let afterLoss = try await store.apply(
             to: 0, epoch: AssignmentEpoch(2), offset: 399, work: work, key: row.key(of: work), row: row)
         #expect(!afterLoss.restated.isEmpty && afterLoss.rewritten.count == afterLoss.restated.count * shards.count)
+        #expect(store.outputsLost(in: 0, at: 399) == true)
+        store.settled(0, upTo: 400)
+        let held = try await store.apply(
+            to: 0, epoch: AssignmentEpoch(2), offset: 399, work: work, key: row.key(of: work), row: row)
+        #expect(held.restated.isEmpty && held.linesSent == nil)
         // A row that would make a work's state too large is refused for good; the state stays.
         let huge = WorkRow.version(
             WorkVersion(
@@ -193,6 +199,34 @@ struct WorkStoreTests {
         let failing = try await store.beginRestore(of: 0, under: AssignmentEpoch(3))
         let error = #expect(throws: IndexTopicRecordError.self) { try failing.restore(later) }
         #expect(error?.failureClass == .forGood)
+    }
+
+    @Test(
+        "a work gone whose outputs were lost is taken back again: tombstones in every shard, its empty state restated")
+    func goneAndLost() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("work-store-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await NIOThreadPool.withPool(threads: 1) { pool in
+            let shards = IndexShards(count: 3)
+            let store = try WorkStore(folder: folder, shards: shards, cacheBytes: 1 << 20, threadPool: pool)
+            let (gone, other) = (Self.record, WorkKey(source: "oai", id: "oai:r/2", isRecord: true))
+            let row = WorkRowsTests.version("p1", datestamp: "2026-01-01T00:00:00Z", image: nil)
+            let epoch = AssignmentEpoch(1)
+            _ = try await store.apply(to: 0, epoch: epoch, offset: 0, work: gone, key: row.key(of: gone), row: row)
+            store.settled(0, upTo: 1)
+            let taken = try await store.apply(
+                to: 0, epoch: epoch, offset: 1, work: gone, key: row.key(of: gone), row: nil)
+            #expect(taken.state?.isEmpty == true && taken.writes.artists.contains { $0.row == nil })
+            // Its line's tombstone refused: the next row takes it back again, in every shard.
+            #expect(store.outputsLost(in: 0, at: 1) == false)
+            let next = try await store.apply(
+                to: 0, epoch: epoch, offset: 2, work: other, key: row.key(of: other), row: row)
+            let restated = try #require(next.restated.first { $0.state.rows.work == gone })
+            #expect(restated.state.isEmpty && restated.inputOffset == 1)
+            #expect(Set(next.rewritten.filter { $0.work == gone }.map(\.shard)) == Set(0..<3))
+            #expect(next.rewritten.filter { $0.work == gone }.allSatisfy { $0.row == nil })
+            #expect(try await store.count(in: 0) == 1)
+        }
     }
 
     @Test(

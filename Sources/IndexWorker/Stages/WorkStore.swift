@@ -51,9 +51,10 @@ package final class WorkStore: RestorableStore {
         package var linesSent: Int64?
     }
 
-    /// The most bytes a work's state may take: a row that would make it larger is refused for
-    /// good (its message dead-lettered, the state left as it was), so no changelog row is ever
-    /// larger than a producer takes (librdkafka's `message.max.bytes`, 1,000,000 by default).
+    /// The most bytes a work's state may take: a row that would make it larger (or larger than
+    /// it is, for a state restored larger) is refused for good (its message dead-lettered, the
+    /// state left as it was), so no changelog row is ever larger than a producer takes
+    /// (librdkafka's `message.max.bytes`, 1,000,000 by default).
     package static let maximumStateBytes = 512 << 10
 
     /// Applies a row of `work` read from `partition` at `offset` under the assignment `epoch`
@@ -72,7 +73,7 @@ package final class WorkStore: RestorableStore {
                 do {
                     return try self.apply(to: partition, offset: offset, work: work, key: key, row: row, in: &held)
                 } catch {
-                    held.marks[partition]?.rewriteAt = nil
+                    if held.marks[partition]?.held == false { held.marks[partition]?.rewriteAt = nil }
                     throw error
                 }
             }
@@ -96,9 +97,12 @@ package final class WorkStore: RestorableStore {
             let before = state.rows
             change.writes = state.apply(key: key, row: row, shards: shards)
             let changed = state.rows != before
+            // A work gone is kept, empty, with its offset: should its lines go unsent, the
+            // rewrite of the unsure works takes them back. A row that shrinks a state is taken
+            // whatever its size.
             try held.put(
-                state, of: work, in: partition, offset: changed ? offset : stored?.offset ?? -1,
-                limit: Self.maximumStateBytes)
+                state, of: work, in: partition, offset: changed ? offset : stored?.offset ?? -1, keepEmpty: true,
+                limit: max(Self.maximumStateBytes, stored?.bytes ?? 0))
             if changed { change.state = state }
         }
         if rewrite { held.marks[partition]?.rewriteAt = offset }
@@ -106,12 +110,22 @@ package final class WorkStore: RestorableStore {
         return change
     }
 
-    /// Some outputs of `partition`'s messages were not acknowledged and will not be sent as they
-    /// were (a record refused for good: the runtime handles the messages again one at a time,
-    /// and their changes are applied already): the next row writes every unsure work again,
-    /// state and lines, and the mark waits for that.
-    package func outputsLost(in partition: Int) {
-        held.withLock { $0.marks[partition]?.rewriteAt = nil }
+    /// The outputs of the message at `offset` of `partition` were not acknowledged and will not
+    /// be sent as they were (a record refused for good: the runtime handles the messages again
+    /// one at a time, and their changes are applied already): the next row writes every unsure
+    /// work again, state and lines, and the mark waits for that. Where the lost outputs were
+    /// such a rewrite, the mark stays where it is for the rest of the assignment instead (a
+    /// record refused again at every row would send every row to the dead letters): the next
+    /// restore finds those works unsure still. Returns whether the mark stays.
+    @discardableResult
+    package func outputsLost(in partition: Int, at offset: Int64) -> Bool {
+        held.withLock { held in
+            guard var marks = held.marks[partition] else { return false }
+            if marks.rewriteAt == offset { marks.held = true }
+            if !marks.held { marks.rewriteAt = nil }
+            held.marks[partition] = marks
+            return marks.held
+        }
     }
 
     /// The messages of `partition` below `position` are done with, their outputs acknowledged:
@@ -161,7 +175,7 @@ package final class WorkStore: RestorableStore {
         }
     }
 
-    /// How many works `partition` holds now, for the tests.
+    /// How many works `partition` shows now (not those gone), for the tests.
     func count(in partition: Int) async throws -> Int {
         try await threadPool.runIfActive { try self.held.withLock { try $0.count(in: partition) } }
     }
@@ -175,6 +189,8 @@ package final class WorkStore: RestorableStore {
         var settled: Int64 = 0
         /// The offset of the row that wrote the unsure works again; nil until one did.
         var rewriteAt: Int64?
+        /// The mark stays for the rest of the assignment: a rewrite's outputs were lost.
+        var held = false
 
         mutating func restored(linesSent position: Int64) {
             linesSent = max(linesSent, position)
@@ -183,7 +199,7 @@ package final class WorkStore: RestorableStore {
         /// The mark to write, when the lines sent moved past the last one: only once the
         /// unsure works' lines written again are acknowledged.
         mutating func moved() -> Int64? {
-            guard let rewriteAt, settled > rewriteAt, settled > linesSent else { return nil }
+            guard !held, let rewriteAt, settled > rewriteAt, settled > linesSent else { return nil }
             linesSent = settled
             return settled
         }
@@ -221,7 +237,7 @@ package final class WorkStore: RestorableStore {
             clear = try database.prepare("DELETE FROM works WHERE partition = ?1")
             selectUnsure = try database.prepare(
                 "SELECT work, state, offset FROM works WHERE partition = ?1 AND offset >= ?2")
-            counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1")
+            counting = try database.prepare("SELECT count(*) FROM works WHERE partition = ?1 AND state != ?2")
         }
 
         /// Whether a row of `partition` under `epoch` is applied: not when the partition is held
@@ -238,10 +254,12 @@ package final class WorkStore: RestorableStore {
             return true
         }
 
-        func state(of work: WorkKey, in partition: Int) throws -> (state: WorkState, offset: Int64)? {
-            var found: (WorkState, Int64)?
+        /// The work's state, the offset its changelog row names, and its size in bytes here.
+        func state(of work: WorkKey, in partition: Int) throws -> (state: WorkState, offset: Int64, bytes: Int)? {
+            var found: (WorkState, Int64, Int)?
             try select.run([.integer(partition), .text(work.description)]) {
-                found = (try WorkState(work: work, stored: $0.blob(0)), Int64($0.integer(1)))
+                let bytes = $0.blob(0)
+                found = (try WorkState(work: work, stored: bytes), Int64($0.integer(1)), bytes.count)
             }
             return found
         }
@@ -278,7 +296,8 @@ package final class WorkStore: RestorableStore {
 
         func count(in partition: Int) throws -> Int {
             var count = 0
-            try counting.run([.integer(partition)]) { count = $0.integer(0) }
+            let empty = WorkState(work: WorkKey(source: "", id: "", isRecord: false)).stored
+            try counting.run([.integer(partition), .blob(empty)]) { count = $0.integer(0) }
             return count
         }
     }

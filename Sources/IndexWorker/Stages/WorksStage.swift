@@ -20,6 +20,7 @@ package struct WorksStage: MessageHandler {
 
     package let progress: StageProgress
     let states: WorkStore
+    let logger: Logger
 
     package init(states: WorkStore, kafka: KafkaClientConfiguration, logger: Logger) {
         progress = StageProgress(
@@ -27,6 +28,7 @@ package struct WorksStage: MessageHandler {
                 .own(ArtpipeTopic.indexWorksState), store: states,
                 restorer: ChangelogRestorer(kafka: kafka, logger: logger)))
         self.states = states
+        self.logger = logger
     }
 
     /// A partition's messages share round trips: none waits on the last one's rows.
@@ -71,7 +73,10 @@ package struct WorksStage: MessageHandler {
     /// Outputs not acknowledged (a record refused for good; the runtime handles the messages
     /// again one at a time): the next row writes the unsure works again, those changes among them.
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {
-        if !acknowledged { states.outputsLost(in: Int(message.partition)) }
+        guard !acknowledged, states.outputsLost(in: Int(message.partition), at: message.offset) else { return }
+        logger.error(
+            "outputs of a rewrite of unsure works were refused: their lines are written again at the partition's next restore",
+            metadata: ["kafka.topic": "\(message.topic)", "kafka.partition": "\(message.partition)"])
     }
 
     /// The assembler on this copy need not wait for the group's next commit to know the rows
