@@ -21,8 +21,8 @@ struct FetchStatesTests {
         try await cluster.produce(to: topic, 0..<20)
         var configuration = cluster.consumerConfiguration()
         configuration.statisticsInterval = .milliseconds(100)
-        // A loaded machine (make test) lost the partitions of a 6 s session mid-wait; a lone
-        // member's join does not wait out a longer one.
+        // A session long enough that the poll gaps of a loaded machine never end it mid-wait; a
+        // lone member's join does not wait it out.
         configuration.client.properties["session.timeout.ms"] = "30000"
         // No committed offsets: each partition's start is looked up (ListOffsets), by librdkafka
         // alone (this consumer chooses no start of its own). The next 100 lookups are refused, so
@@ -32,7 +32,7 @@ struct FetchStatesTests {
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])
         let running = Task { try await consumer.run() }
-        // The join alone can take a minute on a machine running the whole suite.
+        // A deadline for the join that holds on a machine running the whole suite.
         try await waitUntil("both partitions assigned", timeout: .seconds(150)) {
             consumer.health.assignedPartitions == 2
         }

@@ -183,7 +183,7 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         try await artists.shards.keep(assignments)
         let (listing, again, bootstrapped) = try await threadPool.runIfActive {
-            try self.locked {
+            try self.round.withLock {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {
                     // Every shard held is written whole now, its bucket files at last.
                     self.bootstrapped = true
@@ -208,7 +208,7 @@ package final class ShardPublisher: @unchecked Sendable {
             phases.end("offsets")
             let (positionsRead, written) = (positions, round.taken.withLock { $0 })
             try await threadPool.runIfActive {
-                try self.locked {
+                try self.round.withLock {
                     try self.writer.writeMovedPositions(positionsRead, held: held, written: written)
                     // Each page partition's only while it is held under the round's picture.
                     for summary in summariesToWrite {
@@ -228,7 +228,7 @@ package final class ShardPublisher: @unchecked Sendable {
         if ready.contains(0), let shardZero = held[0] {
             count += try await assemble(threadPool: threadPool, shardZero: shardZero)
         } else {
-            try await threadPool.runIfActive { self.locked { self.shared.forget() } }
+            try await threadPool.runIfActive { self.round.withLock { self.shared.forget() } }
         }
         phases.end("assembly")
         logger.debug(
@@ -295,7 +295,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let again = round.again(shard, epoch)
         // Written again whole: what this copy knows of the shard's files is read anew, once,
         // before its first part.
-        if again { try await threadPool.runIfActive { self.locked { self.known.forgetFiles(of: shard) } } }
+        if again { try await threadPool.runIfActive { self.round.withLock { self.known.forgetFiles(of: shard) } } }
         round.taken.withLock { _ = $0.insert(shard) }
         let written = Mutex(0)
         let (listing, position, bootstrapped) = (round.listing, round.positions[shard], round.bootstrapped)
@@ -331,12 +331,6 @@ package final class ShardPublisher: @unchecked Sendable {
         return false
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        round.lock()
-        defer { round.unlock() }
-        return try body()
-    }
-
     /// The shared files, when every summary is there, newer than what they were built from,
     /// and the target of the page summaries they show is reached.
     /// - Parameter shardZero: the assignment shard 0 was held under in the round's picture: the
@@ -351,11 +345,11 @@ package final class ShardPublisher: @unchecked Sendable {
             // What the shared files show already: no target, and no question to the broker (a
             // pipeline at rest asked two every round).
             if let paths = try await threadPool.runIfActive({
-                self.locked { self.shared.shown(shards: shardSummaries, pages: pageSummaries) }
+                self.round.withLock { self.shared.shown(shards: shardSummaries, pages: pageSummaries) }
             }) {
                 watermark.atRest()
                 return try await threadPool.runIfActive {
-                    try self.locked {
+                    try self.round.withLock {
                         guard self.stillHeld(0, under: shardZero) else { return 0 }
                         return try self.shared.removeStray(keeping: paths)
                     }
@@ -366,7 +360,7 @@ package final class ShardPublisher: @unchecked Sendable {
         guard let target = watermark.reached(by: shardSummaries) else { return 0 }
         let (assembledFrom, pagesShown) = (target.versions(with: versions), target.pages)
         return try await threadPool.runIfActive {
-            try self.locked {
+            try self.round.withLock {
                 guard self.stillHeld(0, under: shardZero) else { return 0 }
                 guard self.bootstrapped else {
                     // Complete once: the shards write their files, then the shared files follow.

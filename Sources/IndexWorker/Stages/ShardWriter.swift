@@ -86,7 +86,7 @@ final class ShardWriter: @unchecked Sendable {
         guard bootstrapped else {
             summary.published = false
             try summaries.write(summary)
-            locked { recordWritten(summary, under: epoch) }
+            lock.withLock { recordWritten(summary, under: epoch) }
             return 0
         }
         let content = view.content
@@ -99,7 +99,7 @@ final class ShardWriter: @unchecked Sendable {
         for bucket in plan.buckets.keys where rendered(bucket) {
             for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
         }
-        let count = try locked {
+        let count = try lock.withLock {
             guard stillHeld(view.shard, under: epoch) else { return 0 }
             var changed: [KnownOutput.Change] = []
             for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
@@ -120,7 +120,7 @@ final class ShardWriter: @unchecked Sendable {
         }
         guard last, stillHeld(view.shard, under: epoch) else { return count }
         try summaries.write(summary)
-        locked { recordWritten(summary, under: epoch) }
+        lock.withLock { recordWritten(summary, under: epoch) }
         return count
     }
 
@@ -136,11 +136,5 @@ final class ShardWriter: @unchecked Sendable {
         if holds(shard, epoch) { return true }
         logger.debug("shard let go mid-round: not written", metadata: ["kafka.partition": "\(shard)"])
         return false
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }
