@@ -23,15 +23,9 @@ struct IndexWorkerProcessTests {
         let index: ArtistIndex
         let expected: PublishedFiles
 
+        /// The recorded pages with their thumbnails, and a page the fetch worker gave up on.
         /// - Parameter output: an output folder to publish to; a new one by default.
         init(output: URL? = nil) throws {
-            cluster = try TestCluster()
-            // One partition count for every topic, as `artpipe topics create` makes them.
-            for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 3) }
-            self.output =
-                output ?? FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
-            store = FolderOutputStore(directory: self.output)
-            outFlags = ["--out", self.output.path]
             let pages = try ArtistIndexTests.recordedPages()
             var inputs = IndexInputs()
             var staged: [StagedIndexBuild.Input] = []
@@ -55,8 +49,30 @@ struct IndexWorkerProcessTests {
                 topic: ArtpipeTopic.pageRequests, partition: 0, offset: 7, key: Array(failed.pageId.utf8),
                 value: try MessageCodec.record(failed, topic: ArtpipeTopic.pageRequests).value)
             records.append(DeadLetter.record(for: original, reason: "HTTP 503 (after 5 attempts)", worker: "fetch"))
-            messages = records
-            index = ArtistIndex.build(from: inputs)
+            try self.init(messages: records, staged: staged, index: ArtistIndex.build(from: inputs), output: output)
+        }
+
+        /// `pages` alone, in their order.
+        init(pages: [Page], output: URL? = nil) throws {
+            var inputs = IndexInputs()
+            for page in pages { inputs.add(page) }
+            try self.init(
+                messages: try pages.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) },
+                staged: pages.map { .page($0) }, index: ArtistIndex.build(from: inputs), output: output)
+        }
+
+        private init(
+            messages: [KafkaProducerRecord], staged: [StagedIndexBuild.Input], index: ArtistIndex, output: URL?
+        ) throws {
+            cluster = try TestCluster()
+            // One partition count for every topic, as `artpipe topics create` makes them.
+            for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 3) }
+            self.output =
+                output ?? FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
+            store = FolderOutputStore(directory: self.output)
+            outFlags = ["--out", self.output.path]
+            self.messages = messages
+            self.index = index
             expected = PublishedFiles(try StagedIndexBuild.files(staged, partitions: 3))
         }
 
@@ -314,6 +330,122 @@ struct IndexWorkerProcessTests {
             "a read showed fewer works than the index held: \(seen.shrinks.prefix(3)); work lines read: \(seen.changes.prefix(20))"
         )
         await second.cluster.shutdown()
+    }
+
+    @Test(
+        "a record moved to another page and back, among 6,000 works, through three copies with their own --state (one killed while it restores, restarted on its state), then a replay from the earliest into a fresh copy: no read shows fewer works; at rest the one pass's bytes, the record at its last version"
+    )
+    func movedBackThroughCopies() async throws {
+        let setup = try Setup(pages: Self.movedBackPages)
+        let record = setup.index.artists.flatMap(\.works).filter { $0.objectNumber == "R" }.map(\.title)
+        #expect(record == ["three"], "the pure build shows the record at its last version")
+        try await setup.cluster.producer.send(setup.messages)
+        let states = (0..<4).map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-state"))
+        }
+        defer { for state in states { try? FileManager.default.removeItem(at: state) } }
+        var copies = try states.prefix(3).map { try setup.startWorker(flags: ["--state", $0.path]) }
+        defer { for copy in copies { copy.stop() } }
+        try await setup.waitForExpectedIndex(workers: copies)
+        let sampler = WorkCountSampler(store: setup.store)
+        await sampler.start()
+        let sampling = Task { await sampler.run() }
+        defer { sampling.cancel() }
+
+        // The first copy leaves; the second, restoring what it is given, is killed meanwhile.
+        let (leaving, killed) = (copies[0], copies[1])
+        let restores = { killed.output.components(separatedBy: "restoring changelog").count }
+        let restoresBefore = restores()
+        leaving.signal(SIGTERM)
+        #expect(try await leaving.waitForExit(timeout: .seconds(60)) == 0, "\(leaving.outputTail(lines: 15))")
+        try await waitUntil(
+            "the second copy to begin a restore after the first left", timeout: .seconds(60),
+            pollEvery: .milliseconds(5)
+        ) {
+            restores() > restoresBefore
+        }
+        // A moment within the restore of a stage or of two (a few milliseconds at this size).
+        try await Task.sleep(for: .milliseconds(Int.random(in: 0...30)))
+        killed.signal(SIGKILL)
+        _ = try await killed.waitForExit(timeout: .seconds(10))
+        // Started again on its own state, as a pod restarts.
+        let restarted = try setup.startWorker(flags: ["--state", states[1].path])
+        copies = [restarted, copies[2]]
+        try await waitUntil("the restarted copy to restore what it is given", timeout: .seconds(60)) {
+            restarted.output.contains("changelog restored")
+        }
+        try await setup.waitForExpectedIndex(workers: copies)
+
+        // Every copy stopped, the index group moved to the earliest offsets, one fresh copy.
+        for copy in copies {
+            copy.signal(SIGTERM)
+            #expect(
+                try await copy.waitForExit(timeout: .seconds(60)) == 0,
+                "\(copy.exitedBySignal ? "signal" : "exit") \(copy.exitStatus): \(copy.outputTail(lines: 15)); \(copy.keptLog(as: "index-copy"))"
+            )
+        }
+        let replay = try ChildProcess(
+            "artpipe",
+            [
+                "replay", "--brokers", setup.cluster.brokers, "--group", PipelineStage.index.groupID, "--topic",
+                ArtpipeTopic.pages, "--to-earliest", "--execute",
+            ])
+        #expect(try await replay.waitForExit(timeout: .seconds(90)) == 0, "\(replay.stderr)")
+        let offsets = KafkaGroupOffsets(
+            configuration: KafkaClientConfiguration(brokers: setup.cluster.brokers), logger: .test)
+        #expect(
+            try await offsets.positions(group: PipelineStage.index.groupID, topics: [ArtpipeTopic.pages])
+                .allSatisfy { $0.committed == $0.low }, "the index group moved to the earliest offsets")
+        let fresh = try setup.startWorker(flags: ["--state", states[3].path])
+        copies = [fresh]
+        try await waitUntil("the fresh copy to handle every page again", timeout: .seconds(120)) {
+            let positions =
+                (try? await offsets.positions(group: PipelineStage.index.groupID, topics: [ArtpipeTopic.pages])) ?? []
+            return !positions.isEmpty && positions.allSatisfy { $0.committed == $0.high }
+        }
+        try await setup.waitForExpectedIndex(workers: copies)
+        let seen = await sampler.finish()
+        #expect(seen.reads > 20, "the sampler read the index throughout")
+        #expect(seen.shrinks.isEmpty, "a read showed fewer works than an earlier one: \(seen.shrinks.prefix(3))")
+        await setup.cluster.shutdown()
+    }
+
+    /// 6,000 works on 300 pages that never change; then record R on page 7 of crawl C, on page 1 of
+    /// crawl N, and on C's page 7 again, newer each time, each of those pages with 20 works that
+    /// never move.
+    static var movedBackPages: [Page] {
+        let request = { (crawl: String, number: Int) in
+            PageRequest(
+                crawlId: crawl, source: "oai-pmh", query: ["endpoint": "https://repo.example/oai"], page: number,
+                pageSize: 21)
+        }
+        let bulk = (1...300).map { number in
+            Page(
+                request: request("bulk", number), total: 6_000,
+                artworks: (0..<20).map { position in
+                    let serial = (number - 1) * 20 + position
+                    return Artwork(
+                        objectNumber: "B-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 37)",
+                        imageURL: nil, width: nil, height: nil, position: position, recordId: "oai:repo:B-\(serial)",
+                        datestamp: "2026-12-04T00:00:00Z")
+                })
+        }
+        let moving = { (crawl: String, number: Int, title: String, second: Int) in
+            Page(
+                request: request(crawl, number), total: 42,
+                artworks: [
+                    Artwork(
+                        objectNumber: "R", title: title, artist: "Maker", imageURL: nil, width: nil, height: nil,
+                        position: 0, recordId: "oai:repo:R", datestamp: "2026-12-04T00:00:0\(second)Z")
+                ]
+                    + (0..<20).map {
+                        Artwork(
+                            objectNumber: "S-\(crawl)-\($0)", title: "Still", artist: "Other", imageURL: nil,
+                            width: nil, height: nil, position: $0 + 1, recordId: "oai:repo:S-\(crawl)-\($0)",
+                            datestamp: "2026-12-04T00:00:00Z")
+                    })
+        }
+        return bulk + [moving("C", 7, "one", 1), moving("N", 1, "two", 2), moving("C", 7, "three", 3)]
     }
 
     @Test(

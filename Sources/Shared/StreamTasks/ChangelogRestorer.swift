@@ -37,6 +37,11 @@ package struct ChangelogRestorer: Sendable {
     ) async throws -> [Int: Int64] {
         let read = restores.keys.filter { (bounds[$0] ?? 1) > 0 }
         let scanned = Scanned()
+        let began = ContinuousClock.now
+        let metadata: Logger.Metadata = [
+            "kafka.topic": "\(changelog)", "kafka.partitions": "\(restores.keys.sorted())",
+        ]
+        logger.info("restoring changelog", metadata: metadata)
         if !read.isEmpty {
             let visit: @Sendable (KafkaConsumerMessage) -> Void = { message in
                 let partition = Int(message.partition)
@@ -44,6 +49,7 @@ package struct ChangelogRestorer: Sendable {
                 do {
                     try restore.restore(message)
                     scanned.ends[partition] = message.offset + 1
+                    scanned.rows += 1
                 } catch {
                     scanned.error = error
                 }
@@ -60,9 +66,10 @@ package struct ChangelogRestorer: Sendable {
         for (partition, restore) in restores.sorted(by: { $0.key < $1.key }) where holds(partition) {
             try await restore.finish()
         }
-        logger.debug(
+        let seconds = Double(Int((ContinuousClock.now - began) / .milliseconds(1))) / 1000
+        logger.info(
             "changelog restored",
-            metadata: ["kafka.topic": "\(changelog)", "kafka.partitions": "\(restores.keys.sorted())"])
+            metadata: metadata.merging(["rows": "\(scanned.rows)", "seconds": "\(seconds)"]) { $1 })
         return scanned.ends
     }
 
@@ -70,6 +77,7 @@ package struct ChangelogRestorer: Sendable {
     /// touches it until the scan returns.
     private final class Scanned: @unchecked Sendable {
         var ends: [Int: Int64] = [:]
+        var rows = 0
         var error: (any Error)?
     }
 }
