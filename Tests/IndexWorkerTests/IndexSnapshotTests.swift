@@ -29,7 +29,15 @@ struct IndexSnapshotTests {
             if path == trigger, let publish = publish.withLock({ $0.take() }) { try publish() }
             return try folder.read(path)
         }
+        func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)? {
+            try folder.readVersioned(path)
+        }
         func version(of path: String) throws -> OutputVersion? { try folder.version(of: path) }
+        func write(
+            _ files: [(path: String, bytes: [UInt8])], durable: Bool, conditions: [String: OutputCondition]
+        ) throws -> [OutputVersion] {
+            try folder.write(files, durable: durable, conditions: conditions)
+        }
         func versions(in folder: String) throws -> [String: OutputVersion] { try self.folder.versions(in: folder) }
         func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion {
             try folder.write(bytes, to: path, durable: durable)

@@ -1,7 +1,9 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import ObjectStorage
 import PipelineContract
+import Synchronization
 import Testing
 
 @testable import IndexWorker
@@ -12,6 +14,63 @@ struct IndexSummariesTests {
         var index = ArtistIndex.build(from: IndexLayoutTests.inputs(works: works, artists: 3))
         index.artists = index.artists.filter { IndexShards(count: 2).shard(ofArtist: $0.name) == number }
         return ShardSummary(shard: number, index: index)
+    }
+
+    /// A folder whose read of `trigger` lets another copy write first: a copy that stalled
+    /// between reading a summary and writing over it.
+    final class WrittenAfterRead: OutputStore {
+        let folder: FolderOutputStore
+        let trigger: String
+        let other: Mutex<(@Sendable () throws -> Void)?>
+
+        init(_ folder: FolderOutputStore, trigger: String, other: @escaping @Sendable () throws -> Void) {
+            (self.folder, self.trigger) = (folder, trigger)
+            self.other = Mutex(other)
+        }
+
+        var description: String { folder.description }
+        var writeConcurrency: Int { 1 }
+        func address(of path: String) -> String { folder.address(of: path) }
+        func read(_ path: String) throws -> [UInt8]? { try folder.read(path) }
+        func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)? {
+            let read = try folder.readVersioned(path)
+            if path == trigger, let other = other.withLock({ $0.take() }) { try other() }
+            return read
+        }
+        func version(of path: String) throws -> OutputVersion? { try folder.version(of: path) }
+        func versions(in folder: String) throws -> [String: OutputVersion] { try self.folder.versions(in: folder) }
+        func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion {
+            try folder.write(bytes, to: path, durable: durable)
+        }
+        func write(
+            _ files: [(path: String, bytes: [UInt8])], durable: Bool, conditions: [String: OutputCondition]
+        ) throws -> [OutputVersion] {
+            try folder.write(files, durable: durable, conditions: conditions)
+        }
+        func remove(_ path: String) throws { try folder.remove(path) }
+        func markUsed(_ path: String) throws -> Bool { try folder.markUsed(path) }
+    }
+
+    @Test(
+        "a summary another copy wrote between this one's read and its write is not replaced: the write is refused for the moment"
+    )
+    func writtenAfterRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("summaries"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = FolderOutputStore(directory: directory)
+        try IndexSummaries(output: folder).write(Self.shard(0, works: 30))
+        try IndexSummaries(output: folder).write(PagesSummary(partition: 0, outlines: []))
+        let successor = IndexSummaries(output: folder)
+        let stalled = IndexSummaries(
+            output: WrittenAfterRead(folder, trigger: IndexSummaries.shardPath(0)) {
+                try successor.write(Self.shard(0, works: 90))
+            })
+        let refused = #expect(throws: OutputConflict.self) { try stalled.write(Self.shard(0, works: 60)) }
+        #expect(refused.map { FailureClass.of($0) } == .forNow)
+        let read = try #require(try successor.read(count: 1))
+        #expect(read.shards == [Self.shard(0, works: 90)] && read.versions.sequences[IndexSummaries.shardPath(0)] == 2)
+        // Asked again, it reads the successor's summary and goes on from it.
+        #expect(try stalled.write(Self.shard(0, works: 60)) == 3)
     }
 
     @Test("complete only with every shard and page partition; a sequence number rises only when a summary changes")

@@ -50,6 +50,37 @@ struct KnownOutputTests {
         #expect(known.replaced.isEmpty)
     }
 
+    @Test(
+        "a write prepared before another copy replaced the file is refused and changes nothing; the next listing names the shard, whose files are then written over the other's versions"
+    )
+    func staleWritesAreRefused() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (stale, store) = self.known()
+        let successor = KnownOutput(output: store, shards: shards, relistEvery: .seconds(3_600))
+        let (path, fresh) = (IndexLayout.worksPath(4), IndexLayout.worksPath(7))
+        // A file the listing does not have, written meanwhile by another writer.
+        _ = try stale.listed()
+        try store.write(Array("theirs\n".utf8), to: fresh, durable: false)
+        let absent = try #require(try stale.change(Array("mine\n".utf8), at: fresh))
+        #expect(throws: OutputConflict.self) { try stale.write([absent]) }
+        #expect(try store.read(fresh) == Array("theirs\n".utf8))
+        // Listed anew before its next write: over what is there now.
+        _ = try stale.write([try #require(try stale.change(Array("old\n".utf8), at: path))])
+        // The successor lists, then writes the file; the stale copy, from its own listing, after it.
+        _ = try successor.listed()
+        _ = try successor.write([try #require(try successor.change(Array("new\n".utf8), at: path))])
+        let change = try #require(try stale.change(Array("older\n".utf8), at: path))
+        #expect(throws: OutputConflict.self) { try stale.write([change]) }
+        #expect(try store.read(path) == Array("new\n".utf8))
+        // The next listing names the shard of which another writer replaced a file; what is
+        // written over the versions listed now passes.
+        _ = try stale.listed()
+        #expect(stale.replaced == [shards.shard(ofBucket: 4)])
+        stale.forgetFiles(of: shards.shard(ofBucket: 4))
+        _ = try stale.write([try #require(try stale.change(Array("again\n".utf8), at: path))])
+        #expect(try store.read(path) == Array("again\n".utf8))
+    }
+
     @Test("a file removed is forgotten: the same bytes are written again when it comes back")
     func removedFilesAreForgotten() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -44,6 +44,43 @@ struct S3FailureClassTests {
         #expect(thrown?.failureClass == .forNow, "\(String(describing: thrown))")
     }
 
+    @Test(
+        "a store that answers NotImplemented to a conditional PUT gets the object unconditionally, then every later write so; a 412 is a conflict for the moment"
+    )
+    func conditionsNotImplemented() async throws {
+        let conditional = Mutex<[String]>([])
+        let refuse412 = Mutex(false)
+        let server = try await TestHTTPServer.start { request in
+            let condition = request.headers["if-match"] ?? request.headers["if-none-match"]
+            conditional.withLock { $0.append(condition ?? "none") }
+            guard condition != nil else { return TestHTTPServer.Response(headers: [("ETag", "\"e1\"")], body: []) }
+            let (status, code) = refuse412.withLock { $0 } ? (412, "PreconditionFailed") : (501, "NotImplemented")
+            return TestHTTPServer.Response(
+                status: status, headers: [("Content-Type", "application/xml")],
+                body: Array("<Error><Code>\(code)</Code><Message>m</Message></Error>".utf8))
+        }
+        defer { Task { await server.stop() } }
+        let client = try Self.client(
+            server, credentials: S3CredentialSource(fixed: .init(accessKeyID: "a", secretAccessKey: "b")))
+        refuse412.withLock { $0 = true }
+        let store = BucketOutputStore(client: client)
+        try await offCooperativePool {
+            let conflict = #expect(throws: OutputConflict.self) {
+                try store.write([("works/0001.jsonl", [1])], durable: false, conditions: ["works/0001.jsonl": .absent])
+            }
+            #expect(conflict.map { FailureClass.of($0) } == .forNow)
+        }
+        refuse412.withLock { $0 = false }
+        try await offCooperativePool {
+            for version in [OutputCondition.absent, .version(OutputVersion("e0"))] {
+                let written = try store.write(
+                    [("works/0001.jsonl", [1])], durable: false, conditions: ["works/0001.jsonl": version])
+                #expect(written == [OutputVersion("e1")])
+            }
+        }
+        #expect(conditional.withLock { $0 } == ["*", "*", "none", "none"])
+    }
+
     @Test("credentials the store says expired are read again, and the request is sent once more with the new ones")
     func expiredCredentials() async throws {
         let tokens = Mutex<[String]>([])

@@ -48,8 +48,8 @@ package struct IndexSummaries: Sendable {
     @discardableResult
     package func write(_ summary: PagesSummary) throws -> Int {
         let path = Self.pagesPath(summary.partition)
-        let stored: Stored<PagesSummary>? = try read(path)
-        if let stored, !Self.differ(stored.summary, summary) { return stored.sequence }
+        let stored: (value: Stored<PagesSummary>, version: OutputVersion)? = try readVersioned(path)
+        if let stored, !Self.differ(stored.value.summary, summary) { return stored.value.sequence }
         return try write(summary, at: path, over: stored) { try Self.encoder.encode($0).bytes }
     }
 
@@ -71,7 +71,7 @@ package struct IndexSummaries: Sendable {
         var versions = SummaryVersions()
         var (shards, pages): ([ShardSummary], [PagesSummary]) = ([], [])
         for index in 0..<count {
-            guard let shard = try readShard(Self.shardPath(index)),
+            guard let shard = try readShard(Self.shardPath(index))?.value,
                 let partition: Stored<PagesSummary> = try read(Self.pagesPath(index))
             else { return nil }
             shards.append(shard.summary)
@@ -102,34 +102,46 @@ package struct IndexSummaries: Sendable {
         try output.write(try Self.encoder.encode(versions).bytes, to: Self.assembledPath, durable: true)
     }
 
-    /// Writes `summary` unless `stored`, the summary at `path` now, is the same.
+    /// Writes `summary` unless `stored`, the summary at `path` now, is the same; only over the
+    /// version read (``OutputCondition``), so a copy that stalled after its read replaces no
+    /// summary another copy wrote meanwhile (``OutputConflict``, for the moment).
     private func write<Summary: Codable & Sendable & Equatable>(
-        _ summary: Summary, at path: String, over stored: Stored<Summary>?, encode: (Stored<Summary>) throws -> [UInt8]
+        _ summary: Summary, at path: String, over stored: (value: Stored<Summary>, version: OutputVersion)?,
+        encode: (Stored<Summary>) throws -> [UInt8]
     ) throws -> Int {
-        if let stored, stored.summary == summary { return stored.sequence }
-        let next = Stored(sequence: (stored?.sequence ?? 0) + 1, summary: summary)
+        if let stored, stored.value.summary == summary { return stored.value.sequence }
+        let next = Stored(sequence: (stored?.value.sequence ?? 0) + 1, summary: summary)
         let bytes = try encode(next)
-        try output.write(bytes, to: path, durable: true)
+        try output.write(
+            [(path, bytes)], durable: true, conditions: [path: stored.map { .version($0.version) } ?? .absent])
         // The next round reads it back: known without decoding it again.
         decoded.remember(next, of: bytes, at: path)
         return next.sequence
     }
 
     private func read<Value: Decodable & Sendable>(_ path: String) throws -> Value? {
+        try readVersioned(path)?.value
+    }
+
+    private func readVersioned<Value: Decodable & Sendable>(_ path: String) throws -> (
+        value: Value, version: OutputVersion
+    )? {
         try read(path) { try JSONDecoder().decode(Value.self, from: Data($0)) }
     }
 
     /// A shard's stored summary, read by hand as it is written (``Stored/init(json:)``), or
     /// decoded when it is not in that form.
-    private func readShard(_ path: String) throws -> Stored<ShardSummary>? {
+    private func readShard(_ path: String) throws -> (value: Stored<ShardSummary>, version: OutputVersion)? {
         try read(path) { bytes in
             try Stored(json: bytes) ?? JSONDecoder().decode(Stored<ShardSummary>.self, from: Data(bytes))
         }
     }
 
-    private func read<Value: Sendable>(_ path: String, decode: ([UInt8]) throws -> Value) throws -> Value? {
-        guard let bytes = try output.read(path) else { return nil }
-        return try decoded.value(of: bytes, at: path, decode: decode)
+    private func read<Value: Sendable>(_ path: String, decode: ([UInt8]) throws -> Value) throws -> (
+        value: Value, version: OutputVersion
+    )? {
+        guard let (bytes, version) = try output.readVersioned(path) else { return nil }
+        return (try decoded.value(of: bytes, at: path, decode: decode), version)
     }
 
     private static let encoder: JSONEncoder = {

@@ -62,10 +62,29 @@ final class KnownOutput: @unchecked Sendable {
         return known[path] == content ? nil : (path, bytes, content)
     }
 
-    /// Writes `changes` together (``OutputStore/write(_:durable:)``): returns how many.
+    /// Writes `changes` together (``OutputStore/write(_:durable:conditions:)``), each index file
+    /// only over the version the listing shows (nothing there: only where nothing is), so a
+    /// write this copy prepared before another writer replaced the file is refused. Returns how
+    /// many. A refusal (``OutputConflict``) drops the listing and what this copy knew of that
+    /// file: the next round lists anew, and finds the shard replaced (``replaced``) where the
+    /// other writer took a file this copy wrote.
     func write(_ changes: [Change]) throws -> Int {
         guard !changes.isEmpty else { return 0 }
-        let versions = try output.write(changes.map { ($0.path, $0.bytes) }, durable: true)
+        // Listed anew after a refusal: no write goes without its condition.
+        if listing == nil { try relistIfDue(again: true) }
+        var conditions: [String: OutputCondition] = [:]
+        if let listing {
+            for change in changes where IndexLayout.isIndexFile(change.path) {
+                conditions[change.path] = listing[change.path].map(OutputCondition.version) ?? .absent
+            }
+        }
+        let versions: [OutputVersion]
+        do {
+            versions = try output.write(changes.map { ($0.path, $0.bytes) }, durable: true, conditions: conditions)
+        } catch let conflict as OutputConflict {
+            (listing, known[conflict.path]) = (nil, nil)
+            throw conflict
+        }
         for (change, version) in zip(changes, versions) {
             known[change.path] = change.content
             if listing != nil, IndexLayout.isIndexFile(change.path) { listing?[change.path] = version }

@@ -30,8 +30,15 @@ package enum AtomicFile {
     /// them side by side, where a flush right after each write waited for them one by one
     /// (hundreds of bucket files a page at ten million works). A failure leaves the files
     /// renamed before it in place (each whole) and no temporary file.
+    ///
+    /// - Parameter renaming: runs the renames, every file's, when called: a caller may hold a lock
+    ///   around them and check what the targets hold first; throwing without calling it renames
+    ///   nothing (and leaves no temporary file).
     @discardableResult
-    package static func write(_ files: [(data: Data, url: URL)], durable: Bool = true) throws -> [stat] {
+    package static func write(
+        _ files: [(data: Data, url: URL)], durable: Bool = true,
+        renaming: (_ renames: () throws -> Void) throws -> Void = { try $0() }
+    ) throws -> [stat] {
         var written: [(temporary: String, url: URL)] = []
         var renamed = 0
         defer {
@@ -66,11 +73,13 @@ package enum AtomicFile {
                 statuses.append(status)
             }
         }
-        for file in written {
-            guard rename(file.temporary, file.url.path) == 0 else {
-                throw FileWriteError(path: file.url.path, reason: String(cString: strerror(errno)))
+        try renaming {
+            for file in written[renamed...] {
+                guard rename(file.temporary, file.url.path) == 0 else {
+                    throw FileWriteError(path: file.url.path, reason: String(cString: strerror(errno)))
+                }
+                renamed += 1
             }
-            renamed += 1
         }
         if durable {
             for directory in Set(files.map { $0.url.deletingLastPathComponent().path }).sorted() {

@@ -42,6 +42,19 @@ package enum ObjectStoreError: ClassifiedError, Sendable, Equatable {
         "Throttling", "ThrottlingException", "RequestTimeTooSkewed", "ExpiredToken", "TokenRefreshRequired",
     ]
 
+    /// A conditional request refused: 412 (`PreconditionFailed`), or AWS's 409
+    /// `ConditionalRequestConflict` for two conditional writes of one key at once.
+    package var preconditionFailed: Bool {
+        guard case .status(let code, let error, _, _) = self else { return false }
+        return code == 412 || (code == 409 && error == "ConditionalRequestConflict")
+    }
+
+    /// A request the store does not serve (501 `NotImplemented`): a header it does not know.
+    package var notImplemented: Bool {
+        guard case .status(let code, let error, _, _) = self else { return false }
+        return code == 501 || error == "NotImplemented"
+    }
+
     /// The store says the credentials expired: they are read again.
     var credentialsExpired: Bool {
         if case .status(_, let error?, _, _) = self { return ["ExpiredToken", "TokenRefreshRequired"].contains(error) }

@@ -7,18 +7,26 @@ extension S3Client {
     package struct Blocking: Sendable {
         let client: S3Client
 
+        /// - Parameter precondition: a header that makes the PUT conditional (`If-Match`,
+        ///   `If-None-Match`): a 412 when it does not hold.
         @discardableResult
         package func put(
             _ key: String, body: [UInt8], contentType: String, cacheControl: String? = nil,
-            metadata: [String: String] = [:]
+            metadata: [String: String] = [:], precondition: (name: String, value: String)? = nil
         ) throws -> String {
             try run(
                 client.putCall(
-                    key, body: body, contentType: contentType, cacheControl: cacheControl, metadata: metadata))
+                    key, body: body, contentType: contentType, cacheControl: cacheControl, metadata: metadata,
+                    precondition: precondition))
         }
 
         package func get(_ key: String) throws -> [UInt8]? {
             try run(client.getCall(key))
+        }
+
+        /// The object's bytes with their ETag; nil when there is none.
+        package func getVersioned(_ key: String) throws -> (body: [UInt8], etag: String)? {
+            try run(client.getVersionedCall(key))
         }
 
         package func head(_ key: String) throws -> S3ObjectInfo? {

@@ -19,11 +19,15 @@ extension S3Client {
         }
     }
 
+    /// - Parameter precondition: `If-Match` with an ETag, or `If-None-Match: *`; the store answers
+    ///   412 when it does not hold.
     func putCall(
-        _ key: String, body: [UInt8], contentType: String, cacheControl: String?, metadata: [String: String]
+        _ key: String, body: [UInt8], contentType: String, cacheControl: String?, metadata: [String: String],
+        precondition: (name: String, value: String)? = nil
     ) -> S3Call<String> {
         var headers = [("content-type", contentType), ("content-length", String(body.count))]
         if let cacheControl { headers.append(("cache-control", cacheControl)) }
+        if let precondition { headers.append((precondition.name, precondition.value)) }
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-\(name)", value)) }
         return S3Call(method: "PUT", key: key, headers: headers, body: body) { response in
             try response.expect(200, 200)
@@ -36,6 +40,15 @@ extension S3Client {
             if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
             try response.expect(200, 200)
             return response.body
+        }
+    }
+
+    /// The object's bytes with the ETag of those bytes.
+    func getVersionedCall(_ key: String) -> S3Call<(body: [UInt8], etag: String)?> {
+        S3Call(method: "GET", key: key) { response in
+            if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
+            try response.expect(200, 200)
+            return (response.body, response.etag ?? "")
         }
     }
 

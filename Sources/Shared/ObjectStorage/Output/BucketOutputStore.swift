@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Synchronization
 
 /// Published files as objects in an S3-compatible bucket (`--out s3://BUCKET/PREFIX`): each
 /// written by one PUT, which replaces an object whole, with the `Content-Type` and
@@ -11,13 +13,20 @@ package final class BucketOutputStore: OutputStore {
     package let client: S3Client
     /// How old an object reused by ``markUsed(_:)`` may be before it is copied onto itself.
     let touchAfter: Duration
+    let logger: Logger
+    /// Set once the store answered a conditional PUT with `NotImplemented`: it is written
+    /// unconditionally from then on, as stores without conditional writes must be.
+    private let conditionsRefused = Atomic<Bool>(false)
 
     /// - Parameter touchAfter: reused objects last written longer ago than this are copied onto
     ///   themselves (a request like a PUT), which renews the time `prune` reads; younger ones
     ///   cost a HEAD only.
-    package init(client: S3Client, touchAfter: Duration = .seconds(3_600)) {
+    package init(
+        client: S3Client, touchAfter: Duration = .seconds(3_600), logger: Logger = Logger(label: "artpipe.output")
+    ) {
         self.client = client
         self.touchAfter = touchAfter
+        self.logger = logger
     }
 
     package var description: String { client.location.description }
@@ -31,6 +40,10 @@ package final class BucketOutputStore: OutputStore {
 
     package func read(_ path: String) throws -> [UInt8]? {
         try client.blocking.get(path)
+    }
+
+    package func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)? {
+        try client.blocking.getVersioned(path).map { ($0.body, OutputVersion($0.etag)) }
     }
 
     package func version(of path: String) throws -> OutputVersion? {
@@ -48,10 +61,45 @@ package final class BucketOutputStore: OutputStore {
     /// A PUT is durable once answered: `durable` changes nothing here.
     @discardableResult
     package func write(_ bytes: [UInt8], to path: String, durable: Bool) throws -> OutputVersion {
-        OutputVersion(
-            try client.blocking.put(
-                path, body: bytes, contentType: OutputMediaType.contentType(of: path),
-                cacheControl: OutputMediaType.cacheControl(of: path)))
+        try write(bytes, to: path, condition: nil)
+    }
+
+    /// One PUT after another, each conditional where `conditions` names its path (`If-Match`
+    /// with the ETag, `If-None-Match: *` for nothing there): the store compares and writes in
+    /// one step, so a writer that stalled between its fence and its PUT cannot replace another
+    /// writer's object.
+    @discardableResult
+    package func write(
+        _ files: [(path: String, bytes: [UInt8])], durable: Bool, conditions: [String: OutputCondition]
+    ) throws -> [OutputVersion] {
+        try files.map { try write($0.bytes, to: $0.path, condition: conditions[$0.path]) }
+    }
+
+    private func write(_ bytes: [UInt8], to path: String, condition: OutputCondition?) throws -> OutputVersion {
+        let condition = conditionsRefused.load(ordering: .relaxed) ? nil : condition
+        let precondition: (name: String, value: String)? =
+            switch condition {
+            case nil: nil
+            case .absent: ("if-none-match", "*")
+            // Unquoted: Ceph's gateway compares the header with the ETag as it keeps it (bare);
+            // AWS and moto take it either way.
+            case .version(let version): ("if-match", version.token)
+            }
+        do {
+            return OutputVersion(
+                try client.blocking.put(
+                    path, body: bytes, contentType: OutputMediaType.contentType(of: path),
+                    cacheControl: OutputMediaType.cacheControl(of: path), precondition: precondition))
+        } catch let error as ObjectStoreError where condition != nil && error.preconditionFailed {
+            throw OutputConflict(path: path, expected: condition!)
+        } catch let error as ObjectStoreError where condition != nil && error.notImplemented {
+            if !conditionsRefused.exchange(true, ordering: .relaxed) {
+                logger.warning(
+                    "the object store refuses conditional writes: index files are written unconditionally, so a copy that stalled mid-write may put back an older file for a moment",
+                    metadata: ["s3.location": "\(client.location.description)", "reason": "\(error)"])
+            }
+            return try write(bytes, to: path, condition: nil)
+        }
     }
 
     package func remove(_ path: String) throws {

@@ -17,6 +17,9 @@ package struct FencedOutputStore: OutputStore {
     package func address(of path: String) -> String { base.address(of: path) }
     package var writeConcurrency: Int { base.writeConcurrency }
     package func read(_ path: String) throws -> [UInt8]? { try base.read(path) }
+    package func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)? {
+        try base.readVersioned(path)
+    }
     package func version(of path: String) throws -> OutputVersion? { try base.version(of: path) }
     package func versions(in folder: String) throws -> [String: OutputVersion] { try base.versions(in: folder) }
 
@@ -26,12 +29,14 @@ package struct FencedOutputStore: OutputStore {
         return try base.write(bytes, to: path, durable: durable)
     }
 
-    /// The fence is asked once for all: a stall between two files is the residue a store's
-    /// conditional writes close (docs/architecture.md, "The fence").
+    /// The fence is asked once for all: a stall between two files, or between the fence and the
+    /// write, is what `conditions` close (docs/architecture.md, "The fence").
     @discardableResult
-    package func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion] {
+    package func write(
+        _ files: [(path: String, bytes: [UInt8])], durable: Bool, conditions: [String: OutputCondition]
+    ) throws -> [OutputVersion] {
         try fence(files.first?.path ?? "")
-        return try base.write(files, durable: durable)
+        return try base.write(files, durable: durable, conditions: conditions)
     }
 
     package func remove(_ path: String) throws {

@@ -29,6 +29,25 @@ package struct FolderOutputStore: OutputStore {
         }
     }
 
+    /// The bytes and the version of one open file: what was read is what the version names.
+    package func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)? {
+        let descriptor = open(url(path).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw FileWriteError(path: url(path).path, reason: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw FileWriteError(path: url(path).path, reason: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        do {
+            return (Array(try handle.readToEnd() ?? Data()), Self.version(status))
+        } catch {
+            throw FileWriteError(path: url(path).path, reason: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
     package func version(of path: String) throws -> OutputVersion? {
         var status = stat()
         guard stat(url(path).path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -58,12 +77,26 @@ package struct FolderOutputStore: OutputStore {
         try write([(path, bytes)], durable: durable)[0]
     }
 
-    /// All in one ``AtomicFile/write(_:durable:)``: each folder flushed once, not once a file.
+    /// All in one ``AtomicFile/write(_:durable:renaming:)``: each folder flushed once, not once a
+    /// file. With `conditions`, the renames happen under the folder's write lock
+    /// (``FolderWriteLock``), after every condition was compared with what the files hold.
     @discardableResult
-    package func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion] {
+    package func write(
+        _ files: [(path: String, bytes: [UInt8])], durable: Bool, conditions: [String: OutputCondition]
+    ) throws -> [OutputVersion] {
         let batch = files.map { (data: Data($0.bytes), url: url($0.path)) }
+        let renaming = { (renames: () throws -> Void) throws in
+            guard !conditions.isEmpty else { return try renames() }
+            try FolderWriteLock(directory: directory).holding {
+                for (path, condition) in conditions.sorted(by: { $0.key < $1.key })
+                where !condition.holds(for: try version(of: path)) {
+                    throw OutputConflict(path: path, expected: condition)
+                }
+                try renames()
+            }
+        }
         do {
-            return try AtomicFile.write(batch, durable: durable).map(Self.version)
+            return try AtomicFile.write(batch, durable: durable, renaming: renaming).map(Self.version)
         } catch is FileWriteError {
             // Perhaps the first files of their folders: make the folders (another thread may be
             // making them too; that is no error), then write again, which fails for good if that
@@ -71,7 +104,7 @@ package struct FolderOutputStore: OutputStore {
             for folder in Set(batch.map { $0.url.deletingLastPathComponent() }) {
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
-            return try AtomicFile.write(batch, durable: durable).map(Self.version)
+            return try AtomicFile.write(batch, durable: durable, renaming: renaming).map(Self.version)
         }
     }
 

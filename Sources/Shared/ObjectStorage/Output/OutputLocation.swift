@@ -59,7 +59,7 @@ package enum OutputLocation: Sendable {
             while true {
                 do {
                     try await client.checkAccess()
-                    return BucketOutputStore(client: client, touchAfter: touchAfter)
+                    return BucketOutputStore(client: client, touchAfter: touchAfter, logger: logger)
                 } catch let error as ObjectStoreError
                     where !error.failureClass.isForGood && ContinuousClock.now < deadline
                 {

@@ -17,6 +17,10 @@ package protocol OutputStore: Sendable {
     /// The object's bytes; nil when there is none.
     func read(_ path: String) throws -> [UInt8]?
 
+    /// The object's bytes with the version they are (a condition for a write over them,
+    /// ``OutputCondition``); nil when there is none.
+    func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)?
+
     /// Changes whenever the object at `path` is replaced; nil when there is none.
     func version(of path: String) throws -> OutputVersion?
 
@@ -32,8 +36,15 @@ package protocol OutputStore: Sendable {
     /// Writes each of `files` whole, in order, as ``write(_:to:durable:)`` does; a store may
     /// share the work between them (a folder flushes each of its folders once for all). Returns
     /// their versions, in order. A failure may leave the files before it written.
+    ///
+    /// A file `conditions` names is written only where its condition holds when it is written
+    /// (a bucket: the PUT's `If-Match` or `If-None-Match: *`; a folder: compared under the
+    /// folder's write lock, every condition of the call before any file is renamed); where one
+    /// does not, ``OutputConflict`` is thrown and that file is not written.
     @discardableResult
-    func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion]
+    func write(
+        _ files: [(path: String, bytes: [UInt8])], durable: Bool, conditions: [String: OutputCondition]
+    ) throws -> [OutputVersion]
 
     /// Removes the object; one that is not there is not an error.
     func remove(_ path: String) throws
@@ -44,9 +55,9 @@ package protocol OutputStore: Sendable {
 }
 
 extension OutputStore {
-    /// One write after another.
+    /// Unconditionally.
     @discardableResult
     package func write(_ files: [(path: String, bytes: [UInt8])], durable: Bool) throws -> [OutputVersion] {
-        try files.map { try write($0.bytes, to: $0.path, durable: durable) }
+        try write(files, durable: durable, conditions: [:])
     }
 }

@@ -1,0 +1,40 @@
+import ArtpipeSupport
+import Foundation
+
+/// The lock a folder output's conditional writes hold while they compare what a file holds and
+/// rename over it (``FolderOutputStore/write(_:durable:conditions:)``): `flock` on
+/// `.artpipe-write.lock` in the folder, so two processes, or two hosts on a file system that
+/// keeps `flock` (NFS 4), never compare and rename at once. Held for a few renames, never
+/// waited for long: a holder frozen inside them (SIGSTOP) makes the others' writes fail for the
+/// moment after ``patience``, not hang.
+package struct FolderWriteLock {
+    package static let fileName = ".artpipe-write.lock"
+    /// How long a write waits for the lock before it fails for the moment.
+    static let patience = Duration.seconds(5)
+
+    let directory: URL
+
+    /// Runs `body` holding the lock.
+    func holding<Result>(_ body: () throws -> Result) throws -> Result {
+        let path = directory.appendingPathComponent(Self.fileName).path
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0 && errno == ENOENT {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let deadline = ContinuousClock.now + Self.patience
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+            }
+            guard ContinuousClock.now < deadline else {
+                throw FileWriteError(path: path, reason: "held by another writer for \(Self.patience)")
+            }
+            usleep(2_000)
+        }
+        // Closing the descriptor (above) lets the lock go.
+        return try body()
+    }
+}
