@@ -57,8 +57,6 @@ package final class ShardPublisher: @unchecked Sendable {
     }
     /// ``bootstrapped``, read without the round's lock.
     private let complete = Atomic<Bool>(false)
-    /// Whether the last round wrote no file.
-    private let lastAtRest = Atomic<Bool>(false)
     var relistEvery: Duration { known.relistEvery }
     /// How many of a shard's buckets a part of a whole render holds (of 4,096 over the shards).
     let bucketsPerPart: Int
@@ -120,14 +118,9 @@ package final class ShardPublisher: @unchecked Sendable {
         return moved || watermark.isAiming
     }
 
-    /// Whether the next round should follow as soon as there is news: the index is complete, and
-    /// the last round wrote nothing (a new page is then picked up at once) or left the shared
-    /// files waiting for a target (the next round waits for its rows itself,
-    /// ``AssemblyWatermark/catchUpWithin``).
-    /// Rounds that came every 10 ms while a page's rows went through the stages took the CPU the
-    /// stages needed: a page at ten million works took 1.2-1.9 s, against 0.8-1.5 s before.
-    package var followsSoon: Bool {
-        isComplete && (lastAtRest.load(ordering: .relaxed) || watermark.isAiming)
+    /// What ``RoundSchedule`` needs to know of the publisher between rounds.
+    var signals: RoundSchedule.Signals {
+        RoundSchedule.Signals(complete: isComplete, aiming: watermark.isAiming)
     }
 
     /// Whether the output's index was once complete: from then on a round is on a new page's path.
@@ -235,7 +228,6 @@ package final class ShardPublisher: @unchecked Sendable {
             "publish round",
             metadata: phases.metadata(
                 files: count, shards: round.taken.withLock { $0.count }, held: ready.count - writable.count))
-        lastAtRest.store(count == 0, ordering: .relaxed)
         return count
     }
 

@@ -5,9 +5,9 @@ import Metrics
 import NIOPosix
 import ServiceLifecycle
 
-/// Runs ``ShardPublisher``: soon after the stages read something (``tick``), at the latest once
-/// per interval, and a last time at shutdown after the stages stopped. A failure for the
-/// moment (the store down) is tried again at the next interval.
+/// Runs ``ShardPublisher`` when its ``RoundSchedule`` says (soon after the stages read
+/// something, at the latest once per interval), and a last time at shutdown after the stages
+/// stopped. A failure for the moment (the store down) is tried again at the next interval.
 package struct ShardPublisherService: Service {
     let publisher: ShardPublisher
     let interval: Duration
@@ -21,15 +21,16 @@ package struct ShardPublisherService: Service {
     }
 
     package func run() async throws {
+        var schedule = RoundSchedule(interval: interval)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let failed = try await publishOnce()
+            schedule.record(try await publishOnce())
             do {
-                let (interval, publisher, tick) = (self.interval, self.publisher, self.tick)
+                let (publisher, current) = (self.publisher, schedule)
                 try await cancelWhenGracefulShutdown {
-                    let deadline = ContinuousClock.now + interval
+                    let ended = ContinuousClock.now
                     repeat {
-                        try await Task.sleep(for: tick)
-                    } while ContinuousClock.now < deadline && (failed || !publisher.hasNews())
+                        try await Task.sleep(for: current.tick(publisher.signals))
+                    } while !current.runsNow(waited: ContinuousClock.now - ended, news: publisher.hasNews)
                 }
             } catch {
                 break
@@ -38,28 +39,20 @@ package struct ShardPublisherService: Service {
         try await publishOnce()
     }
 
-    /// How often the stages are asked for news between rounds: 10 ms when the publisher says
-    /// the next round should follow soon (``ShardPublisher/followsSoon``: a new page's path to
-    /// the manifest takes two rounds, and a tenth of the interval before each put up to 200 ms
-    /// on it), else a tenth of the interval, which lets the stages read more between rounds
-    /// while there is news all the time.
-    var tick: Duration {
-        publisher.followsSoon ? min(interval / 10, .milliseconds(10)) : interval / 10
-    }
-
-    /// One round; true when it failed for the moment.
+    /// One round, and how it ended.
     @discardableResult
-    private func publishOnce() async throws -> Bool {
+    private func publishOnce() async throws -> RoundSchedule.LastRound {
         do {
             let written = try await publisher.publish(threadPool: threadPool)
             currentAt.record(Date().timeIntervalSince1970)
-            if written > 0 { logger.debug("index written", metadata: ["files": "\(written)"]) }
-            return false
+            guard written > 0 else { return .atRest }
+            logger.debug("index written", metadata: ["files": "\(written)"])
+            return .wrote
         } catch let error where !FailureClass.of(error).isForGood {
             logger.warning(
                 "cannot publish the index for the moment; trying again at the next interval",
                 metadata: ["reason": "\(error)"])
-            return true
+            return .failed
         }
     }
 }
