@@ -122,6 +122,7 @@ let package = Package(
             name: "PipelineOperations",
             dependencies: [
                 "ArtpipeSupport", "KafkaClient", "PipelineContract", "IndexWorker", "ObjectStorage", logging, nioPosix,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ], path: shared("PipelineOperations")),
         .target(
             name: "ArtpipeCommandLine",
@@ -245,7 +246,7 @@ let package = Package(
             dependencies: [
                 "KafkaClient", "PipelineContract", "ArtpipeSupport", "IndexWorker", "ThumbWorker", "HTTPFetching",
                 "SampleCollection", "SampleImages", "ArtpipeTestKit", "KafkaTestKit", "HTTPTestKit", "ObjectStorage",
-                logging,
+                "PipelineOperations", logging,
             ]),
     ]
 )

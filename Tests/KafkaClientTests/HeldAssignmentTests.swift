@@ -57,4 +57,43 @@ struct HeldAssignmentTests {
         try await running.value
         await cluster.shutdown()
     }
+    @Test(
+        "while held, the consumer's health names the partition: not ready at once, unhealthy past the limit; ready once the broker answers"
+    )
+    func heldInHealth() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("held-health", partitions: 1)
+        try await cluster.produce(to: topic, 0..<5)
+        var configuration = cluster.consumerConfiguration(group: "held-health-group")
+        configuration.startOffset = { _, _, _ in nil }
+        cluster.broker.failRequests(apiKey: EmbeddedBroker.offsetFetchKey, count: 3, code: Self.refused)
+        let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
+        try consumer.subscribe(topics: [topic])
+        let running = Task { try await consumer.run() }
+        let draining = Task {
+            for await batch in consumer.batches {
+                for message in batch.messages where batch.lease.beginHandling() {
+                    batch.lease.finishHandling(offset: message.offset)
+                }
+                batch.release()
+            }
+        }
+        try await waitUntil("the assignment to be held", timeout: .seconds(30), pollEvery: .milliseconds(5)) {
+            consumer.health.held != nil
+        }
+        let health = consumer.health
+        let held = try #require(health.held)
+        #expect(held.partitions == 1)
+        #expect(!health.isReady, "not ready while a partition is held")
+        #expect(health.problem(now: held.since + .seconds(1)) == nil, "a moment's hold is no reason to restart")
+        let problem = health.problem(now: held.since + KafkaConsumerHealth.heldLimit + .seconds(1))
+        #expect(problem?.contains("1 partition(s) held") == true, "\(String(describing: problem))")
+        try await waitUntil("the broker to answer and the partition to start", timeout: .seconds(60)) {
+            consumer.health.held == nil && consumer.health.isReady
+        }
+        consumer.shutdown()
+        try await running.value
+        draining.cancel()
+        await cluster.shutdown()
+    }
 }

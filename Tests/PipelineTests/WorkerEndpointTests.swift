@@ -4,6 +4,7 @@ import Foundation
 import HTTPTestKit
 import KafkaTestKit
 import PipelineContract
+import PipelineOperations
 import SampleCollection
 import Testing
 
@@ -91,6 +92,12 @@ struct WorkerEndpointTests {
             metrics.contains("artpipe_handler_latency_seconds_bucket{worker=\"thumb\",le=\"600.0\"} 12"), "\(metrics)")
         #expect(metrics.contains("\nartpipe_partition_stalled 0"), "\(metrics)")
         #expect(try await Self.get("\(base)/nowhere").status == 404)
+        // What `artpipe status --workers` prints of it, and of an address where nothing listens.
+        let reports = await WorkerHealthReport.read([base, "http://127.0.0.1:9"], timeout: .seconds(5))
+        #expect(reports.map(\.healthy) == [true, false] && reports.map(\.ready) == [true, false], "\(reports)")
+        #expect(reports[0].line.contains("\tready: ready joined=true partitions=4 "), "\(reports[0].line)")
+        #expect(reports[0].line.hasSuffix(" held=0"), "\(reports[0].line)")
+        #expect(reports[1].line.contains("\tUNHEALTHY: no answer"), "\(reports[1].line)")
 
         // The same lag, and every documented field, in the logged metrics lines.
         var loggedLags: [Int] = []

@@ -2,9 +2,11 @@ import ObjectStorage
 
 /// What a copy knows of the output's index files between listings: the listing last read,
 /// with this copy's own writes and removals since; what each file it read or wrote holds
-/// (``FileContent``); the version of each bucket file it wrote; and the shards with a bucket
-/// file another writer replaced, as the last listing read anew showed (a copy that has not
-/// yet heard it lost the shard). Only files whose bytes differ are written.
+/// (``FileContent``); the version of each index file it wrote, and the files it removed; and
+/// what another writer replaced, brought back or removed since, as the last listing read anew
+/// showed (a copy that has not yet heard it lost the shard, or one that stalled mid-write): the
+/// shards of such bucket files, and whether a shared file was. Only files whose bytes differ are
+/// written.
 ///
 /// Not locked: ``ShardPublisher`` uses it under its round's lock. Its calls block on the output.
 final class KnownOutput: @unchecked Sendable {
@@ -21,9 +23,14 @@ final class KnownOutput: @unchecked Sendable {
     private var listedAt = ContinuousClock.now
     private var known: [String: FileContent] = [:]
     private var written: [String: OutputVersion] = [:]
-    /// The shards with a bucket file another writer replaced: each is written whole again
-    /// (``forgetFiles(of:)``).
+    /// The index files this copy removed since it last wrote them.
+    private var removed: Set<String> = []
+    /// The shards with a bucket file another writer replaced or brought back: each is written
+    /// whole again (``forgetFiles(of:)``).
     private(set) var replaced: Set<Int> = []
+    /// Whether another writer replaced, brought back or removed a shared file this copy wrote
+    /// or removed: the shared files are assembled anew (``forgetShared()``).
+    private(set) var sharedReplaced = false
 
     init(output: any OutputStore, shards: IndexShards, relistEvery: Duration) {
         (self.output, self.shards, self.relistEvery) = (output, shards, relistEvery)
@@ -45,8 +52,14 @@ final class KnownOutput: @unchecked Sendable {
         let listing = try IndexLayout.publishedVersions(in: output)
         (self.listing, listedAt) = (listing, .now)
         replaced = []
-        for (path, version) in written where listing[path] != version {
-            if let bucket = IndexLayout.bucket(ofFile: path) { replaced.insert(shards.shard(ofBucket: bucket)) }
+        let changed =
+            written.filter { listing[$0.key] != $0.value }.map(\.key) + removed.filter { listing[$0] != nil }
+        for path in changed {
+            if let bucket = IndexLayout.bucket(ofFile: path) {
+                replaced.insert(shards.shard(ofBucket: bucket))
+            } else {
+                sharedReplaced = true
+            }
         }
     }
 
@@ -87,8 +100,9 @@ final class KnownOutput: @unchecked Sendable {
         }
         for (change, version) in zip(changes, versions) {
             known[change.path] = change.content
-            if listing != nil, IndexLayout.isIndexFile(change.path) { listing?[change.path] = version }
-            if IndexLayout.bucket(ofFile: change.path) != nil { written[change.path] = version }
+            guard IndexLayout.isIndexFile(change.path) else { continue }
+            if listing != nil { listing?[change.path] = version }
+            (written[change.path], removed) = (version, removed.subtracting([change.path]))
         }
         return changes.count
     }
@@ -98,6 +112,7 @@ final class KnownOutput: @unchecked Sendable {
         try output.remove(path)
         listing?[path] = nil
         (known[path], written[path]) = (nil, nil)
+        if IndexLayout.isIndexFile(path) { removed.insert(path) }
     }
 
     /// Forgets what this copy knows of a shard's files: they are read back from the output.
@@ -106,11 +121,17 @@ final class KnownOutput: @unchecked Sendable {
         }
         known = known.filter { !own($0.key) }
         written = written.filter { !own($0.key) }
+        removed = removed.filter { !own($0) }
         replaced.remove(shard)
     }
 
-    /// Forgets what this copy knows of the shared files (no bucket's): another copy writes them.
+    /// Forgets what this copy knows of the shared files (no bucket's): another copy writes them,
+    /// or another writer replaced one.
     func forgetShared() {
-        known = known.filter { IndexLayout.bucket(ofFile: $0.key) != nil }
+        let bucketFile = { (path: String) in IndexLayout.bucket(ofFile: path) != nil }
+        known = known.filter { bucketFile($0.key) }
+        written = written.filter { bucketFile($0.key) }
+        removed = removed.filter(bucketFile)
+        sharedReplaced = false
     }
 }

@@ -31,6 +31,7 @@ final class SharedFiles: @unchecked Sendable {
     /// The paths of the last assembly when it showed `shards` and `pages` (positions and ends
     /// aside): nothing to assemble, its stray files aside.
     func shown(shards: [ShardSummary], pages: [PagesSummary]) -> Set<String>? {
+        forgetIfReplaced()
         guard let shown = lastShown, shown.shards == shards.map(\.withoutPosition),
             shown.pages == pages.map(\.pagesOnly)
         else { return nil }
@@ -44,6 +45,7 @@ final class SharedFiles: @unchecked Sendable {
     /// The same summaries as the last assembly: nothing rendered, the record moved on. Returns
     /// how many files were written or removed.
     func assemble(shards: [ShardSummary], pages: [PagesSummary], from assembledFrom: SummaryVersions) throws -> Int {
+        forgetIfReplaced()
         let recorded = try summaries.assembled()
         guard assembledFrom.supersedes(recorded) || (lastShown == nil && assembledFrom.covers(recorded)) else {
             return 0
@@ -72,6 +74,15 @@ final class SharedFiles: @unchecked Sendable {
         return count
     }
 
+    /// A shared file replaced, brought back or removed by another writer (a copy that stalled
+    /// mid-write): what this copy showed and knew of them is forgotten, so the next assembly
+    /// renders them whole and writes every one whose bytes differ.
+    private func forgetIfReplaced() {
+        guard known.sharedReplaced else { return }
+        logger.info("a shared index file was changed by another writer: assembling the shared files anew")
+        forget()
+    }
+
     /// Removes the index files listed that are no bucket's and not among the shared `paths`.
     func removeStray(keeping paths: Set<String>) throws -> Int {
         var count = 0
@@ -89,7 +100,7 @@ final class SharedFiles: @unchecked Sendable {
     /// holds shard 0 it writes them, and a copy that takes shard 0 again reads them anew rather
     /// than trust what they held when it last wrote them.
     func forget() {
-        guard lastShown != nil else { return }
+        guard lastShown != nil || known.sharedReplaced else { return }
         lastShown = nil
         known.forgetShared()
         assembledArtists.forget()

@@ -49,6 +49,14 @@ package enum ObjectStoreError: ClassifiedError, Sendable, Equatable {
         return code == 412 || (code == 409 && error == "ConditionalRequestConflict")
     }
 
+    /// A conditional write refused because `condition` does not hold: a 412 (or AWS's 409 for two
+    /// at once), or, for `If-Match`, AWS's 404 `NoSuchKey` when nothing is there any more.
+    package func isRefusal(of condition: OutputCondition) -> Bool {
+        if preconditionFailed { return true }
+        guard case .version = condition, case .status(404, let error, _, _) = self else { return false }
+        return error == "NoSuchKey" || error == nil
+    }
+
     /// A request the store does not serve (501 `NotImplemented`): a header it does not know.
     package var notImplemented: Bool {
         guard case .status(let code, let error, _, _) = self else { return false }

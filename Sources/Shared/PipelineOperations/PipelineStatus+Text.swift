@@ -61,6 +61,10 @@ extension PipelineStatus {
             let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")
             lines.append("  \(lag.group)\t\(lag.topic)\t\(lag.total)\t[\(parts)]")
         }
+        if !workers.isEmpty {
+            lines.append("workers (their /healthz and /readyz):")
+            lines += workers.map(\.line)
+        }
         return lines.joined(separator: "\n")
     }
 }

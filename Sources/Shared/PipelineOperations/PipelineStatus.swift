@@ -48,6 +48,8 @@ package struct PipelineStatus: Sendable {
 
     package var pages: [String: PageState] = [:]
     package var lags: [Lag] = []
+    /// What the workers asked (`--workers`) say of themselves; empty when none were asked.
+    package var workers: [WorkerHealthReport] = []
     /// Dead letters, each counted once: a message handled again after a crash (its offset not
     /// yet committed) dead-letters the same record or message again.
     package private(set) var deadLetters = 0

@@ -12,8 +12,12 @@ final class PartitionLagGauges: Sendable {
         self.registry = registry
     }
 
-    func update(_ lag: KafkaConsumerLag?) {
-        let partitions = lag?.partitions ?? [:]
+    /// - Parameter lags: every consumer's of the process (the index's three groups read
+    ///   topics of their own).
+    func update(_ lags: [KafkaConsumerLag?]) {
+        let partitions = lags.reduce(into: [KafkaTopicPartition: Int64]()) { all, lag in
+            all.merge(lag?.partitions ?? [:]) { first, _ in first }
+        }
         gauges.withLock { gauges in
             for (topicPartition, gauge) in gauges where partitions[topicPartition] == nil {
                 registry.unregisterGauge(gauge)

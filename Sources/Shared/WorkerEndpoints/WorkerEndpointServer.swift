@@ -8,8 +8,10 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// A worker's HTTP port: `/healthz` (the poll loop goes round), `/readyz` (joined its group,
-/// brokers connected), `/metrics` (Prometheus text).
+/// A worker's HTTP port: `/healthz` (the poll loops go round, no partition held past
+/// ``KafkaConsumerHealth/heldLimit``), `/readyz` (joined its groups, brokers connected, no
+/// partition held), `/metrics` (Prometheus text). Over every consumer of the process: the index
+/// worker has one a stage.
 ///
 /// A partition with work waiting that finishes nothing is not a liveness failure: a restart
 /// would not make a slow image host faster, and a kill loop would follow. It shows in
@@ -23,7 +25,7 @@ package struct WorkerEndpointServer: Service {
     let progressLimit: Duration
     let host: String
     let port: Int
-    let consumer: KafkaConsumer
+    let consumers: [KafkaConsumer]
     let registry: PrometheusCollectorRegistry
     /// What makes this worker unhealthy that only it knows (the index's missing history); nil when nothing.
     let problem: @Sendable () -> String?
@@ -31,14 +33,15 @@ package struct WorkerEndpointServer: Service {
     private let started = ContinuousClock.now
 
     package init(
-        host: String, port: Int, consumer: KafkaConsumer, registry: PrometheusCollectorRegistry, stallLimit: Duration,
+        host: String, port: Int, consumers: [KafkaConsumer], registry: PrometheusCollectorRegistry,
+        stallLimit: Duration,
         progressLimit: Duration = .seconds(900), problem: @escaping @Sendable () -> String? = { nil }, logger: Logger
     ) {
         self.problem = problem
         self.progressLimit = progressLimit
         self.host = host
         self.port = port
-        self.consumer = consumer
+        self.consumers = consumers
         self.registry = registry
         self.stallLimit = stallLimit
         self.logger = logger
@@ -47,22 +50,28 @@ package struct WorkerEndpointServer: Service {
     package func run() async throws {
         let lagGauges = PartitionLagGauges(registry: registry)
         let router = Router()
-        let problem = self.problem
+        let (problem, consumers, started) = (self.problem, self.consumers, self.started)
         router.get("/healthz") { _, _ in
             if let problem = problem() { return Self.text(.serviceUnavailable, problem) }
-            let health = consumer.health
+            let healths = consumers.map(\.health)
+            if let held = healths.lazy.compactMap({ $0.problem() }).first {
+                return Self.text(.serviceUnavailable, held)
+            }
             // Before the first poll the worker is still starting: alive, not yet ready.
-            let alive =
-                health.isPolling(within: stallLimit) || (health.lastPoll == nil && .now - started < .seconds(120))
+            let alive = healths.allSatisfy {
+                $0.isPolling(within: stallLimit) || ($0.lastPoll == nil && .now - started < .seconds(120))
+            }
             guard alive else { return Self.text(.serviceUnavailable, "the poll loop has stalled") }
             return Self.text(.ok, "ok")
         }
         router.get("/readyz") { _, _ in
-            let health = consumer.health
-            let ready = health.isReady && health.isPolling(within: stallLimit)
+            let healths = consumers.map(\.health)
+            let ready = healths.allSatisfy { $0.isReady && $0.isPolling(within: stallLimit) }
+            let brokersUp = healths.compactMap(\.brokersUp).min()
             let detail =
-                "joined=\(health.joined) partitions=\(health.assignedPartitions) "
-                + "brokers_up=\(health.brokersUp.map(String.init) ?? "unknown")"
+                "joined=\(healths.allSatisfy(\.joined)) partitions=\(healths.map(\.assignedPartitions).reduce(0, +)) "
+                + "brokers_up=\(brokersUp.map(String.init) ?? "unknown") "
+                + "held=\(healths.map { $0.held?.partitions ?? 0 }.reduce(0, +))"
             return Self.text(ready ? .ok : .serviceUnavailable, (ready ? "ready " : "not ready ") + detail)
         }
         let stallSeconds = registry.makeGauge(
@@ -73,10 +82,11 @@ package struct WorkerEndpointServer: Service {
             help: "1 when a partition with work waiting has finished nothing for --progress-timeout")
         let progressLimit = self.progressLimit
         router.get("/metrics") { _, _ in
-            lagGauges.update(consumer.lag)
-            let health = consumer.health
-            stallSeconds.set(health.stalledSince.map { (ContinuousClock.now - $0).seconds } ?? 0)
-            stalled.set(Double(health.isProgressing(within: progressLimit) ? 0 : 1))
+            lagGauges.update(consumers.map(\.lag))
+            let healths = consumers.map(\.health)
+            let stalledSince = healths.compactMap(\.stalledSince).min()
+            stallSeconds.set(stalledSince.map { (ContinuousClock.now - $0).seconds } ?? 0)
+            stalled.set(Double(healths.allSatisfy { $0.isProgressing(within: progressLimit) } ? 0 : 1))
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)
             return Response(

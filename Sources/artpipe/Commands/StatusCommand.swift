@@ -31,12 +31,20 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "Seconds to spend reading each topic.")
     var readTimeout: Double = 60
 
+    @Option(
+        help: """
+            Workers to ask what they know of themselves (a partition held, a restore that failed): each one's             http://HOST:PORT (its --http-port), comma-separated.
+            """)
+    var workers: String?
+
     func run() async throws {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.status")
-        let status = try await PipelineStatus.read(
+        let urls = try WorkerHealthReport.urls(fromFlag: workers ?? "")
+        var status = try await PipelineStatus.read(
             client: try await kafka.reachableClientConfiguration(logger: logger), out: out,
             timeout: .seconds(fromFlag: readTimeout), logger: logger)
+        status.workers = await WorkerHealthReport.read(urls, timeout: .seconds(5))
         print(status.text)
     }
 }

@@ -10,13 +10,13 @@ extension WorkerOptions {
     /// `problem` fails `/healthz` with its reason while it returns one.
     func endpointServices(
         registry: PrometheusCollectorRegistry, problem: @escaping @Sendable () -> String? = { nil }, logger: Logger
-    ) -> @Sendable (KafkaConsumer) -> [any Service] {
+    ) -> @Sendable ([KafkaConsumer]) -> [any Service] {
         let (host, port, drain, progress) = (httpHost, httpPort, drainTimeout, progressTimeout)
-        return { consumer in
+        return { consumers in
             guard let port else { return [] }
             return [
                 WorkerEndpointServer(
-                    host: host, port: port, consumer: consumer, registry: registry,
+                    host: host, port: port, consumers: consumers, registry: registry,
                     stallLimit: .milliseconds(Int64((drain + 30) * 1_000)),
                     progressLimit: .seconds(fromFlag: progress), problem: problem, logger: logger)
             ]

@@ -65,7 +65,7 @@ package enum WorkerLauncher {
     /// watch the consumer (a health and metrics endpoint); they stop after the worker.
     package static func run<Handler: MessageHandler>(
         _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
-        logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service] = { _ in [] },
+        logger: Logger, companions: @Sendable ([KafkaConsumer]) -> [any Service] = { _ in [] },
         onStop: @Sendable () async -> Void = {}
     ) async throws {
         do {
@@ -80,11 +80,11 @@ package enum WorkerLauncher {
 
     /// Runs several workers in one process until SIGTERM or SIGINT: the index's stages, each a
     /// group of its own. One producer; one metrics line with every worker's gauges;
-    /// `companions` watch the first worker's consumer.
+    /// `companions` watch every worker's consumer.
     package static func run(
         _ workers: [any LaunchableWorker], services: [any Service] = [], settings: WorkerLaunchSettings,
         metricsFactory: LoggedMetricsFactory, logger: Logger,
-        companions: @Sendable (KafkaConsumer) -> [any Service] = { _ in [] }
+        companions: @Sendable ([KafkaConsumer]) -> [any Service] = { _ in [] }
     ) async throws {
         // Caught before the slow part of starting, so a SIGTERM then still ends in a clean exit.
         let signals = await UnixSignalsSequence.shutdownSignals()
@@ -134,7 +134,7 @@ package enum WorkerLauncher {
         // stage upstream stops before those it feeds), then the services beside them, then
         // their companions, then the last metrics line.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [reporter] + companions(ready[0].consumer) + services + ready.reversed().map(\.runtime),
+            services: [reporter] + companions(ready.map(\.consumer)) + services + ready.reversed().map(\.runtime),
             logger: logger)
         // A handler stuck past the drain timeout must not keep the process from exiting: the
         // services are cancelled, and a call that ignores its cancellation is ended by the
@@ -167,7 +167,7 @@ package enum WorkerLauncher {
 
     private static func runUntilStopped<Handler: MessageHandler>(
         _ worker: Worker<Handler>, settings: WorkerLaunchSettings, metricsFactory: LoggedMetricsFactory,
-        logger: Logger, companions: @Sendable (KafkaConsumer) -> [any Service]
+        logger: Logger, companions: @Sendable ([KafkaConsumer]) -> [any Service]
     ) async throws {
         try await run(
             [worker], services: worker.services, settings: settings, metricsFactory: metricsFactory, logger: logger,

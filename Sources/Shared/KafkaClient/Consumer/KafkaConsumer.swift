@@ -20,6 +20,7 @@ package final class KafkaConsumer: Sendable {
     private let brokersUp: LatestValue<Int?>
     private let lastPoll = LatestValue<ContinuousClock.Instant?>(nil)
     private let oldestStall = LatestValue<ContinuousClock.Instant?>(nil)
+    private let heldStarts = LatestValue<KafkaConsumerHealth.HeldStarts?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
     private let configuration: KafkaConsumerConfiguration
     private let logger: Logger
@@ -114,7 +115,8 @@ package final class KafkaConsumer: Sendable {
         KafkaConsumerHealth(
             lastPoll: lastPoll.value, stalledSince: oldestStall.value,
             joined: assignment.joined.load(ordering: .relaxed),
-            assignedPartitions: assignment.assignedCount.load(ordering: .relaxed), brokersUp: brokersUp.value)
+            assignedPartitions: assignment.assignedCount.load(ordering: .relaxed), brokersUp: brokersUp.value,
+            held: heldStarts.value)
     }
 
     /// The cluster's topics, read over this consumer's connection.
@@ -139,6 +141,7 @@ package final class KafkaConsumer: Sendable {
             assignment.decideHeld(client: client)
             assignment.storeFinishedOffsets(client: client)
             oldestStall.value = assignment.oldestStall
+            heldStarts.value = assignment.heldStarts
             assignment.applyBackpressure(
                 client: client, maxMessages: configuration.maxBufferedPerPartition,
                 maxBytes: configuration.partitionByteLimit(holding: assignment.leases.count))

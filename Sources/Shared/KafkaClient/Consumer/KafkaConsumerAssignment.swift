@@ -153,6 +153,13 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
         }
     }
 
+    /// How many partitions wait for the broker to say where they start, and since when the
+    /// longest has waited; nil when none.
+    var heldStarts: KafkaConsumerHealth.HeldStarts? {
+        guard let since = held.map(\.since).min() else { return nil }
+        return .init(partitions: held.reduce(0) { $0 + $1.partitions.count }, since: since)
+    }
+
     /// The earliest moment since which a partition with work waiting has made no progress: a
     /// held one's since it was assigned.
     var oldestStall: ContinuousClock.Instant? {

@@ -12,6 +12,28 @@ package struct KafkaConsumerHealth: Sendable {
     package let assignedPartitions: Int
     /// Brokers in state UP at the last statistics report; nil before the first.
     package let brokersUp: Int?
+    /// Partitions assigned whose start the broker has not told (their committed, oldest or end
+    /// offsets): held without leases, asked again; nil when none.
+    package let held: HeldStarts?
+
+    /// Partitions that wait for the broker to say where they start.
+    package struct HeldStarts: Sendable, Equatable {
+        package let partitions: Int
+        /// When the longest-waiting of them was assigned.
+        package let since: ContinuousClock.Instant
+    }
+
+    /// How long partitions may wait for their start before the worker counts as unhealthy: a
+    /// broker slow for a moment at an assignment is not a reason to restart it.
+    package static let heldLimit = Duration.seconds(30)
+
+    /// Why the consumer is unhealthy though its poll loop runs: partitions held past
+    /// ``heldLimit``; nil when none.
+    package func problem(now: ContinuousClock.Instant = .now) -> String? {
+        guard let held, now - held.since > Self.heldLimit else { return nil }
+        return "\(held.partitions) partition(s) held for \(Int((now - held.since).seconds)) s: "
+            + "the broker has not said where they start (their committed, oldest or end offsets)"
+    }
 
     /// The poll loop went round within `stallLimit`.
     package func isPolling(within stallLimit: Duration, now: ContinuousClock.Instant = .now) -> Bool {
@@ -25,8 +47,8 @@ package struct KafkaConsumerHealth: Sendable {
         return now - stalledSince <= limit
     }
 
-    /// Joined its group, and connected as far as the latest statistics tell.
-    package var isReady: Bool { joined && (brokersUp ?? 1) > 0 }
+    /// Joined its group, connected as far as the latest statistics tell, and no partition held.
+    package var isReady: Bool { joined && (brokersUp ?? 1) > 0 && held == nil }
 
     /// Counts the real brokers (node id ≥ 0) in state "UP"; nil when `statistics` names none.
     static func brokersUp(_ statistics: KafkaStatistics) -> Int? {

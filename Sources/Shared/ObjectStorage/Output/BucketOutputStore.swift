@@ -17,6 +17,8 @@ package final class BucketOutputStore: OutputStore {
     /// Set once the store answered a conditional PUT with `NotImplemented`: it is written
     /// unconditionally from then on, as stores without conditional writes must be.
     private let conditionsRefused = Atomic<Bool>(false)
+    /// ``IfMatchForm``: unknown until an `If-Match` passed.
+    private let ifMatchForm = Atomic<Int>(0)
 
     /// - Parameter touchAfter: reused objects last written longer ago than this are copied onto
     ///   themselves (a request like a PUT), which renews the time `prune` reads; younger ones
@@ -77,20 +79,19 @@ package final class BucketOutputStore: OutputStore {
 
     private func write(_ bytes: [UInt8], to path: String, condition: OutputCondition?) throws -> OutputVersion {
         let condition = conditionsRefused.load(ordering: .relaxed) ? nil : condition
-        let precondition: (name: String, value: String)? =
-            switch condition {
-            case nil: nil
-            case .absent: ("if-none-match", "*")
-            // Unquoted: Ceph's gateway compares the header with the ETag as it keeps it (bare);
-            // AWS and moto take it either way.
-            case .version(let version): ("if-match", version.token)
-            }
+        let put = { (precondition: (name: String, value: String)?) in
+            try self.client.blocking.put(
+                path, body: bytes, contentType: OutputMediaType.contentType(of: path),
+                cacheControl: OutputMediaType.cacheControl(of: path), precondition: precondition)
+        }
+        var etag: String
         do {
-            return OutputVersion(
-                try client.blocking.put(
-                    path, body: bytes, contentType: OutputMediaType.contentType(of: path),
-                    cacheControl: OutputMediaType.cacheControl(of: path), precondition: precondition))
-        } catch let error as ObjectStoreError where condition != nil && error.preconditionFailed {
+            switch condition {
+            case nil: etag = try put(nil)
+            case .absent: etag = try put(("if-none-match", "*"))
+            case .version(let version): etag = try putIfMatch(version, put: put)
+            }
+        } catch let error as ObjectStoreError where condition != nil && error.isRefusal(of: condition!) {
             throw OutputConflict(path: path, expected: condition!)
         } catch let error as ObjectStoreError where condition != nil && error.notImplemented {
             if !conditionsRefused.exchange(true, ordering: .relaxed) {
@@ -100,6 +101,37 @@ package final class BucketOutputStore: OutputStore {
             }
             return try write(bytes, to: path, condition: nil)
         }
+        // A store that names no ETag in its answer is asked for it: an empty version would
+        // differ from every listing.
+        if etag.isEmpty, let head = try client.blocking.head(path) { etag = head.etag }
+        return OutputVersion(etag)
+    }
+
+    /// A PUT with `If-Match`. HTTP quotes an entity tag; Ceph's gateway (18.2) compares the header
+    /// with the ETag as it keeps it, bare, and refuses the quoted form. So the bare form first,
+    /// and on a refusal once the quoted one, until one form has passed: from then on that form
+    /// alone, and a refusal is a conflict.
+    private func putIfMatch(
+        _ version: OutputVersion, put: ((name: String, value: String)?) throws -> String
+    ) throws -> String {
+        let known = IfMatchForm(rawValue: ifMatchForm.load(ordering: .relaxed)) ?? .unknown
+        let forms: [IfMatchForm] = known == .unknown ? [.bare, .quoted] : [known]
+        for (index, form) in forms.enumerated() {
+            let value = form == .quoted ? "\"\(version.token)\"" : version.token
+            do {
+                let etag = try put(("if-match", value))
+                ifMatchForm.store(form.rawValue, ordering: .relaxed)
+                return etag
+            } catch let error as ObjectStoreError where error.preconditionFailed && index < forms.count - 1 {
+                continue
+            }
+        }
+        preconditionFailure("the last form's refusal is thrown")
+    }
+
+    /// Which form of `If-Match` the store takes (``putIfMatch(_:put:)``).
+    private enum IfMatchForm: Int {
+        case unknown, bare, quoted
     }
 
     package func remove(_ path: String) throws {

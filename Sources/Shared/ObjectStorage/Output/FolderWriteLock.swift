@@ -3,16 +3,26 @@ import Foundation
 
 /// The lock a folder output's conditional writes hold while they compare what a file holds and
 /// rename over it (``FolderOutputStore/write(_:durable:conditions:)``): `flock` on
-/// `.artpipe-write.lock` in the folder, so two processes, or two hosts on a file system that
-/// keeps `flock` (NFS 4), never compare and rename at once. Held for a few renames, never
+/// `.artpipe-write.lock` in the folder, so two processes of a host never compare and rename at
+/// once (on NFS the comparison may read cached attributes). Held for a few renames, never
 /// waited for long: a holder frozen inside them (SIGSTOP) makes the others' writes fail for the
-/// moment after ``patience``, not hang.
+/// moment after ``patience`` (``Busy``), not hang.
 package struct FolderWriteLock {
     package static let fileName = ".artpipe-write.lock"
     /// How long a write waits for the lock before it fails for the moment.
     static let patience = Duration.seconds(5)
 
     let directory: URL
+
+    /// The lock stayed held by another writer for ``patience``: for the moment (its holder may be
+    /// frozen), and no sign of a folder missing, so a write does not begin again for it.
+    package struct Busy: ClassifiedError, Sendable {
+        package let path: String
+        package var failureClass: FailureClass { .forNow }
+        package var description: String {
+            "not written: \(path) was held by another writer for \(FolderWriteLock.patience)"
+        }
+    }
 
     /// Runs `body` holding the lock.
     func holding<Result>(_ body: () throws -> Result) throws -> Result {
@@ -29,9 +39,7 @@ package struct FolderWriteLock {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
             }
-            guard ContinuousClock.now < deadline else {
-                throw FileWriteError(path: path, reason: "held by another writer for \(Self.patience)")
-            }
+            guard ContinuousClock.now < deadline else { throw Busy(path: path) }
             usleep(2_000)
         }
         // Closing the descriptor (above) lets the lock go.
