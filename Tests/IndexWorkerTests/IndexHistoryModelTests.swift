@@ -343,25 +343,31 @@ struct IndexHistoryModelTests {
     /// A record that moves and moves back: R on `C:7` (one), on `N:1` (two), on `C:7` again (three), with works
     /// that never move.
     static var movedAndBack: [StagedIndexBuild.Input] {
-        let page = { (crawl: String, number: Int, title: String, second: Int) in
-            Page(
-                request: PageRequest(
-                    crawlId: crawl, source: "oai-pmh", query: ["endpoint": "https://repo.example/oai"], page: number,
-                    pageSize: 10),
-                total: 30,
-                artworks: [
+        [
+            .page(movingPage("C", 7, title: "one", second: 1)), .page(movingPage("N", 1, title: "two", second: 2)),
+            .page(movingPage("C", 7, title: "three", second: 3)),
+        ]
+    }
+
+    /// Page `number` of crawl `crawl` of a repository: record R titled `title`, stamped at
+    /// `second`, then `stills` works of that page that never move.
+    static func movingPage(_ crawl: String, _ number: Int, title: String, second: Int, stills: Int = 4) -> Page {
+        Page(
+            request: PageRequest(
+                crawlId: crawl, source: "oai-pmh", query: ["endpoint": "https://repo.example/oai"], page: number,
+                pageSize: stills + 1),
+            total: 30,
+            artworks: [
+                Artwork(
+                    objectNumber: "R", title: title, artist: "Maker", imageURL: nil, width: nil, height: nil,
+                    position: 0, recordId: "oai:repo:R", datestamp: "2026-12-04T00:00:0\(second)Z")
+            ]
+                + (0..<stills).map {
                     Artwork(
-                        objectNumber: "R", title: title, artist: "Maker", imageURL: nil, width: nil, height: nil,
-                        position: 0, recordId: "oai:repo:R", datestamp: "2026-12-04T00:00:0\(second)Z")
-                ]
-                    + (0..<4).map {
-                        Artwork(
-                            objectNumber: "S-\(crawl)-\(number)-\($0)", title: "Still", artist: "Other", imageURL: nil,
-                            width: nil, height: nil, position: $0 + 1, recordId: "oai:repo:S-\(crawl)-\(number)-\($0)",
-                            datestamp: "2026-12-04T00:00:00Z")
-                    })
-        }
-        return [.page(page("C", 7, "one", 1)), .page(page("N", 1, "two", 2)), .page(page("C", 7, "three", 3))]
+                        objectNumber: "S-\(crawl)-\(number)-\($0)", title: "Still", artist: "Other", imageURL: nil,
+                        width: nil, height: nil, position: $0 + 1, recordId: "oai:repo:S-\(crawl)-\(number)-\($0)",
+                        datestamp: "2026-12-04T00:00:00Z")
+                })
     }
 
     @Test("a record moved to another page and back is shown at its last version, whatever order the stages run in")

@@ -468,21 +468,6 @@ struct IndexWorkerProcessTests {
                         datestamp: "2026-12-04T00:00:00Z")
                 })
         }
-        let moving = { (crawl: String, number: Int, title: String, second: Int) in
-            Page(
-                request: request(crawl, number), total: 42,
-                artworks: [
-                    Artwork(
-                        objectNumber: "R", title: title, artist: "Maker", imageURL: nil, width: nil, height: nil,
-                        position: 0, recordId: "oai:repo:R", datestamp: "2026-12-04T00:00:0\(second)Z")
-                ]
-                    + (0..<20).map {
-                        Artwork(
-                            objectNumber: "S-\(crawl)-\($0)", title: "Still", artist: "Other", imageURL: nil,
-                            width: nil, height: nil, position: $0 + 1, recordId: "oai:repo:S-\(crawl)-\($0)",
-                            datestamp: "2026-12-04T00:00:00Z")
-                    })
-        }
         let another = Page(
             request: request("bulk", 301), total: 6_001,
             artworks: [
@@ -490,6 +475,9 @@ struct IndexWorkerProcessTests {
                     objectNumber: "B-6000", title: "Work 6000", artist: "Artist 162", imageURL: nil, width: nil,
                     height: nil, position: 0, recordId: "oai:repo:B-6000", datestamp: "2026-12-04T00:00:00Z")
             ])
+        let moving = { (crawl: String, number: Int, title: String, second: Int) in
+            IndexHistoryModelTests.movingPage(crawl, number, title: title, second: second, stills: 20)
+        }
         return bulk + [moving("C", 7, "one", 1), moving("N", 1, "two", 2), moving("C", 7, "three", 3), another]
     }
 
