@@ -81,6 +81,39 @@ struct KnownOutputTests {
         #expect(try store.read(path) == Array("again\n".utf8))
     }
 
+    @Test(
+        "a file this copy removed that another writer brings back names its shard; a shared file it wrote or read that another writer replaces or removes is named too, until forgotten"
+    )
+    func broughtBackAndSharedAreFound() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (known, store) = self.known()
+        _ = try known.listed()
+        let (bucketFile, shared, read) = (IndexLayout.worksPath(4), IndexLayout.manifestPath, "gallery/letter-q.html")
+        _ = try known.write([try #require(try known.change(Array("mine\n".utf8), at: bucketFile))])
+        try known.remove(bucketFile)
+        _ = try known.write([try #require(try known.change(Array("{}".utf8), at: shared))])
+        try store.write(Array("<p>Q</p>".utf8), to: read, durable: false)
+        _ = try known.listed(again: true)
+        #expect(try known.change(Array("<p>Q</p>".utf8), at: read) == nil, "read, not written: the same bytes")
+        try known.relistIfDue(again: true)
+        #expect(known.replaced.isEmpty && !known.sharedReplaced, "nothing changed behind its back")
+        // A stale copy brings the removed file back, and replaces the shared file this copy read.
+        try store.write(Array("stale\n".utf8), to: bucketFile, durable: false)
+        try store.write(Array("<p>stale</p>".utf8), to: read, durable: false)
+        try known.relistIfDue(again: true)
+        #expect(known.replaced == [shards.shard(ofBucket: 4)])
+        #expect(known.sharedReplaced)
+        known.forgetShared()
+        known.forgetFiles(of: shards.shard(ofBucket: 4))
+        try known.relistIfDue(again: true)
+        #expect(known.replaced.isEmpty && !known.sharedReplaced, "forgotten: read anew")
+        // A shared file this copy wrote, removed by another writer.
+        _ = try known.write([try #require(try known.change(Array("{\"v\":1}".utf8), at: shared))])
+        try store.remove(shared)
+        try known.relistIfDue(again: true)
+        #expect(known.sharedReplaced)
+    }
+
     @Test("a file removed is forgotten: the same bytes are written again when it comes back")
     func removedFilesAreForgotten() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

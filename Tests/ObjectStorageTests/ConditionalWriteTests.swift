@@ -118,4 +118,22 @@ struct ConditionalWriteTests {
         #expect(throws: OutputConflict.self) { try outcome.withLock { $0 }!.get() }
         #expect(try store.read(path) == Array("theirs".utf8))
     }
+    @Test("a write lock held past its patience fails the write for the moment, with its own error, and leaves the file")
+    func lockHeldTooLong() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("conditional"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let descriptor = open(folder.appendingPathComponent(FolderWriteLock.fileName).path, O_RDWR | O_CREAT, 0o644)
+        defer { close(descriptor) }
+        #expect(flock(descriptor, LOCK_EX) == 0)
+        var ran = false
+        let busy = #expect(throws: FolderWriteLock.Busy.self) {
+            try FolderWriteLock(directory: folder, patience: .milliseconds(50)).holding { ran = true }
+        }
+        #expect(!ran)
+        #expect(busy.map { FailureClass.of($0) } == .forNow)
+        close(descriptor)
+        try FolderWriteLock(directory: folder, patience: .milliseconds(50)).holding { ran = true }
+        #expect(ran, "taken once let go")
+    }
 }

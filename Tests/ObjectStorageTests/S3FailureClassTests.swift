@@ -81,6 +81,48 @@ struct S3FailureClassTests {
         #expect(conditional.withLock { $0 } == ["*", "*", "none", "none"])
     }
 
+    @Test(
+        "If-Match is sent bare, then quoted once on a refusal, and the form that passed is kept; a 404 NoSuchKey is a conflict; a refusal stays one whatever the quoted form meets"
+    )
+    func ifMatchForms() async throws {
+        let seen = Mutex<[String]>([])
+        // What the store does with a quoted If-Match, and with a bare one.
+        let answers = Mutex((quoted: 200, bare: 412, code: "PreconditionFailed"))
+        let server = try await TestHTTPServer.start { request in
+            let condition = request.headers["if-match"] ?? "none"
+            seen.withLock { $0.append(condition) }
+            let answer = answers.withLock { $0 }
+            let status = condition == "none" ? 200 : condition.hasPrefix("\"") ? answer.quoted : answer.bare
+            guard status != 200 else { return TestHTTPServer.Response(headers: [("ETag", "\"e2\"")], body: []) }
+            let code = status == 501 ? "NotImplemented" : answer.code
+            return TestHTTPServer.Response(
+                status: status, headers: [("Content-Type", "application/xml")],
+                body: Array("<Error><Code>\(code)</Code><Message>m</Message></Error>".utf8))
+        }
+        defer { Task { await server.stop() } }
+        let client = try Self.client(
+            server, credentials: S3CredentialSource(fixed: .init(accessKeyID: "a", secretAccessKey: "b")))
+        let path = "works/0001.jsonl"
+        let write = { (store: BucketOutputStore) in
+            try await offCooperativePool {
+                try store.write([(path, [1])], durable: false, conditions: [path: .version(OutputVersion("e1"))])
+            }
+        }
+        // A store that takes only the quoted form: bare refused, quoted passes, then quoted alone.
+        let quoting = BucketOutputStore(client: client)
+        #expect(try await write(quoting) == [OutputVersion("e2")])
+        #expect(try await write(quoting) == [OutputVersion("e2")])
+        #expect(seen.withLock { $0 } == ["e1", "\"e1\"", "\"e1\""])
+        // A key gone since the listing: AWS's 404 NoSuchKey.
+        answers.withLock { $0 = (404, 404, "NoSuchKey") }
+        await #expect(throws: OutputConflict.self) { try await write(BucketOutputStore(client: client)) }
+        // Bare refused, quoted not implemented: the refusal stands, nothing is written unconditionally.
+        answers.withLock { $0 = (501, 412, "PreconditionFailed") }
+        seen.withLock { $0 = [] }
+        await #expect(throws: OutputConflict.self) { try await write(BucketOutputStore(client: client)) }
+        #expect(seen.withLock { $0 } == ["e1", "\"e1\""])
+    }
+
     @Test("credentials the store says expired are read again, and the request is sent once more with the new ones")
     func expiredCredentials() async throws {
         let tokens = Mutex<[String]>([])

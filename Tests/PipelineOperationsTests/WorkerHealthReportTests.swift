@@ -11,7 +11,7 @@ struct WorkerHealthReportTests {
         #expect(
             try WorkerHealthReport.urls(fromFlag: "http://10.0.0.5:8080, https://index-1:8080/")
                 == ["http://10.0.0.5:8080", "https://index-1:8080/"])
-        for bad in ["10.0.0.5:8080", "ftp://host", "http://"] {
+        for bad in ["10.0.0.5:8080", "ftp://host", "http://", "http://host:8080/?x=1"] {
             let error = #expect(throws: ConfigurationError.self) { try WorkerHealthReport.urls(fromFlag: bad) }
             #expect(error?.description.contains("--workers: '\(bad)'") == true, "\(String(describing: error))")
         }

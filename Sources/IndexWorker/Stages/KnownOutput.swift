@@ -69,7 +69,8 @@ final class KnownOutput: @unchecked Sendable {
     func change(_ bytes: [UInt8], at path: String, listed: OutputVersion? = nil) throws -> Change? {
         if known[path] == nil {
             known[path] = FileContent(try output.read(path), at: path)
-            if let listed, IndexLayout.bucket(ofFile: path) != nil { written[path] = listed }
+            // Watched from now on as if written: another writer's later change shows at a listing.
+            if IndexLayout.isIndexFile(path), let version = listed ?? listing?[path] { written[path] = version }
         }
         let content = FileContent(bytes, at: path)
         return known[path] == content ? nil : (path, bytes, content)

@@ -79,7 +79,8 @@ final class SharedFiles: @unchecked Sendable {
     /// renders them whole and writes every one whose bytes differ.
     private func forgetIfReplaced() {
         guard known.sharedReplaced else { return }
-        logger.info("a shared index file was changed by another writer: assembling the shared files anew")
+        logger.info(
+            "a shared index file is not as this copy last wrote, read or removed it: assembling the shared files anew")
         forget()
     }
 

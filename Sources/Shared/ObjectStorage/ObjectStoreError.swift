@@ -54,7 +54,7 @@ package enum ObjectStoreError: ClassifiedError, Sendable, Equatable {
     package func isRefusal(of condition: OutputCondition) -> Bool {
         if preconditionFailed { return true }
         guard case .version = condition, case .status(404, let error, _, _) = self else { return false }
-        return error == "NoSuchKey" || error == nil
+        return error == "NoSuchKey"
     }
 
     /// A request the store does not serve (501 `NotImplemented`): a header it does not know.

@@ -61,10 +61,12 @@ extension PipelineStatus {
             let parts = lag.partitions.map { $0.map(String.init) ?? "-" }.joined(separator: " ")
             lines.append("  \(lag.group)\t\(lag.topic)\t\(lag.total)\t[\(parts)]")
         }
-        if !workers.isEmpty {
-            lines.append("workers (their /healthz and /readyz):")
-            lines += workers.map(\.line)
-        }
+        if !workers.isEmpty { lines.append(Self.workersText(workers)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The workers' section of ``text``, printed alone when the topics could not be read.
+    package static func workersText(_ workers: [WorkerHealthReport]) -> String {
+        (["workers (their /healthz and /readyz):"] + workers.map(\.line)).joined(separator: "\n")
     }
 }

@@ -22,7 +22,8 @@ package struct WorkerHealthReport: Sendable, Equatable {
     package static func urls(fromFlag flag: String) throws -> [String] {
         let urls = flag.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         for url in urls {
-            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""),
+                parsed.host?.isEmpty == false, parsed.query == nil
             else {
                 throw ConfigurationError("--workers: '\(url)' is not an http(s) URL such as http://10.0.0.5:8080")
             }
@@ -30,32 +31,46 @@ package struct WorkerHealthReport: Sendable, Equatable {
         return urls
     }
 
-    /// Asks each of `urls` (a worker's `http://HOST:PORT`) for `/healthz` and `/readyz`, each
-    /// question waiting `timeout` at most; a worker that does not answer is reported so.
+    /// Asks each of `urls` (a worker's `http://HOST:PORT`) for `/healthz` and `/readyz`, all at
+    /// once, each question waiting `timeout` at most; a worker that does not answer is reported so.
     package static func read(_ urls: [String], timeout: Duration) async -> [WorkerHealthReport] {
+        guard !urls.isEmpty else { return [] }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        var reports: [WorkerHealthReport] = []
-        for url in urls {
-            let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-            let health = await ask("\(base)/healthz", client: client, timeout: timeout)
-            let readiness = await ask("\(base)/readyz", client: client, timeout: timeout)
-            reports.append(
-                WorkerHealthReport(
-                    url: url, healthy: health.ok, ready: readiness.ok,
-                    detail: health.ok ? readiness.text : health.text))
+        let reports = await withTaskGroup(of: (Int, WorkerHealthReport).self) { group in
+            for (index, url) in urls.enumerated() {
+                group.addTask {
+                    let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+                    async let health = ask("\(base)/healthz", client: client, timeout: timeout)
+                    async let readiness = ask("\(base)/readyz", client: client, timeout: timeout)
+                    let (healthy, ready) = await (health, readiness)
+                    return (
+                        index,
+                        WorkerHealthReport(
+                            url: url, healthy: healthy.ok, ready: ready.ok,
+                            detail: healthy.ok ? ready.text : healthy.text)
+                    )
+                }
+            }
+            var reports: [(Int, WorkerHealthReport)] = []
+            for await report in group { reports.append(report) }
+            return reports.sorted { $0.0 < $1.0 }.map(\.1)
         }
         try? await client.shutdown()
         return reports
     }
 
+    /// An answer's status and its first line (at most 300 characters): a worker's answer is one
+    /// line, anything else is not pasted whole into the report.
     private static func ask(_ url: String, client: HTTPClient, timeout: Duration) async -> (ok: Bool, text: String) {
         do {
             let response = try await client.execute(
                 HTTPClientRequest(url: url), timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
-            let body = try await response.body.collect(upTo: 64 << 10)
-            let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
+            let body = try await response.body.collect(upTo: 1 << 20)
+            let line = String(buffer: body).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let text = line.trimmingCharacters(in: .whitespaces)
             return (
-                (200..<300).contains(Int(response.status.code)), text.isEmpty ? "HTTP \(response.status.code)" : text
+                (200..<300).contains(Int(response.status.code)),
+                text.isEmpty ? "HTTP \(response.status.code)" : String(text.prefix(300))
             )
         } catch {
             return (false, "no answer: \(error)")

@@ -8,10 +8,11 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 
-/// A worker's HTTP port: `/healthz` (the poll loops go round, no partition held past
-/// ``KafkaConsumerHealth/heldLimit``), `/readyz` (joined its groups, brokers connected, no
-/// partition held), `/metrics` (Prometheus text). Over every consumer of the process: the index
-/// worker has one a stage.
+/// A worker's HTTP port: `/healthz` (the poll loops go round; partitions held are named, but a
+/// restart would not make the broker answer, so they do not fail it), `/readyz` (joined its
+/// groups, brokers connected, no partition held past ``KafkaConsumerHealth/heldLimit``),
+/// `/metrics` (Prometheus text). Over every consumer of the process: the index worker has one a
+/// stage.
 ///
 /// A partition with work waiting that finishes nothing is not a liveness failure: a restart
 /// would not make a slow image host faster, and a kill loop would follow. It shows in
@@ -54,25 +55,24 @@ package struct WorkerEndpointServer: Service {
         router.get("/healthz") { _, _ in
             if let problem = problem() { return Self.text(.serviceUnavailable, problem) }
             let healths = consumers.map(\.health)
-            if let held = healths.lazy.compactMap({ $0.problem() }).first {
-                return Self.text(.serviceUnavailable, held)
-            }
             // Before the first poll the worker is still starting: alive, not yet ready.
             let alive = healths.allSatisfy {
                 $0.isPolling(within: stallLimit) || ($0.lastPoll == nil && .now - started < .seconds(120))
             }
             guard alive else { return Self.text(.serviceUnavailable, "the poll loop has stalled") }
-            return Self.text(.ok, "ok")
+            let notes = healths.compactMap { $0.heldNote() }
+            return Self.text(.ok, (["ok"] + notes).joined(separator: "; "))
         }
         router.get("/readyz") { _, _ in
             let healths = consumers.map(\.health)
-            let ready = healths.allSatisfy { $0.isReady && $0.isPolling(within: stallLimit) }
+            let ready = healths.allSatisfy { $0.isReady() && $0.isPolling(within: stallLimit) }
             let brokersUp = healths.compactMap(\.brokersUp).min()
             let detail =
                 "joined=\(healths.allSatisfy(\.joined)) partitions=\(healths.map(\.assignedPartitions).reduce(0, +)) "
                 + "brokers_up=\(brokersUp.map(String.init) ?? "unknown") "
                 + "held=\(healths.map { $0.held?.partitions ?? 0 }.reduce(0, +))"
-            return Self.text(ready ? .ok : .serviceUnavailable, (ready ? "ready " : "not ready ") + detail)
+            let notes = healths.compactMap { $0.heldNote() }.map { "; \($0)" }.joined()
+            return Self.text(ready ? .ok : .serviceUnavailable, (ready ? "ready " : "not ready ") + detail + notes)
         }
         let stallSeconds = registry.makeGauge(
             name: "artpipe_partition_stall_seconds",

@@ -33,7 +33,8 @@ struct StatusCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Workers to ask what they know of themselves (a partition held, a restore that failed): each one's             http://HOST:PORT (its --http-port), comma-separated.
+            Workers to ask what they know of themselves (a partition held, a restore that failed): each one's \
+            http://HOST:PORT (its --http-port), comma-separated.
             """)
     var workers: String?
 
@@ -41,10 +42,18 @@ struct StatusCommand: AsyncParsableCommand {
         ArtpipeLogging.bootstrap(level: .warning)
         let logger = Logger(label: "artpipe.status")
         let urls = try WorkerHealthReport.urls(fromFlag: workers ?? "")
-        var status = try await PipelineStatus.read(
-            client: try await kafka.reachableClientConfiguration(logger: logger), out: out,
-            timeout: .seconds(fromFlag: readTimeout), logger: logger)
-        status.workers = await WorkerHealthReport.read(urls, timeout: .seconds(5))
+        // Asked first: what the workers say matters most when the brokers do not answer.
+        let workers = await WorkerHealthReport.read(urls, timeout: .seconds(5))
+        var status: PipelineStatus
+        do {
+            status = try await PipelineStatus.read(
+                client: try await kafka.reachableClientConfiguration(logger: logger), out: out,
+                timeout: .seconds(fromFlag: readTimeout), logger: logger)
+        } catch {
+            if !workers.isEmpty { print(PipelineStatus.workersText(workers)) }
+            throw error
+        }
+        status.workers = workers
         print(status.text)
     }
 }

@@ -20,7 +20,6 @@ package final class KafkaConsumer: Sendable {
     private let brokersUp: LatestValue<Int?>
     private let lastPoll = LatestValue<ContinuousClock.Instant?>(nil)
     private let oldestStall = LatestValue<ContinuousClock.Instant?>(nil)
-    private let heldStarts = LatestValue<KafkaConsumerHealth.HeldStarts?>(nil)
     private let shutdownRequested = Atomic<Bool>(false)
     private let configuration: KafkaConsumerConfiguration
     private let logger: Logger
@@ -116,7 +115,7 @@ package final class KafkaConsumer: Sendable {
             lastPoll: lastPoll.value, stalledSince: oldestStall.value,
             joined: assignment.joined.load(ordering: .relaxed),
             assignedPartitions: assignment.assignedCount.load(ordering: .relaxed), brokersUp: brokersUp.value,
-            held: heldStarts.value)
+            held: assignment.heldStarts.withLock { $0 })
     }
 
     /// The cluster's topics, read over this consumer's connection.
@@ -141,7 +140,6 @@ package final class KafkaConsumer: Sendable {
             assignment.decideHeld(client: client)
             assignment.storeFinishedOffsets(client: client)
             oldestStall.value = assignment.oldestStall
-            heldStarts.value = assignment.heldStarts
             assignment.applyBackpressure(
                 client: client, maxMessages: configuration.maxBufferedPerPartition,
                 maxBytes: configuration.partitionByteLimit(holding: assignment.leases.count))

@@ -30,7 +30,18 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
     /// Assignments whose start offsets could not be decided (a read the broker did not answer):
     /// without leases, so nothing they fetch is delivered, asked again until the broker answers
     /// (``decideHeld(client:)``).
-    private var held: [HeldAssignment] = []
+    private var held: [HeldAssignment] = [] {
+        didSet {
+            let starts = held.map(\.since).min().map {
+                KafkaConsumerHealth.HeldStarts(partitions: held.reduce(0) { $0 + $1.partitions.count }, since: $0)
+            }
+            heldStarts.withLock { $0 = starts }
+        }
+    }
+    /// How many partitions wait for the broker to say where they start, and since when the
+    /// longest has waited (nil when none): for health checks from other threads, set whenever
+    /// ``held`` changes, in a rebalance's callback too.
+    let heldStarts = Mutex<KafkaConsumerHealth.HeldStarts?>(nil)
 
     /// Partitions assigned together whose start waits on a read the broker did not answer.
     private struct HeldAssignment {
@@ -151,13 +162,6 @@ final class KafkaConsumerAssignment: @unchecked Sendable {
             logger.error("rebalance failed", metadata: ["kafka.error": "\(error)"])
             rebalance.release()
         }
-    }
-
-    /// How many partitions wait for the broker to say where they start, and since when the
-    /// longest has waited; nil when none.
-    var heldStarts: KafkaConsumerHealth.HeldStarts? {
-        guard let since = held.map(\.since).min() else { return nil }
-        return .init(partitions: held.reduce(0) { $0 + $1.partitions.count }, since: since)
     }
 
     /// The earliest moment since which a partition with work waiting has made no progress: a

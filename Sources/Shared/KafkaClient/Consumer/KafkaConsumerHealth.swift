@@ -23,16 +23,20 @@ package struct KafkaConsumerHealth: Sendable {
         package let since: ContinuousClock.Instant
     }
 
-    /// How long partitions may wait for their start before the worker counts as unhealthy: a
-    /// broker slow for a moment at an assignment is not a reason to restart it.
+    /// How long partitions may wait for their start before the worker counts as not ready: a
+    /// broker slow for a moment at an assignment holds up no rolling update.
     package static let heldLimit = Duration.seconds(30)
 
-    /// Why the consumer is unhealthy though its poll loop runs: partitions held past
-    /// ``heldLimit``; nil when none.
-    package func problem(now: ContinuousClock.Instant = .now) -> String? {
-        guard let held, now - held.since > Self.heldLimit else { return nil }
+    /// What the worker's endpoints say of partitions held; nil when none.
+    package func heldNote(now: ContinuousClock.Instant = .now) -> String? {
+        guard let held else { return nil }
         return "\(held.partitions) partition(s) held for \(Int((now - held.since).seconds)) s: "
             + "the broker has not said where they start (their committed, oldest or end offsets)"
+    }
+
+    /// Whether partitions have waited for their start past ``heldLimit``.
+    package func isHeldTooLong(now: ContinuousClock.Instant = .now) -> Bool {
+        held.map { now - $0.since > Self.heldLimit } ?? false
     }
 
     /// The poll loop went round within `stallLimit`.
@@ -47,8 +51,11 @@ package struct KafkaConsumerHealth: Sendable {
         return now - stalledSince <= limit
     }
 
-    /// Joined its group, connected as far as the latest statistics tell, and no partition held.
-    package var isReady: Bool { joined && (brokersUp ?? 1) > 0 && held == nil }
+    /// Joined its group, connected as far as the latest statistics tell, and no partition held
+    /// past ``heldLimit``.
+    package func isReady(now: ContinuousClock.Instant = .now) -> Bool {
+        joined && (brokersUp ?? 1) > 0 && !isHeldTooLong(now: now)
+    }
 
     /// Counts the real brokers (node id ≥ 0) in state "UP"; nil when `statistics` names none.
     static func brokersUp(_ statistics: KafkaStatistics) -> Int? {

@@ -116,17 +116,21 @@ package final class BucketOutputStore: OutputStore {
     ) throws -> String {
         let known = IfMatchForm(rawValue: ifMatchForm.load(ordering: .relaxed)) ?? .unknown
         let forms: [IfMatchForm] = known == .unknown ? [.bare, .quoted] : [known]
-        for (index, form) in forms.enumerated() {
+        var refusal: ObjectStoreError?
+        for form in forms {
             let value = form == .quoted ? "\"\(version.token)\"" : version.token
             do {
                 let etag = try put(("if-match", value))
                 ifMatchForm.store(form.rawValue, ordering: .relaxed)
                 return etag
-            } catch let error as ObjectStoreError where error.preconditionFailed && index < forms.count - 1 {
-                continue
+            } catch let error as ObjectStoreError where error.preconditionFailed {
+                refusal = error
+            } catch {
+                // A form refused before stays a refusal, whatever the next form met.
+                throw refusal ?? error
             }
         }
-        preconditionFailure("the last form's refusal is thrown")
+        throw refusal!
     }
 
     /// Which form of `If-Match` the store takes (``putIfMatch(_:put:)``).
