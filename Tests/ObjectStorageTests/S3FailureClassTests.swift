@@ -15,6 +15,18 @@ struct S3FailureClassTests {
             credentials: credentials, logger: .test)
     }
 
+    /// A client of `server` with keys that need not be real.
+    static func client(_ server: TestHTTPServer) throws -> S3Client {
+        try client(server, credentials: S3CredentialSource(fixed: .init(accessKeyID: "a", secretAccessKey: "b")))
+    }
+
+    /// An S3 error answer: `status`, with S3's `code`.
+    static func error(_ status: Int, _ code: String) -> TestHTTPServer.Response {
+        TestHTTPServer.Response(
+            status: status, headers: [("Content-Type", "application/xml")],
+            body: Array("<Error><Code>\(code)</Code><Message>m</Message></Error>".utf8))
+    }
+
     /// A DeleteObjects answer of 200 whose keys failed, each with S3's code.
     static func deleteResult(_ errors: [(key: String, code: String)]) -> TestHTTPServer.Response {
         let entries = errors.map { "<Error><Key>\($0.key)</Key><Code>\($0.code)</Code><Message>m</Message></Error>" }
@@ -54,14 +66,10 @@ struct S3FailureClassTests {
             let condition = request.headers["if-match"] ?? request.headers["if-none-match"]
             conditional.withLock { $0.append(condition ?? "none") }
             guard condition != nil else { return TestHTTPServer.Response(headers: [("ETag", "\"e1\"")], body: []) }
-            let (status, code) = refuse412.withLock { $0 } ? (412, "PreconditionFailed") : (501, "NotImplemented")
-            return TestHTTPServer.Response(
-                status: status, headers: [("Content-Type", "application/xml")],
-                body: Array("<Error><Code>\(code)</Code><Message>m</Message></Error>".utf8))
+            return refuse412.withLock { $0 } ? Self.error(412, "PreconditionFailed") : Self.error(501, "NotImplemented")
         }
         defer { Task { await server.stop() } }
-        let client = try Self.client(
-            server, credentials: S3CredentialSource(fixed: .init(accessKeyID: "a", secretAccessKey: "b")))
+        let client = try Self.client(server)
         refuse412.withLock { $0 = true }
         let store = BucketOutputStore(client: client)
         try await offCooperativePool {
@@ -94,14 +102,10 @@ struct S3FailureClassTests {
             let answer = answers.withLock { $0 }
             let status = condition == "none" ? 200 : condition.hasPrefix("\"") ? answer.quoted : answer.bare
             guard status != 200 else { return TestHTTPServer.Response(headers: [("ETag", "\"e2\"")], body: []) }
-            let code = status == 501 ? "NotImplemented" : answer.code
-            return TestHTTPServer.Response(
-                status: status, headers: [("Content-Type", "application/xml")],
-                body: Array("<Error><Code>\(code)</Code><Message>m</Message></Error>".utf8))
+            return Self.error(status, status == 501 ? "NotImplemented" : answer.code)
         }
         defer { Task { await server.stop() } }
-        let client = try Self.client(
-            server, credentials: S3CredentialSource(fixed: .init(accessKeyID: "a", secretAccessKey: "b")))
+        let client = try Self.client(server)
         let path = "works/0001.jsonl"
         let write = { (store: BucketOutputStore) in
             try await offCooperativePool {
