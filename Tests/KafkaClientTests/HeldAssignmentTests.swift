@@ -57,6 +57,7 @@ struct HeldAssignmentTests {
         try await running.value
         await cluster.shutdown()
     }
+
     @Test(
         "while held, the consumer's health names the partition, and past the limit says it is not ready; ready once the broker answers"
     )

@@ -2,7 +2,6 @@ import ArtpipeSupport
 import ArtpipeTestKit
 import Foundation
 import ObjectStorage
-import Synchronization
 import Testing
 
 /// A conditional write replaces only what its writer last saw, in a folder and in a bucket on
@@ -88,52 +87,30 @@ struct ConditionalWriteTests {
     }
 
     @Test(
-        "in a folder, a conditional write waits while another process holds the write lock, then compares with what that one renamed"
+        "in a folder, a conditional write renames nothing while another process holds the write lock; once it is let go, it compares with what that one renamed"
     )
-    func folderWriteWaitsForTheLock() async throws {
+    func folderWriteWaitsForTheLock() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("conditional"))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = FolderOutputStore(directory: folder)
+        let store = FolderOutputStore(directory: folder, lockPatience: .milliseconds(50))
         let path = "works/0001.jsonl"
         let seen = try store.write(Array("one".utf8), to: path, durable: false)
         // Another writer holds the lock (a lock file descriptor of its own, as another process has).
-        let lockPath = folder.appendingPathComponent(FolderWriteLock.fileName).path
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        #expect(descriptor >= 0)
-        #expect(flock(descriptor, LOCK_EX) == 0)
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let waiting = Thread {
-            let result = Result {
-                _ = try store.write([(path, Array("stale".utf8))], durable: false, conditions: [path: .version(seen)])
-            }
-            outcome.withLock { $0 = result }
-        }
-        waiting.start()
-        // The holder replaces the file, then lets the lock go.
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(outcome.withLock { $0 } == nil, "the write waits for the lock")
-        try store.write(Array("theirs".utf8), to: path, durable: false)
-        close(descriptor)
-        try await waitUntil("the waiting write to end", timeout: .seconds(10)) { outcome.withLock { $0 } != nil }
-        #expect(throws: OutputConflict.self) { try outcome.withLock { $0 }!.get() }
-        #expect(try store.read(path) == Array("theirs".utf8))
-    }
-    @Test("a write lock held past its patience fails the write for the moment, with its own error, and leaves the file")
-    func lockHeldTooLong() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("conditional"))
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let descriptor = open(folder.appendingPathComponent(FolderWriteLock.fileName).path, O_RDWR | O_CREAT, 0o644)
         defer { close(descriptor) }
         #expect(flock(descriptor, LOCK_EX) == 0)
-        var ran = false
-        let busy = #expect(throws: FolderWriteLock.Busy.self) {
-            try FolderWriteLock(directory: folder, patience: .milliseconds(50)).holding { ran = true }
+        let stale = {
+            try store.write([(path, Array("stale".utf8))], durable: false, conditions: [path: .version(seen)])
         }
-        #expect(!ran)
+        let busy = #expect(throws: FolderWriteLock.Busy.self) { try stale() }
         #expect(busy.map { FailureClass.of($0) } == .forNow)
-        close(descriptor)
-        try FolderWriteLock(directory: folder, patience: .milliseconds(50)).holding { ran = true }
-        #expect(ran, "taken once let go")
+        #expect(try store.version(of: path) == seen, "nothing renamed while the lock is held")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("works").path)
+        #expect(names == ["0001.jsonl"], "no temporary file is left")
+        // The holder replaces the file, then lets the lock go: the stale write now finds it.
+        try store.write(Array("theirs".utf8), to: path, durable: false)
+        flock(descriptor, LOCK_UN)
+        #expect(throws: OutputConflict.self) { try stale() }
+        #expect(try store.read(path) == Array("theirs".utf8))
     }
 }

@@ -102,8 +102,9 @@ final class KnownOutput: @unchecked Sendable {
         for (change, version) in zip(changes, versions) {
             known[change.path] = change.content
             guard IndexLayout.isIndexFile(change.path) else { continue }
-            if listing != nil { listing?[change.path] = version }
-            (written[change.path], removed) = (version, removed.subtracting([change.path]))
+            listing?[change.path] = version
+            written[change.path] = version
+            removed.remove(change.path)
         }
         return changes.count
     }

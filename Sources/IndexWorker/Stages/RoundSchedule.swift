@@ -5,11 +5,9 @@
 /// (the stages read something, or the shared files wait for a target), but never sooner after a
 /// failed round: the store down is asked once an interval, not at every tick. Between rounds
 /// the news is asked every tenth of the interval, and every 10 ms once the index is complete and
-/// the last round wrote nothing or the shared files wait for a target: a new page's path to the
-/// manifest takes two rounds, and a tenth of the interval before each put up to 200 ms on it.
-/// Rounds that came every 10 ms while a page's rows went through the stages took the CPU the
-/// stages needed (a page at ten million works took 1.2-1.9 s, against 0.8-1.5 s before), so a
-/// round that wrote files waits a tenth.
+/// the last round wrote nothing or the shared files wait for a target, so a new page, whose path
+/// to the manifest takes two rounds, waits at most 10 ms before each. A round that wrote files
+/// waits a tenth of the interval: rounds every 10 ms would take the CPU the stages need.
 struct RoundSchedule: Sendable {
     /// How the last round ended.
     enum LastRound: Sendable, Equatable {

@@ -20,10 +20,6 @@ extension S3Client {
                     precondition: precondition))
         }
 
-        package func get(_ key: String) throws -> [UInt8]? {
-            try run(client.getCall(key))
-        }
-
         /// The object's bytes with their ETag; nil when there is none.
         package func getVersioned(_ key: String) throws -> (body: [UInt8], etag: String)? {
             try run(client.getVersionedCall(key))

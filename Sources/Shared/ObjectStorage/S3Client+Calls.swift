@@ -36,11 +36,8 @@ extension S3Client {
     }
 
     func getCall(_ key: String) -> S3Call<[UInt8]?> {
-        S3Call(method: "GET", key: key) { response in
-            if response.status == 404 && response.errorCode != "NoSuchBucket" { return nil }
-            try response.expect(200, 200)
-            return response.body
-        }
+        let versioned = getVersionedCall(key)
+        return S3Call(method: "GET", key: key) { try versioned.interpret($0)?.body }
     }
 
     /// The object's bytes with the ETag of those bytes.

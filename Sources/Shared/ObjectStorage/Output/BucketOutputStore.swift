@@ -41,7 +41,7 @@ package final class BucketOutputStore: OutputStore {
     }
 
     package func read(_ path: String) throws -> [UInt8]? {
-        try client.blocking.get(path)
+        try readVersioned(path)?.bytes
     }
 
     package func readVersioned(_ path: String) throws -> (bytes: [UInt8], version: OutputVersion)? {

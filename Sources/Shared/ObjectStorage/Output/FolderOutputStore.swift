@@ -5,9 +5,11 @@ import Foundation
 /// over the old one.
 package struct FolderOutputStore: OutputStore {
     package let directory: URL
+    /// How long a conditional write waits for the folder's write lock (``FolderWriteLock``).
+    let lockPatience: Duration
 
-    package init(directory: URL) {
-        self.directory = directory
+    package init(directory: URL, lockPatience: Duration = FolderWriteLock.patience) {
+        (self.directory, self.lockPatience) = (directory, lockPatience)
     }
 
     package var description: String { directory.path }
@@ -20,13 +22,7 @@ package struct FolderOutputStore: OutputStore {
     private func url(_ path: String) -> URL { directory.appendingPathComponent(path) }
 
     package func read(_ path: String) throws -> [UInt8]? {
-        do {
-            return Array(try Data(contentsOf: url(path)))
-        } catch CocoaError.fileReadNoSuchFile {
-            return nil
-        } catch {
-            throw FileWriteError(path: url(path).path, reason: "cannot read: \(error.localizedDescription)")
-        }
+        try readVersioned(path)?.bytes
     }
 
     /// The bytes and the version of one open file: what was read is what the version names.
@@ -87,7 +83,7 @@ package struct FolderOutputStore: OutputStore {
         let batch = files.map { (data: Data($0.bytes), url: url($0.path)) }
         let renaming = { (renames: () throws -> Void) throws in
             guard !conditions.isEmpty else { return try renames() }
-            try FolderWriteLock(directory: directory).holding {
+            try FolderWriteLock(directory: directory, patience: lockPatience).holding {
                 for (path, condition) in conditions.sorted(by: { $0.key < $1.key })
                 where !condition.holds(for: try version(of: path)) {
                     throw OutputConflict(path: path, expected: condition)
