@@ -195,13 +195,23 @@ struct PageRowsTests {
                 })
     }
 
-    @Test("a page that drops more works than its entry remembers takes every one back")
+    @Test(
+        "a page that drops more works than its entry keeps of earlier changes takes every one back, and its entry names every one"
+    )
     func manyTakenBack() {
         let objects = (0..<400).map { "O-\($0)" }
         let first = PageRows.rows(of: Self.page("legacy", objects), before: nil)
         let second = PageRows.rows(of: Self.page("legacy", ["O-0"]), before: first.entry)
-        #expect(second.writes.filter { $0.row == nil }.count == 399)
-        #expect(second.entry.retracted?.count == PageEntry.retractedLimit)
+        let taken = second.writes.filter { $0.row == nil }.map(\.key)
+        #expect(taken.count == 399)
+        // The entry reaches the changelog before the rows: it alone names them after a crash.
+        #expect(second.entry.retracted == taken)
+        let again = PageRows.rows(of: Self.page("legacy", ["O-0"]), before: second.entry)
+        #expect(again.writes.filter { $0.row == nil }.map(\.key) == taken)
+        // The next change keeps its own and earlier ones' up to the limit.
+        let third = PageRows.rows(of: Self.page("legacy", ["O-1"]), before: second.entry)
+        #expect(third.entry.retracted?.count == PageEntry.retractedLimit)
+        #expect(third.entry.retracted?.first == third.writes.first { $0.row == nil }?.key, "its own first")
     }
 
     @Test(

@@ -27,13 +27,14 @@ package struct PageEntry: Codable, Sendable, Equatable {
     /// thumbnails were read before it (the two topics are read side by side, in no order).
     package var thumbnails: PageThumbnails?
     /// The keys of `artpipe.index-works` the page's changes took back, of works it does not list
-    /// now, the latest first, at most ``retractedLimit``; nil when none. Written again by each
-    /// version of the page: one handled again after a crash, whose entry the changelog already
-    /// held, still takes them back.
+    /// now, the latest first: every one of the change that made the entry, and earlier changes'
+    /// up to ``retractedLimit`` in all; nil when none. Written again by each version of the page:
+    /// one handled again after a crash, whose entry the changelog already held, still takes
+    /// them back.
     package var retracted: [String]?
 
-    /// How many taken-back keys an entry keeps: a page whose works come and go over many
-    /// harvests forgets the oldest.
+    /// How many taken-back keys an entry keeps of earlier changes: a page whose works come and go
+    /// over many harvests forgets the oldest.
     package static let retractedLimit = 256
 
     /// The entry of a fetched page.

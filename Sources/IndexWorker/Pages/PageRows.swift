@@ -57,12 +57,15 @@ package enum PageRows {
         // What earlier changes took back, again, for works the page does not list now: a change
         // handled again after the entry reached the changelog, but not its tombstones, finds
         // nothing to take back itself.
+        let own = retracted.count
         let taken = Set(retracted.map(\.key))
         for key in before?.retracted ?? [] where !taken.contains(key) {
             guard let work = WorkRow.work(ofKey: key), !listed.contains(work) else { continue }
             retracted.append(Write(work: work, key: key, row: nil))
         }
-        entry.retracted = retracted.isEmpty ? nil : retracted.prefix(PageEntry.retractedLimit).map(\.key)
+        // This change's own, every one (its entry reaches the changelog before its rows: after a
+        // crash between the two, the entry is what names them); earlier changes' up to the limit.
+        entry.retracted = retracted.isEmpty ? nil : retracted.prefix(max(own, PageEntry.retractedLimit)).map(\.key)
         entry.thumbnails = before?.thumbnails.map { named($0, in: entry) }
         return (entry, writes + retracted)
     }

@@ -59,9 +59,16 @@ package struct PagesStage: MessageHandler {
     /// A partition's messages share round trips: none waits on the last one's rows.
     package var sendsInRuns: Bool { true }
 
-    /// A page's entry is sent once the rows it was written with are acknowledged: a page
-    /// handled again from an entry without them writes them again.
-    package var changelog: StoreChangelog? { StoreChangelog(ArtpipeTopic.indexPages, order: .afterOutputs) }
+    /// A page's entry is acknowledged before its rows are sent, so a restored entry may be ahead of
+    /// its rows, never behind them. The message it came from is not committed until its rows are
+    /// acknowledged: it is handled again over that entry, or, where compaction of its input topic
+    /// kept only a later version of the page, that version is, and either writes every row of
+    /// what the page lists now and takes back what the entry names (the works it listed, and
+    /// ``PageEntry/retracted``). Rows written ahead of their entry could not be taken back once
+    /// compaction removed the version that wrote them.
+    package static let changelogOrder = StoreChangelog.Order.beforeOutputs
+
+    package var changelog: StoreChangelog? { StoreChangelog(ArtpipeTopic.indexPages, order: Self.changelogOrder) }
 
     package func holds(_ message: KafkaConsumerMessage) -> Bool {
         gaps.holds(message.partition)
@@ -81,7 +88,7 @@ package struct PagesStage: MessageHandler {
             var records = try writes.works.map {
                 try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)
             }
-            // The entry last: what the page's rows were written from.
+            // The entry; the runtime sends it first (``changelogOrder``).
             if let entry = writes.entry {
                 records.append(try IndexTopicRecords.record(entry, partition: message.partition))
             }
