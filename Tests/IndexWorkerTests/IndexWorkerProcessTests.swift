@@ -13,7 +13,7 @@ import Testing
 @Suite("IndexWorker processes: crash-safe and scale-out", .serialized, .timeLimit(.minutes(4)))
 struct IndexWorkerProcessTests {
     struct Setup {
-        let cluster: TestCluster
+        let cluster: TestBroker
         let output: URL
         /// Where the workers publish: the folder ``output`` unless ``publish(to:)`` chose a bucket.
         var store: any OutputStore
@@ -53,20 +53,41 @@ struct IndexWorkerProcessTests {
         }
 
         /// `pages` alone, in their order.
-        init(pages: [Page], output: URL? = nil) throws {
+        /// - Parameter broker: the broker the workers use, its topics made; nil: a new embedded one.
+        init(pages: [Page], output: URL? = nil, broker: TestBroker? = nil) throws {
             var inputs = IndexInputs()
             for page in pages { inputs.add(page) }
             try self.init(
                 messages: try pages.map { try MessageCodec.record($0, topic: ArtpipeTopic.pages) },
-                staged: pages.map { .page($0) }, index: ArtistIndex.build(from: inputs), output: output)
+                staged: pages.map { .page($0) }, index: ArtistIndex.build(from: inputs), output: output,
+                broker: broker)
+        }
+
+        /// `pages` alone, through a Tansu broker of their own (``TansuCluster``), its topics made
+        /// by `artpipe topics create`.
+        static func onTansu(pages: [Page]) async throws -> Setup {
+            let tansu = try await TansuCluster()
+            let create = try ChildProcess(
+                "artpipe", ["topics", "create", "--brokers", tansu.brokers, "--partitions", "3"])
+            guard try await create.waitForExit(timeout: .seconds(60)) == 0 else {
+                await tansu.shutdown()
+                throw TansuUnavailable(output: "topics create: \(create.stderr)")
+            }
+            return try Setup(pages: pages, broker: .tansu(tansu))
         }
 
         private init(
-            messages: [KafkaProducerRecord], staged: [StagedIndexBuild.Input], index: ArtistIndex, output: URL?
+            messages: [KafkaProducerRecord], staged: [StagedIndexBuild.Input], index: ArtistIndex, output: URL?,
+            broker: TestBroker? = nil
         ) throws {
-            cluster = try TestCluster()
-            // One partition count for every topic, as `artpipe topics create` makes them.
-            for topic in ArtpipeTopic.all { try cluster.broker.createTopic(topic, partitions: 3) }
+            if let broker {
+                cluster = broker
+            } else {
+                let embedded = try TestCluster()
+                // One partition count for every topic, as `artpipe topics create` makes them.
+                for topic in ArtpipeTopic.all { try embedded.broker.createTopic(topic, partitions: 3) }
+                cluster = .embedded(embedded)
+            }
             self.output =
                 output ?? FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("index-out"))
             store = FolderOutputStore(directory: self.output)
@@ -101,7 +122,7 @@ struct IndexWorkerProcessTests {
                 "artpipe",
                 ["index-worker", "--brokers", cluster.brokers] + outFlags + [
                     "--write-interval", writeInterval, "--metrics-interval", metricsInterval,
-                ] + EmbeddedBrokerSettings.flags + flags, environment: environment)
+                ] + cluster.workerFlags + flags, environment: environment)
         }
 
         /// Every published file now.
@@ -336,7 +357,24 @@ struct IndexWorkerProcessTests {
         "a record moved to another page and back, among 6,000 works, through three copies with their own --state (one killed as it restores, restarted on its state, the move back sent meanwhile), then a replay from the earliest into a fresh copy and a new page: no read shows fewer works; at rest the one pass's bytes, the record at its last version"
     )
     func movedBackThroughCopies() async throws {
-        let setup = try Setup(pages: Self.movedBackPages)
+        try await movedBackThroughCopies(try Setup(pages: Self.movedBackPages))
+    }
+
+    /// On Tansu 0.6, a group whose members have all left is not joined again reliably: its
+    /// coordinator may elect a member that left as the leader, and the group then waits for its
+    /// assignment for good. The replay into a fresh copy, which needs that, runs on the embedded
+    /// broker only.
+    @Test(
+        "the same history through three copies on Tansu (its end offsets name the first offset of a log's last batch): at rest the one pass's bytes, no read shows fewer works",
+        .enabled(if: TansuCluster.binary != nil, "make test runs it, with Tansu and a newer librdkafka")
+    )
+    func movedBackThroughCopiesOnTansu() async throws {
+        try await movedBackThroughCopies(try await Setup.onTansu(pages: Self.movedBackPages), replay: false)
+    }
+
+    /// - Parameter replay: whether the index group is then replayed into a fresh copy; else the
+    ///   new page goes to the copies that ran the history.
+    private func movedBackThroughCopies(_ setup: Setup, replay: Bool = true) async throws {
         let record = setup.index.artists.flatMap(\.works).filter { $0.objectNumber == "R" }.map(\.title)
         #expect(record == ["three"], "the pure build shows the record at its last version")
         // Sent in three parts: the bulk and the record's first two pages; its move back; a new page.
@@ -380,6 +418,19 @@ struct IndexWorkerProcessTests {
             restarted.output.contains("changelog restored")
         }
         try await Self.waitForTitle("three", of: "R", in: setup.store, works: 6_041, workers: copies)
+        guard replay else {
+            try await setup.cluster.producer.send(last)
+            try await setup.waitForExpectedIndex(workers: copies)
+            let seen = await sampler.finish()
+            #expect(seen.reads > 20, "the sampler read the index throughout")
+            #expect(seen.shrinks.isEmpty, "a read showed fewer works than an earlier one: \(seen.shrinks.prefix(3))")
+            for copy in copies {
+                copy.signal(SIGTERM)
+                #expect(try await copy.waitForExit(timeout: .seconds(60)) == 0, "\(copy.outputTail(lines: 15))")
+            }
+            await setup.cluster.shutdown()
+            return
+        }
 
         // Every copy stopped, the index group moved to the earliest offsets, one fresh copy, a new page.
         for copy in copies {
@@ -407,7 +458,8 @@ struct IndexWorkerProcessTests {
         try await waitUntil("the fresh copy to handle every page again", timeout: .seconds(120)) {
             let positions =
                 (try? await offsets.positions(group: PipelineStage.index.groupID, topics: [ArtpipeTopic.pages])) ?? []
-            return !positions.isEmpty && positions.allSatisfy { $0.committed == $0.high }
+            // At least: Tansu's end is the first offset of the last batch, plus one.
+            return !positions.isEmpty && positions.allSatisfy { ($0.committed ?? -1) >= $0.high }
         }
         try await setup.waitForExpectedIndex(workers: copies)
         let seen = await sampler.finish()

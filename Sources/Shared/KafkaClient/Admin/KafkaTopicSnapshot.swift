@@ -19,7 +19,9 @@ package enum KafkaTopicSnapshot {
     /// Hands `visit` each message from `starts` (partition → first offset; every partition from
     /// its low watermark when nil) up to the high watermark each partition had when the scan
     /// began (or up to `ends`' offset for a partition it names, when lower), in offset order per
-    /// partition. Nothing is kept: memory stays flat however long the topic is. `visit` runs on
+    /// partition. Where the fetch that reached that watermark says the partition ends further
+    /// on, the scan goes on to there, once: a broker whose offset answer lags its log (Tansu's
+    /// names the first offset of the last batch, plus one) would otherwise end it early. Nothing is kept: memory stays flat however long the topic is. `visit` runs on
     /// a blocking thread. `timeout` bounds the whole scan; `requestTimeout` (the whole by
     /// default) each question to the broker; `stallTimeout`, when given, the time without a
     /// message while some are still to come. The scan stops early, without an error, once
@@ -79,6 +81,8 @@ package enum KafkaTopicSnapshot {
         let deadline = ContinuousClock.now + .milliseconds(Int64(limits.whole))
         var lastMessage = ContinuousClock.now
         var asked = ContinuousClock.now
+        // Partitions whose end the fetch moved on once.
+        var extended = Set<Int32>()
         guard continuing() else { return }
         while !remaining.isEmpty {
             let now = ContinuousClock.now
@@ -95,9 +99,18 @@ package enum KafkaTopicSnapshot {
             }
             guard let message = client.pollMessage(of: topic, timeoutMilliseconds: 100) else { continue }
             lastMessage = .now
-            guard let high = remaining[message.partition] else { continue }
+            let partition = message.partition
+            guard var high = remaining[partition] else { continue }
+            // At the end as the broker first said: where the fetch says it ends further on, once.
+            if message.offset + 1 >= high, !extended.contains(partition),
+                let fetched = client.fetchedHighWatermark(KafkaTopicPartition(topic: topic, partition: partition)),
+                case let further = min(fetched, ends[partition] ?? fetched), further > high
+            {
+                extended.insert(partition)
+                (high, remaining[partition]) = (further, further)
+            }
             if message.offset < high { visit(message) }
-            if message.offset + 1 >= high { remaining[message.partition] = nil }
+            if message.offset + 1 >= high { remaining[partition] = nil }
         }
     }
 

@@ -14,6 +14,15 @@ extension RDKafkaClient {
         return (low, high)
     }
 
+    /// The high watermark the last fetch response of `topicPartition` carried (no request is
+    /// made); nil before one came.
+    func fetchedHighWatermark(_ topicPartition: KafkaTopicPartition) -> Int64? {
+        var (low, high): (Int64, Int64) = (0, 0)
+        let error = rd_kafka_get_watermark_offsets(handle, topicPartition.topic, topicPartition.partition, &low, &high)
+        guard error == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0 else { return nil }
+        return high
+    }
+
     /// The low and high watermarks of every one of `partitions`, as ``watermarks(_:timeoutMilliseconds:)``
     /// gives them, asked of each leader in one request for the lowest and one for the highest:
     /// a service that asks every round does not wait a round trip a partition.
