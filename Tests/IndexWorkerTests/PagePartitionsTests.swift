@@ -99,4 +99,39 @@ struct PagePartitionsTests {
         await states.sent(made, succeeded: true)
         await cluster.shutdown()
     }
+
+    @Test(
+        "a page's change names what the change before took back until that one is acknowledged; after a failed send, for the rest of the assignment"
+    )
+    func takenBackUntilAcknowledged() async throws {
+        let (cluster, states, progress) = try Self.partitions()
+        let works = { (objects: [String]) in
+            objects.map {
+                Artwork(objectNumber: $0, title: "t", artist: "M", imageURL: nil, width: nil, height: nil, position: 0)
+            }
+        }
+        let changes = (0..<5).map { PagePartitions.Change(Self.message(offset: Int64($0))) }
+        let epoch = try await Self.assign(progress)
+        let apply = { (index: Int, objects: [String]) in
+            try await states.apply(changes[index], to: 0, epoch: epoch, .page(ArtistIndexTests.page(1, works(objects))))
+        }
+        _ = try await apply(0, ["A", "B", "C"])
+        await states.sent(changes[0], succeeded: true)
+        // B dropped; C dropped while that is in flight: the second names B too.
+        let dropB = try await apply(1, ["A", "C"])
+        #expect(dropB.entry?.retracted?.count == 1)
+        let dropC = try await apply(2, ["A"])
+        #expect(dropC.works.filter { $0.row == nil }.count == 2 && dropC.entry?.retracted?.count == 2)
+        await states.sent(changes[1], succeeded: true)
+        await states.sent(changes[2], succeeded: true)
+        // Both acknowledged: the next names its own alone.
+        let dropA = try await apply(3, [])
+        #expect(dropA.entry?.retracted?.count == 1, "\(dropA.entry?.retracted ?? [])")
+        // Its send fails: the page's later changes name it still.
+        await states.sent(changes[3], succeeded: false)
+        let again = try await apply(4, [])
+        #expect(again.entry?.retracted == dropA.entry?.retracted)
+        await states.sent(changes[4], succeeded: true)
+        await cluster.shutdown()
+    }
 }

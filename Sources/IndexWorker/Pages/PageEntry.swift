@@ -26,16 +26,12 @@ package struct PageEntry: Codable, Sendable, Equatable {
     /// The page's latest thumbnails, kept for the page's next version, and for a page whose
     /// thumbnails were read before it (the two topics are read side by side, in no order).
     package var thumbnails: PageThumbnails?
-    /// The keys of `artpipe.index-works` the page's changes took back, of works it does not list
-    /// now, the latest first: every one of the change that made the entry, and earlier changes'
-    /// up to ``retractedLimit`` in all; nil when none. Written again by each version of the page:
-    /// one handled again after a crash, whose entry the changelog already held, still takes
-    /// them back.
+    /// The keys of `artpipe.index-works` the page's changes took back that may not have reached
+    /// the topic yet: the change that made the entry's own, and, where the change before it was
+    /// not known acknowledged when it was made, that one's too (``PagePartition``); nil when none.
+    /// The entry reaches the changelog before the rows: after a crash between the two, the page
+    /// handled again takes them back again from here.
     package var retracted: [String]?
-
-    /// How many taken-back keys an entry keeps of earlier changes: a page whose works come and go
-    /// over many harvests forgets the oldest.
-    package static let retractedLimit = 256
 
     /// The entry of a fetched page.
     package init(_ page: Page) {

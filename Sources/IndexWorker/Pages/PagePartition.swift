@@ -33,9 +33,34 @@ package struct PagePartition: Sendable {
         }
     }
 
-    /// What `input` writes, given its page's entry before it: a pure function, so that a copy
+    /// What `input` writes, given its page's entry before it and whether the change that made
+    /// that entry is known acknowledged (its rows in the topic): a pure function, so that a copy
     /// reads and writes the entry on its store's threads and only the outline here.
-    static func writes(for input: IndexInput, before: PageEntry?) -> Writes {
+    static func writes(for input: IndexInput, before: PageEntry?, beforeSettled: Bool) -> Writes {
+        taking(back: beforeSettled ? nil : before?.retracted, writes(for: input, before: before))
+    }
+
+    /// `writes` with the tombstones of `earlier` (what the change before took back, when it may
+    /// not have reached the topic) that it does not write itself; its entry names all it takes
+    /// back. A page handled again after a crash, over an entry that reached the changelog without
+    /// its rows, finds nothing to take back itself.
+    static func taking(back earlier: [String]?, _ writes: Writes) -> Writes {
+        guard var entry = writes.entry else { return writes }
+        var writes = writes
+        var written = Set(writes.works.map(\.key))
+        for key in earlier ?? [] where !written.contains(key) {
+            guard let work = WorkRow.work(ofKey: key) else { continue }
+            writes.works.append(PageRows.Write(work: work, key: key, row: nil))
+            written.insert(key)
+        }
+        let retracted = writes.works.filter { $0.row == nil }.map(\.key)
+        entry.retracted = retracted.isEmpty ? nil : retracted
+        writes.entry = entry
+        return writes
+    }
+
+    /// What `input` writes, given its page's entry before it; without what earlier changes took back.
+    private static func writes(for input: IndexInput, before: PageEntry?) -> Writes {
         switch input {
         case .page(let page):
             // A fetched page: its works' rows, the rows of the thumbnails it already has (read
@@ -74,10 +99,11 @@ package struct PagePartition: Sendable {
         }
     }
 
-    /// Applies `input`: its writes, its page's entry and outline kept.
-    package mutating func apply(_ input: IndexInput) throws -> Writes {
+    /// Applies `input`: its writes, its page's entry and outline kept. `beforeSettled`: whether the
+    /// change before on its page is known acknowledged (in one pass, always).
+    package mutating func apply(_ input: IndexInput, beforeSettled: Bool = true) throws -> Writes {
         guard let pageId = Self.pageId(of: input) else { return Writes() }
-        let writes = Self.writes(for: input, before: try entries.entry(of: pageId))
+        let writes = Self.writes(for: input, before: try entries.entry(of: pageId), beforeSettled: beforeSettled)
         if let entry = writes.entry {
             try entries.set(entry)
             settle(entry)

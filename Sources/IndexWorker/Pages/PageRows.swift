@@ -14,9 +14,8 @@ package enum PageRows {
     /// The rows of a fetched page, given what the page held before. A work without a record
     /// id leaves with its listing, and its thumbnails rows of the page with it; a record's
     /// version and thumbnails stay when the page moves on (it leaves only through a deletion),
-    /// and a deletion is a version too. Each version also takes back again what earlier changes
-    /// took back (``PageEntry/retracted``) of works it does not list, so a version handled again
-    /// over an entry already past it still sends them. The entry keeps the page's thumbnails.
+    /// and a deletion is a version too. The entry keeps the page's thumbnails; what earlier
+    /// changes took back is ``PagePartition``'s.
     package static func rows(of page: Page, before: PageEntry?) -> (entry: PageEntry, writes: [Write]) {
         var entry = PageEntry(page)
         var writes: [Write] = []
@@ -54,18 +53,6 @@ package enum PageRows {
             retracted.append(Write(work: work, key: WorkRow.versionKey(of: work, page: page.pageId), row: nil))
             retracted += (thumbnailsBefore[work] ?? []).map { Write(work: work, key: $0.key, row: nil) }
         }
-        // What earlier changes took back, again, for works the page does not list now: a change
-        // handled again after the entry reached the changelog, but not its tombstones, finds
-        // nothing to take back itself.
-        let own = retracted.count
-        let taken = Set(retracted.map(\.key))
-        for key in before?.retracted ?? [] where !taken.contains(key) {
-            guard let work = WorkRow.work(ofKey: key), !listed.contains(work) else { continue }
-            retracted.append(Write(work: work, key: key, row: nil))
-        }
-        // This change's own, every one (its entry reaches the changelog before its rows: after a
-        // crash between the two, the entry is what names them); earlier changes' up to the limit.
-        entry.retracted = retracted.isEmpty ? nil : retracted.prefix(max(own, PageEntry.retractedLimit)).map(\.key)
         entry.thumbnails = before?.thumbnails.map { named($0, in: entry) }
         return (entry, writes + retracted)
     }
