@@ -43,10 +43,12 @@ package actor PagePartitions: RestorableStore {
     /// partition was revoked and assigned again is the earlier owner's, and counts for nothing)
     /// and its page.
     private var inFlight: [Change: (epoch: AssignmentEpoch, pageId: String)] = [:]
-    /// By partition, under its assignment: each page's changes in flight, and the pages whose
-    /// last change was acknowledged (its entry's taken-back rows are in the topic). A page
-    /// restored from the changelog is in neither.
-    private var pagesInFlight: [Int: [String: Int]] = [:]
+    /// By partition, under its assignment: each page's last change applied, until it is
+    /// acknowledged; and the pages whose last change was (every key its entry names is in the
+    /// topic: the entry of a change made while the one before was not acknowledged names that
+    /// one's keys too, and its rows take them back). A page restored from the changelog, or
+    /// whose last change could not be sent, is in neither.
+    private var lastApplied: [Int: [String: Change]] = [:]
     private var settledPages: [Int: Set<String>] = [:]
     /// Changes applied with nothing to write (no page id), with their assignment, until settled.
     private var appliedAlone: [Change: AssignmentEpoch] = [:]
@@ -97,7 +99,7 @@ package actor PagePartitions: RestorableStore {
         held[partition] = Held(epoch: epoch, state: state)
         // A summary settled under an earlier assignment may be older than what the output holds.
         settled[partition] = nil
-        (pagesInFlight[partition], settledPages[partition]) = ([:], [])
+        (lastApplied[partition], settledPages[partition]) = ([:], [])
         logger.info(
             "pages partition restored",
             metadata: ["kafka.partition": "\(partition)", "pages": "\(state.outlines.count)"])
@@ -140,21 +142,12 @@ package actor PagePartitions: RestorableStore {
         // Revoked and assigned again while it waited: the newer assignment reads it again.
         guard held[partition]?.epoch == epoch else { return PagePartition.Writes() }
         let beforeSettled = settledPages[partition]?.remove(pageId) != nil
-        pagesInFlight[partition, default: [:]][pageId, default: 0] += 1
-        let writes: PagePartition.Writes
-        do {
-            writes = try await threadPool.runIfActive {
-                let writes = PagePartition.writes(
-                    for: input, before: try entries.entry(of: pageId), beforeSettled: beforeSettled)
-                if let entry = writes.entry { try entries.set(entry) }
-                return writes
-            }
-        } catch {
-            // Nothing applied: as before it, but not known settled.
-            if let count = pagesInFlight[partition]?[pageId] {
-                pagesInFlight[partition]?[pageId] = count > 1 ? count - 1 : nil
-            }
-            throw error
+        lastApplied[partition, default: [:]][pageId] = message
+        let writes = try await threadPool.runIfActive {
+            let writes = PagePartition.writes(
+                for: input, before: try entries.entry(of: pageId), beforeSettled: beforeSettled)
+            if let entry = writes.entry { try entries.set(entry) }
+            return writes
         }
         // Its outline, in place: a copy of the partition's state would copy every outline.
         if let entry = writes.entry, held[partition]?.epoch == epoch {
@@ -177,12 +170,9 @@ package actor PagePartitions: RestorableStore {
         if let epoch = appliedAlone.removeValue(forKey: message) { return epoch }
         let partition = Int(message.topicPartition.partition)
         guard let (epoch, pageId) = inFlight.removeValue(forKey: message) else { return nil }
-        // A page is known in the topic once every change of it applied under the assignment is;
-        // one whose rows could not be sent (handled again) keeps its count, so the page is not,
-        // for the rest of the assignment: its changes name what earlier ones took back.
-        if held[partition]?.epoch == epoch, succeeded, let count = pagesInFlight[partition]?[pageId] {
-            pagesInFlight[partition]?[pageId] = count > 1 ? count - 1 : nil
-            if count == 1 { settledPages[partition]?.insert(pageId) }
+        if held[partition]?.epoch == epoch, lastApplied[partition]?[pageId] == message {
+            lastApplied[partition]?[pageId] = nil
+            if succeeded { settledPages[partition]?.insert(pageId) }
         }
         guard sending[partition]?.epoch == epoch else { return epoch }
         sending[partition]?.unacknowledged -= 1
