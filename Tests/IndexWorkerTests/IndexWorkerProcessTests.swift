@@ -122,7 +122,7 @@ struct IndexWorkerProcessTests {
                 "artpipe",
                 ["index-worker", "--brokers", cluster.brokers] + outFlags + [
                     "--write-interval", writeInterval, "--metrics-interval", metricsInterval,
-                ] + cluster.workerFlags + flags, environment: environment)
+                ] + EmbeddedBrokerSettings.flags + flags, environment: environment)
         }
 
         /// Every published file now.

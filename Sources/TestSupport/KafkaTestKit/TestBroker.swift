@@ -21,14 +21,6 @@ package enum TestBroker: Sendable {
         }
     }
 
-    /// The `--kafka` flags of the workers a test starts on it: groups that settle quickly.
-    package var workerFlags: [String] {
-        switch self {
-        case .embedded: EmbeddedBrokerSettings.flags
-        case .tansu: EmbeddedBrokerSettings.flags + ["--kafka", "max.poll.interval.ms=15000"]
-        }
-    }
-
     package func shutdown() async {
         switch self {
         case .embedded(let cluster): await cluster.shutdown()
