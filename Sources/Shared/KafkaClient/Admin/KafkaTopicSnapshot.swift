@@ -21,10 +21,11 @@ package enum KafkaTopicSnapshot {
     /// began (or up to `ends`' offset for a partition it names, when lower), in offset order per
     /// partition. Where the fetch that reached that watermark says the partition ends further
     /// on, the scan goes on to there, once: a broker whose offset answer lags its log (Tansu's
-    /// names the first offset of the last batch, plus one) would otherwise end it early. Nothing is kept: memory stays flat however long the topic is. `visit` runs on
-    /// a blocking thread. `timeout` bounds the whole scan; `requestTimeout` (the whole by
-    /// default) each question to the broker; `stallTimeout`, when given, the time without a
-    /// message while some are still to come. The scan stops early, without an error, once
+    /// names the first offset of the last batch, plus one) would otherwise end it early. Nothing
+    /// is kept: memory stays flat however long the topic is. `visit` runs on a blocking thread.
+    /// `timeout` bounds the whole scan; `requestTimeout` (the whole by default) each question to
+    /// the broker; `stallTimeout`, when given, the time without a message while some are still
+    /// to come. The scan stops early, without an error, once
     /// `continuing` says no.
     package static func scan(
         _ topic: String, from starts: [Int32: Int64]? = nil, upTo ends: [Int32: Int64] = [:],
