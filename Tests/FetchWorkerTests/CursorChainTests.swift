@@ -98,7 +98,13 @@ struct CursorChainTests {
         let again = try harness.fetchWorker()
         defer { again.stop() }
         try await harness.waitUntilFetched("the replay")
-        #expect(harness.server.server.requestsServed - harvested == Self.oaiPages, "each page once more")
+        // A fetch beyond one a page is a redelivery, which only a rebalance during the replay
+        // (a second assignment, under a loaded machine's stalls) may bring.
+        let replayed = harness.server.server.requestsServed - harvested
+        let assignments = again.stderr.components(separatedBy: "partitions assigned").count - 1
+        #expect(
+            assignments > 1 ? (Self.oaiPages...2 * Self.oaiPages).contains(replayed) : replayed == Self.oaiPages,
+            "each page once more: \(replayed) fetches, \(assignments) assignments; the worker printed: \(again.stderr)")
         let requests = try await harness.pageRequests()
         #expect(requests.count == Self.oaiPages, "no page requested twice: \(requests.map(\.page).sorted())")
         again.signal(SIGTERM)
