@@ -58,6 +58,30 @@ struct SQLiteDatabaseTests {
         }
         #expect(error?.description.contains("/proc/no-such-folder/x.sqlite") == true, "\(String(describing: error))")
     }
+    @Test("sealed, a file is committed and written no more; kept, it opens with its rows, and nothing is made afresh")
+    func sealAndKeep() throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let database = try SQLiteDatabase(
+                recreating: path, cacheBytes: 1 << 20, schema: "CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER)")
+            let insert = try database.prepare("INSERT INTO t (k, n) VALUES (?1, ?2)")
+            for number in 0..<100 { try insert.run([.text("k\(number)"), .integer(number)]) }
+            let bytes = try database.seal()
+            #expect(bytes == (try SQLiteDatabase.size(of: path)) && bytes > 0)
+            #expect(database.isSealed)
+            #expect(throws: SQLiteError.self) { try insert.run([.text("late"), .integer(0)]) }
+            #expect(throws: SQLiteError.self) { try database.changed() }
+            #expect(try database.seal() == bytes, "sealed once")
+        }
+        let kept = try SQLiteDatabase(keeping: path, cacheBytes: 1 << 20)
+        var count = 0
+        try kept.prepare("SELECT count(*) FROM t").run([]) { count = $0.integer(0) }
+        #expect(count == 100)
+        #expect(throws: SQLiteError.self) {
+            try SQLiteDatabase(keeping: path + "-none", cacheBytes: 1 << 20)
+        }
+    }
 }
 
 @Suite("The stores' compact bytes")
@@ -95,4 +119,5 @@ struct CompactBytesTests {
         var huge = CompactReader([0xFF, 0xFF, 0xFF, 0x0F])
         #expect(throws: CompactReader.Malformed.self) { try huge.list { try $0.int() } }
     }
+
 }

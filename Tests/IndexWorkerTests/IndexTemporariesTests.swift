@@ -33,7 +33,7 @@ struct IndexTemporariesTests {
         defer { try? FileManager.default.removeItem(at: state) }
         let stages = try IndexStages(
             partitions: 1, output: FolderOutputStore(directory: directory),
-            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), state: state,
+            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), state: try StateFolder(state),
             storeThreads: .indexTests, pageThreads: .indexTests, logger: .test)
         #expect(stages.publisher.removeStaleTemporaries() == stale.count)
         for path in stale {

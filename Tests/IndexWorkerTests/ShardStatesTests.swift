@@ -14,7 +14,8 @@ struct ShardStatesTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-states-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let states = try ShardStates(
-            folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests, droppedPerCall: droppedPerCall)
+            folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests, droppedPerCall: droppedPerCall,
+            dropsAfter: .zero)
         return (states, folder)
     }
 

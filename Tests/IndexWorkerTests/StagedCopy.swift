@@ -27,7 +27,7 @@ final class StagedCopy: Sendable {
     init(brokers: String, output: any OutputStore) throws {
         let stages = try IndexStages(
             partitions: IndexStagesTests.partitions, output: output, kafka: KafkaClientConfiguration(brokers: brokers),
-            state: state, storeThreads: .indexTests, pageThreads: .indexTests, logger: .test)
+            state: try StateFolder(state), storeThreads: .indexTests, pageThreads: .indexTests, logger: .test)
         let (pages, works, artists) = (stages.pages, stages.works, stages.artists)
         workers = [
             try InProcessWorker(

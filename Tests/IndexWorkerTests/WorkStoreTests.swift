@@ -22,6 +22,53 @@ struct WorkStoreTests {
         try await NIOThreadPool.withPool(threads: 1) { pool in try await Self.sameAsInMemory(in: folder, pool: pool) }
     }
 
+    @Test(
+        "sealed at a clean stop, the store names only the partitions whose every change was acknowledged, at the later of its restore and its writes; kept, such a partition keeps its works, the others begin empty"
+    )
+    func sealNamesSettledPartitions() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("work-seal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await NIOThreadPool.withPool(threads: 1) { pool in
+            let shards = IndexShards(count: 4)
+            let work = WorkKey(source: "oai", id: "oai:1", isRecord: true)
+            let row = WorkRowsTests.version("p1", datestamp: "2026-02-01T00:00:00Z", image: nil)
+            // The first store let go before the file is opened again: it holds the file's lock.
+            let sealed = try await Self.sealedStore(in: folder, shards: shards, pool: pool, work: work, row: row)
+            let kept = try WorkStore(
+                folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: pool,
+                kept: StoreCheckpoint(
+                    cluster: nil, topic: ArtpipeTopic.indexWorksState, partitionCount: 4, written: Date(),
+                    fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+            #expect(try await kept.beginRestore(of: 0, under: AssignmentEpoch(1)).resumeOffset == 10)
+            #expect(try await kept.count(in: 0) == 1)
+            #expect(try await kept.beginRestore(of: 1, under: AssignmentEpoch(1)).resumeOffset == 0)
+            #expect(try await kept.count(in: 1) == 0, "not named: begun empty")
+        }
+    }
+
+    private static func sealedStore(
+        in folder: URL, shards: IndexShards, pool: NIOThreadPool, work: WorkKey, row: WorkRow
+    ) async throws -> (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64) {
+        let store = try WorkStore(folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: pool)
+        for partition in 0..<3 {
+            try await store.beginRestore(of: partition, under: AssignmentEpoch(1)).finish()
+        }
+        for (partition, offset) in [(0, 5), (1, 7)] {
+            _ = try await store.apply(
+                to: partition, epoch: AssignmentEpoch(1), offset: Int64(offset), work: work, key: row.key(of: work),
+                row: row)
+        }
+        // Partition 0's row acknowledged, 1's not; 2 had none.
+        store.settled(0, upTo: 6)
+        let sealed = try await store.seal(acknowledged: [10, 20, 0, 0])
+        #expect(sealed.partitions == [0: .init(offset: 10, linesSent: 0), 2: .init(offset: 0, linesSent: 0)])
+        await #expect(throws: SQLiteError.self) {
+            try await store.apply(
+                to: 0, epoch: AssignmentEpoch(1), offset: 8, work: work, key: row.key(of: work), row: row)
+        }
+        return sealed
+    }
+
     static func sameAsInMemory(in folder: URL, pool: NIOThreadPool) async throws {
         let shards = IndexShards(count: 4)
         // A small cache: most reads go to the file, not to SQLite's pages in memory.

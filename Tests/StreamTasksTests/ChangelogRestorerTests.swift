@@ -42,9 +42,39 @@ struct ChangelogRestorerTests {
         await cluster.shutdown()
     }
 
+    @Test(
+        "a partition whose rows a checkpoint kept is read from its offset on, and restored to there at least; one bounded at or below it reads nothing"
+    )
+    func resumes() async throws {
+        let cluster = try TestCluster()
+        let topic = try cluster.makeTopic("changelog", partitions: 3)
+        try await cluster.producer.send(
+            (0..<3).flatMap { partition in
+                (0..<5).map {
+                    KafkaProducerRecord(
+                        topic: topic, partition: Int32(partition), key: "k\($0)",
+                        value: Array("p\(partition)-\($0)".utf8))
+                }
+            })
+        let restores = [Collecting(resumingAt: 3), Collecting(resumingAt: 5), Collecting(resumingAt: 4)]
+        let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
+        let ends = try await restorer.restore(
+            topic, into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }), upTo: [2: 2])
+        #expect(restores[0].values.withLock { $0 } == ["p0-3", "p0-4"])
+        #expect(restores[1].values.withLock { $0 }.isEmpty && restores[2].values.withLock { $0 }.isEmpty)
+        #expect(restores.allSatisfy { $0.finished.withLock { $0 } }, "each finished")
+        #expect(ends == [0: 5, 1: 5, 2: 4], "one past the last offset restored, or where it resumed")
+        await cluster.shutdown()
+    }
+
     final class Collecting: PartitionRestore {
         let values = Mutex<[String]>([])
         let finished = Mutex(false)
+        let resumeOffset: Int64
+
+        init(resumingAt offset: Int64 = 0) {
+            resumeOffset = offset
+        }
 
         func restore(_ message: KafkaConsumerMessage) throws {
             values.withLock { $0.append(String(decoding: message.value, as: UTF8.self)) }

@@ -40,7 +40,7 @@ package struct ArtistsStage: MessageHandler {
         let epoch = try await progress.epoch(of: shard, under: context.lease)
         // Below where the restore read: in the state already.
         if !progress.wasRestored(message.offset, partition: shard) {
-            try await shards.apply(input.work, input.row, shard: shard, epoch: epoch)
+            try await shards.apply(input.work, input.row, shard: shard, epoch: epoch, offset: message.offset)
         }
         progress.read(message.topic, partition: shard, upTo: message.offset + 1, under: epoch)
         return []

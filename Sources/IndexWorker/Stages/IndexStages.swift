@@ -35,7 +35,8 @@ package struct IndexStages: Sendable {
     ///   needs (``HistoryGaps``), rather than hold the partition back.
     /// - Parameter relistEvery: how often the publisher lists the output (the command: ten write intervals).
     /// - Parameter state: the folder of this copy's own state (``PageEntryFile``, ``WorkStore``,
-    ///   ``ShardStates``), made afresh.
+    ///   ``ShardStates``), its files made afresh but for those `kept` vouches for.
+    /// - Parameter kept: the checkpoints taken from `state` and checked (``StateCheckpoints``).
     /// - Parameter storeThreads: where the works' and the lines' disk calls run.
     /// - Parameter pageThreads: where the pages' entries' disk calls run: apart, so that a new page's
     ///   entry never waits behind a publish round reading a shard's lines.
@@ -43,24 +44,29 @@ package struct IndexStages: Sendable {
     ///   ``WorkerLaunchSettings/fence``, every send).
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
-        relistEvery: Duration = .seconds(1), state: URL, storeCacheBytes: Int = defaultStateCacheBytes,
-        storeThreads: NIOThreadPool, pageThreads: NIOThreadPool, fence: GroupMembershipFence? = nil, logger: Logger
+        relistEvery: Duration = .seconds(1), state: StateFolder, kept: StateCheckpoints = StateCheckpoints(),
+        storeCacheBytes: Int = defaultStateCacheBytes, storeThreads: NIOThreadPool, pageThreads: NIOThreadPool,
+        fence: GroupMembershipFence? = nil, logger: Logger
     ) throws {
-        stateFolder = try StateFolder(state)
+        stateFolder = state
+        let state = state.url
         self.fence = fence
         // The cache is shared between the stages' three files.
         let cacheBytes = storeCacheBytes / 3
         pages = PagesStage(
             partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory,
-            entries: try PageEntryFile(path: state.appendingPathComponent("pages.sqlite").path, cacheBytes: cacheBytes),
+            entries: try PageEntryFile(
+                path: state.appendingPathComponent(PageEntryFile.fileName).path, cacheBytes: cacheBytes,
+                kept: kept.pages),
             storeThreads: pageThreads, logger: logger)
         works = WorksStage(
             states: try WorkStore(
                 folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
-                threadPool: storeThreads), kafka: kafka, logger: logger)
+                threadPool: storeThreads, kept: kept.works), kafka: kafka, logger: logger)
         artists = ArtistsStage(
             shards: try ShardStates(
-                folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions)),
+                folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions),
+                kept: kept.lines),
             kafka: kafka, logger: logger)
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,

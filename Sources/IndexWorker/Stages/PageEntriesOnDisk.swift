@@ -2,7 +2,7 @@
 final class PageEntriesOnDisk: PageEntryTable, Sendable {
     private let file: PageEntryFile
     private let partition: Int
-    private let slot: Int
+    let slot: Int
 
     init(file: PageEntryFile, partition: Int, slot: Int) {
         (self.file, self.partition, self.slot) = (file, partition, slot)

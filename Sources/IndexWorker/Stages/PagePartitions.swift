@@ -53,6 +53,9 @@ package actor PagePartitions: RestorableStore {
     /// Changes applied with nothing to write (no page id), with their assignment, until settled.
     private var appliedAlone: [Change: AssignmentEpoch] = [:]
     private var sending: [Int: Sending] = [:]
+    /// The partitions a change of which could not be sent under their assignment: their
+    /// entries may be ahead of the changelog.
+    private var unsent: Set<Int> = []
     /// Changes from another input topic waiting for a partition's changes in flight to settle.
     private var waiting: [Int: [CheckedContinuation<Void, Never>]] = [:]
     /// Summaries taken when their partition had every row acknowledged, for partitions that
@@ -75,31 +78,44 @@ package actor PagePartitions: RestorableStore {
         (self.file, self.threadPool, self.logger) = (file, threadPool, logger)
     }
 
-    /// Empties the partition's entries to be restored under `epoch`.
+    /// Empties the partition's entries to be restored under `epoch`; or, when a checkpoint kept
+    /// them, takes them as they are (their outlines read again) to be read on from where it says.
     package nonisolated func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws
         -> any PartitionRestore
     {
         let (file, restoring) = (file, restoring)
-        let entries = try await threadPool.runIfActive {
-            try restoring.epochs.withLock { restoring -> any PageEntryTable in
+        let (state, resume) = try await threadPool.runIfActive {
+            try restoring.epochs.withLock { restoring -> (PagePartition, Int64) in
                 if let current = restoring[partition], current > epoch { throw AssignmentEnded(epoch) }
                 restoring[partition] = epoch
-                return try file?.table(of: partition) ?? PageEntriesInMemory()
+                self.restoring.restoredTo.withLock { $0[partition] = nil }
+                if let file, let (table, mark) = try file.keptTable(of: partition) {
+                    var state = PagePartition(partition: partition, entries: table)
+                    try file.forEachEntry(of: table) { state.settle($0) }
+                    return (state, mark.offset)
+                }
+                return (
+                    PagePartition(
+                        partition: partition, entries: try file?.table(of: partition) ?? PageEntriesInMemory()), 0
+                )
             }
         }
-        return Restore(
-            partitions: self, epoch: epoch, restoring: restoring,
-            state: PagePartition(partition: partition, entries: entries))
+        return Restore(partitions: self, epoch: epoch, restoring: restoring, state: state, resumeOffset: resume)
     }
 
-    /// A partition restored under `epoch`: kept, unless a newer assignment's was.
-    private func restored(_ state: PagePartition, epoch: AssignmentEpoch) {
+    /// A partition restored under `epoch` up to `end` of its changelog: kept, unless a newer
+    /// assignment's was.
+    private func restored(_ state: PagePartition, epoch: AssignmentEpoch, to end: Int64) {
         let partition = state.partition
         if let held = held[partition], held.epoch > epoch { return }
         held[partition] = Held(epoch: epoch, state: state)
         // A summary settled under an earlier assignment may be older than what the output holds.
         settled[partition] = nil
         (lastApplied[partition], settledPages[partition]) = ([:], [])
+        unsent.remove(partition)
+        restoring.epochs.withLock { epochs in
+            if epochs[partition] == epoch { restoring.restoredTo.withLock { $0[partition] = end } }
+        }
         logger.info(
             "pages partition restored",
             metadata: ["kafka.partition": "\(partition)", "pages": "\(state.outlines.count)"])
@@ -170,9 +186,12 @@ package actor PagePartitions: RestorableStore {
         if let epoch = appliedAlone.removeValue(forKey: message) { return epoch }
         let partition = Int(message.topicPartition.partition)
         guard let (epoch, pageId) = inFlight.removeValue(forKey: message) else { return nil }
-        if held[partition]?.epoch == epoch, lastApplied[partition]?[pageId] == message {
-            lastApplied[partition]?[pageId] = nil
-            if succeeded { settledPages[partition]?.insert(pageId) }
+        if held[partition]?.epoch == epoch {
+            if !succeeded { unsent.insert(partition) }
+            if lastApplied[partition]?[pageId] == message {
+                lastApplied[partition]?[pageId] = nil
+                if succeeded { settledPages[partition]?.insert(pageId) }
+            }
         }
         guard sending[partition]?.epoch == epoch else { return epoch }
         sending[partition]?.unacknowledged -= 1
@@ -225,22 +244,51 @@ package actor PagePartitions: RestorableStore {
         }
     }
 
-    /// One partition's restore: the changelog's entries into a new table, on the scan's thread.
+    /// Seals the entries' file at a clean stop, the stage stopped, and returns where each
+    /// partition whose entries show only its changelog stands in it: restored, every change
+    /// applied since acknowledged; one past the last offset its restore read or this copy's
+    /// producer had acknowledged there (`acknowledged`, by partition; nil: unknown, and none is
+    /// named). Nil without a file.
+    func seal(acknowledged: [Int64]?) async throws -> (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64)? {
+        guard let file else { return nil }
+        var marks: [Int: StoreCheckpoint.Mark] = [:]
+        if let acknowledged {
+            let (epochs, ends) = restoring.epochs.withLock { ($0, restoring.restoredTo.withLock { $0 }) }
+            for (partition, end) in ends {
+                guard let epoch = held[partition]?.epoch, epochs[partition] == epoch, !unsent.contains(partition),
+                    lastApplied[partition]?.isEmpty ?? true,
+                    !inFlight.contains(where: {
+                        Int($0.key.topicPartition.partition) == partition && $0.value.epoch == epoch
+                    })
+                else { continue }
+                let written = partition < acknowledged.count ? acknowledged[partition] : 0
+                marks[partition] = StoreCheckpoint.Mark(offset: max(end, written))
+            }
+        }
+        let found = marks
+        return try await threadPool.runIfActive { try file.seal(with: found) }
+    }
+
+    /// One partition's restore: the changelog's entries into its table, on the scan's thread.
     private final class Restore: PartitionRestore, @unchecked Sendable {
         let partitions: PagePartitions
         let epoch: AssignmentEpoch
         let restoring: RestoringEpochs
+        let resumeOffset: Int64
         /// Touched only by the scan's blocking thread, then by `finish`.
         var state: PagePartition
+        var end: Int64
 
         init(
             partitions: PagePartitions, epoch: AssignmentEpoch, restoring: RestoringEpochs,
-            state: PagePartition
+            state: PagePartition, resumeOffset: Int64
         ) {
             (self.partitions, self.epoch, self.restoring, self.state) = (partitions, epoch, restoring, state)
+            (self.resumeOffset, end) = (resumeOffset, resumeOffset)
         }
 
         func restore(_ message: KafkaConsumerMessage) throws {
+            end = message.offset + 1
             guard let entry = try? IndexTopicRecords.pageEntry(message) else { return }
             let partition = state.partition
             try restoring.epochs.withLock { restoring in
@@ -250,12 +298,14 @@ package actor PagePartitions: RestorableStore {
         }
 
         func finish() async throws {
-            await partitions.restored(state, epoch: epoch)
+            await partitions.restored(state, epoch: epoch, to: end)
         }
     }
 
-    /// By partition, the epoch whose restore may write its entries.
+    /// By partition, the epoch whose restore may write its entries; and one past the last
+    /// changelog offset that restore read (or where it resumed), once it finished.
     private final class RestoringEpochs: Sendable {
         let epochs = Mutex<[Int: AssignmentEpoch]>([:])
+        let restoredTo = Mutex<[Int: Int64]>([:])
     }
 }

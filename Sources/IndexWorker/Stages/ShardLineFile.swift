@@ -2,9 +2,10 @@ import EmbeddedStore
 import Foundation
 
 /// The artist stage's lines on the copy's own disk: one SQLite file, each work's line by shard
-/// and work key, found again by artist. Scratch, as ``WorkStore``'s file: made afresh by each
-/// process, a shard emptied when it is taken anew (``table(of:)``), and a shard let go emptied a
-/// part at a time (``dropSome(of:limit:)``). Used under its owner's lock.
+/// and work key, found again by artist. As ``WorkStore``'s file: made afresh by each process
+/// unless sealed at a clean stop (``seal()``) and kept, a shard emptied when it is taken anew
+/// (``table(of:)``), and a shard let go emptied a part at a time (``dropSome(of:limit:)``).
+/// Used under its owner's lock.
 final class ShardLineFile: @unchecked Sendable {
     private let database: SQLiteDatabase
     private let select: SQLiteStatement
@@ -15,18 +16,24 @@ final class ShardLineFile: @unchecked Sendable {
     private let clearSome: SQLiteStatement
     private let anyLine: SQLiteStatement
     private let counting: SQLiteStatement
+    private let everyRow: SQLiteStatement
 
-    init(path: String, cacheBytes: Int) throws {
-        // Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
-        // interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
-        // twentieth of a page); profiled, most of a million-work rebuild went to moving them.
-        database = try SQLiteDatabase(
-            recreating: path, cacheBytes: cacheBytes,
-            schema: """
-                CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL,
-                    line BLOB NOT NULL, UNIQUE (shard, work));
-                CREATE INDEX lines_by_artist ON lines (shard, artist)
-                """)
+    /// - Parameter keeping: open the file a clean stop sealed, as it is; else make it afresh.
+    init(path: String, cacheBytes: Int, keeping: Bool = false) throws {
+        if keeping {
+            database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes)
+        } else {
+            // Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
+            // interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
+            // twentieth of a page); profiled, most of a million-work rebuild went to moving them.
+            database = try SQLiteDatabase(
+                recreating: path, cacheBytes: cacheBytes,
+                schema: """
+                    CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL,
+                        line BLOB NOT NULL, UNIQUE (shard, work));
+                    CREATE INDEX lines_by_artist ON lines (shard, artist)
+                    """)
+        }
         select = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1 AND work = ?2")
         upsert = try database.prepare(
             "INSERT INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)"
@@ -38,6 +45,25 @@ final class ShardLineFile: @unchecked Sendable {
             "DELETE FROM lines WHERE rowid IN (SELECT rowid FROM lines WHERE shard = ?1 LIMIT ?2)")
         anyLine = try database.prepare("SELECT EXISTS (SELECT 1 FROM lines WHERE shard = ?1)")
         counting = try database.prepare("SELECT count(*) FROM lines WHERE shard = ?1")
+        everyRow = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1")
+    }
+
+    /// The shard's table as the file holds it: lines a checkpoint kept.
+    func keptTable(of shard: Int) -> ShardLinesOnDisk {
+        ShardLinesOnDisk(file: self, shard: shard)
+    }
+
+    /// Each of the shard's lines, in no order.
+    func forEachRow(of shard: Int, _ body: (ShardWorks.Row) throws -> Void) throws {
+        try everyRow.run([.integer(shard)]) {
+            var reader = CompactReader($0.blob(1))
+            try body(ShardWorks.Row(artist: $0.text(0), work: try reader.indexedWork()))
+        }
+    }
+
+    /// Seals the file (``SQLiteDatabase/seal()``); returns its size.
+    func seal() throws -> Int64 {
+        try database.seal()
     }
 
     /// The shard's table, emptied: it is read again from its changelog.

@@ -7,7 +7,8 @@ import Synchronization
 /// The artist shards this copy holds: each begins empty at its assignment and is restored
 /// from the topic (``beginRestore(of:under:)``), then read on; a shard changed since it was
 /// last published is marked so, and rendered again only where it changed. The shards' lines are on the copy's own disk
-/// (``ShardLineFile``); what stays in memory is per artist.
+/// (``ShardLineFile``); what stays in memory is per artist. A shard a checkpoint of a clean stop
+/// names (``StoreCheckpoint``) keeps its lines and is read on from the offset it names.
 package final class ShardStates: RestorableStore {
     private struct Held {
         var epoch: AssignmentEpoch
@@ -16,13 +17,26 @@ package final class ShardStates: RestorableStore {
         var changed = true
         /// To be rendered whole at the next take: its last publish did not finish.
         var whole = true
+        /// One past the last offset of the topic its lines show (restored or applied); nil
+        /// until its restore began.
+        var appliedTo: Int64?
+    }
+
+    /// A shard let go whose lines are still in the file.
+    private struct Leaving {
+        var shard: Int
+        var since: ContinuousClock.Instant
+        /// Where its lines stood when let go, while none of them is forgotten yet.
+        var intactTo: Int64?
     }
 
     private struct State {
         let file: ShardLineFile
         var held: [Int: Held] = [:]
         /// Shards let go whose lines are still in the file, forgotten a part at a time.
-        var leaving: [Int] = []
+        var leaving: [Leaving] = []
+        /// The shards whose lines a checkpoint vouched for, until each is restored or begun anew.
+        var kept: [Int: StoreCheckpoint.Mark] = [:]
     }
 
     private let state: Mutex<State>
@@ -31,34 +45,44 @@ package final class ShardStates: RestorableStore {
     /// The lines of shards let go that each ``keep(_:)`` forgets: a small part of a round, so
     /// the shards held are not held up.
     let droppedPerCall: Int
+    /// How long a shard let go keeps its lines before they are forgotten: a copy that stops
+    /// lets go of every shard, and its checkpoint keeps them.
+    let dropsAfter: Duration
 
     /// How artists are placed in the shards (``ShardWorks/layout``).
     let layout: IndexShards?
 
-    /// Opens the lines' file in `folder`, replacing what an earlier process left.
+    /// The file's name in the state folder.
+    static let fileName = "lines.sqlite"
+
+    /// Opens the lines' file in `folder`: the one an earlier process sealed, when `kept` is its
+    /// checkpoint, checked already; else a new file in place of what was there.
     init(
         folder: URL, cacheBytes: Int, threadPool: NIOThreadPool, droppedPerCall: Int = 10_000,
-        layout: IndexShards? = nil
+        dropsAfter: Duration = .seconds(60), layout: IndexShards? = nil, kept: StoreCheckpoint? = nil
     ) throws {
         self.layout = layout
-        state = Mutex(
-            State(
-                file: try ShardLineFile(
-                    path: folder.appendingPathComponent("lines.sqlite").path, cacheBytes: cacheBytes))
-        )
-        (self.threadPool, self.droppedPerCall) = (threadPool, droppedPerCall)
+        var state = State(
+            file: try ShardLineFile(
+                path: folder.appendingPathComponent(Self.fileName).path, cacheBytes: cacheBytes, keeping: kept != nil))
+        state.kept = kept?.partitions ?? [:]
+        self.state = Mutex(state)
+        (self.threadPool, self.droppedPerCall, self.dropsAfter) = (threadPool, droppedPerCall, dropsAfter)
     }
 
-    /// Applies a row of `shard` read under the assignment `epoch`; a row of an assignment older
-    /// than the shard's is left out.
-    func apply(_ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch) async throws {
+    /// Applies a row of `shard` read at `offset` under the assignment `epoch`; a row of an
+    /// assignment older than the shard's is left out.
+    func apply(
+        _ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch, offset: Int64? = nil
+    ) async throws {
         try await threadPool.runIfActive {
-            try self.state.withLock { try self.apply(work, row, shard: shard, epoch: epoch, in: &$0) }
+            try self.state.withLock { try self.apply(work, row, shard: shard, epoch: epoch, offset: offset, in: &$0) }
         }
     }
 
     private func apply(
-        _ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch, in state: inout State
+        _ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch, offset: Int64?,
+        in state: inout State
     )
         throws
     {
@@ -76,28 +100,63 @@ package final class ShardStates: RestorableStore {
         }
         defer { state.held[shard] = entry }
         if !(try entry.works.apply(work, row)).isEmpty { entry.changed = true }
+        if let offset, let applied = entry.appliedTo { entry.appliedTo = max(applied, offset + 1) }
     }
 
     /// The shard taken anew under `epoch`: emptied whole (``ShardLineFile/table(of:)``), so no
     /// longer leaving.
     private func begin(_ shard: Int, epoch: AssignmentEpoch, in state: inout State) throws -> Held {
-        state.leaving.removeAll { $0 == shard }
+        state.leaving.removeAll { $0.shard == shard }
+        state.kept[shard] = nil
         return Held(
             epoch: epoch, works: ShardWorks(shard: shard, lines: try state.file.table(of: shard), layout: layout))
     }
 
-    /// Empties `shard` to be restored under `epoch` from `artpipe.index-artists`.
+    /// Empties `shard` to be restored under `epoch` from `artpipe.index-artists`, or, when a
+    /// checkpoint kept its lines, takes them as they are (their artists counted again) to be
+    /// read on from the offset it names.
     package func beginRestore(of shard: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
-        try await threadPool.runIfActive {
-            try self.state.withLock { state in
+        let resume = try await threadPool.runIfActive {
+            try self.state.withLock { state -> Int64 in
                 if let held = state.held[shard], held.epoch > epoch { throw AssignmentEnded(epoch) }
-                state.held[shard] = try self.begin(shard, epoch: epoch, in: &state)
+                if let kept = state.kept.removeValue(forKey: shard) {
+                    var works = ShardWorks(shard: shard, lines: state.file.keptTable(of: shard), layout: self.layout)
+                    try state.file.forEachRow(of: shard) { works.adopt($0) }
+                    state.held[shard] = Held(epoch: epoch, works: works, appliedTo: kept.offset)
+                    return kept.offset
+                }
+                var held = try self.begin(shard, epoch: epoch, in: &state)
+                held.appliedTo = 0
+                state.held[shard] = held
+                return 0
             }
         }
         // Each row applied as the stage would.
-        return RowRestore { message in
+        return RowRestore(resumingAt: resume) { message in
             guard let input = try? IndexTopicRecords.artistRow(message) else { return }
-            try self.state.withLock { try self.apply(input.work, input.row, shard: shard, epoch: epoch, in: &$0) }
+            try self.state.withLock {
+                try self.apply(input.work, input.row, shard: shard, epoch: epoch, offset: message.offset, in: &$0)
+            }
+        }
+    }
+
+    /// Seals the file at a clean stop, its stage and publisher stopped (``ShardLineFile/seal()``),
+    /// and returns where each shard whose lines are whole stands: held, or let go with none of
+    /// its lines forgotten yet; a kept shard not assigned since as its checkpoint had it.
+    func seal() async throws -> (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64) {
+        try await threadPool.runIfActive {
+            try self.state.withLock { state in
+                var partitions = state.kept
+                for leaving in state.leaving {
+                    if let intact = leaving.intactTo {
+                        partitions[leaving.shard] = StoreCheckpoint.Mark(offset: intact)
+                    }
+                }
+                for (shard, held) in state.held {
+                    if let applied = held.appliedTo { partitions[shard] = StoreCheckpoint.Mark(offset: applied) }
+                }
+                return (partitions, try state.file.seal())
+            }
         }
     }
 
@@ -167,13 +226,16 @@ package final class ShardStates: RestorableStore {
     func keep(_ assignments: StageAssignments) async throws {
         try await threadPool.runIfActive {
             try self.state.withLock { state in
+                let now = ContinuousClock.now
                 for (shard, entry) in state.held.sorted(by: { $0.key < $1.key })
                 where assignments.hasEnded(shard, epoch: entry.epoch) {
                     state.held[shard] = nil
-                    state.leaving.append(shard)
+                    state.leaving.append(Leaving(shard: shard, since: now, intactTo: entry.appliedTo))
                 }
-                guard let shard = state.leaving.first else { return }
-                if !(try state.file.dropSome(of: shard, limit: self.droppedPerCall)) {
+                guard var leaving = state.leaving.first, now - leaving.since >= self.dropsAfter else { return }
+                leaving.intactTo = nil
+                state.leaving[0] = leaving
+                if !(try state.file.dropSome(of: leaving.shard, limit: self.droppedPerCall)) {
                     state.leaving.removeFirst()
                 }
             }

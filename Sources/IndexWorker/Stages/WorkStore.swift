@@ -10,7 +10,8 @@ import Synchronization
 /// its changelog row names. Memory is SQLite's page cache (`cacheBytes`), whatever the works a
 /// copy owns; a work's state is read when a row of it comes and written back after. A partition
 /// begins empty at each assignment and is read again from its changelog
-/// (`artpipe.index-works-state`), so the file is scratch: made afresh by each process.
+/// (`artpipe.index-works-state`), unless the file was sealed at a clean stop with a checkpoint
+/// naming it (``StoreCheckpoint``): its rows are then kept, and the changelog read from there.
 ///
 /// A work's changelog row is sent before the lines its change writes (``WorksStage``), so a
 /// restored work may be ahead of the lines its shards hold. The changelog also holds, per
@@ -25,13 +26,18 @@ package final class WorkStore: RestorableStore {
     /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
     private let threadPool: NIOThreadPool
 
-    /// Opens the store in `folder` (made when missing), replacing what an earlier process left.
+    /// The file's name in the state folder.
+    package static let fileName = "works.sqlite"
+
+    /// Opens the store in `folder` (made when missing): the file an earlier process sealed, when
+    /// `kept` is its checkpoint, checked already; else a new file in place of what was there.
     /// - Parameter cacheBytes: what SQLite keeps of it in memory.
-    package init(folder: URL, shards: IndexShards, cacheBytes: Int, threadPool: NIOThreadPool)
-        throws
-    {
+    package init(
+        folder: URL, shards: IndexShards, cacheBytes: Int, threadPool: NIOThreadPool, kept: StoreCheckpoint? = nil
+    ) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        held = Mutex(try Held(path: folder.appendingPathComponent("works.sqlite").path, cacheBytes: cacheBytes))
+        held = Mutex(
+            try Held(path: folder.appendingPathComponent(Self.fileName).path, cacheBytes: cacheBytes, kept: kept))
         (self.shards, self.threadPool) = (shards, threadPool)
     }
 
@@ -107,6 +113,7 @@ package final class WorkStore: RestorableStore {
         }
         if rewrite { held.marks[partition]?.rewriteAt = offset }
         change.linesSent = held.marks[partition]?.moved()
+        held.marks[partition]?.lastApplied = offset
         return change
     }
 
@@ -121,6 +128,7 @@ package final class WorkStore: RestorableStore {
     package func outputsLost(in partition: Int, at offset: Int64) -> Bool {
         held.withLock { held in
             guard var marks = held.marks[partition] else { return false }
+            marks.lost = true
             if marks.rewriteAt == offset { marks.held = true }
             if !marks.held { marks.rewriteAt = nil }
             held.marks[partition] = marks
@@ -146,17 +154,26 @@ package final class WorkStore: RestorableStore {
     /// counts); a mark, where the lines are known sent. A work whose row names an offset at or
     /// past the last mark is unsure.
     package func beginRestore(of partition: Int, under epoch: AssignmentEpoch) async throws -> any PartitionRestore {
-        try await threadPool.runIfActive {
-            try self.held.withLock { held in
+        let resume = try await threadPool.runIfActive {
+            try self.held.withLock { held -> Int64 in
                 if let current = held.epochs[partition], current > epoch { throw AssignmentEnded(epoch) }
-                try held.clear.run([.integer(partition)])
                 held.epochs[partition] = epoch
-                held.marks[partition] = Marks()
+                if let kept = held.kept.removeValue(forKey: partition) {
+                    held.marks[partition] = Marks(linesSent: kept.linesSent ?? 0, restoredTo: kept.offset)
+                    return kept.offset
+                }
+                try held.clear.run([.integer(partition)])
+                held.marks[partition] = Marks(restoredTo: 0)
+                return 0
             }
         }
         // A row this version cannot read fails the restore (the partition is held, and says
         // why): left out, it would lose its work.
-        return RowRestore { [shards] message in
+        return RowRestore(resumingAt: resume) { [shards] message in
+            self.held.withLock { held in
+                guard held.epochs[partition] == epoch else { return }
+                held.marks[partition]?.restoredTo = message.offset + 1
+            }
             switch try IndexTopicRecords.workStateRow(message, shards: shards) {
             case .linesSent(let position):
                 self.held.withLock { held in
@@ -171,6 +188,29 @@ package final class WorkStore: RestorableStore {
                     try held.put(
                         state ?? WorkState(work: work), of: work, in: partition, offset: offset, keepEmpty: true)
                 }
+            }
+        }
+    }
+
+    /// Seals the file at a clean stop, its stage stopped (``SQLiteDatabase/seal()``), and
+    /// returns where each partition whose rows show only its changelog stands in it: one past
+    /// the last offset its restore read or this copy's producer had acknowledged there
+    /// (`acknowledged`, by partition; nil: unknown, and no partition is named), with its mark of
+    /// lines sent. A kept partition not assigned since is named as its checkpoint had it.
+    package func seal(acknowledged: [Int64]?) async throws -> (
+        partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64
+    ) {
+        try await threadPool.runIfActive {
+            try self.held.withLock { held in
+                var partitions = held.kept
+                if let acknowledged {
+                    for (partition, marks) in held.marks where marks.showsOnlyItsChangelog {
+                        let written = partition < acknowledged.count ? acknowledged[partition] : 0
+                        partitions[partition] = StoreCheckpoint.Mark(
+                            offset: max(marks.restoredTo ?? 0, written), linesSent: marks.linesSent)
+                    }
+                }
+                return (partitions, try held.database.seal())
             }
         }
     }
@@ -191,6 +231,20 @@ package final class WorkStore: RestorableStore {
         var rewriteAt: Int64?
         /// The mark stays for the rest of the assignment: a rewrite's outputs were lost.
         var held = false
+        /// One past the last changelog offset the partition's restore read (or where it resumed);
+        /// nil for a partition begun without one.
+        var restoredTo: Int64?
+        /// The input offset of the last row applied under the assignment.
+        var lastApplied: Int64?
+        /// Outputs of a row applied were lost: the state may hold changes its changelog lacks.
+        var lost = false
+
+        /// Whether the partition's rows are its changelog's up to where it was read or written:
+        /// every change applied under the assignment acknowledged, none lost.
+        var showsOnlyItsChangelog: Bool {
+            guard restoredTo != nil, !lost else { return false }
+            return lastApplied.map { settled > $0 } ?? true
+        }
 
         mutating func restored(linesSent position: Int64) {
             linesSent = max(linesSent, position)
@@ -218,15 +272,22 @@ package final class WorkStore: RestorableStore {
         var epochs: [Int: AssignmentEpoch] = [:]
         /// Each partition's marks, under its assignment.
         var marks: [Int: Marks] = [:]
+        /// The partitions whose rows a checkpoint vouched for, until each is restored or begun anew.
+        var kept: [Int: StoreCheckpoint.Mark] = [:]
 
-        init(path: String, cacheBytes: Int) throws {
-            // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
-            database = try SQLiteDatabase(
-                recreating: path, cacheBytes: cacheBytes,
-                schema: """
-                    CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
-                        offset INTEGER NOT NULL, UNIQUE (partition, work))
-                    """)
+        init(path: String, cacheBytes: Int, kept: StoreCheckpoint?) throws {
+            if let kept {
+                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes)
+                self.kept = kept.partitions
+            } else {
+                // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
+                database = try SQLiteDatabase(
+                    recreating: path, cacheBytes: cacheBytes,
+                    schema: """
+                        CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
+                            offset INTEGER NOT NULL, UNIQUE (partition, work))
+                        """)
+            }
             select = try database.prepare("SELECT state, offset FROM works WHERE partition = ?1 AND work = ?2")
             upsert = try database.prepare(
                 """
@@ -249,6 +310,7 @@ package final class WorkStore: RestorableStore {
                 if current == epoch { return true }
             }
             try clear.run([.integer(partition)])
+            kept[partition] = nil
             epochs[partition] = epoch
             marks[partition] = Marks()
             return true

@@ -72,6 +72,12 @@ package struct ShardWorks: Sendable {
         return Set([before?.artist, row?.artist].compactMap { $0 })
     }
 
+    /// Counts a line its table holds already (kept from a clean stop): what ``apply(_:_:)``
+    /// would have counted when it wrote it.
+    package mutating func adopt(_ row: Row) {
+        add(row)
+    }
+
     private mutating func remove(_ row: Row) {
         note(row.artist)
         counts[row.artist, default: 0] -= 1

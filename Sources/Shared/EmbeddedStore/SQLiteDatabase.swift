@@ -1,26 +1,49 @@
 import CSQLite
 import Foundation
 
-/// One SQLite database file, opened for a store that is scratch state: no journal, no fsync, one
-/// connection holding the file, its changes in a transaction committed every so many
-/// (``changed()``), so a change costs no commit of its own. Not safe to share between threads at
-/// once: its owner calls it from one thread at a time (the calls block on the disk, so never from
-/// the cooperative pool).
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One SQLite database file, opened for a store whose truth is a changelog: no journal, no
+/// fsync while it runs, one connection holding the file, its changes in a transaction committed
+/// every so many (``changed()``), so a change costs no commit of its own. A file is trusted
+/// again only when it was sealed (``seal()``: committed, synced, written no more) and its
+/// owner checked it (``init(keeping:cacheBytes:)``); a file left any other way may be torn.
+/// Not safe to share between threads at once: its owner calls it from one thread at a time (the
+/// calls block on the disk, so never from the cooperative pool).
 package final class SQLiteDatabase {
     private let handle: OpaquePointer
     package let path: String
     /// Changes since the open transaction began.
     private var changes = 0
     private static let changesACommit = 10_000
+    /// Sealed: committed and synced, no transaction open; every statement then fails.
+    package private(set) var isSealed = false
 
     /// Opens `path` afresh: whatever a previous process left there is removed first (the store
     /// is rebuilt from its changelog, and a file left by a killed process may be torn); makes
     /// `schema` and opens the first transaction.
     /// - Parameter cacheBytes: the pages SQLite keeps in memory; the rest is read from the file.
-    package init(recreating path: String, cacheBytes: Int, schema: String) throws {
+    package convenience init(recreating path: String, cacheBytes: Int, schema: String) throws {
         for suffix in ["", "-journal", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
+        try self.init(opening: path, cacheBytes: cacheBytes)
+        try execute(schema + "; BEGIN;")
+    }
+
+    /// Opens the file a sealed database left at `path`, as it is, and opens a transaction: its
+    /// owner checked that the file is the one sealed (``seal()``'s size, its checkpoint).
+    package convenience init(keeping path: String, cacheBytes: Int) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "no database to keep at \(path)", statement: nil)
+        }
+        try self.init(opening: path, cacheBytes: cacheBytes)
+        try execute("BEGIN;")
+    }
+
+    private init(opening path: String, cacheBytes: Int) throws {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let opened else {
@@ -29,17 +52,47 @@ package final class SQLiteDatabase {
             throw SQLiteError(code: code, message: "\(message): \(path)", statement: nil)
         }
         (handle, self.path) = (opened, path)
-        // Scratch state: a crash loses the file anyway, so nothing is journalled or synced.
+        // Nothing is journalled or synced as it runs: a file is trusted again only once sealed.
         try execute(
             """
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
             PRAGMA temp_store = MEMORY; PRAGMA cache_size = -\(max(cacheBytes / 1024, 64));
             """)
-        try execute(schema + "; BEGIN;")
+    }
+
+    /// Commits the open transaction, writes the file through to the disk (fsync) and opens no
+    /// other: every statement fails from now on, so the file stays as sealed. Returns its size
+    /// in bytes, for its checkpoint.
+    package func seal() throws -> Int64 {
+        guard !isSealed else { return try Self.size(of: path) }
+        try execute("COMMIT;")
+        isSealed = true
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else {
+            throw SQLiteError(code: SQLITE_IOERR, message: "cannot open \(path) to sync it", statement: nil)
+        }
+        defer { close(file) }
+        guard fsync(file) == 0 else {
+            throw SQLiteError(
+                code: SQLITE_IOERR, message: "cannot sync \(path): \(String(cString: strerror(errno)))", statement: nil)
+        }
+        return try Self.size(of: path)
+    }
+
+    /// The size of the file at `path`, in bytes.
+    package static func size(of path: String) throws -> Int64 {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw SQLiteError(
+                code: SQLITE_IOERR, message: "cannot read the size of \(path): \(String(cString: strerror(errno)))",
+                statement: nil)
+        }
+        return Int64(status.st_size)
     }
 
     /// Counts a change made; commits the open transaction every ``changesACommit`` and opens the next.
     package func changed() throws {
+        guard !isSealed else { throw sealedError(nil) }
         changes += 1
         guard changes >= Self.changesACommit else { return }
         try execute("COMMIT; BEGIN;")
@@ -52,6 +105,7 @@ package final class SQLiteDatabase {
 
     /// Runs one or more statements that take no parameters and return no rows.
     package func execute(_ sql: String) throws {
+        guard !isSealed else { throw sealedError(sql) }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -71,4 +125,10 @@ package final class SQLiteDatabase {
     }
 
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// What a statement run after ``seal()`` throws.
+    func sealedError(_ statement: String?) -> SQLiteError {
+        SQLiteError(
+            code: SQLITE_MISUSE, message: "the database \(path) is sealed: written no more", statement: statement)
+    }
 }

@@ -23,6 +23,7 @@ package final class SQLiteStatement {
 
     /// Runs the statement with `values`, calling `row` for each row it returns.
     package func run(_ values: [Value], row: (SQLiteRow) throws -> Void = { _ in }) throws {
+        guard !database.isSealed else { throw database.sealedError(sql) }
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)

@@ -25,23 +25,31 @@ package struct ChangelogRestorer: Sendable {
         (self.kafka, self.timeout, self.logger) = (kafka, timeout, logger)
     }
 
-    /// Hands each partition of `restores` its rows of `changelog`, from its oldest offset up to
-    /// its offset in `bounds` (a partition it does not name: where the changelog ends now), in
-    /// offset order, on a blocking thread; then finishes each. A partition bounded at 0 reads
-    /// nothing; one `holds` no longer answers for gets no more rows and is not finished. Returns,
-    /// by partition, one past the last offset restored (none: nothing). Throws the first failure
-    /// of the scan or of a store; the other partitions' rows stop then.
+    /// Hands each partition of `restores` its rows of `changelog`, from its restore's
+    /// ``PartitionRestore/resumeOffset`` (its oldest offset, for most) up to its offset in
+    /// `bounds` (a partition it does not name: where the changelog ends now), in offset order,
+    /// on a blocking thread; then finishes each. A partition bounded at or below where it resumes
+    /// reads nothing; one `holds` no longer answers for gets no more rows and is not finished.
+    /// Returns, by partition, one past the last offset its state shows: the last restored, or
+    /// where it resumed (none: nothing). Throws the first failure of the scan or of a store; the
+    /// other partitions' rows stop then.
     package func restore(
         _ changelog: String, into restores: [Int: any PartitionRestore], upTo bounds: [Int: Int64] = [:],
         holds: @escaping @Sendable (Int) -> Bool = { _ in true }
     ) async throws -> [Int: Int64] {
-        let read = restores.keys.filter { (bounds[$0] ?? 1) > 0 }
+        let read = restores.filter { (bounds[$0.key] ?? .max) > $0.value.resumeOffset }
         let scanned = Scanned()
+        for (partition, restore) in restores where restore.resumeOffset > 0 {
+            scanned.ends[partition] = restore.resumeOffset
+        }
         let began = ContinuousClock.now
         let metadata: Logger.Metadata = [
             "kafka.topic": "\(changelog)", "kafka.partitions": "\(restores.keys.sorted())",
         ]
-        logger.info("restoring changelog", metadata: metadata)
+        let resumed = restores.filter { $0.value.resumeOffset > 0 }.keys.sorted()
+        logger.info(
+            "restoring changelog",
+            metadata: resumed.isEmpty ? metadata : metadata.merging(["kept.partitions": "\(resumed)"]) { $1 })
         if !read.isEmpty {
             let visit: @Sendable (KafkaConsumerMessage) -> Void = { message in
                 let partition = Int(message.partition)
@@ -55,12 +63,12 @@ package struct ChangelogRestorer: Sendable {
                 }
             }
             try await KafkaTopicSnapshot.scan(
-                changelog, from: Dictionary(uniqueKeysWithValues: read.map { (Int32($0), Int64(0)) }),
+                changelog, from: Dictionary(uniqueKeysWithValues: read.map { (Int32($0.key), $0.value.resumeOffset) }),
                 upTo: Dictionary(uniqueKeysWithValues: bounds.map { (Int32($0.key), $0.value) }),
                 configuration: kafka, timeout: timeout, requestTimeout: Self.requestTimeout,
                 stallTimeout: Self.stallTimeout, logger: logger,
                 // Nothing left to restore once no partition of it is held.
-                continuing: { read.contains(where: holds) }, visit: visit)
+                continuing: { read.keys.contains(where: holds) }, visit: visit)
             if let error = scanned.error { throw error }
         }
         for (partition, restore) in restores.sorted(by: { $0.key < $1.key }) where holds(partition) {

@@ -26,7 +26,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     @Option(
         help: """
             A folder of this copy's own (an emptyDir): the index's state (pages, works, lines), in embedded \
-            SQLite files made afresh at each start and restored from Kafka's index topics. Default: a new \
+            SQLite files restored from Kafka's index topics. A clean stop seals them with a checkpoint, and a \
+            copy started again on the folder keeps them, reading the topics only from there. Default: a new \
             folder in the temporary directory, removed at exit.
             """)
     var state: String?
@@ -89,13 +90,21 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     defer { fence.stop() }
                     settings.fence = fence
                     settings.producerDeliveryTimeout = settings.producerDeliveryTimeout ?? fence.deliveryTimeout
-                    // The state folder is locked and its files made afresh: disk calls, off the cooperative pool.
+                    // The state folder is locked, its checkpoints taken and its files opened: disk
+                    // calls, off the cooperative pool.
                     let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
                     let accepts = acceptMissingHistory
+                    let folder = try await storeThreads.runIfActive { try StateFolder(stateFolder) }
+                    let kept =
+                        state == nil
+                        ? StateCheckpoints()
+                        : try await StateCheckpoints.take(
+                            from: folder, partitions: partitions, kafka: client, timeout: settings.connectTimeout,
+                            threadPool: storeThreads, logger: logger)
                     let stages = try await storeThreads.runIfActive {
                         try IndexStages(
                             partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
-                            relistEvery: .seconds(fromFlag: interval) * 10, state: stateFolder,
+                            relistEvery: .seconds(fromFlag: interval) * 10, state: folder, kept: kept,
                             storeCacheBytes: cacheBytes,
                             storeThreads: storeThreads, pageThreads: pageThreads, fence: fence, logger: logger)
                     }
@@ -115,6 +124,11 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                         companions: worker.endpointServices(
                             registry: registry, problem: { stages.problem }, logger: logger)
                     )
+                    // Stopped cleanly: what the folder holds is kept for the next start on it.
+                    if state != nil {
+                        await stages.seal(
+                            kafka: client, timeout: settings.connectTimeout, threadPool: storeThreads, logger: logger)
+                    }
                 }
             }
         }

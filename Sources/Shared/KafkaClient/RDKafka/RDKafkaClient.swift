@@ -49,6 +49,14 @@ final class RDKafkaClient: @unchecked Sendable {
     /// librdkafka 2.3.0 fixed it.
     static let abortsDestroyBeforeAssignment = !KafkaLibraryVersion.isAtLeast(2, 3)
 
+    /// The cluster's id, from the metadata the handle has (asked for when it has none); nil
+    /// when the brokers give none within `timeoutMilliseconds`.
+    func clusterID(timeoutMilliseconds: Int32) -> String? {
+        guard let id = rd_kafka_clusterid(handle, timeoutMilliseconds) else { return nil }
+        defer { rd_kafka_mem_free(handle, id) }
+        return String(cString: id)
+    }
+
     /// The broker's view of topics and partitions. Blocks up to `timeoutMilliseconds`.
     func metadata(timeoutMilliseconds: Int32) throws -> KafkaMetadata {
         var raw: UnsafePointer<rd_kafka_metadata>?

@@ -1,0 +1,67 @@
+import EmbeddedStore
+import Foundation
+import KafkaClient
+import Logging
+import NIOPosix
+import PipelineContract
+import StreamTasks
+
+extension IndexStages {
+    /// At a clean stop, every stage and the publisher stopped: seals the three store files and
+    /// leaves a checkpoint beside each (``StoreCheckpoint``), naming the partitions whose state
+    /// shows only its changelog, each at the lower of where this copy read or wrote it and where
+    /// the brokers say it ends (a restore reads again from there, which changes nothing). A copy
+    /// started again on the folder keeps them (``StateCheckpoints``). Whatever fails leaves no
+    /// checkpoint for that file, said in the log: the next start restores it in full.
+    package func seal(kafka: KafkaClientConfiguration, timeout: Duration, threadPool: NIOThreadPool, logger: Logger)
+        async
+    {
+        let bounds: KafkaTopicBounds
+        do {
+            bounds = try await KafkaTopicBounds.read(
+                StateCheckpoints.files.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
+        } catch {
+            logger.warning(
+                "no checkpoint of the state: the brokers did not say where the changelogs end; the next start restores it in full",
+                metadata: ["error": "\(error)"])
+            return
+        }
+        let partitions = pages.partitions
+        for (name, topic) in StateCheckpoints.files {
+            do {
+                let sealed: (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64)?
+                switch name {
+                case PageEntryFile.fileName:
+                    sealed = try await pages.states.seal(
+                        acknowledged: acknowledged.ends(of: topic, partitions: partitions))
+                case WorkStore.fileName:
+                    sealed = try await works.states.seal(
+                        acknowledged: acknowledged.ends(of: topic, partitions: partitions))
+                default:
+                    sealed = try await artists.shards.seal()
+                }
+                guard let sealed, let ends = bounds.partitions[topic] else { continue }
+                var marks: [Int: StoreCheckpoint.Mark] = [:]
+                for (partition, var mark) in sealed.partitions where partition < ends.count {
+                    mark.offset = min(mark.offset, ends[partition].high)
+                    marks[partition] = mark
+                }
+                let checkpoint = StoreCheckpoint(
+                    cluster: bounds.clusterID, topic: topic, partitionCount: partitions, written: Date(),
+                    fileBytes: sealed.fileBytes, partitions: marks)
+                let path = stateFolder.url.appendingPathComponent(name).path
+                try await threadPool.runIfActive { try checkpoint.write(to: StoreCheckpoint.location(of: path)) }
+                logger.info(
+                    "state file sealed with its checkpoint",
+                    metadata: [
+                        "state.file": "\(name)", "kafka.topic": "\(topic)",
+                        "kafka.partitions": "\(marks.keys.sorted())",
+                    ])
+            } catch {
+                logger.warning(
+                    "no checkpoint of a state file: the next start restores its partitions in full",
+                    metadata: ["state.file": "\(name)", "error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import EmbeddedStore
+import Foundation
+import KafkaClient
+import Logging
+import NIOPosix
+import PipelineContract
+import StreamTasks
+
+/// The checkpoints of a copy's three store files, each of which a clean stop leaves beside its
+/// file (``StoreCheckpoint``): taken from the state folder at start and checked against the
+/// cluster, so that the stores keep what they vouch for; a file whose checkpoint is missing or
+/// refused is made afresh, and its partitions restored in full, with a line in the log saying why.
+package struct StateCheckpoints: Sendable {
+    package var pages: StoreCheckpoint?
+    package var works: StoreCheckpoint?
+    package var lines: StoreCheckpoint?
+
+    package init(pages: StoreCheckpoint? = nil, works: StoreCheckpoint? = nil, lines: StoreCheckpoint? = nil) {
+        (self.pages, self.works, self.lines) = (pages, works, lines)
+    }
+
+    /// Each store file's name in the state folder, with the changelog its checkpoint's offsets are of.
+    static let files: [(name: String, topic: String)] = [
+        (PageEntryFile.fileName, ArtpipeTopic.indexPages), (WorkStore.fileName, ArtpipeTopic.indexWorksState),
+        (ShardStates.fileName, ArtpipeTopic.indexArtists),
+    ]
+
+    subscript(file name: String) -> StoreCheckpoint? {
+        get {
+            switch name {
+            case PageEntryFile.fileName: pages
+            case WorkStore.fileName: works
+            default: lines
+            }
+        }
+        set {
+            switch name {
+            case PageEntryFile.fileName: pages = newValue
+            case WorkStore.fileName: works = newValue
+            default: lines = newValue
+            }
+        }
+    }
+
+    /// Takes the checkpoints from `folder` (each removed as it is read: the files are about to be
+    /// written) and keeps those the cluster's topics bear out for `partitions` partitions
+    /// (``StoreCheckpoint/refusal(file:bounds:partitionCount:now:)``). The files' calls run on
+    /// `threadPool`.
+    package static func take(
+        from folder: StateFolder, partitions: Int, kafka: KafkaClientConfiguration, timeout: Duration,
+        threadPool: NIOThreadPool, logger: Logger
+    ) async throws -> StateCheckpoints {
+        let found = try await threadPool.runIfActive {
+            files.compactMap { file -> (name: String, topic: String, taken: Result<StoreCheckpoint, any Error>)? in
+                let path = folder.url.appendingPathComponent(file.name).path
+                do {
+                    return try StoreCheckpoint.take(at: StoreCheckpoint.location(of: path)).map {
+                        (file.name, file.topic, .success($0))
+                    }
+                } catch {
+                    return (file.name, file.topic, .failure(error))
+                }
+            }
+        }
+        guard !found.isEmpty else {
+            logger.info("no checkpoint in the state folder: every partition is restored from its changelog")
+            return StateCheckpoints()
+        }
+        let bounds: KafkaTopicBounds
+        do {
+            bounds = try await KafkaTopicBounds.read(
+                files.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
+        } catch {
+            logger.warning(
+                "the state folder's files are made afresh: the brokers did not say where the changelogs end",
+                metadata: ["error": "\(error)"])
+            return StateCheckpoints()
+        }
+        var kept = StateCheckpoints()
+        for (name, topic, taken) in found {
+            let path = folder.url.appendingPathComponent(name).path
+            let refusal: String?
+            switch taken {
+            case .failure(let error):
+                refusal = "its checkpoint cannot be read (\(error))"
+            case .success(let checkpoint) where checkpoint.topic != topic:
+                refusal = "its checkpoint is of \(checkpoint.topic), not \(topic)"
+            case .success(let checkpoint):
+                let size = try await threadPool.runIfActive { try? SQLiteDatabase.size(of: path) }
+                refusal = checkpoint.refusal(file: size, bounds: bounds, partitionCount: partitions, now: Date())
+                if refusal == nil { kept[file: name] = checkpoint }
+            }
+            if let refusal {
+                logger.warning(
+                    "state file made afresh, its partitions restored in full: \(refusal)",
+                    metadata: ["state.file": "\(name)"])
+            } else {
+                logger.info(
+                    "state file kept from a clean stop: its partitions are read from their checkpoint on",
+                    metadata: [
+                        "state.file": "\(name)", "kafka.topic": "\(topic)",
+                        "kafka.partitions": "\(kept[file: name]?.partitions.keys.sorted() ?? [])",
+                    ])
+            }
+        }
+        return kept
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import KafkaClient
+
+extension StoreCheckpoint {
+    /// Why the checkpoint cannot be trusted against the cluster now, in words for the log; nil
+    /// when it can. Refused: a checkpoint of another layout, another cluster, another partition
+    /// count, older than ``maximumAge`` or dated ahead of `now`; a store file (`file`: its size
+    /// now, nil when it is missing) not the size it was sealed at; an offset past where its
+    /// changelog partition ends, or before where it begins (the topic made again, or records
+    /// deleted).
+    package func refusal(file: Int64?, bounds: KafkaTopicBounds, partitionCount: Int, now: Date) -> String? {
+        guard format == Self.currentFormat else {
+            return "its checkpoint is of layout \(format), this version reads \(Self.currentFormat)"
+        }
+        guard let file else { return "its file is missing" }
+        guard file == fileBytes else {
+            return "its file is \(file) bytes, sealed at \(fileBytes): cut or changed since"
+        }
+        if let cluster, let now = bounds.clusterID, cluster != now {
+            return "it was written on Kafka cluster \(cluster), the brokers are cluster \(now)"
+        }
+        guard self.partitionCount == partitionCount else {
+            return "it was written for \(self.partitionCount) partitions, the index's topics have \(partitionCount)"
+        }
+        let age = now.timeIntervalSince(written)
+        guard age >= -60 else { return "it is dated \(written), ahead of this machine's clock" }
+        guard age <= Self.maximumAge else {
+            return "it is \(Int(age / 3600)) hours old: the topic's cleaner may have removed deletions since"
+        }
+        guard let ends = bounds.partitions[topic], ends.count == partitionCount else {
+            return "its changelog \(topic) is missing or has another partition count"
+        }
+        for (partition, mark) in partitions.sorted(by: { $0.key < $1.key }) {
+            guard partition >= 0, partition < ends.count else { return "it names partition \(partition)" }
+            let (low, high) = ends[partition]
+            guard mark.offset <= high else {
+                return
+                    "\(topic) partition \(partition) ends at \(high), before its offset \(mark.offset): the topic was made again"
+            }
+            guard mark.offset >= low else {
+                return
+                    "\(topic) partition \(partition) begins at \(low), past its offset \(mark.offset): records were deleted"
+            }
+        }
+        return nil
+    }
+}

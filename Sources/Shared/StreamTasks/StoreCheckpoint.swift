@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a store's file held when its copy stopped cleanly (Kafka Streams' `.checkpoint`): per
+/// partition, the offset of its changelog up to which the file shows that changelog's rows, and
+/// nothing that is not in them. A copy started again on the same `--state` keeps those
+/// partitions' rows and reads only the changelog from there (``PartitionRestore/resumeOffset``);
+/// a partition it does not name is restored in full, as is every partition of a file whose
+/// checkpoint is missing or refused (``refusal(file:bounds:partitionCount:now:)``).
+///
+/// The file is the truth only while it is sealed: its checkpoint is written after the file was
+/// synced, and taken away (``take(at:)``) before the file is opened again to be written, so a
+/// copy killed at any moment leaves either a checkpoint whose file is as it says, or none.
+package struct StoreCheckpoint: Codable, Sendable, Equatable {
+    /// The layout of the checkpoint and of the store files it vouches for; one written by a
+    /// version with another is refused.
+    package static let currentFormat = 1
+
+    /// How old a checkpoint may be: Kafka's cleaner removes a tombstone `delete.retention.ms`
+    /// (a day by default, and on every artpipe topic) after it cleaned its segment, so a copy
+    /// away longer could miss the deletion of a row its file still holds.
+    package static let maximumAge: TimeInterval = 20 * 3600
+
+    /// Where one partition's rows stand.
+    package struct Mark: Codable, Sendable, Equatable {
+        /// The changelog's offset up to which the file shows its rows: the restore reads on from here.
+        package var offset: Int64
+        /// The works stage's mark of lines sent (``WorkStore``), as its changelog held it there.
+        package var linesSent: Int64?
+
+        package init(offset: Int64, linesSent: Int64? = nil) {
+            (self.offset, self.linesSent) = (offset, linesSent)
+        }
+    }
+
+    package var format: Int
+    /// The Kafka cluster's id, where the brokers gave one.
+    package var cluster: String?
+    /// The changelog the offsets are of, and its partition count.
+    package var topic: String
+    package var partitionCount: Int
+    package var written: Date
+    /// The store file's size when sealed: one cut short since is refused.
+    package var fileBytes: Int64
+    package var partitions: [Int: Mark]
+
+    package init(
+        cluster: String?, topic: String, partitionCount: Int, written: Date, fileBytes: Int64,
+        partitions: [Int: Mark], format: Int = currentFormat
+    ) {
+        (self.cluster, self.topic, self.partitionCount, self.written) = (cluster, topic, partitionCount, written)
+        (self.fileBytes, self.partitions, self.format) = (fileBytes, partitions, format)
+    }
+}

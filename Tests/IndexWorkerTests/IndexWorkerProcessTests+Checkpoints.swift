@@ -1,0 +1,119 @@
+import ArtpipeSupport
+import ArtpipeTestKit
+import Foundation
+import IndexWorker
+import KafkaClient
+import KafkaTestKit
+import ObjectStorage
+import PipelineContract
+import Testing
+
+extension IndexWorkerProcessTests {
+    /// 150 pages of 20 works, then a second version of page 3 without its last five works.
+    static var checkpointPages: [Page] {
+        func page(_ number: Int, works: Int = 20) -> Page {
+            Page(
+                request: PageRequest(
+                    crawlId: "kept", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: 20),
+                total: 3_000,
+                artworks: (0..<works).map { position in
+                    let serial = (number - 1) * 20 + position
+                    return Artwork(
+                        objectNumber: "KP-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 23)",
+                        imageURL: nil, width: nil, height: nil, position: position)
+                })
+        }
+        return (1...150).map { page($0) } + [page(3, works: 15)]
+    }
+
+    /// The lines a copy logged with `message`.
+    static func logged(_ message: String, by worker: ChildProcess) -> [Substring] {
+        (worker.stdout + worker.stderr).split(separator: "\n").filter { $0.contains(message) }
+    }
+
+    @Test(
+        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes"
+    )
+    func restartOnItsState() async throws {
+        let pages = Self.checkpointPages
+        let first = try Setup(pages: pages)
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("index-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let files = ["pages.sqlite", "works.sqlite", "lines.sqlite"]
+        func checkpoints() -> [String] {
+            files.filter {
+                FileManager.default.fileExists(atPath: state.appendingPathComponent("\($0).checkpoint").path)
+            }
+        }
+
+        // The first 100 pages, indexed, then a clean stop: each file sealed with its checkpoint.
+        try await first.cluster.producer.send(Array(first.messages.prefix(100)))
+        let initial = try first.startWorker(flags: ["--state", state.path])
+        defer { initial.stop() }
+        try await waitUntil("the first 2,000 works", timeout: .seconds(120)) {
+            (try? PublishedIndex.manifest(in: first.output))?.totals.works == 2_000
+        }
+        initial.signal(SIGTERM)
+        #expect(try await initial.waitForExit(timeout: .seconds(40)) == 0)
+        #expect(checkpoints() == files, "\(initial.logSummary())")
+
+        // The rest, page 3's second version among them, indexed by another copy while this one
+        // is away (a rolling update); then this one again on its folder, publishing into an
+        // empty output: what it kept and what it read of the changelogs after make the index.
+        try await first.cluster.producer.send(Array(first.messages.dropFirst(100)))
+        let interim = try first.startWorker()
+        defer { interim.stop() }
+        try await first.waitForExpectedIndex(workers: [interim])
+        interim.signal(SIGTERM)
+        #expect(try await interim.waitForExit(timeout: .seconds(40)) == 0)
+        let again = try Setup(pages: pages, broker: first.cluster)
+        let restarted = try again.startWorker(flags: ["--state", state.path])
+        defer { restarted.stop() }
+        try await again.waitForExpectedIndex(workers: [restarted])
+        #expect(checkpoints().isEmpty, "taken at start: the files are written again")
+        #expect(
+            Self.logged("state file kept from a clean stop", by: restarted).count == 3, "\(restarted.logSummary())")
+        #expect(Self.logged("state file made afresh", by: restarted).isEmpty, "\(restarted.logSummary())")
+        #expect(
+            Self.logged("kept.partitions", by: restarted).count == 3,
+            "each stage's restore read on from its checkpoint: \(restarted.logSummary())")
+        let restored = Self.logged("changelog restored", by: restarted)
+        #expect(
+            restored.count == 3 && restored.allSatisfy { !$0.contains(#""rows":"0""#) },
+            "each read what the other copy wrote after the checkpoint: \(restored)")
+        restarted.signal(SIGTERM)
+        #expect(try await restarted.waitForExit(timeout: .seconds(40)) == 0)
+        #expect(checkpoints() == files)
+
+        // The works' file cut short after its seal: refused, made afresh, restored in full.
+        let works = state.appendingPathComponent("works.sqlite")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: works.path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: works)
+        try handle.truncate(atOffset: UInt64(size / 2))
+        try handle.close()
+        let cut = try Setup(pages: pages, broker: first.cluster)
+        let refused = try cut.startWorker(flags: ["--state", state.path])
+        defer { refused.stop() }
+        try await cut.waitForExpectedIndex(workers: [refused])
+        #expect(
+            Self.logged("state file made afresh", by: refused).contains {
+                $0.contains("works.sqlite") && $0.contains("cut")
+            },
+            "\(refused.logSummary())")
+        #expect(Self.logged("state file kept from a clean stop", by: refused).count == 2, "\(refused.logSummary())")
+        refused.signal(SIGTERM)
+        #expect(try await refused.waitForExit(timeout: .seconds(40)) == 0)
+        await first.cluster.shutdown()
+
+        // The folder on another cluster holding the same pages: every file made afresh.
+        let other = try Setup(pages: pages)
+        try await other.cluster.producer.send(other.messages)
+        let elsewhere = try other.startWorker(flags: ["--state", state.path])
+        defer { elsewhere.stop() }
+        try await other.waitForExpectedIndex(workers: [elsewhere])
+        #expect(Self.logged("state file made afresh", by: elsewhere).count == 3, "\(elsewhere.logSummary())")
+        elsewhere.signal(SIGTERM)
+        #expect(try await elsewhere.waitForExit(timeout: .seconds(40)) == 0)
+        await other.cluster.shutdown()
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import KafkaClient
+import Testing
+
+@testable import StreamTasks
+
+@Suite("A store file's checkpoint: written whole, taken once, refused when the cluster does not bear it out")
+struct StoreCheckpointTests {
+    static let written = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func checkpoint(_ partitions: [Int: StoreCheckpoint.Mark] = [0: .init(offset: 40), 1: .init(offset: 0)])
+        -> StoreCheckpoint
+    {
+        StoreCheckpoint(
+            cluster: "cluster-a", topic: "changelog", partitionCount: 2, written: written, fileBytes: 4096,
+            partitions: partitions)
+    }
+
+    static func bounds(cluster: String? = "cluster-a", _ ends: [(low: Int64, high: Int64)] = [(0, 50), (0, 0)])
+        -> KafkaTopicBounds
+    {
+        KafkaTopicBounds(clusterID: cluster, partitions: ["changelog": ends])
+    }
+
+    @Test("one the cluster bears out is kept; each way it may not be is refused, saying why")
+    func refusals() {
+        let now = Self.written.addingTimeInterval(600)
+        let kept = Self.checkpoint()
+        #expect(kept.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 2, now: now) == nil)
+        // A cluster that gives no id is judged by its offsets alone.
+        #expect(kept.refusal(file: 4096, bounds: Self.bounds(cluster: nil), partitionCount: 2, now: now) == nil)
+        let refused: [(String, String?)] = [
+            ("missing", kept.refusal(file: nil, bounds: Self.bounds(), partitionCount: 2, now: now)),
+            ("cut", kept.refusal(file: 2048, bounds: Self.bounds(), partitionCount: 2, now: now)),
+            (
+                "cluster",
+                kept.refusal(file: 4096, bounds: Self.bounds(cluster: "cluster-b"), partitionCount: 2, now: now)
+            ),
+            ("partitions", kept.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 3, now: now)),
+            (
+                "hours old",
+                kept.refusal(
+                    file: 4096, bounds: Self.bounds(), partitionCount: 2,
+                    now: Self.written.addingTimeInterval(StoreCheckpoint.maximumAge + 1))
+            ),
+            ("ahead", kept.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 2, now: Self.written - 3600)),
+            (
+                "made again",
+                kept.refusal(file: 4096, bounds: Self.bounds([(0, 39), (0, 0)]), partitionCount: 2, now: now)
+            ),
+            (
+                "deleted",
+                kept.refusal(file: 4096, bounds: Self.bounds([(41, 50), (0, 0)]), partitionCount: 2, now: now)
+            ),
+            (
+                "missing or has another",
+                kept.refusal(file: 4096, bounds: Self.bounds([(0, 50)]), partitionCount: 2, now: now)
+            ),
+        ]
+        for (word, refusal) in refused {
+            #expect(refusal?.contains(word) == true, "\(word): \(refusal ?? "kept")")
+        }
+        var older = kept
+        older.format = StoreCheckpoint.currentFormat + 1
+        #expect(
+            older.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 2, now: now)?.contains("layout") == true)
+    }
+
+    @Test("written beside its file and read back the same; taken, it is gone, so a second take finds none")
+    func fileRoundTrip() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let location = StoreCheckpoint.location(of: folder.appendingPathComponent("works.sqlite").path)
+        #expect(location.lastPathComponent == "works.sqlite.checkpoint")
+        let checkpoint = Self.checkpoint([0: .init(offset: 40, linesSent: 12), 1: .init(offset: 7)])
+        try checkpoint.write(to: location)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["works.sqlite.checkpoint"])
+        #expect(try StoreCheckpoint.take(at: location) == checkpoint)
+        #expect(try StoreCheckpoint.take(at: location) == nil)
+        // One that cannot be read is taken all the same, and said to be unreadable.
+        try Data("{\"format\":".utf8).write(to: location)
+        #expect(throws: (any Error).self) { try StoreCheckpoint.take(at: location) }
+        #expect(!FileManager.default.fileExists(atPath: location.path))
+    }
+}
