@@ -74,12 +74,27 @@ struct SQLiteDatabaseTests {
             #expect(throws: SQLiteError.self) { try database.changed() }
             #expect(try database.seal() == bytes, "sealed once")
         }
-        let kept = try SQLiteDatabase(keeping: path, cacheBytes: 1 << 20)
+        do {
+            // A statement that failed: with no journal, what it did stays; the file is not sealed.
+            let failing = try SQLiteDatabase(
+                recreating: path + "-failing", cacheBytes: 1 << 20, schema: "CREATE TABLE u (k TEXT PRIMARY KEY)")
+            defer { try? FileManager.default.removeItem(atPath: path + "-failing") }
+            let insert = try failing.prepare("INSERT INTO u (k) VALUES (?1)")
+            try insert.run([.text("a")])
+            #expect(throws: SQLiteError.self) { try insert.run([.text("a")]) }
+            let error = #expect(throws: SQLiteError.self) { try failing.seal() }
+            #expect(error?.description.contains("failed earlier") == true, "\(String(describing: error))")
+        }
+        #expect(throws: SQLiteError.self, "made with another schema") {
+            try SQLiteDatabase(keeping: path, cacheBytes: 1 << 20, schema: "CREATE TABLE t (k TEXT)")
+        }
+        let kept = try SQLiteDatabase(
+            keeping: path, cacheBytes: 1 << 20, schema: "CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER)")
         var count = 0
         try kept.prepare("SELECT count(*) FROM t").run([]) { count = $0.integer(0) }
         #expect(count == 100)
         #expect(throws: SQLiteError.self) {
-            try SQLiteDatabase(keeping: path + "-none", cacheBytes: 1 << 20)
+            try SQLiteDatabase(keeping: path + "-none", cacheBytes: 1 << 20, schema: "")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArtpipeTestKit
+import Foundation
 import KafkaClient
 import KafkaTestKit
 import PipelineContract
@@ -25,6 +26,65 @@ struct PagePartitionsTests {
                 .own(ArtpipeTopic.indexPages), store: states,
                 restorer: ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)))
         return (cluster, states, progress)
+    }
+
+    /// ``partitions()`` with the entries in a file at `path`, kept from `kept` when given.
+    static func partitions(file path: String, kept: StoreCheckpoint? = nil) throws -> (
+        TestCluster, PagePartitions, StageProgress
+    ) {
+        let cluster = try TestCluster()
+        try cluster.broker.createTopic(ArtpipeTopic.indexPages, partitions: 1)
+        let states = PagePartitions(
+            file: try PageEntryFile(path: path, cacheBytes: 1 << 20, kept: kept), threadPool: .indexTests,
+            logger: .test)
+        let progress = StageProgress(
+            restore: .init(
+                .own(ArtpipeTopic.indexPages), store: states,
+                restorer: ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)))
+        return (cluster, states, progress)
+    }
+
+    @Test(
+        "sealed at a clean stop, a partition is named only when every change of its assignment was acknowledged; kept, it shows the same pages"
+    )
+    func sealAndKeep() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pages-seal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (sealed, summary) = try await Self.sealed(
+            at: folder.appendingPathComponent("a.sqlite").path, failing: false)
+        let mark = try #require(sealed.partitions[0])
+        #expect(mark.offset == 7 && mark.slot != nil)
+        let unsent = try await Self.sealed(at: folder.appendingPathComponent("b.sqlite").path, failing: true)
+        #expect(unsent.sealed.partitions.isEmpty, "a change could not be sent: the entries may be ahead")
+
+        let (cluster, states, progress) = try Self.partitions(
+            file: folder.appendingPathComponent("a.sqlite").path,
+            kept: StoreCheckpoint(
+                cluster: nil, topic: ArtpipeTopic.indexPages, partitionCount: 1, written: Date(),
+                fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+        _ = try await Self.assign(progress)
+        let before = try #require(summary)
+        #expect(await states.summaries(of: [0]) == [before], "the kept pages' outlines, read again")
+        await cluster.shutdown()
+    }
+
+    /// Two pages applied to partition 0 and sent, the second's send failing when `failing`;
+    /// sealed with 7 acknowledged in the changelog. Returns it, and the summary before.
+    private static func sealed(at path: String, failing: Bool) async throws -> (
+        sealed: (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64), summary: PagesSummary?
+    ) {
+        let (cluster, states, progress) = try Self.partitions(file: path)
+        let epoch = try await Self.assign(progress)
+        for (offset, number) in [(0, 1), (1, 2)] {
+            let change = PagePartitions.Change(Self.message(offset: Int64(offset)))
+            _ = try await states.apply(change, to: 0, epoch: epoch, .page(ArtistIndexTests.page(number, [])))
+            await states.sent(change, succeeded: !(failing && number == 2))
+        }
+        let summary = await states.summaries(of: [0]).first
+        let sealed = try #require(try await states.seal(acknowledged: [7]))
+        await cluster.shutdown()
+        return (sealed, summary)
     }
 
     /// Partition 0 assigned anew and restored: the assignment's epoch.

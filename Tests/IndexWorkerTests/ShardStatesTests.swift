@@ -99,4 +99,64 @@ struct ShardStatesTests {
         try await states.keep(progress.assignments)
         #expect(try await states.lineCounts(of: 2..<3) == [0])
     }
+
+    @Test(
+        "sealed at a clean stop, shards held and shards let go a minute ago are named at the offset they show; kept, a shard shows what it showed, and a view of it is the same"
+    )
+    func sealAndKeep() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-seal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shards = IndexShards(count: 3)
+        let whole = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 300, artists: 12))
+        let (sealed, before) = try await Self.sealedStates(in: folder, works: whole.artists.flatMap(\.works))
+        #expect(sealed.partitions.mapValues(\.offset) == [0: 100, 1: 100], "\(sealed.partitions)")
+
+        // The sealed file as the next process finds it (this one's connection holds its lock).
+        let next = folder.appendingPathComponent("next")
+        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent(ShardStates.fileName),
+            to: next.appendingPathComponent(ShardStates.fileName))
+        let kept = try ShardStates(
+            folder: next, cacheBytes: 64 << 10, threadPool: .indexTests, layout: nil,
+            kept: StoreCheckpoint(
+                cluster: nil, topic: ArtpipeTopic.indexArtists, partitionCount: 3, written: Date(),
+                fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+        for shard in 0..<2 {
+            #expect(try await kept.beginRestore(of: shard, under: AssignmentEpoch(1)).resumeOffset == 100)
+            let view = try #require(try await kept.take(shard, epoch: AssignmentEpoch(1), always: true, shards: shards))
+            #expect(view.artists.map { "\($0.name) \($0.workCount)" } == before[shard].artists)
+            #expect(view.works == before[shard].works && view.thumbnails == before[shard].thumbnails)
+        }
+        #expect(try await kept.beginRestore(of: 2, under: AssignmentEpoch(1)).resumeOffset == 0)
+        #expect(try await kept.lineCounts(of: 2..<3) == [0], "not named: begun empty")
+    }
+
+    /// Shards 0 to 2 restored and given 100 rows each at offsets 0 to 99; shard 1 then let go,
+    /// shard 2 given a row under an assignment begun without a restore; sealed.
+    private static func sealedStates(in folder: URL, works: [ArtistIndex.Work]) async throws -> (
+        sealed: (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64),
+        views: [(artists: [String], works: [String: [ArtistIndex.Work]], thumbnails: [String: Int])]
+    ) {
+        let states = try ShardStates(folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests)
+        for shard in 0..<2 { _ = try await states.beginRestore(of: shard, under: AssignmentEpoch(1)) }
+        for (number, work) in works.enumerated() {
+            let shard = number % 3
+            let key = WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false)
+            try await states.apply(
+                key, .init(artist: "Maker \(number % 7)", work: work), shard: shard, epoch: AssignmentEpoch(1),
+                offset: Int64(number / 3))
+        }
+        var views: [(artists: [String], works: [String: [ArtistIndex.Work]], thumbnails: [String: Int])] = []
+        for shard in 0..<2 {
+            let view = try #require(
+                try await states.take(shard, epoch: AssignmentEpoch(1), always: true, shards: IndexShards(count: 3)))
+            views.append((view.artists.map { "\($0.name) \($0.workCount)" }, view.works, view.thumbnails))
+        }
+        // Shard 1 let go: its lines stay a minute, whole, and are named.
+        try await states.keep(StageAssignments(held: [0: AssignmentEpoch(1)], latest: AssignmentEpoch(1)))
+        #expect(try await states.lineCounts(of: 0..<3) == [100, 100, 100])
+        return (try await states.seal(), views)
+    }
 }

@@ -60,8 +60,19 @@ struct WorkStoreTests {
         }
         // Partition 0's row acknowledged, 1's not; 2 had none.
         store.settled(0, upTo: 6)
+        // Partition 3's restore fails on a row it cannot read, at offset 4: it shows nothing past it.
+        let restore = try await store.beginRestore(of: 3, under: AssignmentEpoch(1))
+        #expect(throws: (any Error).self) {
+            try restore.restore(
+                KafkaConsumerMessage(
+                    topic: ArtpipeTopic.indexWorksState, partition: 3, offset: 4, key: Array("x".utf8), value: [0xFF]))
+        }
         let sealed = try await store.seal(acknowledged: [10, 20, 0, 0])
-        #expect(sealed.partitions == [0: .init(offset: 10, linesSent: 0), 2: .init(offset: 0, linesSent: 0)])
+        #expect(
+            sealed.partitions == [
+                0: .init(offset: 10, linesSent: 0), 2: .init(offset: 0, linesSent: 0),
+                3: .init(offset: 0, linesSent: 0),
+            ])
         await #expect(throws: SQLiteError.self) {
             try await store.apply(
                 to: 0, epoch: AssignmentEpoch(1), offset: 8, work: work, key: row.key(of: work), row: row)

@@ -37,12 +37,6 @@ struct StoreCheckpointTests {
                 kept.refusal(file: 4096, bounds: Self.bounds(cluster: "cluster-b"), partitionCount: 2, now: now)
             ),
             ("partitions", kept.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 3, now: now)),
-            (
-                "hours old",
-                kept.refusal(
-                    file: 4096, bounds: Self.bounds(), partitionCount: 2,
-                    now: Self.written.addingTimeInterval(StoreCheckpoint.maximumAge + 1))
-            ),
             ("ahead", kept.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 2, now: Self.written - 3600)),
             (
                 "made again",
@@ -66,6 +60,24 @@ struct StoreCheckpointTests {
             older.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 2, now: now)?.contains("layout") == true)
     }
 
+    @Test(
+        "a partition whose rows stopped following the changelog too long ago is left out, dated by its mark or else by the checkpoint; so is one its reader was moved back below"
+    )
+    func partitionsLeftOut() {
+        let later = Self.written.addingTimeInterval(StoreCheckpoint.maximumAge - 60)
+        let checkpoint = Self.checkpoint([
+            0: .init(offset: 40), 1: .init(offset: 7, asOf: Self.written - 3600), 2: .init(offset: 9, asOf: later),
+        ])
+        let (kept, stale) = checkpoint.leavingOut(
+            olderThan: Self.written.addingTimeInterval(StoreCheckpoint.maximumAge))
+        #expect(stale == [1] && kept.partitions.keys.sorted() == [0, 2])
+        let aged = checkpoint.leavingOut(olderThan: Self.written.addingTimeInterval(StoreCheckpoint.maximumAge + 60))
+        #expect(aged.stale == [0, 1] && aged.kept.partitions.keys.sorted() == [2])
+        // Floors: the group's committed offsets now; none where it has none.
+        let (ahead, moved) = checkpoint.leavingOut(pastFloors: [40, 3, nil])
+        #expect(moved == [1, 2] && ahead.partitions.keys.sorted() == [0])
+    }
+
     @Test("written beside its file and read back the same; taken, it is gone, so a second take finds none")
     func fileRoundTrip() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
@@ -73,7 +85,9 @@ struct StoreCheckpointTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let location = StoreCheckpoint.location(of: folder.appendingPathComponent("works.sqlite").path)
         #expect(location.lastPathComponent == "works.sqlite.checkpoint")
-        let checkpoint = Self.checkpoint([0: .init(offset: 40, linesSent: 12), 1: .init(offset: 7)])
+        let checkpoint = Self.checkpoint([
+            0: .init(offset: 40, linesSent: 12), 1: .init(offset: 7, slot: 3, asOf: Self.written - 60),
+        ])
         try checkpoint.write(to: location)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["works.sqlite.checkpoint"])
         #expect(try StoreCheckpoint.take(at: location) == checkpoint)

@@ -41,13 +41,23 @@ extension IndexStages {
                     sealed = try await artists.shards.seal()
                 }
                 guard let sealed, let ends = bounds.partitions[topic] else { continue }
+                let progress =
+                    switch name {
+                    case PageEntryFile.fileName: pages.progress
+                    case WorkStore.fileName: works.progress
+                    default: artists.progress
+                    }
+                let now = Date()
                 var marks: [Int: StoreCheckpoint.Mark] = [:]
                 for (partition, var mark) in sealed.partitions where partition < ends.count {
                     mark.offset = min(mark.offset, ends[partition].high)
+                    // Followed the changelog until revoked (at the stop, or before); a mark kept
+                    // from the last checkpoint keeps its date.
+                    mark.asOf = mark.asOf ?? progress.revokedAt(partition) ?? now
                     marks[partition] = mark
                 }
                 let checkpoint = StoreCheckpoint(
-                    cluster: bounds.clusterID, topic: topic, partitionCount: partitions, written: Date(),
+                    cluster: bounds.clusterID, topic: topic, partitionCount: partitions, written: now,
                     fileBytes: sealed.fileBytes, partitions: marks)
                 let path = stateFolder.url.appendingPathComponent(name).path
                 try await threadPool.runIfActive { try checkpoint.write(to: StoreCheckpoint.location(of: path)) }

@@ -22,18 +22,16 @@ package final class PageEntryFile: Sendable {
         held = Mutex(try Held(path: path, cacheBytes: cacheBytes, kept: kept))
     }
 
-    /// The partition's table as the file holds it, with where its rows stand in the changelog,
-    /// when a checkpoint kept it and it was not taken since; then nil ever after.
+    /// The partition's table as the file holds it (the one its checkpoint names), with where its
+    /// rows stand in the changelog, when a checkpoint kept it and it was not taken since; then
+    /// nil ever after.
     func keptTable(of partition: Int) throws -> (table: PageEntriesOnDisk, mark: StoreCheckpoint.Mark)? {
         try held.withLock { held in
-            guard let mark = held.kept.removeValue(forKey: partition) else { return nil }
-            var slot: Int?
-            try held.slotOf.run([.integer(partition)]) { slot = $0.integer(0) }
-            if slot == nil {
-                held.slots += 1
-                slot = held.slots
-            }
-            return (PageEntriesOnDisk(file: self, partition: partition, slot: slot!), mark)
+            guard let mark = held.kept.removeValue(forKey: partition), let slot = mark.slot else { return nil }
+            // Rows of an ended assignment's table, written late, are not the partition's.
+            try held.clearOthers.run([.integer(partition), .integer(slot)])
+            try held.database.changed()
+            return (PageEntriesOnDisk(file: self, partition: partition, slot: slot), mark)
         }
     }
 
@@ -101,32 +99,32 @@ package final class PageEntryFile: Sendable {
         let select: SQLiteStatement
         let upsert: SQLiteStatement
         let clear: SQLiteStatement
-        let slotOf: SQLiteStatement
+        let clearOthers: SQLiteStatement
         let everyEntry: SQLiteStatement
         var slots = 0
         /// The partitions whose rows a checkpoint vouched for, until each is taken.
         var kept: [Int: StoreCheckpoint.Mark] = [:]
 
+        /// A rowid table with a unique key: an entry is a page's hundred works, kilobytes.
+        static let schema = """
+            CREATE TABLE entries (partition INTEGER NOT NULL, slot INTEGER NOT NULL, page TEXT NOT NULL,
+                entry BLOB NOT NULL, UNIQUE (slot, page));
+            CREATE INDEX entries_by_partition ON entries (partition)
+            """
+
         init(path: String, cacheBytes: Int, kept: StoreCheckpoint?) throws {
             if let kept {
-                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes)
+                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes, schema: Self.schema)
                 self.kept = kept.partitions
             } else {
-                // A rowid table with a unique key: an entry is a page's hundred works, kilobytes.
-                database = try SQLiteDatabase(
-                    recreating: path, cacheBytes: cacheBytes,
-                    schema: """
-                        CREATE TABLE entries (partition INTEGER NOT NULL, slot INTEGER NOT NULL, page TEXT NOT NULL,
-                            entry BLOB NOT NULL, UNIQUE (slot, page));
-                        CREATE INDEX entries_by_partition ON entries (partition)
-                        """)
+                database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes, schema: Self.schema)
             }
             select = try database.prepare("SELECT entry FROM entries WHERE slot = ?1 AND page = ?2")
             upsert = try database.prepare(
                 "INSERT INTO entries (partition, slot, page, entry) VALUES (?1, ?2, ?3, ?4)"
                     + " ON CONFLICT DO UPDATE SET entry = ?4")
             clear = try database.prepare("DELETE FROM entries WHERE partition = ?1")
-            slotOf = try database.prepare("SELECT slot FROM entries WHERE partition = ?1 LIMIT 1")
+            clearOthers = try database.prepare("DELETE FROM entries WHERE partition = ?1 AND slot != ?2")
             everyEntry = try database.prepare("SELECT entry FROM entries WHERE slot = ?1")
             // Slots of the tables a checkpoint kept are taken: new tables get the next ones.
             try database.prepare("SELECT coalesce(max(slot), 0) FROM entries").run([]) { slots = $0.integer(0) }

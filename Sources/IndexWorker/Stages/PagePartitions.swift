@@ -251,22 +251,33 @@ package actor PagePartitions: RestorableStore {
     /// named). Nil without a file.
     func seal(acknowledged: [Int64]?) async throws -> (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64)? {
         guard let file else { return nil }
-        var marks: [Int: StoreCheckpoint.Mark] = [:]
+        var candidates: [Int: (epoch: AssignmentEpoch, mark: StoreCheckpoint.Mark)] = [:]
         if let acknowledged {
-            let (epochs, ends) = restoring.epochs.withLock { ($0, restoring.restoredTo.withLock { $0 }) }
+            let (epochs, ends) = self.restoring.epochs.withLock { ($0, self.restoring.restoredTo.withLock { $0 }) }
             for (partition, end) in ends {
-                guard let epoch = held[partition]?.epoch, epochs[partition] == epoch, !unsent.contains(partition),
+                guard let state = held[partition], epochs[partition] == state.epoch, !unsent.contains(partition),
                     lastApplied[partition]?.isEmpty ?? true,
                     !inFlight.contains(where: {
-                        Int($0.key.topicPartition.partition) == partition && $0.value.epoch == epoch
-                    })
+                        Int($0.key.topicPartition.partition) == partition && $0.value.epoch == state.epoch
+                    }),
+                    let table = state.state.entries as? PageEntriesOnDisk
                 else { continue }
                 let written = partition < acknowledged.count ? acknowledged[partition] : 0
-                marks[partition] = StoreCheckpoint.Mark(offset: max(end, written))
+                candidates[partition] = (
+                    state.epoch, StoreCheckpoint.Mark(offset: max(end, written), slot: table.slot)
+                )
             }
         }
-        let found = marks
-        return try await threadPool.runIfActive { try file.seal(with: found) }
+        let (restoring, found) = (self.restoring, candidates)
+        // Under the restores' lock: a restore begun since (its table emptied) leaves its
+        // partition out, and one begun after finds the file sealed.
+        return try await threadPool.runIfActive {
+            try restoring.epochs.withLock { epochs in
+                let ends = restoring.restoredTo.withLock { $0 }
+                let marks = found.filter { epochs[$0.key] == $0.value.epoch && ends[$0.key] != nil }.mapValues(\.mark)
+                return try file.seal(with: marks)
+            }
+        }
     }
 
     /// One partition's restore: the changelog's entries into its table, on the scan's thread.

@@ -18,22 +18,21 @@ final class ShardLineFile: @unchecked Sendable {
     private let counting: SQLiteStatement
     private let everyRow: SQLiteStatement
 
+    /// Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
+    /// interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
+    /// twentieth of a page); profiled, most of a million-work rebuild went to moving them.
+    static let schema = """
+        CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL,
+            line BLOB NOT NULL, UNIQUE (shard, work));
+        CREATE INDEX lines_by_artist ON lines (shard, artist)
+        """
+
     /// - Parameter keeping: open the file a clean stop sealed, as it is; else make it afresh.
     init(path: String, cacheBytes: Int, keeping: Bool = false) throws {
-        if keeping {
-            database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes)
-        } else {
-            // Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
-            // interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
-            // twentieth of a page); profiled, most of a million-work rebuild went to moving them.
-            database = try SQLiteDatabase(
-                recreating: path, cacheBytes: cacheBytes,
-                schema: """
-                    CREATE TABLE lines (shard INTEGER NOT NULL, work TEXT NOT NULL, artist TEXT NOT NULL,
-                        line BLOB NOT NULL, UNIQUE (shard, work));
-                    CREATE INDEX lines_by_artist ON lines (shard, artist)
-                    """)
-        }
+        database =
+            keeping
+            ? try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes, schema: Self.schema)
+            : try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes, schema: Self.schema)
         select = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1 AND work = ?2")
         upsert = try database.prepare(
             "INSERT INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)"

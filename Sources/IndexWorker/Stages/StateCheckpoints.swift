@@ -44,7 +44,10 @@ package struct StateCheckpoints: Sendable {
 
     /// Takes the checkpoints from `folder` (each removed as it is read: the files are about to be
     /// written) and keeps those the cluster's topics bear out for `partitions` partitions
-    /// (``StoreCheckpoint/refusal(file:bounds:partitionCount:now:)``). The files' calls run on
+    /// (``StoreCheckpoint/refusal(file:bounds:partitionCount:now:)``), without the partitions
+    /// too old (``StoreCheckpoint/leavingOut(olderThan:)``) and, for the artists' lines, those
+    /// whose group was moved back below them since (a replay of `artpipe-index-artists`: its
+    /// input is its changelog, read up to the committed offset). The files' calls run on
     /// `threadPool`.
     package static func take(
         from folder: StateFolder, partitions: Int, kafka: KafkaClientConfiguration, timeout: Duration,
@@ -77,6 +80,7 @@ package struct StateCheckpoints: Sendable {
             return StateCheckpoints()
         }
         var kept = StateCheckpoints()
+        let now = Date()
         for (name, topic, taken) in found {
             let path = folder.url.appendingPathComponent(name).path
             let refusal: String?
@@ -85,10 +89,32 @@ package struct StateCheckpoints: Sendable {
                 refusal = "its checkpoint cannot be read (\(error))"
             case .success(let checkpoint) where checkpoint.topic != topic:
                 refusal = "its checkpoint is of \(checkpoint.topic), not \(topic)"
-            case .success(let checkpoint):
+            case .success(var checkpoint):
                 let size = try await threadPool.runIfActive { try? SQLiteDatabase.size(of: path) }
-                refusal = checkpoint.refusal(file: size, bounds: bounds, partitionCount: partitions, now: Date())
-                if refusal == nil { kept[file: name] = checkpoint }
+                refusal = checkpoint.refusal(file: size, bounds: bounds, partitionCount: partitions, now: now)
+                guard refusal == nil else { break }
+                // Dated as they were: a mark carried to the next checkpoint keeps its age.
+                for (partition, mark) in checkpoint.partitions where mark.asOf == nil {
+                    checkpoint.partitions[partition]?.asOf = checkpoint.written
+                }
+                let (fresh, stale) = checkpoint.leavingOut(olderThan: now)
+                checkpoint = fresh
+                if !stale.isEmpty {
+                    logger.warning(
+                        "partitions of a kept state file restored in full: their rows are over \(Int(StoreCheckpoint.maximumAge / 3600)) hours old",
+                        metadata: ["state.file": "\(name)", "kafka.partitions": "\(stale)"])
+                }
+                if name == ShardStates.fileName {
+                    let (kept, moved) = checkpoint.leavingOut(
+                        pastFloors: await committed(kafka: kafka, partitions: partitions, logger: logger))
+                    checkpoint = kept
+                    if !moved.isEmpty {
+                        logger.warning(
+                            "partitions of a kept state file restored in full: their group's offset was moved back below them (a replay)",
+                            metadata: ["state.file": "\(name)", "kafka.partitions": "\(moved)"])
+                    }
+                }
+                kept[file: name] = checkpoint
             }
             if let refusal {
                 logger.warning(
@@ -104,5 +130,18 @@ package struct StateCheckpoints: Sendable {
             }
         }
         return kept
+    }
+
+    /// The artists group's committed offset on each partition of its input, nil where it has
+    /// none (or the brokers do not say): such a partition is restored in full.
+    private static func committed(kafka: KafkaClientConfiguration, partitions: Int, logger: Logger) async -> [Int64?] {
+        let rows =
+            (try? await KafkaGroupOffsets(configuration: kafka, logger: logger).positions(
+                group: IndexStages.artistsGroup, topics: [ArtpipeTopic.indexArtists])) ?? []
+        var floors = [Int64?](repeating: nil, count: partitions)
+        for row in rows where Int(row.topicPartition.partition) < partitions {
+            floors[Int(row.topicPartition.partition)] = row.committed
+        }
+        return floors
     }
 }

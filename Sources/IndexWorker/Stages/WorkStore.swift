@@ -170,10 +170,6 @@ package final class WorkStore: RestorableStore {
         // A row this version cannot read fails the restore (the partition is held, and says
         // why): left out, it would lose its work.
         return RowRestore(resumingAt: resume) { [shards] message in
-            self.held.withLock { held in
-                guard held.epochs[partition] == epoch else { return }
-                held.marks[partition]?.restoredTo = message.offset + 1
-            }
             switch try IndexTopicRecords.workStateRow(message, shards: shards) {
             case .linesSent(let position):
                 self.held.withLock { held in
@@ -188,6 +184,11 @@ package final class WorkStore: RestorableStore {
                     try held.put(
                         state ?? WorkState(work: work), of: work, in: partition, offset: offset, keepEmpty: true)
                 }
+            }
+            // Only once the row is applied: the rows below it are all the partition shows.
+            self.held.withLock { held in
+                guard held.epochs[partition] == epoch else { return }
+                held.marks[partition]?.restoredTo = message.offset + 1
             }
         }
     }
@@ -275,18 +276,18 @@ package final class WorkStore: RestorableStore {
         /// The partitions whose rows a checkpoint vouched for, until each is restored or begun anew.
         var kept: [Int: StoreCheckpoint.Mark] = [:]
 
+        /// A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
+        static let schema = """
+            CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
+                offset INTEGER NOT NULL, UNIQUE (partition, work))
+            """
+
         init(path: String, cacheBytes: Int, kept: StoreCheckpoint?) throws {
             if let kept {
-                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes)
+                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes, schema: Self.schema)
                 self.kept = kept.partitions
             } else {
-                // A rowid table with a unique key: a state is a few hundred bytes (``ShardLineFile`` says why).
-                database = try SQLiteDatabase(
-                    recreating: path, cacheBytes: cacheBytes,
-                    schema: """
-                        CREATE TABLE works (partition INTEGER NOT NULL, work TEXT NOT NULL, state BLOB NOT NULL,
-                            offset INTEGER NOT NULL, UNIQUE (partition, work))
-                        """)
+                database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes, schema: Self.schema)
             }
             select = try database.prepare("SELECT state, offset FROM works WHERE partition = ?1 AND work = ?2")
             upsert = try database.prepare(

@@ -56,6 +56,19 @@ package struct WorksStage: MessageHandler {
         let change = try await states.apply(
             to: partition, epoch: epoch, offset: message.offset, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
+        do {
+            return try records(of: change, for: message)
+        } catch {
+            // Applied, but its outputs will not be sent: as if they were refused.
+            states.outputsLost(in: partition, at: message.offset)
+            throw error
+        }
+    }
+
+    /// The records a change sends: its changelog rows and lines, in ``StoreChangelog``'s order.
+    private func records(of change: WorkStore.Change, for message: KafkaConsumerMessage) throws
+        -> [KafkaProducerRecord]
+    {
         var records = change.restated.map {
             IndexTopicRecords.record($0.state, partition: message.partition, inputOffset: $0.inputOffset)
         }

@@ -20,6 +20,9 @@ package final class SQLiteDatabase {
     private static let changesACommit = 10_000
     /// Sealed: committed and synced, no transaction open; every statement then fails.
     package private(set) var isSealed = false
+    /// The first statement that failed: with no journal, what it changed before it failed
+    /// stays, so the file is never sealed after one.
+    private var failure: String?
 
     /// Opens `path` afresh: whatever a previous process left there is removed first (the store
     /// is rebuilt from its changelog, and a file left by a killed process may be torn); makes
@@ -30,17 +33,32 @@ package final class SQLiteDatabase {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
         try self.init(opening: path, cacheBytes: cacheBytes)
-        try execute(schema + "; BEGIN;")
+        try execute(schema + "; PRAGMA user_version = \(Self.layout(of: schema)); BEGIN;")
     }
 
     /// Opens the file a sealed database left at `path`, as it is, and opens a transaction: its
-    /// owner checked that the file is the one sealed (``seal()``'s size, its checkpoint).
-    package convenience init(keeping path: String, cacheBytes: Int) throws {
+    /// owner checked that the file is the one sealed (``seal()``'s size, its checkpoint). Throws
+    /// when the file was made with another `schema` than the one given.
+    package convenience init(keeping path: String, cacheBytes: Int, schema: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "no database to keep at \(path)", statement: nil)
         }
         try self.init(opening: path, cacheBytes: cacheBytes)
+        var layout = 0
+        try prepare("PRAGMA user_version").run([]) { layout = $0.integer(0) }
+        guard layout == Self.layout(of: schema) else {
+            throw SQLiteError(
+                code: SQLITE_SCHEMA, message: "\(path) was made with another schema than this version's",
+                statement: nil)
+        }
         try execute("BEGIN;")
+    }
+
+    /// A number for `schema`'s text, kept in the file (`user_version`): FNV-1a, 31 bits.
+    static func layout(of schema: String) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for byte in schema.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash & 0x7FFF_FFFF)
     }
 
     private init(opening path: String, cacheBytes: Int) throws {
@@ -65,6 +83,11 @@ package final class SQLiteDatabase {
     /// in bytes, for its checkpoint.
     package func seal() throws -> Int64 {
         guard !isSealed else { return try Self.size(of: path) }
+        if let failure {
+            throw SQLiteError(
+                code: SQLITE_MISUSE, message: "a statement failed earlier (\(failure)): \(path) is not sealed",
+                statement: nil)
+        }
         try execute("COMMIT;")
         isSealed = true
         let file = open(path, O_RDONLY | O_CLOEXEC)
@@ -110,9 +133,16 @@ package final class SQLiteDatabase {
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
         guard code == SQLITE_OK else {
-            throw SQLiteError(
+            let error = SQLiteError(
                 code: code, message: message.map { String(cString: $0) } ?? lastMessage, statement: sql)
+            failed(error)
+            throw error
         }
+    }
+
+    /// Notes a statement that failed: the file is not sealed after it.
+    func failed(_ error: SQLiteError) {
+        if failure == nil { failure = error.description }
     }
 
     package func prepare(_ sql: String) throws -> SQLiteStatement {

@@ -50,7 +50,9 @@ package final class SQLiteStatement {
     }
 
     private func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code, message: database.lastMessage, statement: sql)
+        let error = SQLiteError(code: code, message: database.lastMessage, statement: sql)
+        database.failed(error)
+        return error
     }
 
     /// SQLite copies what is bound before the call returns.

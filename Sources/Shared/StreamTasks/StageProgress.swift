@@ -1,3 +1,4 @@
+import Foundation
 import KafkaClient
 import Logging
 import Synchronization
@@ -44,6 +45,8 @@ package final class StageProgress: Sendable {
         var restoredTo: [Int: Int64] = [:]
         /// Where the consumer starts reading each partition being assigned: read up to there already.
         var starts: [KafkaTopicPartition: Int64] = [:]
+        /// When each partition was last revoked (or lost).
+        var revokedAt: [Int: Date] = [:]
     }
 
     private let state = Mutex(State())
@@ -296,12 +299,20 @@ package final class StageProgress: Sendable {
     /// hands them no more rows, and begins them no more).
     package func revoked(_ partitions: [KafkaTopicPartition]) {
         let numbers = Set(partitions.map { Int($0.partition) })
+        let now = Date()
         state.withLock { state in
             for partition in numbers {
                 state.partitions[partition] = nil
                 state.restoredTo[partition] = nil
+                state.revokedAt[partition] = now
             }
         }
+    }
+
+    /// When `partition` was last revoked (or lost); nil if it never was: what its store shows
+    /// followed its changelog until then.
+    package func revokedAt(_ partition: Int) -> Date? {
+        state.withLock { $0.revokedAt[partition] }
     }
 
     /// The partitions held now, each with the assignment it is held under.

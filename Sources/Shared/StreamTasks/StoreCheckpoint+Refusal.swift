@@ -4,10 +4,10 @@ import KafkaClient
 extension StoreCheckpoint {
     /// Why the checkpoint cannot be trusted against the cluster now, in words for the log; nil
     /// when it can. Refused: a checkpoint of another layout, another cluster, another partition
-    /// count, older than ``maximumAge`` or dated ahead of `now`; a store file (`file`: its size
-    /// now, nil when it is missing) not the size it was sealed at; an offset past where its
-    /// changelog partition ends, or before where it begins (the topic made again, or records
-    /// deleted).
+    /// count, or dated ahead of `now`; a store file (`file`: its size now, nil when it is
+    /// missing) not the size it was sealed at; an offset past where its changelog partition
+    /// ends, or before where it begins (the topic made again shorter, or records deleted). A
+    /// partition too old is left out instead (``leavingOut(olderThan:)``).
     package func refusal(file: Int64?, bounds: KafkaTopicBounds, partitionCount: Int, now: Date) -> String? {
         guard format == Self.currentFormat else {
             return "its checkpoint is of layout \(format), this version reads \(Self.currentFormat)"
@@ -22,10 +22,8 @@ extension StoreCheckpoint {
         guard self.partitionCount == partitionCount else {
             return "it was written for \(self.partitionCount) partitions, the index's topics have \(partitionCount)"
         }
-        let age = now.timeIntervalSince(written)
-        guard age >= -60 else { return "it is dated \(written), ahead of this machine's clock" }
-        guard age <= Self.maximumAge else {
-            return "it is \(Int(age / 3600)) hours old: the topic's cleaner may have removed deletions since"
+        guard now.timeIntervalSince(written) >= -60 else {
+            return "it is dated \(written), ahead of this machine's clock"
         }
         guard let ends = bounds.partitions[topic], ends.count == partitionCount else {
             return "its changelog \(topic) is missing or has another partition count"
@@ -43,5 +41,32 @@ extension StoreCheckpoint {
             }
         }
         return nil
+    }
+}
+
+extension StoreCheckpoint {
+    /// The checkpoint without the partitions whose rows stopped following their changelog more
+    /// than ``maximumAge`` before `now` (the topic's cleaner may have removed deletions since),
+    /// and those partitions: they are restored in full.
+    package func leavingOut(olderThan now: Date) -> (kept: StoreCheckpoint, stale: [Int]) {
+        var kept = self
+        let stale = partitions.filter { now.timeIntervalSince($0.value.asOf ?? written) > Self.maximumAge }.keys
+            .sorted()
+        for partition in stale { kept.partitions[partition] = nil }
+        return (kept, stale)
+    }
+
+    /// The checkpoint without the partitions whose mark is past where `floors` (by partition)
+    /// says the changelog's reader stands now, and those partitions. For a stage whose input is
+    /// its changelog, read up to its group's committed offset: a group moved back below what
+    /// the rows show (a replay) asks for them to be made again.
+    package func leavingOut(pastFloors floors: [Int64?]) -> (kept: StoreCheckpoint, moved: [Int]) {
+        var kept = self
+        let moved = partitions.filter { partition, mark in
+            guard partition < floors.count, let floor = floors[partition] else { return true }
+            return floor < mark.offset
+        }.keys.sorted()
+        for partition in moved { kept.partitions[partition] = nil }
+        return (kept, moved)
     }
 }

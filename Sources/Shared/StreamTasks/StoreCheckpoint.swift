@@ -15,9 +15,9 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
     /// version with another is refused.
     package static let currentFormat = 1
 
-    /// How old a checkpoint may be: Kafka's cleaner removes a tombstone `delete.retention.ms`
-    /// (a day by default, and on every artpipe topic) after it cleaned its segment, so a copy
-    /// away longer could miss the deletion of a row its file still holds.
+    /// How long ago a partition's rows may have stopped following its changelog: Kafka's
+    /// cleaner removes a tombstone `delete.retention.ms` (a day by default, and on every artpipe
+    /// topic) after it cleaned its segment, so rows older than that could miss a deletion.
     package static let maximumAge: TimeInterval = 20 * 3600
 
     /// Where one partition's rows stand.
@@ -26,9 +26,14 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
         package var offset: Int64
         /// The works stage's mark of lines sent (``WorkStore``), as its changelog held it there.
         package var linesSent: Int64?
+        /// The pages stage's table of the partition in the file (``PageEntryFile``).
+        package var slot: Int?
+        /// Until when the rows followed the changelog: when the partition was revoked (at the
+        /// stop, or before it); nil: when the checkpoint was written.
+        package var asOf: Date?
 
-        package init(offset: Int64, linesSent: Int64? = nil) {
-            (self.offset, self.linesSent) = (offset, linesSent)
+        package init(offset: Int64, linesSent: Int64? = nil, slot: Int? = nil, asOf: Date? = nil) {
+            (self.offset, self.linesSent, self.slot, self.asOf) = (offset, linesSent, slot, asOf)
         }
     }
 
