@@ -69,6 +69,34 @@ struct PagePartitionsTests {
         await cluster.shutdown()
     }
 
+    @Test("a new table never takes the slot of a kept one, even an empty one")
+    func keptSlotsStayTaken() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("slots-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sealed: (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64)
+        do {
+            let file = try PageEntryFile(path: path, cacheBytes: 1 << 20)
+            let (full, empty) = (try file.table(of: 0), try file.table(of: 1))
+            try full.set(PageEntry(waitingFor: "page-a"))
+            sealed = try file.seal(with: [
+                0: .init(offset: 1, slot: full.slot), 1: .init(offset: 0, slot: empty.slot),
+            ])
+        }
+        // Partition 0 not kept (say, a change of it was unsent): its new table is begun afresh.
+        let kept = try PageEntryFile(
+            path: path, cacheBytes: 1 << 20,
+            kept: StoreCheckpoint(
+                cluster: nil, topic: ArtpipeTopic.indexPages, partitionCount: 2, written: Date(),
+                fileBytes: sealed.fileBytes, partitions: [1: sealed.partitions[1]!]))
+        let fresh = try kept.table(of: 0)
+        try fresh.set(PageEntry(waitingFor: "page-b"))
+        let (table, _) = try #require(try kept.keptTable(of: 1))
+        #expect(fresh.slot != table.slot)
+        var pages: [String] = []
+        try kept.forEachEntry(of: table) { pages.append($0.pageId) }
+        #expect(pages.isEmpty, "the kept empty table holds nothing of another partition")
+    }
+
     /// Two pages applied to partition 0 and sent, the second's send failing when `failing`;
     /// sealed with 7 acknowledged in the changelog. Returns it, and the summary before.
     private static func sealed(at path: String, failing: Bool) async throws -> (

@@ -12,16 +12,7 @@ struct ChangelogRestorerTests {
         "each partition read from its start up to its bound, or to its end, in offset order; a partition bounded at 0 reads nothing, one no longer held gets nothing more"
     )
     func bounds() async throws {
-        let cluster = try TestCluster()
-        let topic = try cluster.makeTopic("changelog", partitions: 3)
-        try await cluster.producer.send(
-            (0..<3).flatMap { partition in
-                (0..<5).map {
-                    KafkaProducerRecord(
-                        topic: topic, partition: Int32(partition), key: "k\($0)",
-                        value: Array("p\(partition)-\($0)".utf8))
-                }
-            })
+        let (cluster, topic) = try await Self.changelog()
         let restores = (0..<3).map { _ in Collecting() }
         let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
         let ends = try await restorer.restore(
@@ -46,6 +37,20 @@ struct ChangelogRestorerTests {
         "a partition whose rows a checkpoint kept is read from its offset on, and restored to there at least; one bounded at or below it reads nothing"
     )
     func resumes() async throws {
+        let (cluster, topic) = try await Self.changelog()
+        let restores = [Collecting(resumingAt: 3), Collecting(resumingAt: 5), Collecting(resumingAt: 4)]
+        let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
+        let ends = try await restorer.restore(
+            topic, into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }), upTo: [2: 2])
+        #expect(restores[0].values.withLock { $0 } == ["p0-3", "p0-4"])
+        #expect(restores[1].values.withLock { $0 }.isEmpty && restores[2].values.withLock { $0 }.isEmpty)
+        #expect(restores.allSatisfy { $0.finished.withLock { $0 } }, "each finished")
+        #expect(ends == [0: 5, 1: 5, 2: 4], "one past the last offset restored, or where it resumed")
+        await cluster.shutdown()
+    }
+
+    /// A changelog of three partitions, five rows each: `p<partition>-<offset>`.
+    static func changelog() async throws -> (TestCluster, String) {
         let cluster = try TestCluster()
         let topic = try cluster.makeTopic("changelog", partitions: 3)
         try await cluster.producer.send(
@@ -56,15 +61,7 @@ struct ChangelogRestorerTests {
                         value: Array("p\(partition)-\($0)".utf8))
                 }
             })
-        let restores = [Collecting(resumingAt: 3), Collecting(resumingAt: 5), Collecting(resumingAt: 4)]
-        let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: .test)
-        let ends = try await restorer.restore(
-            topic, into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }), upTo: [2: 2])
-        #expect(restores[0].values.withLock { $0 } == ["p0-3", "p0-4"])
-        #expect(restores[1].values.withLock { $0 }.isEmpty && restores[2].values.withLock { $0 }.isEmpty)
-        #expect(restores.allSatisfy { $0.finished.withLock { $0 } }, "each finished")
-        #expect(ends == [0: 5, 1: 5, 2: 4], "one past the last offset restored, or where it resumed")
-        await cluster.shutdown()
+        return (cluster, topic)
     }
 
     final class Collecting: PartitionRestore {

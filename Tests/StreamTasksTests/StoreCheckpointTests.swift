@@ -76,6 +76,7 @@ struct StoreCheckpointTests {
         // Floors: the group's committed offsets now; none where it has none.
         let (ahead, moved) = checkpoint.leavingOut(pastFloors: [40, 3, nil])
         #expect(moved == [1, 2] && ahead.partitions.keys.sorted() == [0])
+        #expect(Self.checkpoint([0: .init(offset: 0)]).leavingOut(pastFloors: [nil]).moved.isEmpty, "nothing to show")
     }
 
     @Test("written beside its file and read back the same; taken, it is gone, so a second take finds none")

@@ -113,12 +113,8 @@ package final class PageEntryFile: Sendable {
             """
 
         init(path: String, cacheBytes: Int, kept: StoreCheckpoint?) throws {
-            if let kept {
-                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes, schema: Self.schema)
-                self.kept = kept.partitions
-            } else {
-                database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes, schema: Self.schema)
-            }
+            database = try SQLiteDatabase(path, keeping: kept != nil, cacheBytes: cacheBytes, schema: Self.schema)
+            self.kept = kept?.partitions ?? [:]
             select = try database.prepare("SELECT entry FROM entries WHERE slot = ?1 AND page = ?2")
             upsert = try database.prepare(
                 "INSERT INTO entries (partition, slot, page, entry) VALUES (?1, ?2, ?3, ?4)"
@@ -126,8 +122,9 @@ package final class PageEntryFile: Sendable {
             clear = try database.prepare("DELETE FROM entries WHERE partition = ?1")
             clearOthers = try database.prepare("DELETE FROM entries WHERE partition = ?1 AND slot != ?2")
             everyEntry = try database.prepare("SELECT entry FROM entries WHERE slot = ?1")
-            // Slots of the tables a checkpoint kept are taken: new tables get the next ones.
+            // Slots of the tables a checkpoint kept are taken, empty ones too: new tables get the next ones.
             try database.prepare("SELECT coalesce(max(slot), 0) FROM entries").run([]) { slots = $0.integer(0) }
+            slots = max(slots, self.kept.values.compactMap(\.slot).max() ?? 0)
         }
     }
 }

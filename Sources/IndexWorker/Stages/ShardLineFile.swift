@@ -29,10 +29,7 @@ final class ShardLineFile: @unchecked Sendable {
 
     /// - Parameter keeping: open the file a clean stop sealed, as it is; else make it afresh.
     init(path: String, cacheBytes: Int, keeping: Bool = false) throws {
-        database =
-            keeping
-            ? try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes, schema: Self.schema)
-            : try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes, schema: Self.schema)
+        database = try SQLiteDatabase(path, keeping: keeping, cacheBytes: cacheBytes, schema: Self.schema)
         select = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1 AND work = ?2")
         upsert = try database.prepare(
             "INSERT INTO lines (shard, work, artist, line) VALUES (?1, ?2, ?3, ?4)"

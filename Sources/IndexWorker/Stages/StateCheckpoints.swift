@@ -90,15 +90,16 @@ package struct StateCheckpoints: Sendable {
             case .success(let checkpoint) where checkpoint.topic != topic:
                 refusal = "its checkpoint is of \(checkpoint.topic), not \(topic)"
             case .success(var checkpoint):
-                let size = try await threadPool.runIfActive { try? SQLiteDatabase.size(of: path) }
-                refusal = checkpoint.refusal(file: size, bounds: bounds, partitionCount: partitions, now: now)
-                guard refusal == nil else { break }
-                // Dated as they were: a mark carried to the next checkpoint keeps its age.
+                // Dated as they were: a mark carried to the next checkpoint keeps its age. The
+                // partitions too old go first: what their offsets say no longer counts.
                 for (partition, mark) in checkpoint.partitions where mark.asOf == nil {
                     checkpoint.partitions[partition]?.asOf = checkpoint.written
                 }
                 let (fresh, stale) = checkpoint.leavingOut(olderThan: now)
                 checkpoint = fresh
+                let size = try await threadPool.runIfActive { try? SQLiteDatabase.size(of: path) }
+                refusal = checkpoint.refusal(file: size, bounds: bounds, partitionCount: partitions, now: now)
+                guard refusal == nil else { break }
                 if !stale.isEmpty {
                     logger.warning(
                         "partitions of a kept state file restored in full: their rows are over \(Int(StoreCheckpoint.maximumAge / 3600)) hours old",
@@ -135,9 +136,16 @@ package struct StateCheckpoints: Sendable {
     /// The artists group's committed offset on each partition of its input, nil where it has
     /// none (or the brokers do not say): such a partition is restored in full.
     private static func committed(kafka: KafkaClientConfiguration, partitions: Int, logger: Logger) async -> [Int64?] {
-        let rows =
-            (try? await KafkaGroupOffsets(configuration: kafka, logger: logger).positions(
-                group: IndexStages.artistsGroup, topics: [ArtpipeTopic.indexArtists])) ?? []
+        let rows: [KafkaOffsetResetPlan.Row]
+        do {
+            rows = try await KafkaGroupOffsets(configuration: kafka, logger: logger).positions(
+                group: IndexStages.artistsGroup, topics: [ArtpipeTopic.indexArtists])
+        } catch {
+            logger.warning(
+                "the artists group's offsets cannot be read: its shards are restored in full",
+                metadata: ["kafka.group": "\(IndexStages.artistsGroup)", "error": "\(error)"])
+            rows = []
+        }
         var floors = [Int64?](repeating: nil, count: partitions)
         for row in rows where Int(row.topicPartition.partition) < partitions {
             floors[Int(row.topicPartition.partition)] = row.committed

@@ -283,12 +283,8 @@ package final class WorkStore: RestorableStore {
             """
 
         init(path: String, cacheBytes: Int, kept: StoreCheckpoint?) throws {
-            if let kept {
-                database = try SQLiteDatabase(keeping: path, cacheBytes: cacheBytes, schema: Self.schema)
-                self.kept = kept.partitions
-            } else {
-                database = try SQLiteDatabase(recreating: path, cacheBytes: cacheBytes, schema: Self.schema)
-            }
+            database = try SQLiteDatabase(path, keeping: kept != nil, cacheBytes: cacheBytes, schema: Self.schema)
+            self.kept = kept?.partitions ?? [:]
             select = try database.prepare("SELECT state, offset FROM works WHERE partition = ?1 AND work = ?2")
             upsert = try database.prepare(
                 """

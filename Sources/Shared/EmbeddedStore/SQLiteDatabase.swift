@@ -61,6 +61,15 @@ package final class SQLiteDatabase {
         return Int(hash & 0x7FFF_FFFF)
     }
 
+    /// ``init(keeping:cacheBytes:schema:)`` when `keeping`, else ``init(recreating:cacheBytes:schema:)``.
+    package convenience init(_ path: String, keeping: Bool, cacheBytes: Int, schema: String) throws {
+        if keeping {
+            try self.init(keeping: path, cacheBytes: cacheBytes, schema: schema)
+        } else {
+            try self.init(recreating: path, cacheBytes: cacheBytes, schema: schema)
+        }
+    }
+
     private init(opening path: String, cacheBytes: Int) throws {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)

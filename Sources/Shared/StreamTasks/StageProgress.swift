@@ -83,6 +83,8 @@ package final class StageProgress: Sendable {
                         settled[topicPartition.topic] = start
                     }
                 }
+                // Held again: it follows its changelog until its next revoke.
+                state.revokedAt[partition] = nil
                 var entry = StagePartition(epoch: epoch, readiness: readiness, settled: settled)
                 if restore == nil { entry.restored() }
                 state.partitions[partition] = entry
@@ -309,8 +311,8 @@ package final class StageProgress: Sendable {
         }
     }
 
-    /// When `partition` was last revoked (or lost); nil if it never was: what its store shows
-    /// followed its changelog until then.
+    /// When `partition` was last revoked (or lost); nil if it never was, or is held again: what
+    /// its store shows followed its changelog until then.
     package func revokedAt(_ partition: Int) -> Date? {
         state.withLock { $0.revokedAt[partition] }
     }

@@ -56,15 +56,16 @@ extension StoreCheckpoint {
         return (kept, stale)
     }
 
-    /// The checkpoint without the partitions whose mark is past where `floors` (by partition)
-    /// says the changelog's reader stands now, and those partitions. For a stage whose input is
+    /// The checkpoint without the partitions whose mark is past where `floors` (by partition;
+    /// nil: none, the topic's start) says the changelog's reader stands now, and those partitions. For a stage whose input is
     /// its changelog, read up to its group's committed offset: a group moved back below what
     /// the rows show (a replay) asks for them to be made again.
     package func leavingOut(pastFloors floors: [Int64?]) -> (kept: StoreCheckpoint, moved: [Int]) {
         var kept = self
         let moved = partitions.filter { partition, mark in
-            guard partition < floors.count, let floor = floors[partition] else { return true }
-            return floor < mark.offset
+            let floor = partition < floors.count ? floors[partition] : nil
+            // No offset: the reader starts at the topic's start, below any mark but 0.
+            return (floor ?? 0) < mark.offset
         }.keys.sorted()
         for partition in moved { kept.partitions[partition] = nil }
         return (kept, moved)

@@ -12,7 +12,9 @@ import Foundation
 /// copy killed at any moment leaves either a checkpoint whose file is as it says, or none.
 package struct StoreCheckpoint: Codable, Sendable, Equatable {
     /// The layout of the checkpoint and of the store files it vouches for; one written by a
-    /// version with another is refused.
+    /// version with another is refused. A store file's tables are checked by their schema
+    /// (``SQLiteDatabase``'s `user_version`); what its blobs hold is not: bump this when a
+    /// store's compact encoding changes.
     package static let currentFormat = 1
 
     /// How long ago a partition's rows may have stopped following its changelog: Kafka's
