@@ -92,9 +92,8 @@ struct PagePartitionsTests {
         try fresh.set(PageEntry(waitingFor: "page-b"))
         let (table, _) = try #require(try kept.keptTable(of: 1))
         #expect(fresh.slot != table.slot)
-        var pages: [String] = []
-        try kept.forEachEntry(of: table) { pages.append($0.pageId) }
-        #expect(pages.isEmpty, "the kept empty table holds nothing of another partition")
+        #expect(try kept.outlines(of: table).isEmpty, "the kept empty table holds nothing of another partition")
+        #expect(try kept.outlines(of: fresh).map(\.pageId) == ["page-b"])
     }
 
     /// Two pages applied to partition 0 and sent, the second's send failing when `failing`;

@@ -391,6 +391,9 @@ struct WorkStoreTests {
             writer.write(written)
             var reader = CompactReader(writer.bytes)
             #expect(try reader.pageEntry() == written && reader.isAtEnd)
+            // Its outline alone, read past its works: the outline of the whole entry.
+            var outline = CompactReader(writer.bytes)
+            #expect(try outline.pageOutline() == PageOutline(written))
         }
         // A field added to one of these types must be added to CompactWriter+IndexValues.swift.
         let artwork = Artwork(

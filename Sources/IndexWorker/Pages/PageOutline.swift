@@ -12,9 +12,16 @@ package struct PageOutline: Sendable, Equatable {
     var fetched: Bool
 
     init(_ entry: PageEntry) {
-        (pageId, crawlId, source, query, page, total, failure, fetched) = (
-            entry.pageId, entry.crawlId, entry.source, entry.query, entry.page, entry.total, entry.failure,
-            entry.fetched
-        )
+        self.init(
+            pageId: entry.pageId, crawlId: entry.crawlId, source: entry.source, query: entry.query, page: entry.page,
+            total: entry.total, failure: entry.failure, fetched: entry.fetched)
+    }
+
+    init(
+        pageId: String, crawlId: String, source: String, query: [String: String], page: Int, total: Int,
+        failure: String?, fetched: Bool
+    ) {
+        (self.pageId, self.crawlId, self.source, self.query) = (pageId, crawlId, source, query)
+        (self.page, self.total, self.failure, self.fetched) = (page, total, failure, fetched)
     }
 }

@@ -113,9 +113,13 @@ package struct PagePartition: Sendable {
 
     /// The outline of an entry just written to ``entries``.
     mutating func settle(_ entry: PageEntry) {
-        let outline = PageOutline(entry)
-        guard outlines[entry.pageId] != outline else { return }
-        outlines[entry.pageId] = outline
+        settle(PageOutline(entry))
+    }
+
+    /// The outline of an entry ``entries`` holds.
+    mutating func settle(_ outline: PageOutline) {
+        guard outlines[outline.pageId] != outline else { return }
+        outlines[outline.pageId] = outline
         summaryMade = nil
     }
 

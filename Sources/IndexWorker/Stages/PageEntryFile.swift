@@ -35,16 +35,15 @@ package final class PageEntryFile: Sendable {
         }
     }
 
-    /// Each entry of a table, in no order.
-    func forEachEntry(of table: PageEntriesOnDisk, _ body: (PageEntry) throws -> Void) throws {
-        let rows = try held.withLock { held in
-            var rows: [[UInt8]] = []
-            try held.everyEntry.run([.integer(table.slot)]) { rows.append($0.blob(0)) }
-            return rows
-        }
-        for bytes in rows {
-            var reader = CompactReader(bytes)
-            try body(try reader.pageEntry())
+    /// The outline of each entry of a table, in no order: read without the entries' works.
+    func outlines(of table: PageEntriesOnDisk) throws -> [PageOutline] {
+        try held.withLock { held in
+            var outlines: [PageOutline] = []
+            try held.everyEntry.run([.integer(table.slot)]) {
+                var reader = CompactReader($0.blob(0))
+                outlines.append(try reader.pageOutline())
+            }
+            return outlines
         }
     }
 

@@ -91,7 +91,7 @@ package actor PagePartitions: RestorableStore {
                 self.restoring.restoredTo.withLock { $0[partition] = nil }
                 if let file, let (table, mark) = try file.keptTable(of: partition) {
                     var state = PagePartition(partition: partition, entries: table)
-                    try file.forEachEntry(of: table) { state.settle($0) }
+                    for outline in try file.outlines(of: table) { state.settle(outline) }
                     return (state, mark.offset)
                 }
                 return (

@@ -16,7 +16,7 @@ final class ShardLineFile: @unchecked Sendable {
     private let clearSome: SQLiteStatement
     private let anyLine: SQLiteStatement
     private let counting: SQLiteStatement
-    private let everyRow: SQLiteStatement
+    private let artistCounting: SQLiteStatement
 
     /// Rowid tables with a unique key, not WITHOUT ROWID: those copy whole rows into their
     /// interior pages, and a line is a few hundred bytes (SQLite advises them for rows under a
@@ -41,7 +41,8 @@ final class ShardLineFile: @unchecked Sendable {
             "DELETE FROM lines WHERE rowid IN (SELECT rowid FROM lines WHERE shard = ?1 LIMIT ?2)")
         anyLine = try database.prepare("SELECT EXISTS (SELECT 1 FROM lines WHERE shard = ?1)")
         counting = try database.prepare("SELECT count(*) FROM lines WHERE shard = ?1")
-        everyRow = try database.prepare("SELECT artist, line FROM lines WHERE shard = ?1")
+        artistCounting = try database.prepare(
+            "SELECT artist, count(*) FROM lines INDEXED BY lines_by_artist WHERE shard = ?1 GROUP BY artist")
     }
 
     /// The shard's table as the file holds it: lines a checkpoint kept.
@@ -49,12 +50,11 @@ final class ShardLineFile: @unchecked Sendable {
         ShardLinesOnDisk(file: self, shard: shard)
     }
 
-    /// Each of the shard's lines, in no order.
-    func forEachRow(of shard: Int, _ body: (ShardWorks.Row) throws -> Void) throws {
-        try everyRow.run([.integer(shard)]) {
-            var reader = CompactReader($0.blob(1))
-            try body(ShardWorks.Row(artist: $0.text(0), work: try reader.indexedWork()))
-        }
+    /// Each artist of the shard with its count of lines, from the index by artist alone.
+    func artistCounts(of shard: Int) throws -> [(name: String, count: Int)] {
+        var artists: [(name: String, count: Int)] = []
+        try artistCounting.run([.integer(shard)]) { artists.append(($0.text(0), $0.integer(1))) }
+        return artists
     }
 
     /// Seals the file (``SQLiteDatabase/seal()``); returns its size.

@@ -28,6 +28,8 @@ package final class ShardStates: RestorableStore {
         var since: ContinuousClock.Instant
         /// Where its lines stood when let go, while none of them is forgotten yet.
         var intactTo: Int64?
+        /// Its works by thumbnail status then.
+        var tally: [String: Int]
     }
 
     private struct State {
@@ -119,9 +121,9 @@ package final class ShardStates: RestorableStore {
         let resume = try await threadPool.runIfActive {
             try self.state.withLock { state -> Int64 in
                 if let held = state.held[shard], held.epoch > epoch { throw AssignmentEnded(epoch) }
-                if let kept = state.kept.removeValue(forKey: shard) {
+                if let kept = state.kept.removeValue(forKey: shard), let tally = kept.tally {
                     var works = ShardWorks(shard: shard, lines: state.file.keptTable(of: shard), layout: self.layout)
-                    try state.file.forEachRow(of: shard) { works.adopt($0) }
+                    works.adopt(artists: try state.file.artistCounts(of: shard), thumbnails: tally)
                     state.held[shard] = Held(epoch: epoch, works: works, appliedTo: kept.offset)
                     return kept.offset
                 }
@@ -149,11 +151,13 @@ package final class ShardStates: RestorableStore {
                 var partitions = state.kept
                 for leaving in state.leaving {
                     if let intact = leaving.intactTo {
-                        partitions[leaving.shard] = StoreCheckpoint.Mark(offset: intact)
+                        partitions[leaving.shard] = StoreCheckpoint.Mark(offset: intact, tally: leaving.tally)
                     }
                 }
                 for (shard, held) in state.held {
-                    if let applied = held.appliedTo { partitions[shard] = StoreCheckpoint.Mark(offset: applied) }
+                    if let applied = held.appliedTo {
+                        partitions[shard] = StoreCheckpoint.Mark(offset: applied, tally: held.works.thumbnailTally)
+                    }
                 }
                 return (partitions, try state.file.seal())
             }
@@ -230,7 +234,8 @@ package final class ShardStates: RestorableStore {
                 for (shard, entry) in state.held.sorted(by: { $0.key < $1.key })
                 where assignments.hasEnded(shard, epoch: entry.epoch) {
                     state.held[shard] = nil
-                    state.leaving.append(Leaving(shard: shard, since: now, intactTo: entry.appliedTo))
+                    state.leaving.append(
+                        Leaving(shard: shard, since: now, intactTo: entry.appliedTo, tally: entry.works.thumbnailTally))
                 }
                 guard var leaving = state.leaving.first, now - leaving.since >= self.dropsAfter else { return }
                 leaving.intactTo = nil

@@ -119,6 +119,20 @@ extension CompactReader {
             thumbnails: try pairs(), recordId: try optionalString(), datestamp: try optionalString())
     }
 
+    /// A page entry's outline, read without its works, images or thumbnails (``pageEntry()``'s
+    /// fields up to `fetched`).
+    mutating func pageOutline() throws -> PageOutline {
+        let (pageId, crawlId, source, query) = (try string(), try string(), try string(), try pairs())
+        let (page, total) = (try int(), try int())
+        try skipPairs()
+        try skipPairs()
+        _ = try optional { try $0.skipPairs() }
+        let (failure, fetched) = (try optionalString(), try bool())
+        return PageOutline(
+            pageId: pageId, crawlId: crawlId, source: source, query: query, page: page, total: total, failure: failure,
+            fetched: fetched)
+    }
+
     mutating func pageEntry() throws -> PageEntry {
         var entry = PageEntry(waitingFor: try string())
         (entry.crawlId, entry.source, entry.query) = (try string(), try string(), try pairs())

@@ -72,11 +72,23 @@ package struct ShardWorks: Sendable {
         return Set([before?.artist, row?.artist].compactMap { $0 })
     }
 
-    /// Counts a line its table holds already (kept from a clean stop): what ``apply(_:_:)``
-    /// would have counted when it wrote it.
-    package mutating func adopt(_ row: Row) {
-        add(row)
+    /// Counts the lines its table holds already (kept from a clean stop): each artist with its
+    /// count of lines, and the lines by thumbnail status; what ``apply(_:_:)`` counted when it
+    /// wrote them.
+    package mutating func adopt(artists: [(name: String, count: Int)], thumbnails: [String: Int]) {
+        for (name, count) in artists {
+            note(name)
+            if counts[name] == nil {
+                keys[name] = ArtistIndex.collationKey(name)
+                if went.remove(name) == nil { came.insert(name) }
+            }
+            counts[name, default: 0] += count
+        }
+        self.thumbnails.merge(thumbnails, uniquingKeysWith: +)
     }
+
+    /// The shard's works by thumbnail status: for a checkpoint, as the lines alone take a pass to count it.
+    package var thumbnailTally: [String: Int] { thumbnails }
 
     private mutating func remove(_ row: Row) {
         note(row.artist)

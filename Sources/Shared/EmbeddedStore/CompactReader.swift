@@ -63,6 +63,15 @@ package struct CompactReader {
         return pairs
     }
 
+    /// Passes over what ``pairs()`` reads, making no string of it.
+    package mutating func skipPairs() throws {
+        for _ in 0..<(try count()) * 2 {
+            let length = try int()
+            guard length >= 0, length <= bytes.count - offset else { throw Malformed(description: "text ends early") }
+            offset += length
+        }
+    }
+
     package mutating func list<Element>(_ each: (inout CompactReader) throws -> Element) throws -> [Element] {
         var list: [Element] = []
         for _ in 0..<(try count()) { list.append(try each(&self)) }

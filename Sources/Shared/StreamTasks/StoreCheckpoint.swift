@@ -30,12 +30,17 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
         package var linesSent: Int64?
         /// The pages stage's table of the partition in the file (``PageEntryFile``).
         package var slot: Int?
+        /// What the artists stage counts of a shard's works that its file's indexes do not give
+        /// without reading every line: its works by thumbnail status.
+        package var tally: [String: Int]?
         /// Until when the rows followed the changelog: when the partition was revoked (at the
         /// stop, or before it); nil: when the checkpoint was written.
         package var asOf: Date?
 
-        package init(offset: Int64, linesSent: Int64? = nil, slot: Int? = nil, asOf: Date? = nil) {
-            (self.offset, self.linesSent, self.slot, self.asOf) = (offset, linesSent, slot, asOf)
+        package init(
+            offset: Int64, linesSent: Int64? = nil, slot: Int? = nil, tally: [String: Int]? = nil, asOf: Date? = nil
+        ) {
+            (self.offset, self.linesSent, self.slot, self.tally, self.asOf) = (offset, linesSent, slot, tally, asOf)
         }
     }
 
