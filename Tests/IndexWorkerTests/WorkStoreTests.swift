@@ -395,7 +395,8 @@ struct WorkStoreTests {
             var outline = CompactReader(writer.bytes)
             #expect(try outline.pageOutline() == PageOutline(written))
         }
-        // A field added to one of these types must be added to CompactWriter+IndexValues.swift.
+        // A field added to one of these types must be added to CompactWriter+IndexValues.swift
+        // (to `pageOutline()` too, for a field of PageEntry before `fetched`).
         let artwork = Artwork(
             objectNumber: "o", title: "t", artist: "a", imageURL: nil, width: nil, height: nil, position: 0)
         let item = PageThumbnails.Item(objectNumber: "o", status: .ok)

@@ -106,6 +106,15 @@ package struct StateCheckpoints: Sendable {
                         metadata: ["state.file": "\(name)", "kafka.partitions": "\(stale)"])
                 }
                 if name == ShardStates.fileName {
+                    // A shard's mark without its tally (a checkpoint of an earlier version) cannot
+                    // rebuild its counts without reading every line: restored in full.
+                    let untallied = checkpoint.partitions.filter { $0.value.tally == nil }.keys.sorted()
+                    for partition in untallied { checkpoint.partitions[partition] = nil }
+                    if !untallied.isEmpty {
+                        logger.warning(
+                            "partitions of a kept state file restored in full: their marks carry no tally",
+                            metadata: ["state.file": "\(name)", "kafka.partitions": "\(untallied)"])
+                    }
                     let (kept, moved) = checkpoint.leavingOut(
                         pastFloors: await committed(kafka: kafka, partitions: partitions, logger: logger))
                     checkpoint = kept
