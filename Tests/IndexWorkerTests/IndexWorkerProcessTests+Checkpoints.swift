@@ -37,7 +37,9 @@ extension IndexWorkerProcessTests {
     func restartOnItsState() async throws {
         let pages = Self.checkpointPages
         let first = try Setup(pages: pages)
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("index-state-\(UUID().uuidString)")
+        // A name as operators give them: spaces, a dot, an accent.
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "index state é.v2 \(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
         let files = ["pages.sqlite", "works.sqlite", "lines.sqlite"]
         func checkpoints() -> [String] {

@@ -116,8 +116,8 @@ struct ShardStatesTests {
         let next = folder.appendingPathComponent("next")
         try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: folder.appendingPathComponent(ShardStates.fileName),
-            to: next.appendingPathComponent(ShardStates.fileName))
+            at: folder.appendingPathComponent(StateFile.lines.name),
+            to: next.appendingPathComponent(StateFile.lines.name))
         let kept = try ShardStates(
             folder: next, cacheBytes: 64 << 10, threadPool: .indexTests, layout: nil,
             kept: StoreCheckpoint(

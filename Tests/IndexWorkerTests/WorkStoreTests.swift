@@ -4,6 +4,7 @@ import EmbeddedStore
 import Foundation
 import KafkaClient
 import NIOPosix
+import ObjectStorage
 import PipelineContract
 import StreamTasks
 import Testing
@@ -338,6 +339,28 @@ struct WorkStoreTests {
         try earlier.set(entry)
         #expect(try fresh.entry(of: pageId) == nil)
         #expect(try earlier.entry(of: pageId) == entry)
+    }
+
+    @Test("kept files that do not open as this version's (not databases at all) are made afresh, every one")
+    func keptFilesThatDoNotOpen() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var kept = StateCheckpoints()
+        for file in StateFile.allCases {
+            try Data("not a database".utf8).write(to: url.appendingPathComponent(file.name))
+            kept[file] = StoreCheckpoint(
+                cluster: nil, topic: file.topic, partitionCount: 1, written: Date(), fileBytes: 14,
+                partitions: [0: .init(offset: 3, slot: 1, tally: [:])])
+        }
+        let stages = try IndexStages(
+            partitions: 1, output: FolderOutputStore(directory: url.appendingPathComponent("out")),
+            kafka: KafkaClientConfiguration(brokers: "127.0.0.1:9"), state: try StateFolder(url), kept: kept,
+            storeThreads: .indexTests, pageThreads: .indexTests, logger: .test)
+        #expect(try await stages.works.states.beginRestore(of: 0, under: AssignmentEpoch(1)).resumeOffset == 0)
+        #expect(try await stages.artists.shards.beginRestore(of: 0, under: AssignmentEpoch(1)).resumeOffset == 0)
+        #expect(try await stages.pages.states.beginRestore(of: 0, under: AssignmentEpoch(1)).resumeOffset == 0)
+        #expect(try await stages.works.states.count(in: 0) == 0)
     }
 
     @Test("a state folder is one process's: a second is refused with what to do, and may take it once the first let go")

@@ -27,8 +27,15 @@ struct StoreCheckpointTests {
         let now = Self.written.addingTimeInterval(600)
         let kept = Self.checkpoint()
         #expect(kept.refusal(file: 4096, bounds: Self.bounds(), partitionCount: 2, now: now) == nil)
-        // A cluster that gives no id is judged by its offsets alone.
-        #expect(kept.refusal(file: 4096, bounds: Self.bounds(cluster: nil), partitionCount: 2, now: now) == nil)
+        // Brokers that give no id are judged by the offsets alone when they gave none before; a
+        // checkpoint that names a cluster is refused by brokers that name none.
+        var anonymous = kept
+        anonymous.cluster = nil
+        #expect(anonymous.refusal(file: 4096, bounds: Self.bounds(cluster: nil), partitionCount: 2, now: now) == nil)
+        #expect(
+            kept.refusal(file: 4096, bounds: Self.bounds(cluster: nil), partitionCount: 2, now: now)?.contains(
+                "unknown")
+                == true)
         let refused: [(String, String?)] = [
             ("missing", kept.refusal(file: nil, bounds: Self.bounds(), partitionCount: 2, now: now)),
             ("cut", kept.refusal(file: 2048, bounds: Self.bounds(), partitionCount: 2, now: now)),

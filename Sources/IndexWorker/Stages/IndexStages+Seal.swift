@@ -19,7 +19,7 @@ extension IndexStages {
         let bounds: KafkaTopicBounds
         do {
             bounds = try await KafkaTopicBounds.read(
-                StateCheckpoints.files.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
+                StateFile.allCases.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
         } catch {
             logger.warning(
                 "no checkpoint of the state: the brokers did not say where the changelogs end; the next start restores it in full",
@@ -27,33 +27,23 @@ extension IndexStages {
             return
         }
         let partitions = pages.partitions
-        for (name, topic) in StateCheckpoints.files {
+        for file in StateFile.allCases {
+            let (name, topic) = (file.name, file.topic)
             do {
-                let sealed: (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64)?
-                switch name {
-                case PageEntryFile.fileName:
-                    sealed = try await pages.states.seal(
-                        acknowledged: acknowledged.ends(of: topic, partitions: partitions))
-                case WorkStore.fileName:
-                    sealed = try await works.states.seal(
-                        acknowledged: acknowledged.ends(of: topic, partitions: partitions))
-                default:
-                    sealed = try await artists.shards.seal()
+                guard let sealed = try await seal(file, partitions: partitions) else { continue }
+                guard let ends = bounds.partitions[topic] else {
+                    logger.warning(
+                        "no checkpoint of a state file: the brokers did not name its changelog; the next start restores its partitions in full",
+                        metadata: ["state.file": "\(name)", "kafka.topic": "\(topic)"])
+                    continue
                 }
-                guard let sealed, let ends = bounds.partitions[topic] else { continue }
-                let progress =
-                    switch name {
-                    case PageEntryFile.fileName: pages.progress
-                    case WorkStore.fileName: works.progress
-                    default: artists.progress
-                    }
                 let now = Date()
                 var marks: [Int: StoreCheckpoint.Mark] = [:]
                 for (partition, var mark) in sealed.partitions where partition < ends.count {
                     mark.offset = min(mark.offset, ends[partition].high)
                     // Followed the changelog until revoked (at the stop, or before); a mark kept
                     // from the last checkpoint keeps its date.
-                    mark.asOf = mark.asOf ?? progress.revokedAt(partition) ?? now
+                    mark.asOf = mark.asOf ?? progress(of: file).revokedAt(partition) ?? now
                     marks[partition] = mark
                 }
                 let checkpoint = StoreCheckpoint(
@@ -72,6 +62,28 @@ extension IndexStages {
                     "no checkpoint of a state file: the next start restores its partitions in full",
                     metadata: ["state.file": "\(name)", "error": "\(error)"])
             }
+        }
+    }
+
+    /// Seals `file` and says where its partitions stand; nil when the stage keeps no file.
+    private func seal(_ file: StateFile, partitions: Int) async throws -> (
+        partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64
+    )? {
+        switch file {
+        case .pages:
+            try await pages.states.seal(acknowledged: acknowledged.ends(of: file.topic, partitions: partitions))
+        case .works:
+            try await works.states.seal(acknowledged: acknowledged.ends(of: file.topic, partitions: partitions))
+        case .lines: try await artists.shards.seal()
+        }
+    }
+
+    /// The stage whose partitions `file` holds.
+    private func progress(of file: StateFile) -> StageProgress {
+        switch file {
+        case .pages: pages.progress
+        case .works: works.progress
+        case .lines: artists.progress
         }
     }
 }

@@ -36,7 +36,9 @@ package struct IndexStages: Sendable {
     /// - Parameter relistEvery: how often the publisher lists the output (the command: ten write intervals).
     /// - Parameter state: the folder of this copy's own state (``PageEntryFile``, ``WorkStore``,
     ///   ``ShardStates``), its files made afresh but for those `kept` vouches for.
-    /// - Parameter kept: the checkpoints taken from `state` and checked (``StateCheckpoints``).
+    /// - Parameter kept: the checkpoints taken from `state` and checked (``StateCheckpoints``). A
+    ///   kept file that does not open as this version's (another schema) makes every file afresh,
+    ///   said in the log.
     /// - Parameter storeThreads: where the works' and the lines' disk calls run.
     /// - Parameter pageThreads: where the pages' entries' disk calls run: apart, so that a new page's
     ///   entry never waits behind a publish round reading a shard's lines.
@@ -53,21 +55,33 @@ package struct IndexStages: Sendable {
         self.fence = fence
         // The cache is shared between the stages' three files.
         let cacheBytes = storeCacheBytes / 3
-        pages = PagesStage(
-            partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory,
-            entries: try PageEntryFile(
-                path: state.appendingPathComponent(PageEntryFile.fileName).path, cacheBytes: cacheBytes,
-                kept: kept.pages),
-            storeThreads: pageThreads, logger: logger)
-        works = WorksStage(
-            states: try WorkStore(
-                folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
-                threadPool: storeThreads, kept: kept.works), kafka: kafka, logger: logger)
-        artists = ArtistsStage(
-            shards: try ShardStates(
-                folder: state, cacheBytes: cacheBytes, threadPool: storeThreads, layout: IndexShards(count: partitions),
-                kept: kept.lines),
-            kafka: kafka, logger: logger)
+        let stages = { (kept: StateCheckpoints) in
+            (
+                PagesStage(
+                    partitions: partitions, kafka: kafka, acceptsMissingHistory: acceptsMissingHistory,
+                    entries: try PageEntryFile(
+                        path: state.appendingPathComponent(StateFile.pages.name).path, cacheBytes: cacheBytes,
+                        kept: kept[.pages]),
+                    storeThreads: pageThreads, logger: logger),
+                WorksStage(
+                    states: try WorkStore(
+                        folder: state, shards: IndexShards(count: partitions), cacheBytes: cacheBytes,
+                        threadPool: storeThreads, kept: kept[.works]), kafka: kafka, logger: logger),
+                ArtistsStage(
+                    shards: try ShardStates(
+                        folder: state, cacheBytes: cacheBytes, threadPool: storeThreads,
+                        layout: IndexShards(count: partitions), kept: kept[.lines]),
+                    kafka: kafka, logger: logger)
+            )
+        }
+        do {
+            (pages, works, artists) = try stages(kept)
+        } catch  where !kept.isEmpty {
+            logger.warning(
+                "state files made afresh, their partitions restored in full: a kept file did not open",
+                metadata: ["error": "\(error)"])
+            (pages, works, artists) = try stages(StateCheckpoints())
+        }
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
             relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, logger: logger)

@@ -13,9 +13,6 @@ import Synchronization
 package final class PageEntryFile: Sendable {
     private let held: Mutex<Held>
 
-    /// The file's name in the state folder.
-    package static let fileName = "pages.sqlite"
-
     /// - Parameter kept: the checkpoint the file at `path` was sealed with, checked already: the
     ///   file is opened as it is; nil: made afresh.
     init(path: String, cacheBytes: Int, kept: StoreCheckpoint? = nil) throws {

@@ -255,11 +255,10 @@ package actor PagePartitions: RestorableStore {
         if let acknowledged {
             let (epochs, ends) = self.restoring.epochs.withLock { ($0, self.restoring.restoredTo.withLock { $0 }) }
             for (partition, end) in ends {
+                // Every change applied under the assignment acknowledged (each is counted in
+                // flight until its rows are), none refused.
                 guard let state = held[partition], epochs[partition] == state.epoch, !unsent.contains(partition),
-                    lastApplied[partition]?.isEmpty ?? true,
-                    !inFlight.contains(where: {
-                        Int($0.key.topicPartition.partition) == partition && $0.value.epoch == state.epoch
-                    }),
+                    sending[partition].map({ $0.epoch != state.epoch || $0.unacknowledged == 0 }) ?? true,
                     let table = state.state.entries as? PageEntriesOnDisk
                 else { continue }
                 let written = partition < acknowledged.count ? acknowledged[partition] : 0

@@ -54,9 +54,6 @@ package final class ShardStates: RestorableStore {
     /// How artists are placed in the shards (``ShardWorks/layout``).
     let layout: IndexShards?
 
-    /// The file's name in the state folder.
-    static let fileName = "lines.sqlite"
-
     /// Opens the lines' file in `folder`: the one an earlier process sealed, when `kept` is its
     /// checkpoint, checked already; else a new file in place of what was there.
     init(
@@ -66,7 +63,8 @@ package final class ShardStates: RestorableStore {
         self.layout = layout
         var state = State(
             file: try ShardLineFile(
-                path: folder.appendingPathComponent(Self.fileName).path, cacheBytes: cacheBytes, keeping: kept != nil))
+                path: folder.appendingPathComponent(StateFile.lines.name).path, cacheBytes: cacheBytes,
+                keeping: kept != nil))
         state.kept = kept?.partitions ?? [:]
         self.state = Mutex(state)
         (self.threadPool, self.droppedPerCall, self.dropsAfter) = (threadPool, droppedPerCall, dropsAfter)

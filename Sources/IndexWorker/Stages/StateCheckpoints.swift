@@ -11,36 +11,18 @@ import StreamTasks
 /// cluster, so that the stores keep what they vouch for; a file whose checkpoint is missing or
 /// refused is made afresh, and its partitions restored in full, with a line in the log saying why.
 package struct StateCheckpoints: Sendable {
-    package var pages: StoreCheckpoint?
-    package var works: StoreCheckpoint?
-    package var lines: StoreCheckpoint?
+    private var checkpoints: [StateFile: StoreCheckpoint] = [:]
 
-    package init(pages: StoreCheckpoint? = nil, works: StoreCheckpoint? = nil, lines: StoreCheckpoint? = nil) {
-        (self.pages, self.works, self.lines) = (pages, works, lines)
+    package init() {}
+
+    /// The checkpoint kept for `file`; nil: the file is made afresh.
+    package subscript(file: StateFile) -> StoreCheckpoint? {
+        get { checkpoints[file] }
+        set { checkpoints[file] = newValue }
     }
 
-    /// Each store file's name in the state folder, with the changelog its checkpoint's offsets are of.
-    static let files: [(name: String, topic: String)] = [
-        (PageEntryFile.fileName, ArtpipeTopic.indexPages), (WorkStore.fileName, ArtpipeTopic.indexWorksState),
-        (ShardStates.fileName, ArtpipeTopic.indexArtists),
-    ]
-
-    subscript(file name: String) -> StoreCheckpoint? {
-        get {
-            switch name {
-            case PageEntryFile.fileName: pages
-            case WorkStore.fileName: works
-            default: lines
-            }
-        }
-        set {
-            switch name {
-            case PageEntryFile.fileName: pages = newValue
-            case WorkStore.fileName: works = newValue
-            default: lines = newValue
-            }
-        }
-    }
+    /// No file is kept.
+    package var isEmpty: Bool { checkpoints.isEmpty }
 
     /// Takes the checkpoints from `folder` (each removed as it is read: the files are about to be
     /// written) and keeps those the cluster's topics bear out for `partitions` partitions
@@ -54,14 +36,12 @@ package struct StateCheckpoints: Sendable {
         threadPool: NIOThreadPool, logger: Logger
     ) async throws -> StateCheckpoints {
         let found = try await threadPool.runIfActive {
-            files.compactMap { file -> (name: String, topic: String, taken: Result<StoreCheckpoint, any Error>)? in
+            StateFile.allCases.compactMap { file -> (file: StateFile, taken: Result<StoreCheckpoint, any Error>)? in
                 let path = folder.url.appendingPathComponent(file.name).path
                 do {
-                    return try StoreCheckpoint.take(at: StoreCheckpoint.location(of: path)).map {
-                        (file.name, file.topic, .success($0))
-                    }
+                    return try StoreCheckpoint.take(at: StoreCheckpoint.location(of: path)).map { (file, .success($0)) }
                 } catch {
-                    return (file.name, file.topic, .failure(error))
+                    return (file, .failure(error))
                 }
             }
         }
@@ -72,7 +52,7 @@ package struct StateCheckpoints: Sendable {
         let bounds: KafkaTopicBounds
         do {
             bounds = try await KafkaTopicBounds.read(
-                files.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
+                StateFile.allCases.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
         } catch {
             logger.warning(
                 "the state folder's files are made afresh: the brokers did not say where the changelogs end",
@@ -81,7 +61,8 @@ package struct StateCheckpoints: Sendable {
         }
         var kept = StateCheckpoints()
         let now = Date()
-        for (name, topic, taken) in found {
+        for (file, taken) in found {
+            let (name, topic) = (file.name, file.topic)
             let path = folder.url.appendingPathComponent(name).path
             let refusal: String?
             switch taken {
@@ -105,7 +86,7 @@ package struct StateCheckpoints: Sendable {
                         "partitions of a kept state file restored in full: their rows are over \(Int(StoreCheckpoint.maximumAge / 3600)) hours old",
                         metadata: ["state.file": "\(name)", "kafka.partitions": "\(stale)"])
                 }
-                if name == ShardStates.fileName {
+                if file == .lines {
                     // A shard's mark without its tally (a checkpoint of an earlier version) cannot
                     // rebuild its counts without reading every line: restored in full.
                     let untallied = checkpoint.partitions.filter { $0.value.tally == nil }.keys.sorted()
@@ -124,7 +105,7 @@ package struct StateCheckpoints: Sendable {
                             metadata: ["state.file": "\(name)", "kafka.partitions": "\(moved)"])
                     }
                 }
-                kept[file: name] = checkpoint
+                kept[file] = checkpoint
             }
             if let refusal {
                 logger.warning(
@@ -135,7 +116,7 @@ package struct StateCheckpoints: Sendable {
                     "state file kept from a clean stop: its partitions are read from their checkpoint on",
                     metadata: [
                         "state.file": "\(name)", "kafka.topic": "\(topic)",
-                        "kafka.partitions": "\(kept[file: name]?.partitions.keys.sorted() ?? [])",
+                        "kafka.partitions": "\(kept[file]?.partitions.keys.sorted() ?? [])",
                     ])
             }
         }

@@ -26,9 +26,6 @@ package final class WorkStore: RestorableStore {
     /// SQLite's calls block on the disk: they run here, never on the cooperative pool.
     private let threadPool: NIOThreadPool
 
-    /// The file's name in the state folder.
-    package static let fileName = "works.sqlite"
-
     /// Opens the store in `folder` (made when missing): the file an earlier process sealed, when
     /// `kept` is its checkpoint, checked already; else a new file in place of what was there.
     /// - Parameter cacheBytes: what SQLite keeps of it in memory.
@@ -37,7 +34,8 @@ package final class WorkStore: RestorableStore {
     ) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         held = Mutex(
-            try Held(path: folder.appendingPathComponent(Self.fileName).path, cacheBytes: cacheBytes, kept: kept))
+            try Held(path: folder.appendingPathComponent(StateFile.works.name).path, cacheBytes: cacheBytes, kept: kept)
+        )
         (self.shards, self.threadPool) = (shards, threadPool)
     }
 
@@ -170,24 +168,19 @@ package final class WorkStore: RestorableStore {
         // A row this version cannot read fails the restore (the partition is held, and says
         // why): left out, it would lose its work.
         return RowRestore(resumingAt: resume) { [shards] message in
-            switch try IndexTopicRecords.workStateRow(message, shards: shards) {
-            case .linesSent(let position):
-                self.held.withLock { held in
-                    guard held.epochs[partition] == epoch else { return }
+            let row = try IndexTopicRecords.workStateRow(message, shards: shards)
+            try self.held.withLock { held in
+                guard held.epochs[partition] == epoch else { return }
+                switch row {
+                case .linesSent(let position):
                     held.marks[partition]?.restored(linesSent: position)
-                }
-            case .work(let work, let state, inputOffset: let offset):
-                try self.held.withLock { held in
-                    guard held.epochs[partition] == epoch else { return }
-                    if let stored = try held.state(of: work, in: partition), stored.offset > offset { return }
+                case .work(let work, let state, inputOffset: let offset):
+                    if let stored = try held.state(of: work, in: partition), stored.offset > offset { break }
                     // A work gone stays, empty, with its offset: its lines may still be to take back.
                     try held.put(
                         state ?? WorkState(work: work), of: work, in: partition, offset: offset, keepEmpty: true)
                 }
-            }
-            // Only once the row is applied: the rows below it are all the partition shows.
-            self.held.withLock { held in
-                guard held.epochs[partition] == epoch else { return }
+                // Only once the row is applied: the rows below it are all the partition shows.
                 held.marks[partition]?.restoredTo = message.offset + 1
             }
         }

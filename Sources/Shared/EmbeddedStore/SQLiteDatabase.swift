@@ -9,7 +9,7 @@ import Foundation
 /// fsync while it runs, one connection holding the file, its changes in a transaction committed
 /// every so many (``changed()``), so a change costs no commit of its own. A file is trusted
 /// again only when it was sealed (``seal()``: committed, synced, written no more) and its
-/// owner checked it (``init(keeping:cacheBytes:)``); a file left any other way may be torn.
+/// owner checked it (``init(keeping:cacheBytes:schema:)``); a file left any other way may be torn.
 /// Not safe to share between threads at once: its owner calls it from one thread at a time (the
 /// calls block on the disk, so never from the cooperative pool).
 package final class SQLiteDatabase {

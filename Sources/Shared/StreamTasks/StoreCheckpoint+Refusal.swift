@@ -3,8 +3,8 @@ import KafkaClient
 
 extension StoreCheckpoint {
     /// Why the checkpoint cannot be trusted against the cluster now, in words for the log; nil
-    /// when it can. Refused: a checkpoint of another layout, another cluster, another partition
-    /// count, or dated ahead of `now`; a store file (`file`: its size now, nil when it is
+    /// when it can. Refused: a checkpoint of another layout, another cluster (or one that gives
+    /// no id now, where the checkpoint names one), another partition count, or dated ahead of `now`; a store file (`file`: its size now, nil when it is
     /// missing) not the size it was sealed at; an offset past where its changelog partition
     /// ends, or before where it begins (the topic made again shorter, or records deleted). A
     /// partition too old is left out instead (``leavingOut(olderThan:)``).
@@ -16,8 +16,11 @@ extension StoreCheckpoint {
         guard file == fileBytes else {
             return "its file is \(file) bytes, sealed at \(fileBytes): cut or changed since"
         }
-        if let cluster, let now = bounds.clusterID, cluster != now {
-            return "it was written on Kafka cluster \(cluster), the brokers are cluster \(now)"
+        // A cluster that gave an id must give the same one: one that gives none now is not known
+        // to be the same.
+        if let cluster, bounds.clusterID != cluster {
+            return
+                "it was written on Kafka cluster \(cluster), the brokers are cluster \(bounds.clusterID ?? "unknown")"
         }
         guard self.partitionCount == partitionCount else {
             return "it was written for \(self.partitionCount) partitions, the index's topics have \(partitionCount)"

@@ -102,22 +102,11 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                             from: folder, partitions: partitions, kafka: client, timeout: settings.connectTimeout,
                             threadPool: storeThreads, logger: logger)
                     let stages = try await storeThreads.runIfActive {
-                        let open = { (kept: StateCheckpoints) in
-                            try IndexStages(
-                                partitions: partitions, output: published, kafka: client,
-                                acceptsMissingHistory: accepts, relistEvery: .seconds(fromFlag: interval) * 10,
-                                state: folder, kept: kept, storeCacheBytes: cacheBytes, storeThreads: storeThreads,
-                                pageThreads: pageThreads, fence: fence, logger: logger)
-                        }
-                        do {
-                            return try open(kept)
-                        } catch  where kept.pages != nil || kept.works != nil || kept.lines != nil {
-                            // A kept file that does not open as this version's: every file made afresh.
-                            logger.warning(
-                                "state files made afresh, their partitions restored in full: a kept file did not open",
-                                metadata: ["error": "\(error)"])
-                            return try open(StateCheckpoints())
-                        }
+                        try IndexStages(
+                            partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
+                            relistEvery: .seconds(fromFlag: interval) * 10, state: folder, kept: kept,
+                            storeCacheBytes: cacheBytes, storeThreads: storeThreads, pageThreads: pageThreads,
+                            fence: fence, logger: logger)
                     }
                     settings.acknowledgedOffsets = stages.acknowledged
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
