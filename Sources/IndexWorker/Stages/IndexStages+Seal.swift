@@ -16,16 +16,11 @@ extension IndexStages {
     package func seal(kafka: KafkaClientConfiguration, timeout: Duration, threadPool: NIOThreadPool, logger: Logger)
         async
     {
-        let bounds: KafkaTopicBounds
-        do {
-            bounds = try await KafkaTopicBounds.read(
-                StateFile.allCases.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
-        } catch {
-            logger.warning(
-                "no checkpoint of the state: the brokers did not say where the changelogs end; the next start restores it in full",
-                metadata: ["error": "\(error)"])
-            return
-        }
+        guard
+            let bounds = await StateFile.changelogBounds(
+                kafka: kafka, timeout: timeout,
+                consequence: "no checkpoint of the state; the next start restores it in full", logger: logger)
+        else { return }
         let partitions = pages.partitions
         for file in StateFile.allCases {
             let (name, topic) = (file.name, file.topic)

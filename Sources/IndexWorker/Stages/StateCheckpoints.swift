@@ -49,16 +49,11 @@ package struct StateCheckpoints: Sendable {
             logger.info("no checkpoint in the state folder: every partition is restored from its changelog")
             return StateCheckpoints()
         }
-        let bounds: KafkaTopicBounds
-        do {
-            bounds = try await KafkaTopicBounds.read(
-                StateFile.allCases.map(\.topic), configuration: kafka, timeout: timeout, logger: logger)
-        } catch {
-            logger.warning(
-                "the state folder's files are made afresh: the brokers did not say where the changelogs end",
-                metadata: ["error": "\(error)"])
-            return StateCheckpoints()
-        }
+        guard
+            let bounds = await StateFile.changelogBounds(
+                kafka: kafka, timeout: timeout, consequence: "the state folder's files are made afresh",
+                logger: logger)
+        else { return StateCheckpoints() }
         var kept = StateCheckpoints()
         let now = Date()
         for (file, taken) in found {
