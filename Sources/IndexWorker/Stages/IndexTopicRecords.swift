@@ -1,15 +1,21 @@
 import ArtpipeSupport
+import EmbeddedStore
 import Foundation
 import KafkaClient
 import PipelineContract
 
 /// The records of the index worker's own topics (docs/architecture.md, "The index at scale"):
-/// their keys, partitions and values. A tombstone (no value) takes a key back.
+/// their keys, partitions and values. A tombstone (no value) takes a key back. Values are
+/// compact (``CompactWriter``): the format, then the fields; a value that begins with `{` is the
+/// JSON that builds before the compact form wrote, and is still read.
 package enum IndexTopicRecords {
+    /// The format of the values this version writes, their first number.
+    static let valueFormat = 1
+
     /// A page's entry in `artpipe.index-pages`, on the partition its page id's inputs are on.
     package static func record(_ entry: PageEntry, partition: Int32) throws -> KafkaProducerRecord {
         KafkaProducerRecord(
-            topic: ArtpipeTopic.indexPages, partition: partition, key: entry.pageId, value: try encode(entry))
+            topic: ArtpipeTopic.indexPages, partition: partition, key: entry.pageId, value: value { $0.write(entry) })
     }
 
     /// A row of `artpipe.index-works`, on its work's partition among `partitions`.
@@ -19,7 +25,7 @@ package enum IndexTopicRecords {
         let partition = Int32(work.partition(of: partitions))
         guard let row else { return .tombstone(topic: ArtpipeTopic.indexWorks, partition: partition, key: key) }
         return KafkaProducerRecord(
-            topic: ArtpipeTopic.indexWorks, partition: partition, key: key, value: try encode(row))
+            topic: ArtpipeTopic.indexWorks, partition: partition, key: key, value: value { $0.write(row) })
     }
 
     /// The header of a row of `artpipe.index-works-state` naming the offset of the input row
@@ -90,12 +96,12 @@ package enum IndexTopicRecords {
             return .tombstone(topic: ArtpipeTopic.indexArtists, partition: partition, key: key)
         }
         return KafkaProducerRecord(
-            topic: ArtpipeTopic.indexArtists, partition: partition, key: key, value: try encode(row))
+            topic: ArtpipeTopic.indexArtists, partition: partition, key: key, value: value { $0.write(row) })
     }
 
     /// What a message of `artpipe.index-pages` says; nil for a tombstone.
     package static func pageEntry(_ message: KafkaConsumerMessage) throws -> PageEntry? {
-        message.isTombstone ? nil : try decode(PageEntry.self, message)
+        message.isTombstone ? nil : try decode(message) { try $0.pageEntry() }
     }
 
     /// What a message of `artpipe.index-works` says: its work, its key and its row (nil: a tombstone).
@@ -103,7 +109,7 @@ package enum IndexTopicRecords {
         guard let key = message.keyString, let work = WorkRow.work(ofKey: key) else {
             throw IndexTopicRecordError(message, "the key names no work")
         }
-        return (work, key, message.isTombstone ? nil : try decode(WorkRow.self, message))
+        return (work, key, message.isTombstone ? nil : try decode(message) { try $0.workRow() })
     }
 
     /// What a message of `artpipe.index-artists` says: its work and its line (nil: a tombstone).
@@ -111,18 +117,34 @@ package enum IndexTopicRecords {
         guard let key = message.keyString, let work = WorkKey(text: key) else {
             throw IndexTopicRecordError(message, "the key names no work")
         }
-        return (work, message.isTombstone ? nil : try decode(ShardWorks.Row.self, message))
+        return (work, message.isTombstone ? nil : try decode(message) { try $0.shardRow() })
     }
 
-    private static func encode(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+    /// A value in this version's format: the format, then what `write` writes.
+    private static func value(_ write: (inout CompactWriter) -> Void) -> [UInt8] {
+        var writer = CompactWriter()
+        writer.write(valueFormat)
+        write(&writer)
+        return writer.bytes
     }
 
-    private static func decode<Value: Decodable>(_ type: Value.Type, _ message: KafkaConsumerMessage) throws -> Value {
+    /// The message's value, compact as `read` reads it, or the JSON of builds before that.
+    private static func decode<Value: Decodable>(
+        _ message: KafkaConsumerMessage, _ read: (inout CompactReader) throws -> Value
+    ) throws -> Value {
         do {
-            return try JSONDecoder().decode(type, from: Data(message.value))
+            if message.value.first == UInt8(ascii: "{") {
+                return try JSONDecoder().decode(Value.self, from: Data(message.value))
+            }
+            var reader = CompactReader(message.value)
+            let format = try reader.int()
+            guard format == valueFormat else {
+                throw CompactReader.Malformed(
+                    description: "a value in format \(format); this version reads format \(valueFormat)")
+            }
+            let value = try read(&reader)
+            guard reader.isAtEnd else { throw CompactReader.Malformed(description: "bytes after the value") }
+            return value
         } catch {
             throw IndexTopicRecordError(message, "unreadable value: \(error)")
         }

@@ -2,10 +2,36 @@ import EmbeddedStore
 import PipelineContract
 
 // The compact forms of what the stages keep on disk (``WorkStore``, ``ShardLineFile``,
-// ``PageEntryFile``), every field in declaration order. A field added to one of these types is added here too:
-// `WorkStoreTests` counts each type's fields.
+// ``PageEntryFile``) and send on their topics (``IndexTopicRecords``), every field in declaration
+// order. A field added to one of these types is added here too: `WorkStoreTests` counts each
+// type's fields.
 
 extension CompactWriter {
+    /// A row of `artpipe.index-works`: its kind (0 a version, 1 a page's thumbnails, 2 0.7's
+    /// thumbnails), then its fields.
+    mutating func write(_ row: WorkRow) {
+        switch row {
+        case .version(let version):
+            write(0)
+            write(version)
+        case .pageThumbnails(let pageId, let imageURL, let item):
+            write(1)
+            write(pageId)
+            write(imageURL)
+            write(item)
+        case .thumbnails(let imageURL, let item):
+            write(2)
+            write(imageURL)
+            write(item)
+        }
+    }
+
+    /// A line of `artpipe.index-artists`.
+    mutating func write(_ row: ShardWorks.Row) {
+        write(row.artist)
+        write(row.work)
+    }
+
     mutating func write(_ version: WorkVersion) {
         write(version.pageId)
         write(version.crawlId)
@@ -80,6 +106,19 @@ extension CompactWriter {
 }
 
 extension CompactReader {
+    mutating func workRow() throws -> WorkRow {
+        switch try int() {
+        case 0: return .version(try workVersion())
+        case 1: return .pageThumbnails(pageId: try string(), imageURL: try string(), item: try thumbnailItem())
+        case 2: return .thumbnails(imageURL: try string(), item: try thumbnailItem())
+        case let kind: throw Malformed(description: "a row of kind \(kind)")
+        }
+    }
+
+    mutating func shardRow() throws -> ShardWorks.Row {
+        ShardWorks.Row(artist: try string(), work: try indexedWork())
+    }
+
     mutating func workVersion() throws -> WorkVersion {
         WorkVersion(
             pageId: try string(), crawlId: try string(), page: try int(), artwork: try optional { try $0.artwork() },
