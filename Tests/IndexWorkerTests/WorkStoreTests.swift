@@ -250,6 +250,22 @@ struct WorkStoreTests {
         }
         #expect(tooLarge?.failureClass == .forGood && tooLarge?.description.contains("refused") == true)
         #expect(try await store.count(in: 0) == before)
+        // Applied together, rows stop at the refused one: those before it applied, none after it.
+        let (first, second) = (
+            WorkKey(source: "oai", id: "https://id.example/together-1", isRecord: true),
+            WorkKey(source: "oai", id: "https://id.example/together-2", isRecord: true)
+        )
+        let listed = WorkRowsTests.version("p9", datestamp: "2026-02-01T00:00:00Z", image: nil)
+        let together = await store.apply(
+            to: 0, epoch: AssignmentEpoch(2),
+            rows: [
+                .init(offset: 401, work: first, key: listed.key(of: first), row: listed),
+                .init(offset: 402, work: work, key: huge.key(of: work), row: huge),
+                .init(offset: 403, work: second, key: listed.key(of: second), row: listed),
+            ])
+        #expect(together.changes.count == 1 && together.changes[0].state != nil)
+        #expect(together.failure is WorkStateTooLarge, "\(String(describing: together.failure))")
+        #expect(try await store.count(in: 0) == before + 1)
         // A state in a format this version does not read fails the restore: left out, it would lose its work.
         let readable = try #require(landed.first { !$0.isTombstone })
         let later = KafkaConsumerMessage(

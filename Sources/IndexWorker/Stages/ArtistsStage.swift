@@ -45,4 +45,35 @@ package struct ArtistsStage: MessageHandler {
         progress.read(message.topic, partition: shard, upTo: message.offset + 1, under: epoch)
         return []
     }
+
+    /// Messages of a shard apply together: one visit to the store, under one lock.
+    package var handledTogether: Int { 256 }
+
+    /// ``handle(_:context:)`` of consecutive messages of one shard, their lines applied in one
+    /// visit to the store.
+    package func handle(together inputs: [(input: Input, context: MessageContext)]) async -> HandledTogether {
+        guard let first = inputs.first?.context else { return HandledTogether() }
+        let shard = Int(first.message.partition)
+        let epoch: AssignmentEpoch
+        do {
+            epoch = try await progress.epoch(of: shard, under: first.lease)
+        } catch {
+            return HandledTogether(failure: error)
+        }
+        // Below where the restore read: in the state already.
+        let lines = inputs.filter { !progress.wasRestored($0.context.message.offset, partition: shard) }.map {
+            (work: $0.input.work, row: $0.input.row, offset: $0.context.message.offset)
+        }
+        let (applied, failure) = await shards.apply(lines, shard: shard, epoch: epoch)
+        // Where a line threw: the messages before it, the restored ones among them.
+        var handled = inputs.count
+        if failure != nil {
+            let failed = applied < lines.count ? lines[applied].offset : inputs[0].context.message.offset
+            handled = inputs.prefix { $0.context.message.offset < failed }.count
+        }
+        for (_, context) in inputs.prefix(handled) {
+            progress.read(context.message.topic, partition: shard, upTo: context.message.offset + 1, under: epoch)
+        }
+        return HandledTogether(outputs: Array(repeating: [], count: handled), failure: failure)
+    }
 }

@@ -80,6 +80,31 @@ package final class ShardStates: RestorableStore {
         }
     }
 
+    /// ``apply(_:_:shard:epoch:offset:)`` of consecutive lines of `shard`, in order, in one visit
+    /// to the file: how many were applied before one threw, and that error (the lines after it
+    /// are not applied).
+    func apply(_ lines: [(work: WorkKey, row: ShardWorks.Row?, offset: Int64)], shard: Int, epoch: AssignmentEpoch)
+        async -> (applied: Int, failure: (any Error)?)
+    {
+        do {
+            return try await threadPool.runIfActive {
+                self.state.withLock { state in
+                    for (applied, line) in lines.enumerated() {
+                        do {
+                            try self.apply(
+                                line.work, line.row, shard: shard, epoch: epoch, offset: line.offset, in: &state)
+                        } catch {
+                            return (applied, error)
+                        }
+                    }
+                    return (lines.count, nil)
+                }
+            }
+        } catch {
+            return (0, error)
+        }
+    }
+
     private func apply(
         _ work: WorkKey, _ row: ShardWorks.Row?, shard: Int, epoch: AssignmentEpoch, offset: Int64?,
         in state: inout State

@@ -71,16 +71,52 @@ package final class WorkStore: RestorableStore {
     package func apply(
         to partition: Int, epoch: AssignmentEpoch, offset: Int64, work: WorkKey, key: String, row: WorkRow?
     ) async throws -> Change {
-        try await threadPool.runIfActive {
-            try self.held.withLock { held in
-                guard try held.begin(partition, epoch: epoch) else { return Change() }
-                do {
-                    return try self.apply(to: partition, offset: offset, work: work, key: key, row: row, in: &held)
-                } catch {
-                    if held.marks[partition]?.held == false { held.marks[partition]?.rewriteAt = nil }
-                    throw error
+        let applied = await apply(
+            to: partition, epoch: epoch, rows: [InputRow(offset: offset, work: work, key: key, row: row)])
+        if let failure = applied.failure { throw failure }
+        return applied.changes[0]
+    }
+
+    /// A row of `artpipe.index-works` to apply: its offset, work, key and row (nil: a tombstone).
+    package struct InputRow: Sendable {
+        package var offset: Int64
+        package var work: WorkKey
+        package var key: String
+        package var row: WorkRow?
+    }
+
+    /// ``apply(to:epoch:offset:work:key:row:)`` of consecutive rows of `partition`, in order, in
+    /// one visit to the file: the change of each row applied, up to the first that threw, and
+    /// that error (the rows after it are not applied).
+    package func apply(to partition: Int, epoch: AssignmentEpoch, rows: [InputRow]) async -> (
+        changes: [Change], failure: (any Error)?
+    ) {
+        do {
+            return try await threadPool.runIfActive {
+                self.held.withLock { held in
+                    var changes: [Change] = []
+                    changes.reserveCapacity(rows.count)
+                    for input in rows {
+                        do {
+                            guard try held.begin(partition, epoch: epoch) else {
+                                changes.append(Change())
+                                continue
+                            }
+                            changes.append(
+                                try self.apply(
+                                    to: partition, offset: input.offset, work: input.work, key: input.key,
+                                    row: input.row,
+                                    in: &held))
+                        } catch {
+                            if held.marks[partition]?.held == false { held.marks[partition]?.rewriteAt = nil }
+                            return (changes, error)
+                        }
+                    }
+                    return (changes, nil)
                 }
             }
+        } catch {
+            return ([], error)
         }
     }
 

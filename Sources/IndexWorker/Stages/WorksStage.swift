@@ -65,6 +65,41 @@ package struct WorksStage: MessageHandler {
         }
     }
 
+    /// Messages of a partition apply together: one visit to the store, under one lock.
+    package var handledTogether: Int { 256 }
+
+    /// ``handle(_:context:)`` of consecutive messages of one partition, their rows applied in
+    /// one visit to the store.
+    package func handle(together inputs: [(input: Input, context: MessageContext)]) async -> HandledTogether {
+        guard let first = inputs.first?.context else { return HandledTogether() }
+        let partition = Int(first.message.partition)
+        let epoch: AssignmentEpoch
+        do {
+            epoch = try await progress.epoch(of: partition, under: first.lease)
+        } catch {
+            return HandledTogether(failure: error)
+        }
+        let applied = await states.apply(
+            to: partition, epoch: epoch,
+            rows: inputs.map {
+                WorkStore.InputRow(
+                    offset: $0.context.message.offset, work: $0.input.work, key: $0.input.key, row: $0.input.row)
+            })
+        var handled = HandledTogether(failure: applied.failure)
+        handled.outputs.reserveCapacity(applied.changes.count)
+        for (change, (_, context)) in zip(applied.changes, inputs) {
+            let message = context.message
+            progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
+            do {
+                handled.outputs.append(try records(of: change, for: message))
+            } catch {
+                states.outputsLost(in: partition, at: message.offset)
+                return HandledTogether(outputs: handled.outputs, failure: error)
+            }
+        }
+        return handled
+    }
+
     /// The records a change sends: its changelog rows and lines, in ``StoreChangelog``'s order.
     private func records(of change: WorkStore.Change, for message: KafkaConsumerMessage) throws
         -> [KafkaProducerRecord]

@@ -46,12 +46,38 @@ package protocol MessageHandler: Sendable {
     /// uses it only without a retry schedule. False by default.
     var sendsInRuns: Bool { get }
 
+    /// The most consecutive messages of a partition handed to ``handle(together:)`` at once;
+    /// 1 (the default): each goes to ``handle(_:context:)`` alone. Used only with ``sendsInRuns``.
+    var handledTogether: Int { get }
+
+    /// Handles consecutive messages of one partition, in order, as ``handle(_:context:)`` would
+    /// one after another: for a handler whose messages share a cost (a thread hop, a lock). Returns
+    /// the outputs of each message handled, up to the first whose handling threw, and that
+    /// error; the messages after it are not handled (the runtime hands them over again). By
+    /// default, ``handle(_:context:)`` on each.
+    func handle(together inputs: [(input: Input, context: MessageContext)]) async -> HandledTogether
+
     /// The changelog of the handler's own state, when it keeps one: its records and the others
     /// a message's handling (or a run's) returns are produced in the order it says. Nil by default.
     var changelog: StoreChangelog? { get }
 }
 
 extension MessageHandler {
+    package var handledTogether: Int { 1 }
+
+    package func handle(together inputs: [(input: Input, context: MessageContext)]) async -> HandledTogether {
+        var handled = HandledTogether()
+        for (input, context) in inputs {
+            do {
+                handled.outputs.append(try await handle(input, context: context))
+            } catch {
+                handled.failure = error
+                break
+            }
+        }
+        return handled
+    }
+
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {}
     package func finished(_ message: KafkaConsumerMessage) {}
     package func holds(_ message: KafkaConsumerMessage) -> Bool { false }

@@ -23,63 +23,148 @@ extension WorkerRuntime {
         }
     }
 
+    /// A message decoded, waiting to be handled together with the ones before it.
+    private struct Waiting {
+        /// Its place in the batch.
+        var index: Int
+        var message: KafkaConsumerMessage
+        var start: UInt64
+        var input: Handler.Input
+    }
+
+    /// What became of the messages waiting, handled together.
+    private enum Handled {
+        /// All of them are in the run.
+        case all
+        /// One threw and was handled alone (its failure classified, the run before it sent):
+        /// the batch goes on from `index`, the message after it.
+        case goOn(at: Int)
+        /// The batch ends: the lease ended, or outputs could not be sent.
+        case stop
+    }
+
     /// ``process(_:)`` for a handler that ``MessageHandler/sendsInRuns``: the batch's messages
-    /// are handled in order, their outputs sent in runs, and each run's last offset finished
-    /// once all of the run is acknowledged. A message whose handling throws ends the run before
-    /// it and then takes the one-at-a-time path, which classifies its failure (handling is
-    /// idempotent, so doing it again is safe).
+    /// are handled in order, up to ``MessageHandler/handledTogether`` at a time, their outputs
+    /// sent in runs, and each run's last offset finished once all of the run is acknowledged. A
+    /// message whose handling throws ends the run before it and then takes the one-at-a-time
+    /// path, which classifies its failure (handling is idempotent, so doing it again is safe);
+    /// the messages after it are handled again from there.
     func processInRuns(_ batch: KafkaMessageBatch) async {
         let lease = batch.lease
+        let messages = batch.messages
+        let together = max(handler.handledTogether, 1)
         var run = Run()
-        for message in batch.messages {
-            if !run.isEmpty, handler.holds(message) || !lease.isActive {
+        var waiting: [Waiting] = []
+        var index = messages.startIndex
+        while index < messages.endIndex || !waiting.isEmpty {
+            let next = index < messages.endIndex ? messages[index] : nil
+            let joins = next.map { !handler.holds($0) && lease.isActive } ?? false
+            // The waiting messages are handled before one that cannot join them, or once enough wait.
+            if !waiting.isEmpty, !joins || waiting.count >= together {
+                switch await handleWaiting(&waiting, into: &run, lease: lease) {
+                case .all: break
+                case .goOn(let at):
+                    index = at
+                    continue
+                case .stop: return
+                }
+                if run.isFull {
+                    let sent = await send(&run, lease: lease)
+                    limit.release()
+                    guard sent else { return }
+                }
+                continue
+            }
+            guard let message = next else { break }
+            if !run.isEmpty, !joins {
                 let sent = await send(&run, lease: lease)
                 limit.release()
                 guard sent, lease.isActive else { return }
             }
+            index += 1
             guard await waitWhileHeld(message, lease: lease) else { continue }
-            if run.isEmpty {
+            if run.isEmpty, waiting.isEmpty {
                 await limit.acquire()
                 guard lease.beginHandling() else {
                     limit.release()
                     continue
                 }
             }
-            metrics.consumed.increment()
             inFlight.add(1, ordering: .relaxed)
             let start = DispatchTime.now().uptimeNanoseconds
             do {
-                let input = try handler.decode(message)
-                let context = MessageContext(
-                    message: message, attempt: 1, lease: lease, retrySchedule: nil, logger: logger)
-                run.add(message, start: start, outputs: try await handler.handle(input, context: context))
+                waiting.append(
+                    Waiting(index: index - 1, message: message, start: start, input: try handler.decode(message)))
             } catch {
                 inFlight.subtract(1, ordering: .relaxed)
-                if !run.isEmpty {
-                    guard await send(&run, lease: lease), lease.beginHandling() else {
-                        limit.release()
-                        return
-                    }
+                switch await handleWaiting(&waiting, into: &run, lease: lease) {
+                case .all: break
+                case .goOn(let at):
+                    index = at
+                    continue
+                case .stop: return
                 }
-                let outcome = await handle(message, lease: lease)
-                limit.release()
-                guard case .commit = outcome else {
-                    lease.abandonHandling()
-                    return
-                }
-                finishHandling(message, lease: lease)
-                continue
-            }
-            if run.isFull {
-                let sent = await send(&run, lease: lease)
-                limit.release()
-                guard sent else { return }
+                metrics.consumed.increment()
+                guard await handleAlone(message, after: &run, lease: lease) else { return }
             }
         }
         if !run.isEmpty {
             _ = await send(&run, lease: lease)
             limit.release()
         }
+    }
+
+    /// Hands the waiting messages to the handler together and adds them to the run. Where one's
+    /// handling threw (or the handler returned fewer outputs than messages), that message is
+    /// handled alone (``handleAlone(_:after:lease:)``) and the ones after it are left to be
+    /// taken again.
+    private func handleWaiting(_ waiting: inout [Waiting], into run: inout Run, lease: KafkaPartitionLease) async
+        -> Handled
+    {
+        guard !waiting.isEmpty else { return .all }
+        let items = waiting
+        waiting = []
+        let handled = await handler.handle(
+            together: items.map {
+                (
+                    $0.input,
+                    MessageContext(message: $0.message, attempt: 1, lease: lease, retrySchedule: nil, logger: logger)
+                )
+            })
+        let count = min(handled.outputs.count, items.count)
+        for (item, outputs) in zip(items, handled.outputs) {
+            run.add(item.message, start: item.start, outputs: outputs)
+        }
+        metrics.consumed.increment(by: count)
+        guard count < items.count else { return .all }
+        // The one that threw, and those after it, are not in the run.
+        inFlight.subtract(items.count - count, ordering: .relaxed)
+        metrics.consumed.increment()
+        let failed = items[count]
+        return await handleAlone(failed.message, after: &run, lease: lease) ? .goOn(at: failed.index + 1) : .stop
+    }
+
+    /// The one-at-a-time path of a message whose handling in a run threw: the run before it is
+    /// sent, then the message handled alone, which classifies its failure. Ends the run's claim
+    /// and its place in the limit. Returns whether the batch goes on (false: the lease ended,
+    /// or outputs could not be sent).
+    private func handleAlone(_ message: KafkaConsumerMessage, after run: inout Run, lease: KafkaPartitionLease)
+        async -> Bool
+    {
+        if !run.isEmpty {
+            guard await send(&run, lease: lease), lease.beginHandling() else {
+                limit.release()
+                return false
+            }
+        }
+        let outcome = await handle(message, lease: lease)
+        limit.release()
+        guard case .commit = outcome else {
+            lease.abandonHandling()
+            return false
+        }
+        finishHandling(message, lease: lease)
+        return true
     }
 
     /// Sends the run's outputs and ends its claim: once they are acknowledged its last offset is
