@@ -14,6 +14,8 @@ worker_pid=
 trap 'for pid in ${broker_pid:-} $worker_pid; do pkill -9 -P "$pid" 2>/dev/null || true; done; kill $broker_pid $worker_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
 source bench/tansu.sh
+# $worker_kafka: what the index workers add to their Kafka properties on this broker.
+worker_kafka=()
 start_broker() {
   if [ "${BROKER:-embedded}" = tansu ]; then start_tansu; return; fi
   "$bin/artpipe" broker --partitions "${PARTITIONS:-12}" --bootstrap-file "$work/bootstrap" --log-level warning >/dev/null 2>&1 &
@@ -21,6 +23,11 @@ start_broker() {
   for _ in $(seq 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
   brokers=$(cat "$work/bootstrap")
 }
+
+# CPU seconds (user + system) a running process has used so far.
+cpu_seconds() { awk -v tick="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / tick }' "/proc/$1/stat"; }
+# The broker's own process: Tansu runs under GNU time.
+broker_process() { if [ "${BROKER:-embedded}" = tansu ]; then pgrep -P "$broker_pid"; else echo "$broker_pid"; fi; }
 
 manifest_counts() { grep -q "\"totals\":{\"artists\":[0-9]*,\"works\":$1," "$work/out/index.json" 2>/dev/null; }
 manifest_works() { grep -o '"totals":{"artists":[0-9]*,"works":[0-9]*' "$work/out/index.json" 2>/dev/null | grep -o '[0-9]*$'; }

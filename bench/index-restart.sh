@@ -20,6 +20,7 @@ seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 start_copy() {
   "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" --state "$work/state-${2:-$1}" --write-interval 1 \
     --metrics-interval 3600 --log-level info --kafka fetch.wait.max.ms=50 "${compression[@]}" \
+    ${worker_kafka[@]+"${worker_kafka[@]}"} \
     >"$work/worker-$1.log" 2>&1 &
   worker_pid=$!
 }

@@ -7,12 +7,15 @@
 # with COPIES copies (default 1); COMPRESSION=lz4 (or zstd): the probe's and the workers' producers
 # compress their batches, which Tansu's memory storage keeps as they come (10M works need it here):
 # time from start to the final index.json (the manifest, published last), works indexed per
-# second, each copy's peak RSS and state on disk, the published size; then NEW_PAGES new pages (default 5) of
+# second, the CPU the copies and the broker used meanwhile, each copy's peak RSS and state on
+# disk, the published size; then NEW_PAGES new pages (default 5) of
 # WORKS works, one after another, each timed from the broker's acknowledgement to the manifest
 # counting it. INDEX_TIMEOUT: seconds the first complete index may take (default 1800); LOGS=DIR
 # keeps the workers' logs there, whether or not the new pages arrive (give WORKER_OPTIONS="--log-level
 # debug" to see each publish round's phases). On Tansu, last: how long asking a partition's end
-# takes in each topic, which follows the batches it holds.
+# takes in each topic, which follows the batches it holds. On either: the floor (artpipe-probe topic-floor):
+# the broker's own cost of reading the pages once and each repartition row once and writing it
+# once, with the rebuild's time as a multiple of it. PROFILE=DIR: each copy runs under `perf record`.
 #   [COPIES=N] [PARTITIONS=N] [BROKER=tansu] [VERSIONED=1] [THUMBNAILS=1] [COMPRESSION=lz4] [NEW_PAGES=N]
 #   bench/index.sh [PAGES] [WORKS]
 set -euo pipefail
@@ -38,14 +41,18 @@ start_broker
   ${THUMBNAILS:+--thumbnails} "${compression[@]}"
 
 expected=$((pages * works))
+# PROFILE=DIR: each copy runs under `perf record` (call graphs by frame pointer), its profile in DIR.
+profile=()
+[ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE"
 start=$(date +%s.%N)
 pids=()
 for copy in $(seq "$copies"); do
+  [ -n "${PROFILE:-}" ] && profile=(perf record -F 499 --call-graph fp -o "$PROFILE/perf-$copy.data" --)
   # fetch.wait.max.ms: librdkafka's mock broker holds an empty fetch for all of it (500 ms by
   # default) even when a message arrives meanwhile; a Kafka broker answers as soon as one does.
-  /usr/bin/time -o "$work/rss-$copy" -f '%M' "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
+  /usr/bin/time -o "$work/rss-$copy" -f '%M %U %S' ${profile[@]+"${profile[@]}"} "$bin/artpipe" index-worker --brokers "$brokers" --out "$work/out" \
     --state "$work/state-$copy" --write-interval 1 --metrics-interval 3600 --log-level warning \
-    --kafka fetch.wait.max.ms=50 "${compression[@]}" ${WORKER_OPTIONS:-} \
+    --kafka fetch.wait.max.ms=50 "${compression[@]}" ${worker_kafka[@]+"${worker_kafka[@]}"} ${WORKER_OPTIONS:-} \
     >"$work/worker-$copy.log" 2>&1 &
   pids+=($!)
 done
@@ -53,6 +60,10 @@ worker_pid=${pids[*]}
 # The index is complete when its totals count every work.
 wait_for_works "$expected" "${INDEX_TIMEOUT:-1800}"
 end=$(date +%s.%N)
+# Where the rebuild's CPU went: the copies' processes (not GNU time's, nor perf's) and the broker's.
+rebuild_cpu=()
+for pid in $(pgrep -x artpipe | grep -vx "$broker_pid"); do rebuild_cpu+=("$(cpu_seconds "$pid")"); done
+broker_cpu=$(cpu_seconds "$(broker_process)")
 latencies=()
 for number in $(seq "$new_pages"); do
   "$bin/artpipe-probe" produce-pages --brokers "$brokers" --pages 1 --works "$works" \
@@ -71,12 +82,26 @@ for copy in $(seq "$copies"); do state+=("$(du -sm "$work/state-$copy" | cut -f1
 for pid in "${pids[@]}"; do pkill -TERM -P "$pid" || true; done  # signal the workers, not GNU time
 for pid in "${pids[@]}"; do wait "$pid" || true; done
 keep_logs
+# The floor: what the broker itself costs the moves the rebuild made, on the topics it left (the
+# new pages' rows among them): the pages read once, and each row of the two repartition topics
+# read once and written once (bench/index.sh's rebuild writes and reads each once too).
+floor=$("$bin/artpipe-probe" topic-floor --brokers "$brokers" --read artpipe.pages --copy artpipe.index-works \
+  --copy artpipe.index-artists "${compression[@]}")
 rss=()
-for copy in $(seq "$copies"); do rss+=("$(( $(tail -1 "$work/rss-$copy") / 1024 ))"); done
+cpu=()
+for copy in $(seq "$copies"); do
+  read -r kib user system < <(tail -1 "$work/rss-$copy")
+  rss+=("$((kib / 1024))")
+  cpu+=("$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.1f", u + s }')")
+done
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -m)"
 awk -v n="$expected" -v c="$copies" -v a="$start" -v b="$end" -v s="$(du -sh "$work/out/index.json" | cut -f1)" -v w="$(du -sh "$work/out/works" | cut -f1)" -v g="$(du -sh "$work/out/gallery" | cut -f1)" 'BEGIN {
   printf "index of %d works, %d copies: final index.json after %.1f s (group joins included), %.0f works/s; index.json %s, works/ %s, gallery/ %s\n", n, c, b - a, n / (b - a), s, w, g }'
-echo "peak RSS per copy: ${rss[*]} MiB"
+echo "$floor"
+awk -v a="$start" -v b="$end" -v f="$(echo "$floor" | sed -n 's/^floor: \([0-9.]*\) s$/\1/p')" 'BEGIN {
+  printf "the rebuild against the floor: %.1fx\n", (b - a) / f }'
+echo "peak RSS per copy: ${rss[*]} MiB; CPU per copy (user + system, new pages included): ${cpu[*]} s"
+echo "CPU until the index was complete: copies ${rebuild_cpu[*]} s, broker $broker_cpu s"
 echo "state on disk per copy (--state: the stages' SQLite files): ${state[*]} MiB"
 if [ "${BROKER:-embedded}" = tansu ]; then
   echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"

@@ -17,5 +17,6 @@ struct Probe: ParsableCommand {
             ConsumeCommand.self, ProduceCommand.self, FetchBenchCommand.self, ThumbBenchCommand.self,
             ProducePagesCommand.self, SampleGalleryCommand.self, HarvestBenchCommand.self,
             PublishPagesCommand.self, DownloadBenchCommand.self, IndexMemoryCommand.self, AssemblyBenchCommand.self,
+            TopicFloorCommand.self,
         ])
 }
