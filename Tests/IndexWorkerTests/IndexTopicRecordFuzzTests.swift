@@ -26,12 +26,12 @@ struct IndexTopicRecordFuzzTests {
         for page in inputs.pages.values.sorted(by: { $0.pageId < $1.pageId }) {
             records.append(try MessageCodec.record(page, topic: ArtpipeTopic.pages))
             let writes = try pages.apply(.page(page))
-            if let entry = writes.entry { records.append(try IndexTopicRecords.record(entry, partition: 0)) }
+            if let entry = writes.entry { records.append(IndexTopicRecords.record(entry, partition: 0)) }
             for write in writes.works {
                 records.append(
-                    try IndexTopicRecords.record(work: write.work, key: write.key, row: write.row, partitions: 3))
+                    IndexTopicRecords.record(work: write.work, key: write.key, row: write.row, partitions: 3))
                 for line in works.apply(write.work, key: write.key, row: write.row).artists {
-                    records.append(try IndexTopicRecords.record(line))
+                    records.append(IndexTopicRecords.record(line))
                 }
             }
         }

@@ -31,7 +31,15 @@ package struct ArtistsStage: MessageHandler {
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
-        try progress.decoding(message, IndexTopicRecords.artistRow)
+        // Not through `progress.decoding`: messages decoded ahead wait to be handled together, and
+        // one it cannot read counts as read only once finished (``finished(_:)``), after them.
+        try IndexTopicRecords.artistRow(message)
+    }
+
+    /// A message dead-lettered (unreadable, or refused for good) counts as read, once every
+    /// message before it is done with: the shard is ready only once it shows them.
+    package func finished(_ message: KafkaConsumerMessage) {
+        progress.read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
     }
 
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {

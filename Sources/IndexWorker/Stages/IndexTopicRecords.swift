@@ -13,15 +13,13 @@ package enum IndexTopicRecords {
     static let valueFormat = 1
 
     /// A page's entry in `artpipe.index-pages`, on the partition its page id's inputs are on.
-    package static func record(_ entry: PageEntry, partition: Int32) throws -> KafkaProducerRecord {
+    package static func record(_ entry: PageEntry, partition: Int32) -> KafkaProducerRecord {
         KafkaProducerRecord(
             topic: ArtpipeTopic.indexPages, partition: partition, key: entry.pageId, value: value { $0.write(entry) })
     }
 
     /// A row of `artpipe.index-works`, on its work's partition among `partitions`.
-    package static func record(work: WorkKey, key: String, row: WorkRow?, partitions: Int) throws
-        -> KafkaProducerRecord
-    {
+    package static func record(work: WorkKey, key: String, row: WorkRow?, partitions: Int) -> KafkaProducerRecord {
         let partition = Int32(work.partition(of: partitions))
         guard let row else { return .tombstone(topic: ArtpipeTopic.indexWorks, partition: partition, key: key) }
         return KafkaProducerRecord(
@@ -90,7 +88,7 @@ package enum IndexTopicRecords {
     }
 
     /// A work's line in `artpipe.index-artists`, on its artist's shard.
-    package static func record(_ write: WorkState.ArtistWrite) throws -> KafkaProducerRecord {
+    package static func record(_ write: WorkState.ArtistWrite) -> KafkaProducerRecord {
         let (key, partition) = (write.work.description, Int32(write.shard))
         guard let row = write.row else {
             return .tombstone(topic: ArtpipeTopic.indexArtists, partition: partition, key: key)

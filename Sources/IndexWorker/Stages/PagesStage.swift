@@ -84,19 +84,14 @@ package struct PagesStage: MessageHandler {
         let epoch = try await progress.epoch(of: partition, under: context.lease)
         let change = PagePartitions.Change(message)
         let writes = try await states.apply(change, to: partition, epoch: epoch, input)
-        do {
-            var records = try writes.works.map {
-                try IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)
-            }
-            // The entry; the runtime sends it first (``changelogOrder``).
-            if let entry = writes.entry {
-                records.append(try IndexTopicRecords.record(entry, partition: message.partition))
-            }
-            return records
-        } catch {
-            await states.sent(change, succeeded: false)
-            throw error
+        var records = writes.works.map {
+            IndexTopicRecords.record(work: $0.work, key: $0.key, row: $0.row, partitions: partitions)
         }
+        // The entry; the runtime sends it first (``changelogOrder``).
+        if let entry = writes.entry {
+            records.append(IndexTopicRecords.record(entry, partition: message.partition))
+        }
+        return records
     }
 
     package func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {

@@ -46,7 +46,9 @@ package struct WorksStage: MessageHandler {
     }
 
     package func decode(_ message: KafkaConsumerMessage) throws -> Input {
-        try progress.decoding(message, IndexTopicRecords.workRow)
+        // Not through `progress.decoding`: messages decoded ahead wait to be handled together, and
+        // one it cannot read counts as read only once finished (``finished(_:)``), after them.
+        try IndexTopicRecords.workRow(message)
     }
 
     package func handle(_ input: Input, context: MessageContext) async throws -> [KafkaProducerRecord] {
@@ -56,13 +58,7 @@ package struct WorksStage: MessageHandler {
         let change = try await states.apply(
             to: partition, epoch: epoch, offset: message.offset, work: input.work, key: input.key, row: input.row)
         progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
-        do {
-            return try records(of: change, for: message)
-        } catch {
-            // Applied, but its outputs will not be sent: as if they were refused.
-            states.outputsLost(in: partition, at: message.offset)
-            throw error
-        }
+        return records(of: change, for: message)
     }
 
     /// Messages of a partition apply together: one visit to the store, under one lock.
@@ -90,25 +86,18 @@ package struct WorksStage: MessageHandler {
         for (change, (_, context)) in zip(applied.changes, inputs) {
             let message = context.message
             progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
-            do {
-                handled.outputs.append(try records(of: change, for: message))
-            } catch {
-                states.outputsLost(in: partition, at: message.offset)
-                return HandledTogether(outputs: handled.outputs, failure: error)
-            }
+            handled.outputs.append(records(of: change, for: message))
         }
         return handled
     }
 
     /// The records a change sends: its changelog rows and lines, in ``StoreChangelog``'s order.
-    private func records(of change: WorkStore.Change, for message: KafkaConsumerMessage) throws
-        -> [KafkaProducerRecord]
-    {
+    private func records(of change: WorkStore.Change, for message: KafkaConsumerMessage) -> [KafkaProducerRecord] {
         var records = change.restated.map {
             IndexTopicRecords.record($0.state, partition: message.partition, inputOffset: $0.inputOffset)
         }
-        records += try (change.rewritten + change.writes.artists).map(IndexTopicRecords.record)
-        if let relocation = change.writes.relocation { records.append(try IndexTopicRecords.record(relocation)) }
+        records += (change.rewritten + change.writes.artists).map(IndexTopicRecords.record)
+        if let relocation = change.writes.relocation { records.append(IndexTopicRecords.record(relocation)) }
         if let state = change.state {
             records.append(IndexTopicRecords.record(state, partition: message.partition, inputOffset: message.offset))
         }
@@ -130,6 +119,8 @@ package struct WorksStage: MessageHandler {
     /// The assembler on this copy need not wait for the group's next commit to know the rows
     /// went through (``ShardPublisher``).
     package func finished(_ message: KafkaConsumerMessage) {
+        // A message dead-lettered (unreadable, or refused for good) counts as read.
+        progress.read(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
         progress.settled(message.topic, partition: Int(message.partition), upTo: message.offset + 1)
         states.settled(Int(message.partition), upTo: message.offset + 1)
     }
