@@ -51,6 +51,7 @@ bench: setup
 	bench/thumb-worker.sh
 	bench/vips-stages.sh
 	bench/index.sh
+	BROKER=tansu VERSIONED=1 COMPRESSION=lz4 bench/index.sh 5000 200
 	bench/tansu-latency.sh
 	bench/assembly.sh
 	bench/thumb-store.sh

@@ -60,9 +60,14 @@ worker_pid=${pids[*]}
 # The index is complete when its totals count every work.
 wait_for_works "$expected" "${INDEX_TIMEOUT:-1800}"
 end=$(date +%s.%N)
-# Where the rebuild's CPU went: the copies' processes (not GNU time's, nor perf's) and the broker's.
+# Where the rebuild's CPU went: the copies' processes (below GNU time, and perf's under PROFILE)
+# and the broker's.
 rebuild_cpu=()
-for pid in $(pgrep -x artpipe | grep -vx "$broker_pid"); do rebuild_cpu+=("$(cpu_seconds "$pid")"); done
+for pid in "${pids[@]}"; do
+  copy=$(pgrep -P "$pid")
+  [ -n "${PROFILE:-}" ] && copy=$(pgrep -P "$copy")
+  rebuild_cpu+=("$(cpu_seconds "$copy")")
+done
 broker_cpu=$(cpu_seconds "$(broker_process)")
 latencies=()
 for number in $(seq "$new_pages"); do
@@ -100,7 +105,7 @@ awk -v n="$expected" -v c="$copies" -v a="$start" -v b="$end" -v s="$(du -sh "$w
 echo "$floor"
 awk -v a="$start" -v b="$end" -v f="$(echo "$floor" | sed -n 's/^floor: \([0-9.]*\) s$/\1/p')" 'BEGIN {
   printf "the rebuild against the floor: %.1fx\n", (b - a) / f }'
-echo "peak RSS per copy: ${rss[*]} MiB; CPU per copy (user + system, new pages included): ${cpu[*]} s"
+echo "peak RSS per copy: ${rss[*]} MiB; CPU per copy (user + system, new pages included; perf's too under PROFILE): ${cpu[*]} s"
 echo "CPU until the index was complete: copies ${rebuild_cpu[*]} s, broker $broker_cpu s"
 echo "state on disk per copy (--state: the stages' SQLite files): ${state[*]} MiB"
 if [ "${BROKER:-embedded}" = tansu ]; then

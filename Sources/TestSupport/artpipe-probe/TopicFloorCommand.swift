@@ -11,8 +11,12 @@ import Synchronization
 /// `artpipe-probe topic-floor`: what the broker itself costs the moves an index rebuild must
 /// make, measured on the topics the rebuild left: each `--read` topic read once (the pages),
 /// each `--copy` topic's rows read once and written once (a repartition topic, written by one
-/// stage and read by the next), to `<topic>.floor`. Reads go outside any group, as a restore's
-/// do; writes go in batches through the workers' producer, each awaited, while the read goes on.
+/// stage and read by the next), to `<topic>.floor`, made with the topic's partition count and
+/// each row written to its partition (where the broker makes no topics on request, as the
+/// embedded one: made by the first write, each row placed by its key). Reads go outside any
+/// group, as a restore's do; writes go in batches through the workers' producer, each awaited,
+/// while the read goes on. The phases run one after another: their sum is the floor, where
+/// the rebuild runs them side by side.
 struct TopicFloorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "topic-floor",
@@ -43,7 +47,8 @@ struct TopicFloorCommand: AsyncParsableCommand {
             let rows = Mutex((count: 0, bytes: 0))
             let start = ContinuousClock.now
             try await KafkaTopicSnapshot.scan(
-                topic, configuration: configuration, timeout: .seconds(86_400), logger: logger
+                topic, configuration: configuration, timeout: .seconds(86_400), stallTimeout: .seconds(60),
+                logger: logger
             ) {
                 message in
                 rows.withLock { $0 = ($0.count + 1, $0.bytes + message.value.count + (message.key?.count ?? 0)) }
@@ -54,10 +59,23 @@ struct TopicFloorCommand: AsyncParsableCommand {
         }
         guard !copy.isEmpty else { return summarize(total) }
         let producer = try KafkaProducer(configuration: configuration, logger: logger)
+        let partitions = try await producer.metadata(timeout: .seconds(30)).partitionsByTopic
         for topic in copy {
+            guard let count = partitions[topic] else { throw ValidationError("no topic \(topic)") }
+            let target = "\(topic).floor"
+            let samePartitions: Bool
+            do {
+                _ = try await KafkaTopicAdmin.createTopics(
+                    [target], partitions: count, replicationFactor: 1, configuration: configuration,
+                    timeout: .seconds(30), logger: logger)
+                samePartitions = true
+            } catch {
+                samePartitions = false
+            }
             let start = ContinuousClock.now
             let rows = try await copyRows(
-                of: topic, to: "\(topic).floor", producer: producer, configuration: configuration, logger: logger)
+                of: topic, to: target, samePartitions: samePartitions, producer: producer,
+                configuration: configuration, logger: logger)
             let took = start.duration(to: .now)
             total += took
             report("read and wrote", topic, rows, took)
@@ -69,8 +87,8 @@ struct TopicFloorCommand: AsyncParsableCommand {
     /// Reads every row of `topic` and writes it to `target` under its key, the writes sent in
     /// batches while the read goes on; returns the rows and their bytes once all are acknowledged.
     private func copyRows(
-        of topic: String, to target: String, producer: KafkaProducer, configuration: KafkaClientConfiguration,
-        logger: Logger
+        of topic: String, to target: String, samePartitions: Bool, producer: KafkaProducer,
+        configuration: KafkaClientConfiguration, logger: Logger
     ) async throws -> (count: Int, bytes: Int) {
         let (batches, continuation) = AsyncStream.makeStream(of: [KafkaProducerRecord].self)
         // The read blocks while four batches wait: memory stays flat whatever the topic's length.
@@ -80,10 +98,13 @@ struct TopicFloorCommand: AsyncParsableCommand {
         async let scanned: Void = {
             defer { continuation.finish() }
             try await KafkaTopicSnapshot.scan(
-                topic, configuration: configuration, timeout: .seconds(86_400), logger: logger
+                topic, configuration: configuration, timeout: .seconds(86_400), stallTimeout: .seconds(60),
+                logger: logger
             ) {
                 message in
-                var record = KafkaProducerRecord(topic: target, key: message.key, value: message.value)
+                var record = KafkaProducerRecord(
+                    topic: target, partition: samePartitions ? message.partition : nil, key: message.key,
+                    value: message.value)
                 record.isTombstone = message.isTombstone
                 let full: [KafkaProducerRecord]? = pending.withLock { pending in
                     pending.records.append(record)
