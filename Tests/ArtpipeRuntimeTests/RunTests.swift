@@ -55,16 +55,7 @@ private final class RunProbe: MessageHandler {
 
     func handle(together inputs: [(input: KafkaConsumerMessage, context: MessageContext)]) async -> HandledTogether {
         together.withLock { $0.append(inputs.count) }
-        var handled = HandledTogether()
-        for (message, context) in inputs {
-            do {
-                handled.outputs.append(try await handle(message, context: context))
-            } catch {
-                handled.failure = error
-                break
-            }
-        }
-        return handled
+        return await handleOneByOne(inputs)
     }
 
     func outputsSettled(of message: KafkaConsumerMessage, acknowledged: Bool) async {

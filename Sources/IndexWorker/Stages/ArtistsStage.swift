@@ -79,8 +79,8 @@ package struct ArtistsStage: MessageHandler {
             let failed = applied < lines.count ? lines[applied].offset : inputs[0].context.message.offset
             handled = inputs.prefix { $0.context.message.offset < failed }.count
         }
-        for (_, context) in inputs.prefix(handled) {
-            progress.read(context.message.topic, partition: shard, upTo: context.message.offset + 1, under: epoch)
+        if let last = inputs.prefix(handled).last?.context.message {
+            progress.read(last.topic, partition: shard, upTo: last.offset + 1, under: epoch)
         }
         return HandledTogether(outputs: Array(repeating: [], count: handled), failure: failure)
     }

@@ -84,9 +84,10 @@ package struct WorksStage: MessageHandler {
         var handled = HandledTogether(failure: applied.failure)
         handled.outputs.reserveCapacity(applied.changes.count)
         for (change, (_, context)) in zip(applied.changes, inputs) {
-            let message = context.message
-            progress.read(message.topic, partition: partition, upTo: message.offset + 1, under: epoch)
-            handled.outputs.append(records(of: change, for: message))
+            handled.outputs.append(records(of: change, for: context.message))
+        }
+        if let last = inputs.prefix(applied.changes.count).last?.context.message {
+            progress.read(last.topic, partition: partition, upTo: last.offset + 1, under: epoch)
         }
         return handled
     }

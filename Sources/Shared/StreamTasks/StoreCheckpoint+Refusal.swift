@@ -4,10 +4,11 @@ import KafkaClient
 extension StoreCheckpoint {
     /// Why the checkpoint cannot be trusted against the cluster now, in words for the log; nil
     /// when it can. Refused: a checkpoint of another layout, another cluster (or one that gives
-    /// no id now, where the checkpoint names one), another partition count, or dated ahead of `now`; a store file (`file`: its size now, nil when it is
-    /// missing) not the size it was sealed at; an offset past where its changelog partition
-    /// ends, or before where it begins (the topic made again shorter, or records deleted). A
-    /// partition too old is left out instead (``leavingOut(olderThan:)``).
+    /// no id now, where the checkpoint names one), another partition count, or dated ahead of
+    /// `now`; a store file (`file`: its size now, nil when it is missing) not the size it was
+    /// sealed at; an offset past where its changelog partition ends, or before where it begins
+    /// (the topic made again shorter, or records deleted). A partition too old is left out
+    /// instead (``leavingOut(olderThan:)``).
     package func refusal(file: Int64?, bounds: KafkaTopicBounds, partitionCount: Int, now: Date) -> String? {
         guard format == Self.currentFormat else {
             return "its checkpoint is of layout \(format), this version reads \(Self.currentFormat)"

@@ -66,6 +66,12 @@ extension MessageHandler {
     package var handledTogether: Int { 1 }
 
     package func handle(together inputs: [(input: Input, context: MessageContext)]) async -> HandledTogether {
+        await handleOneByOne(inputs)
+    }
+
+    /// ``handle(_:context:)`` on each input in order, up to the first that throws: the default
+    /// ``handle(together:)``.
+    package func handleOneByOne(_ inputs: [(input: Input, context: MessageContext)]) async -> HandledTogether {
         var handled = HandledTogether()
         for (input, context) in inputs {
             do {

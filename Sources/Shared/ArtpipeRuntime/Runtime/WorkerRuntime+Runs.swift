@@ -23,13 +23,14 @@ extension WorkerRuntime {
         }
     }
 
-    /// A message decoded, waiting to be handled together with the ones before it.
+    /// A message taken, waiting to be handled together with the ones before it.
     private struct Waiting {
         /// Its place in the batch.
         var index: Int
         var message: KafkaConsumerMessage
         var start: UInt64
-        var input: Handler.Input
+        /// Nil: it cannot be decoded, and is handled alone after the ones before it.
+        var input: Handler.Input?
     }
 
     /// What became of the messages waiting, handled together.
@@ -59,8 +60,9 @@ extension WorkerRuntime {
         while index < messages.endIndex || !waiting.isEmpty {
             let next = index < messages.endIndex ? messages[index] : nil
             let joins = next.map { !handler.holds($0) && lease.isActive } ?? false
-            // The waiting messages are handled before one that cannot join them, or once enough wait.
-            if !waiting.isEmpty, !joins || waiting.count >= together {
+            // The waiting messages are handled before one that cannot join them, once enough wait,
+            // or once one cannot be decoded.
+            if !waiting.isEmpty, !joins || waiting.count >= together || waiting.last?.input == nil {
                 switch await handleWaiting(&waiting, into: &run, lease: lease) {
                 case .all: break
                 case .goOn(let at):
@@ -91,22 +93,10 @@ extension WorkerRuntime {
                 }
             }
             inFlight.add(1, ordering: .relaxed)
-            let start = DispatchTime.now().uptimeNanoseconds
-            do {
-                waiting.append(
-                    Waiting(index: index - 1, message: message, start: start, input: try handler.decode(message)))
-            } catch {
-                inFlight.subtract(1, ordering: .relaxed)
-                switch await handleWaiting(&waiting, into: &run, lease: lease) {
-                case .all: break
-                case .goOn(let at):
-                    index = at
-                    continue
-                case .stop: return
-                }
-                metrics.consumed.increment()
-                guard await handleAlone(message, after: &run, lease: lease) else { return }
-            }
+            waiting.append(
+                Waiting(
+                    index: index - 1, message: message, start: DispatchTime.now().uptimeNanoseconds,
+                    input: try? handler.decode(message)))
         }
         if !run.isEmpty {
             _ = await send(&run, lease: lease)
@@ -114,24 +104,27 @@ extension WorkerRuntime {
         }
     }
 
-    /// Hands the waiting messages to the handler together and adds them to the run. Where one's
-    /// handling threw (or the handler returned fewer outputs than messages), that message is
-    /// handled alone (``handleAlone(_:after:lease:)``) and the ones after it are left to be
-    /// taken again.
+    /// Hands the waiting messages to the handler together, up to the first that cannot be
+    /// decoded, and adds them to the run. Where one cannot be decoded or its handling threw (or
+    /// the handler returned fewer outputs than messages), that message is handled alone
+    /// (``handleAlone(_:after:lease:)``), which classifies its failure, and the ones after it
+    /// are left to be taken again.
     private func handleWaiting(_ waiting: inout [Waiting], into run: inout Run, lease: KafkaPartitionLease) async
         -> Handled
     {
         guard !waiting.isEmpty else { return .all }
         let items = waiting
         waiting = []
-        let handled = await handler.handle(
-            together: items.map {
+        let decoded = items.prefix { $0.input != nil }.compactMap { item in
+            item.input.map {
                 (
-                    $0.input,
-                    MessageContext(message: $0.message, attempt: 1, lease: lease, retrySchedule: nil, logger: logger)
+                    $0,
+                    MessageContext(message: item.message, attempt: 1, lease: lease, retrySchedule: nil, logger: logger)
                 )
-            })
-        let count = min(handled.outputs.count, items.count)
+            }
+        }
+        let handled = decoded.isEmpty ? HandledTogether() : await handler.handle(together: decoded)
+        let count = min(handled.outputs.count, decoded.count)
         for (item, outputs) in zip(items, handled.outputs) {
             run.add(item.message, start: item.start, outputs: outputs)
         }
