@@ -411,13 +411,20 @@ struct IndexHistoryModelTests {
                     versions[record] = clock
                     continue
                 }
-                artworks.append(
-                    Artwork(
-                        objectNumber: "N-\(record)", title: "Work \(record), version \(versions[record])",
-                        artist: "Maker \(record % 2)",
-                        imageURL: "https://img.example/\(record)/\(versions[record] % 2)",
-                        width: nil, height: nil, position: artworks.count, recordId: "oai:repo:\(record)",
-                        datestamp: stamp(versions[record])))
+                var artwork = Artwork(
+                    objectNumber: "N-\(record)", title: "Work \(record), version \(versions[record])",
+                    artist: "Maker \(record % 2)",
+                    imageURL: "https://img.example/\(record)/\(versions[record] % 2)",
+                    width: nil, height: nil, position: artworks.count, recordId: "oai:repo:\(record)",
+                    datestamp: stamp(versions[record]))
+                // A version's details come and go with it, so a line shows the shown version's.
+                if versions[record] % 3 != 0 {
+                    (artwork.date, artwork.years) = (
+                        "\(1600 + versions[record])", YearRange(earliest: 1600, latest: 1700)
+                    )
+                    (artwork.rights, artwork.landingPage) = ("rights \(versions[record] % 2)", "https://w/\(record)")
+                }
+                artworks.append(artwork)
             }
             let page = Page(
                 request: request, total: 30, artworks: artworks, deletions: deletions.isEmpty ? nil : deletions)

@@ -10,10 +10,16 @@ struct IndexLayoutTests {
     /// `works` works: artist 0 holds a third of them, the rest spread over `artists - 1` names.
     static func inputs(works: Int, artists: Int, title: (Int) -> String = { "Title \"\($0)\"\n\u{1}" }) -> IndexInputs {
         let artworks = (0..<works).map { number in
-            Artwork(
+            var artwork = Artwork(
                 objectNumber: "OBJ-\(number)", title: title(number),
                 artist: number % 3 == 0 ? "anonymous" : "Maker \(number % (artists - 1))",
                 imageURL: "https://x/\(number)", width: nil, height: nil, position: number % 100)
+            if number % 7 == 0 {
+                (artwork.date, artwork.years) = ("c. \(1600 + number % 300)", YearRange(earliest: 1600, latest: 1899))
+                (artwork.landingPage, artwork.rights) = ("https://x/page/\(number)", "© the \"maker\"\n")
+                (artwork.iiifManifest, artwork.iiifImageService) = ("https://x/m/\(number)", "https://x/i/\(number)")
+            }
+            return artwork
         }
         var inputs = IndexInputs()
         for first in stride(from: 0, to: works, by: 100) {
@@ -41,6 +47,12 @@ struct IndexLayoutTests {
         }
         #expect(lines.count == 3_000 && Set(lines.map(\.work.objectNumber)).count == 3_000)
         #expect(lines.contains { $0.work.title == "Title \"7\"\n\u{1}" }, "escaped and decoded back")
+        let described = try #require(lines.first { $0.work.objectNumber == "OBJ-14" }?.work)
+        #expect(
+            described.date == "c. 1614" && described.years == YearRange(earliest: 1600, latest: 1899)
+                && described.landingPage == "https://x/page/14" && described.rights == "© the \"maker\"\n"
+                && described.iiifManifest == "https://x/m/14" && described.iiifImageService == "https://x/i/14")
+        #expect(lines.first { $0.work.objectNumber == "OBJ-15" }?.work.date == nil)
     }
 
     @Test(

@@ -448,7 +448,7 @@ struct WorkStoreTests {
             Mirror(reflecting: RecordDeletion(recordId: "r", datestamp: "d")).children.count,
             Mirror(reflecting: entry).children.count, Mirror(reflecting: entry.thumbnails!).children.count,
         ]
-        #expect(fields == [9, 6, 6, 5, 10, 2, 13, 3])
+        #expect(fields == [15, 6, 6, 5, 16, 2, 13, 3])
     }
 
     static let record = WorkRowsTests.record

@@ -61,6 +61,14 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         /// The source's record id and the version's datestamp, for versioned sources.
         package var recordId: String?
         package var datestamp: String?
+        /// What the record says of the work beyond what the index orders by (``Artwork``'s
+        /// fields of the same names), taken by ``described(by:)``.
+        package var date: String? = nil
+        package var years: YearRange? = nil
+        package var landingPage: String? = nil
+        package var rights: String? = nil
+        package var iiifManifest: String? = nil
+        package var iiifImageService: String? = nil
     }
 
     /// The order-insensitive key artists are sorted by: case and diacritics folded.
@@ -204,5 +212,6 @@ extension ArtistIndex.Work {
                 (item.map { $0.thumbnails.files($0.item) } ?? []).map { (String($0.size), $0.path) },
                 uniquingKeysWith: { first, _ in first }),
             recordId: artwork.recordId, datestamp: artwork.datestamp)
+        self = described(by: artwork)
     }
 }

@@ -93,5 +93,26 @@ package enum WorkLines {
             json.key("datestamp")
             json.string(datestamp)
         }
+        render("date", work.date, into: &json)
+        if let years = work.years {
+            json.key("years")
+            json.raw("{\"earliest\":")
+            json.int(years.earliest)
+            json.raw(",\"latest\":")
+            json.int(years.latest)
+            json.byte(UInt8(ascii: "}"))
+        }
+        let links: [(StaticString, String?)] = [
+            ("landingPage", work.landingPage), ("rights", work.rights), ("iiifManifest", work.iiifManifest),
+            ("iiifImageService", work.iiifImageService),
+        ]
+        for (key, value) in links { render(key, value, into: &json) }
+    }
+
+    /// `"key":"value"` after a comma, when there is a value.
+    private static func render(_ key: StaticString, _ value: String?, into json: inout JSONText) {
+        guard let value else { return }
+        json.key(key)
+        json.string(value)
     }
 }

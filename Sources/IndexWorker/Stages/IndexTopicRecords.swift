@@ -10,7 +10,7 @@ import PipelineContract
 /// JSON that builds before the compact form wrote, and is still read.
 package enum IndexTopicRecords {
     /// The format of the values this version writes, their first number.
-    static let valueFormat = 1
+    static let valueFormat = IndexValueFormat.current
 
     /// A page's entry in `artpipe.index-pages`, on the partition its page id's inputs are on.
     package static func record(_ entry: PageEntry, partition: Int32) -> KafkaProducerRecord {
@@ -99,7 +99,7 @@ package enum IndexTopicRecords {
 
     /// What a message of `artpipe.index-pages` says; nil for a tombstone.
     package static func pageEntry(_ message: KafkaConsumerMessage) throws -> PageEntry? {
-        message.isTombstone ? nil : try decode(message) { try $0.pageEntry() }
+        message.isTombstone ? nil : try decode(message) { reader, _ in try reader.pageEntry() }
     }
 
     /// What a message of `artpipe.index-works` says: its work, its key and its row (nil: a tombstone).
@@ -107,7 +107,7 @@ package enum IndexTopicRecords {
         guard let key = message.keyString, let work = WorkRow.work(ofKey: key) else {
             throw IndexTopicRecordError(message, "the key names no work")
         }
-        return (work, key, message.isTombstone ? nil : try decode(message) { try $0.workRow() })
+        return (work, key, message.isTombstone ? nil : try decode(message) { try $0.workRow(format: $1) })
     }
 
     /// What a message of `artpipe.index-artists` says: its work and its line (nil: a tombstone).
@@ -115,7 +115,7 @@ package enum IndexTopicRecords {
         guard let key = message.keyString, let work = WorkKey(text: key) else {
             throw IndexTopicRecordError(message, "the key names no work")
         }
-        return (work, message.isTombstone ? nil : try decode(message) { try $0.shardRow() })
+        return (work, message.isTombstone ? nil : try decode(message) { try $0.shardRow(format: $1) })
     }
 
     /// A value in this version's format: the format, then what `write` writes.
@@ -126,9 +126,10 @@ package enum IndexTopicRecords {
         return writer.bytes
     }
 
-    /// The message's value, compact as `read` reads it, or the JSON of builds before that.
+    /// The message's value, compact as `read` reads it in the value's format, or the JSON of
+    /// builds before that.
     private static func decode<Value: Decodable>(
-        _ message: KafkaConsumerMessage, _ read: (inout CompactReader) throws -> Value
+        _ message: KafkaConsumerMessage, _ read: (inout CompactReader, _ format: Int) throws -> Value
     ) throws -> Value {
         do {
             if message.value.first == UInt8(ascii: "{") {
@@ -136,11 +137,11 @@ package enum IndexTopicRecords {
             }
             var reader = CompactReader(message.value)
             let format = try reader.int()
-            guard format == valueFormat else {
+            guard IndexValueFormat.readable.contains(format) else {
                 throw CompactReader.Malformed(
-                    description: "a value in format \(format); this version reads format \(valueFormat)")
+                    description: "a value in format \(format); this version reads formats \(IndexValueFormat.readable)")
             }
-            let value = try read(&reader)
+            let value = try read(&reader, format)
             guard reader.isAtEnd else { throw CompactReader.Malformed(description: "bytes after the value") }
             return value
         } catch {

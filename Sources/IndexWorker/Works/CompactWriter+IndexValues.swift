@@ -6,6 +6,19 @@ import PipelineContract
 // order. A field added to one of these types is added here too: `WorkStoreTests` counts each
 // type's fields.
 
+/// The formats of the index's compact values, their topics' and the works stage's changelog's
+/// first number: 1 without a record's details, 2 with them (``Artwork``'s and a work line's
+/// `date` through `iiifImageService`, after their other fields). A store's file holds the current
+/// format only (``StoreCheckpoint/currentFormat`` refuses another).
+package enum IndexValueFormat {
+    /// The format this version writes.
+    static let current = 2
+    /// The formats this version reads.
+    static let readable = 1...2
+    /// The first format with a record's details.
+    static let details = 2
+}
+
 extension CompactWriter {
     /// A row of `artpipe.index-works`: its kind (0 a version, 1 a page's thumbnails, 2 0.7's
     /// thumbnails), then its fields.
@@ -53,6 +66,25 @@ extension CompactWriter {
         write(artwork.position)
         write(artwork.recordId)
         write(artwork.datestamp)
+        writeDetails(
+            artwork.date, artwork.years, artwork.landingPage, artwork.rights, artwork.iiifManifest,
+            artwork.iiifImageService)
+    }
+
+    /// A record's details, in the order of ``Artwork``'s fields.
+    private mutating func writeDetails(
+        _ date: String?, _ years: YearRange?, _ landingPage: String?, _ rights: String?, _ iiifManifest: String?,
+        _ iiifImageService: String?
+    ) {
+        write(date)
+        write(years) {
+            $0.write($1.earliest)
+            $0.write($1.latest)
+        }
+        write(landingPage)
+        write(rights)
+        write(iiifManifest)
+        write(iiifImageService)
     }
 
     mutating func write(_ item: PageThumbnails.Item) {
@@ -82,6 +114,8 @@ extension CompactWriter {
         write(work.thumbnails)
         write(work.recordId)
         write(work.datestamp)
+        writeDetails(
+            work.date, work.years, work.landingPage, work.rights, work.iiifManifest, work.iiifImageService)
     }
 
     mutating func write(_ entry: PageEntry) {
@@ -106,30 +140,44 @@ extension CompactWriter {
 }
 
 extension CompactReader {
-    mutating func workRow() throws -> WorkRow {
+    /// A row of `artpipe.index-works` written in `format` (``IndexValueFormat``).
+    mutating func workRow(format: Int = IndexValueFormat.current) throws -> WorkRow {
         switch try int() {
-        case 0: return .version(try workVersion())
+        case 0: return .version(try workVersion(format: format))
         case 1: return .pageThumbnails(pageId: try string(), imageURL: try string(), item: try thumbnailItem())
         case 2: return .thumbnails(imageURL: try string(), item: try thumbnailItem())
         case let kind: throw Malformed(description: "a row of kind \(kind)")
         }
     }
 
-    mutating func shardRow() throws -> ShardWorks.Row {
-        ShardWorks.Row(artist: try string(), work: try indexedWork())
+    mutating func shardRow(format: Int = IndexValueFormat.current) throws -> ShardWorks.Row {
+        ShardWorks.Row(artist: try string(), work: try indexedWork(format: format))
     }
 
-    mutating func workVersion() throws -> WorkVersion {
+    mutating func workVersion(format: Int = IndexValueFormat.current) throws -> WorkVersion {
         WorkVersion(
-            pageId: try string(), crawlId: try string(), page: try int(), artwork: try optional { try $0.artwork() },
+            pageId: try string(), crawlId: try string(), page: try int(),
+            artwork: try optional { try $0.artwork(format: format) },
             deletion: try optional { RecordDeletion(recordId: try $0.string(), datestamp: try $0.string()) })
     }
 
-    mutating func artwork() throws -> Artwork {
-        Artwork(
+    mutating func artwork(format: Int = IndexValueFormat.current) throws -> Artwork {
+        var artwork = Artwork(
             objectNumber: try string(), title: try string(), artist: try string(), imageURL: try optionalString(),
             width: try optionalInt(), height: try optionalInt(), position: try int(), recordId: try optionalString(),
             datestamp: try optionalString())
+        if format >= IndexValueFormat.details {
+            (artwork.date, artwork.years, artwork.landingPage) = (
+                try optionalString(), try years(), try optionalString()
+            )
+            (artwork.rights, artwork.iiifManifest, artwork.iiifImageService) =
+                (try optionalString(), try optionalString(), try optionalString())
+        }
+        return artwork
+    }
+
+    private mutating func years() throws -> YearRange? {
+        try optional { YearRange(earliest: try $0.int(), latest: try $0.int()) }
     }
 
     mutating func thumbnailItem() throws -> PageThumbnails.Item {
@@ -151,11 +199,17 @@ extension CompactReader {
         return item
     }
 
-    mutating func indexedWork() throws -> ArtistIndex.Work {
-        ArtistIndex.Work(
+    mutating func indexedWork(format: Int = IndexValueFormat.current) throws -> ArtistIndex.Work {
+        var work = ArtistIndex.Work(
             objectNumber: try string(), title: try string(), pageId: try string(), page: try int(),
             imageURL: try optionalString(), thumbnailStatus: try string(), thumbnailReason: try optionalString(),
             thumbnails: try pairs(), recordId: try optionalString(), datestamp: try optionalString())
+        if format >= IndexValueFormat.details {
+            (work.date, work.years, work.landingPage) = (try optionalString(), try years(), try optionalString())
+            (work.rights, work.iiifManifest, work.iiifImageService) =
+                (try optionalString(), try optionalString(), try optionalString())
+        }
+        return work
     }
 
     /// A page entry's outline, read without its works, images or thumbnails (``pageEntry()``'s

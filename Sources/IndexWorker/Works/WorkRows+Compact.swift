@@ -16,9 +16,9 @@ extension WorkRows {
         }
     }
 
-    /// The rows of `work` that ``write(to:)`` wrote.
-    init(work: WorkKey, reading reader: inout CompactReader) throws {
-        let versions = try reader.list { try $0.workVersion() }
+    /// The rows of `work` that ``write(to:)`` wrote, in `format` (``IndexValueFormat``).
+    init(work: WorkKey, reading reader: inout CompactReader, format: Int = IndexValueFormat.current) throws {
+        let versions = try reader.list { try $0.workVersion(format: format) }
         let pageImages = try reader.list {
             PageImage(pageId: try $0.string(), imageURL: try $0.string(), item: try $0.thumbnailItem())
         }

@@ -124,7 +124,9 @@ package struct WorkRows: Sendable, Equatable {
             thumbnails: Dictionary(
                 (item?.status == .ok ? item?.files ?? [] : []).map { (String($0.size), $0.path) },
                 uniquingKeysWith: { first, _ in first }),
-            recordId: artwork.recordId, datestamp: artwork.datestamp)
+            recordId: artwork.recordId, datestamp: artwork.datestamp
+        )
+        .described(by: artwork)
     }
 
     /// Takes back the row under `key`: compared whole with each row's key, so no key is parsed.

@@ -2,7 +2,7 @@ import EmbeddedStore
 
 extension WorkState {
     /// The format of a work's row in `artpipe.index-works-state`, the first number of its bytes.
-    static let changelogFormat = 1
+    static let changelogFormat = IndexValueFormat.current
 
     /// The work's row in the works stage's changelog: the format, then its rows. Its line is
     /// left out: it is a function of the rows, made again when the row is restored.
@@ -18,11 +18,12 @@ extension WorkState {
     init(work: WorkKey, changelogValue bytes: [UInt8], shards: IndexShards) throws {
         var reader = CompactReader(bytes)
         let format = try reader.int()
-        guard format == Self.changelogFormat else {
+        guard IndexValueFormat.readable.contains(format) else {
             throw CompactReader.Malformed(
-                description: "a work's state in format \(format); this version reads format \(Self.changelogFormat)")
+                description:
+                    "a work's state in format \(format); this version reads formats \(IndexValueFormat.readable)")
         }
-        let rows = try WorkRows(work: work, reading: &reader)
+        let rows = try WorkRows(work: work, reading: &reader, format: format)
         guard reader.isAtEnd else { throw CompactReader.Malformed(description: "bytes after a work's state") }
         self.init(restoring: rows, shards: shards)
     }
