@@ -8,7 +8,7 @@ import PipelineContract
 /// hostile record never makes its page, or the cursor chain after it, fail.
 struct PageBudget: Sendable {
     /// The most UTF-8 bytes one field of a work may have: a title, a name, an object number, a
-    /// URL, a record id or a datestamp.
+    /// URL, a record id, a datestamp, a date or a rights statement.
     static let maxFieldBytes = 16 << 10
     /// The most bytes a page's works and deletions may take, encoded: below Kafka's and
     /// librdkafka's default largest message (1,000,000 bytes), with room for the rest of the page.
@@ -92,13 +92,15 @@ struct PageBudget: Sendable {
         [
             ("object number", artwork.objectNumber), ("title", artwork.title), ("artist", artwork.artist),
             ("image URL", artwork.imageURL), ("record id", artwork.recordId), ("datestamp", artwork.datestamp),
+            ("date", artwork.date), ("landing page", artwork.landingPage), ("rights", artwork.rights),
+            ("IIIF manifest", artwork.iiifManifest), ("IIIF image service", artwork.iiifImageService),
         ]
     }
 
     /// The most bytes an entry with these text fields takes encoded: each at most six times its
-    /// bytes once escaped, and 256 for the keys, numbers and punctuation around them.
+    /// bytes once escaped, and 512 for the keys, numbers and punctuation around them.
     private static func sizeBound(of fields: [String?]) -> Int {
-        fields.reduce(256) { $0 + 6 * ($1?.utf8.count ?? 0) }
+        fields.reduce(512) { $0 + 6 * ($1?.utf8.count ?? 0) }
     }
 
     /// `record` with its id and reason cut to ``maxNamingScalars`` scalars each.

@@ -60,6 +60,52 @@ struct FlickrSourceTests {
         #expect(first.imageURL == "https://live.staticflickr.com/2082/2448337677_592a1a3238_b.jpg")
         #expect(first.width == 1024 && first.height == 899)
         #expect(cats.photo.first?.dateUpload == 1_209_388_984)
+        // The photo's page by its owner's NSID (no path alias was asked for), when it was taken;
+        // no licence was asked for, so no rights are said.
+        #expect(first.landingPage == "https://www.flickr.com/photos/58722587@N00/2448337677")
+        #expect(first.date == "2008-04-26 21:06:26")
+        #expect(first.years == YearRange(earliest: 2008, latest: 2008))
+        #expect(works.allSatisfy { $0.rights == nil && $0.iiifManifest == nil && $0.iiifImageService == nil })
+        #expect(works.allSatisfy { $0.date != nil && $0.landingPage != nil })
+        #expect(bare.first?.landingPage == "https://www.flickr.com/photos/105731165@N07/53624890009")
+        #expect(bare.allSatisfy { $0.date == nil }, "without extras there is no date taken")
+    }
+
+    @Test("a licence id is its rights statement, a path alias names the page, the date is as precise as Flickr says")
+    func licencesAliasesAndDates() throws {
+        let body = #"""
+            {"stat":"ok","photos":{"page":1,"pages":1,"perpage":8,"total":"8","photo":[
+             {"id":"1","owner":"a@N00","license":"0","datetaken":"2010-06-15 14:32:10","datetakengranularity":"0"},
+             {"id":"2","owner":"a@N00","pathalias":"kunstfotos","license":4,"datetaken":"2010-06-01 00:00:00","datetakengranularity":"4"},
+             {"id":"3","owner":"a@N00","license":"7","datetaken":"1915-01-01 00:00:00","datetakengranularity":6},
+             {"id":"4","owner":"a@N00","license":"8","datetaken":"1950-01-01 00:00:00","datetakengranularity":"8"},
+             {"id":"5","owner":"a@N00","license":"9","datetaken":"2020-02-02 10:00:00","datetakenunknown":"1"},
+             {"id":"6","owner":"a@N00","license":"10","pathalias":""},
+             {"id":"7","owner":"a/../b","license":"99"},
+             {"id":"8","license":"1"}]}}
+            """#
+        let photos = try FlickrSearchSource.parse(Array(body.utf8)).photo
+        let works = FlickrSearchSource.artworks(of: photos, imageEdge: 512)
+        #expect(
+            works.map(\.rights) == [
+                "All Rights Reserved", "https://creativecommons.org/licenses/by/2.0/",
+                "https://www.flickr.com/commons/usage/", "United States Government Work",
+                "https://creativecommons.org/publicdomain/zero/1.0/",
+                "https://creativecommons.org/publicdomain/mark/1.0/", nil,
+                "https://creativecommons.org/licenses/by-nc-sa/2.0/",
+            ])
+        #expect(
+            works.map(\.landingPage) == [
+                "https://www.flickr.com/photos/a@N00/1", "https://www.flickr.com/photos/kunstfotos/2",
+                "https://www.flickr.com/photos/a@N00/3", "https://www.flickr.com/photos/a@N00/4",
+                "https://www.flickr.com/photos/a@N00/5", "https://www.flickr.com/photos/a@N00/6", nil, nil,
+            ])
+        #expect(works.map(\.date) == ["2010-06-15 14:32:10", "2010-06", "1915", "c. 1950", nil, nil, nil, nil])
+        #expect(
+            works.map(\.years) == [
+                YearRange(earliest: 2010, latest: 2010), YearRange(earliest: 2010, latest: 2010),
+                YearRange(earliest: 1915, latest: 1915), YearRange(earliest: 1950, latest: 1950), nil, nil, nil, nil,
+            ])
     }
 
     @Test("stat:fail — an invalid key and an unknown method are permanent, other codes are tried again")
@@ -119,7 +165,8 @@ struct FlickrSourceTests {
         #expect(seen.query["page"] == "3" && seen.query["per_page"] == "20")
         #expect(seen.query["text"] == "cat")
         let extras = Set((seen.query["extras"] ?? "").split(separator: ",").map(String.init))
-        #expect(extras.isSuperset(of: ["owner_name", "date_upload", "url_z", "tags"]))
+        let needed: Set<String> = ["owner_name", "date_upload", "date_taken", "license", "path_alias", "url_z", "tags"]
+        #expect(extras.isSuperset(of: needed))
 
         // Past Flickr's first 4,000 results nothing is sent.
         await #expect(throws: SourceFormatError.self) {

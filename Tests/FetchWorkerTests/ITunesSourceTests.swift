@@ -65,6 +65,49 @@ struct ITunesSourceTests {
         #expect(podcast.map(\.title) == ["s i s t a k"])
     }
 
+    @Test("the store page, the release date and its year, the copyright where the answer has one")
+    func descriptiveFields() throws {
+        let albums = ITunesSearchSource.artworks(
+            of: try ITunesSearchSource.parse(
+                Self.fixture("chrisjf_search_entity-album_term-Mamonas-Assassinas_country-CA_4results")
+            ).results,
+            imageEdge: 512)
+        let album = try #require(albums.first)
+        #expect(album.landingPage == "https://music.apple.com/ca/album/mamonas-assassinas-ao-vivo/713573779?uo=4")
+        #expect(album.date == "2006-01-01T08:00:00Z")
+        #expect(album.years == YearRange(earliest: 2006, latest: 2006))
+        #expect(album.rights == "℗ 2006 EMI Music Brasil Ltda")
+        #expect(album.iiifManifest == nil && album.iiifImageService == nil)
+        #expect(
+            albums.map(\.rights) == [
+                "℗ 2006 EMI Music Brasil Ltda", "℗ 2019 EMI Records Brasil Ltda",
+                "℗ 2018 Mamonas Assassinas Produções, under exclusive license to Universal Music International",
+                "℗ 2017 Universal Music International",
+            ])
+
+        let videos = ITunesSearchSource.artworks(
+            of: try ITunesSearchSource.parse(Self.fixture("yanuarash_search_musicVideo_4results")).results,
+            imageEdge: 512)
+        let video = try #require(videos.first)
+        #expect(
+            video.landingPage == "https://music.apple.com/us/music-video/are-you-bored-yet-feat-clairo/1451289202?uo=4")
+        #expect(video.date == "2019-02-01T08:00:00Z")
+        #expect(video.years == YearRange(earliest: 2019, latest: 2019))
+        #expect(videos.allSatisfy { $0.rights == nil }, "music videos carry no copyright")
+
+        let mixed = ITunesSearchSource.artworks(
+            of: try ITunesSearchSource.parse(
+                Self.fixture("dewski_wsSearch_limit2_media-all_term-Michael-Jackson_2012")
+            ).results,
+            imageEdge: 512)
+        #expect(
+            mixed.map(\.landingPage) == [
+                "https://itunes.apple.com/us/music-video/thriller/id273047865?uo=4",
+                "https://itunes.apple.com/us/music-video/billie-jean/id273047584?uo=4",
+            ])
+        #expect(mixed.map(\.date) == ["2008-02-11T08:00:00Z", "2008-02-11T08:00:00Z"])
+    }
+
     @Test("artist results are not works; a result twice on a page counts once")
     func artistsAndRepeats() throws {
         let body = """

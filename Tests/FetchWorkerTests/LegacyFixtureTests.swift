@@ -57,6 +57,63 @@ struct LegacyFixtureTests {
         #expect(sander.artworks[42].objectNumber == "KOG-MP-2-0258")
     }
 
+    @Test("the dating that ends each long title, the object's web page; no rights or IIIF in a list answer")
+    func datesAndPages() throws {
+        let page = try Self.artworks("legacy_collection_en_q-vermeer_ps10__farlake")
+        let byNumber = Dictionary(uniqueKeysWithValues: page.artworks.map { ($0.objectNumber, $0) })
+        let milkmaid = try #require(byNumber["SK-A-2344"])
+        #expect(milkmaid.date == "c. 1660")
+        #expect(milkmaid.years == YearRange(earliest: 1660, latest: 1660))
+        #expect(milkmaid.landingPage == "http://www.rijksmuseum.nl/en/collection/SK-A-2344", "as written")
+        #expect(milkmaid.rights == nil && milkmaid.iiifManifest == nil && milkmaid.iiifImageService == nil)
+        let letter = try #require(byNumber["SK-A-1595"])
+        #expect(letter.date == "c. 1669 - c. 1670")
+        #expect(letter.years == YearRange(earliest: 1669, latest: 1670))
+        let reproduction = try #require(byNumber["RP-F-2001-7-1696-4"])
+        #expect(reproduction.date == "c. 1887 - in or before 1892")
+        #expect(reproduction.years == YearRange(earliest: 1887, latest: 1892))
+        #expect(try #require(byNumber["RP-P-2010-221-3145"]).date == "1966", "a work without an image has its date")
+
+        // Makers with qualifiers and commas between the title and the dating.
+        let models = try Self.artworks("legacy_collection_en_s-artist_ps20_p1__kyrillosgait-rijks-studio")
+        let crane = try #require(models.artworks.first { $0.objectNumber == "NG-MC-33" })
+        #expect(crane.date == "c. 1790 - c. 1820")
+        #expect(crane.years == YearRange(earliest: 1790, latest: 1820))
+        let tiles = try Self.artworks("legacy_collection_en_s-artist_ps50_p1__sanderdekoning-art")
+        #expect(
+            tiles.artworks.contains {
+                $0.date == "in or after 1834 - in or before 1861" && $0.years == YearRange(earliest: 1834, latest: 1861)
+            })
+        // Every recorded long title ends with a dating whose years are read, and every object has its page.
+        for name in [
+            "legacy_collection_en_q-vermeer_ps10__farlake",
+            "legacy_collection_en_s-artist_ps20_p1__kyrillosgait-rijks-studio",
+            "legacy_collection_en_s-artist_ps50_p1__sanderdekoning-art",
+            "legacy_collection_en_s-relevance_ps100_imgonly__timedwardsios",
+        ] {
+            let works = try Self.artworks(name).artworks
+            #expect(works.allSatisfy { $0.date != nil && $0.years != nil }, "\(name)")
+            #expect(works.allSatisfy { $0.landingPage?.hasSuffix("/collection/\($0.objectNumber)") == true }, "\(name)")
+        }
+    }
+
+    @Test(
+        "a long title that is not the title followed by a dating gives no date",
+        arguments: [
+            #"{"objectNumber": "A-1", "title": "One", "longTitle": "One, Jan van Noordt (1623-1676)"}"#,
+            #"{"objectNumber": "A-1", "title": "One", "longTitle": "Another, Somebody, 1650"}"#,
+            #"{"objectNumber": "A-1", "title": "One", "longTitle": "One"}"#,
+            #"{"objectNumber": "A-1", "title": "One", "longTitle": null, "links": null}"#,
+            #"{"objectNumber": "A-1", "longTitle": ", 1650"}"#,
+        ])
+    func noDating(object: String) throws {
+        let response = try LegacyCollectionSource.parse(
+            Array(#"{"count": 1, "artObjects": [\#(object)]}"#.utf8), imageEdge: 512)
+        let artwork = try #require(LegacyCollectionSource.artworks(of: response, imageEdge: 512).first)
+        #expect(artwork.date == nil && artwork.years == nil)
+        #expect(artwork.landingPage == nil)
+    }
+
     @Test(
         "JSON of the wrong shape is a clear format error",
         arguments: ["{\"count\": \"many\"}", "{\"artObjects\": []}", "[]", "{\"count\": -1, \"artObjects\": []}"])

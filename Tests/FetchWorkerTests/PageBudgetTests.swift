@@ -43,6 +43,24 @@ struct PageBudgetTests {
         #expect(try JSONDecoder().decode(Artwork.self, from: Data(try #require(refused.bytes))) == page.artworks[1])
     }
 
+    @Test("a rights statement or a landing page past 16 KiB is a field like any other: the work is unreadable")
+    func overlongDescriptiveField() throws {
+        let long = String(repeating: "r", count: PageBudget.maxFieldBytes + 1)
+        var rights = Self.work(1)
+        rights.rights = long
+        var page = Self.work(2)
+        page.landingPage = "https://example.org/" + long
+        var fine = Self.work(0)
+        fine.date = "c. 1665"
+        fine.years = YearRange(earliest: 1665, latest: 1665)
+        fine.rights = "In copyright"
+        let fitted = PageBudget().fit(SourcePage(total: 3, artworks: [fine, rights, page]))
+        #expect(fitted.artworks == [fine])
+        #expect(fitted.unreadable.map(\.recordId) == ["oai:example:1", "oai:example:2"])
+        #expect(fitted.unreadable.first?.reason.hasPrefix("its rights is") == true)
+        #expect(fitted.unreadable.last?.reason.hasPrefix("its landing page is") == true)
+    }
+
     @Test("works that together pass the budget lose their largest, until the rest fit")
     func largestGoFirst() {
         let medium = String(repeating: "m", count: 8_000)

@@ -70,6 +70,15 @@ struct SearchSourceTests {
         #expect(artwork.imageURL == "https://iiif.micr.io/AbCdE/full/!512,512/0/default.jpg")
         #expect(artwork.position == 4)
         #expect(server.requests.allSatisfy { $0.headers["accept"] == "application/ld+json" })
+        // The production's time span, the web page the object is the subject of, the visual item's
+        // rights (the object states none of its own), the IIIF service of the image; no manifest.
+        #expect(artwork.date == "1973")
+        #expect(artwork.years == YearRange(earliest: 1973, latest: 1973))
+        let page = "https://www.rijksmuseum.nl/nl/collectie/object/RP-P-2010-222-3315--ba97e0d4396e589a312631ff4fbfd5fb"
+        #expect(artwork.landingPage == page)
+        #expect(artwork.rights == "https://creativecommons.org/publicdomain/mark/1.0/")
+        #expect(artwork.iiifImageService == "https://iiif.micr.io/AbCdE")
+        #expect(artwork.iiifManifest == nil)
 
         // The creator is cached: a second object by the same person asks for the person no more.
         _ = try await source.artwork(id: "https://id.rijksmuseum.nl/2001", position: 5)
@@ -188,6 +197,13 @@ struct SearchSourceBehaviourTests {
         #expect(painting.objectNumber == "SK-A-4096")
         #expect(painting.artist == "Rembrandt van Rijn")
         #expect(painting.title == "Samson and Delilah")
+        #expect(poster1.date == "1923")
+        #expect(poster1.years == YearRange(earliest: 1923, latest: 1923))
+        #expect(painting.date == "c. 1626 - c. 1627", "the English name of the time span")
+        #expect(painting.years == YearRange(earliest: 1626, latest: 1627))
+        // Trimmed records: no texts about them, visual items without rights or images.
+        #expect(painting.landingPage == nil && painting.rights == nil && painting.iiifManifest == nil)
+        #expect(painting.iiifImageService == nil)
         #expect(!server.requests.contains { $0.path == "/21038856" }, "the publisher is not the maker")
         #expect(
             server.requests.allSatisfy {
@@ -196,6 +212,83 @@ struct SearchSourceBehaviourTests {
             })
         try await http.shutdown()
         await server.stop()
+    }
+
+    @Test("an object's manifest, web page and own rights statement; odd shapes of what only describes it pass")
+    func describingDocuments() async throws {
+        let described = """
+            {"id": "https://id.rijksmuseum.nl/5", "type": "HumanMadeObject", "identified_by": [
+              {"type": "Identifier", "content": "OBJ-5", "classified_as": [{"id": "http://vocab.getty.edu/aat/300312355"}]},
+              {"type": "Name", "content": "Still Life"}],
+             "produced_by": {"timespan": {"type": "TimeSpan", "identified_by": [{"type": "Name", "content": "1650-1660"}]}},
+             "subject_of": [{"type": "LinguisticObject", "digitally_carried_by": [
+               {"type": "DigitalObject", "conforms_to": [{"id": "http://iiif.io/api/presentation"}],
+                "access_point": [{"id": "https://iiif.example.org/manifest/5"}]},
+               {"type": "DigitalObject", "format": "text/html",
+                "access_point": [{"id": "https://www.rijksmuseum.nl/en/collection/OBJ-5"}]}]}],
+             "referred_to_by": [
+               {"type": "LinguisticObject", "content": "signed", "classified_as": [{"id": "http://vocab.getty.edu/aat/300435416"}]},
+               {"type": "LinguisticObject", "content": "© the maker's heirs", "classified_as": [{"id": "http://vocab.getty.edu/aat/300435434"}]}],
+             "shows": [{"id": "https://id.rijksmuseum.nl/205", "type": "VisualItem"}]}
+            """
+        let odd = """
+            {"id": "https://id.rijksmuseum.nl/6", "type": "HumanMadeObject", "identified_by": [
+              {"type": "Identifier", "content": "OBJ-6", "classified_as": [{"id": "http://vocab.getty.edu/aat/300312355"}]}],
+             "produced_by": {"timespan": "1650"}, "subject_of": "a page", "referred_to_by": {"content": 7},
+             "subject_to": [{"type": "Right", "classified_as": [{"id": "https://rightsstatements.org/vocab/InC/1.0/"}]}]}
+            """
+        let server = try await TestHTTPServer.start { request in
+            switch request.path {
+            case "/5": .json(described)
+            case "/6": .json(odd)
+            case "/205":
+                .json(
+                    #"{"type": "VisualItem", "subject_to": [{"type": "Right", "classified_as": [{"id": "https://creativecommons.org/publicdomain/mark/1.0/"}]}]}"#
+                )
+            default: TestHTTPServer.Response(status: 404)
+            }
+        }
+        let (source, http) = Self.source(server)
+        let five = try await source.artwork(id: "https://id.rijksmuseum.nl/5", position: 0)
+        #expect(five.iiifManifest == "https://iiif.example.org/manifest/5")
+        #expect(five.landingPage == "https://www.rijksmuseum.nl/en/collection/OBJ-5")
+        #expect(five.rights == "© the maker's heirs", "the object's own statement before its image's rights")
+        #expect(five.date == "1650-1660")
+        #expect(five.years == YearRange(earliest: 1650, latest: 1660), "no begin or end: read from the name")
+        #expect(five.imageURL == nil && five.iiifImageService == nil)
+        let six = try await source.artwork(id: "https://id.rijksmuseum.nl/6", position: 1)
+        #expect(six.objectNumber == "OBJ-6")
+        #expect(six.rights == "https://rightsstatements.org/vocab/InC/1.0/")
+        #expect(six.date == nil && six.years == nil && six.landingPage == nil && six.iiifManifest == nil)
+        try await http.shutdown()
+        await server.stop()
+    }
+
+    @Test(
+        "the IIIF image service is an image request's URL without region, size, rotation and quality",
+        arguments: [
+            ("https://iiif.micr.io/AbCdE/full/max/0/default.jpg", "https://iiif.micr.io/AbCdE"),
+            ("https://iiif.micr.io/AbCdE/full/!512,512/0/default.jpg", "https://iiif.micr.io/AbCdE"),
+            ("http://127.0.0.1:8090/iiif/7/full/512,/0/default.jpg", "http://127.0.0.1:8090/iiif/7"),
+            (
+                "https://images.example.org/iiif/2/abc%2F1/0,0,100,200/pct:50/!90/gray.png",
+                "https://images.example.org/iiif/2/abc%2F1"
+            ),
+        ])
+    func imageService(url: String, service: String) {
+        #expect(IIIFImageRequest.service(of: url) == service)
+    }
+
+    @Test(
+        "a URL that is no IIIF image request has no service",
+        arguments: [
+            "https://example.org/image.jpg", "https://iiif.micr.io/full/max/0/default.jpg",
+            "https://iiif.micr.io/AbCdE/full/max/0/default.jpg?download=1", "https://iiif.micr.io/AbCdE/info.json",
+            "ftp://iiif.micr.io/AbCdE/full/max/0/default.jpg", "https://iiif.micr.io/AbCdE/full/max/0/fancy.jpg",
+            "https://iiif.micr.io/AbCdE/middle/max/0/default.jpg", "not a url",
+        ])
+    func noImageService(url: String) {
+        #expect(IIIFImageRequest.service(of: url) == nil)
     }
 
     @Test("a name given in place is used without fetching the agent; content as an array; no maker is anonymous")

@@ -54,6 +54,14 @@ enum GroundTruth {
                 if work.title != truth.title {
                     problems.append(Mismatch(description: "\(work.objectNumber) titled '\(work.title)'"))
                 }
+                // Harvested over OAI-PMH (a record id), the record's date and page come through.
+                if work.recordId != nil, work.date != truth.date || work.landingPage != truth.landingPage {
+                    problems.append(
+                        Mismatch(
+                            description:
+                                "\(work.objectNumber) dated '\(work.date ?? "none")' at \(work.landingPage ?? "no page")"
+                        ))
+                }
                 switch truth.image {
                 case nil:
                     if work.thumbnailStatus != "noImage" {

@@ -37,6 +37,15 @@ struct FlickrSearchResponse: Decodable {
         var title: String?
         /// When it was uploaded, in seconds since the epoch: only with `extras=date_upload`.
         var dateUpload: Int?
+        /// When it was taken (`YYYY-MM-DD hh:mm:ss`), how precisely, and whether Flickr knows it at
+        /// all: only with `extras=date_taken`.
+        var dateTaken: String?
+        var dateTakenGranularity: Int?
+        var dateTakenUnknown: Bool
+        /// The licence's id: only with `extras=license`.
+        var license: Int?
+        /// The owner's chosen URL name: only with `extras=path_alias`.
+        var pathAlias: String?
         /// The sized image URLs the `extras` asked for, by Flickr's size suffix (`m`, `z`, `l`…).
         var images: [String: Image]
 
@@ -53,6 +62,11 @@ struct FlickrSearchResponse: Decodable {
             ownerName = try? container.decodeLenientString(forKey: FlickrKey("ownername"))
             title = try? container.decodeLenientString(forKey: FlickrKey("title"))
             dateUpload = try? container.decodeLenientInt(forKey: FlickrKey("dateupload"))
+            dateTaken = try? container.decodeLenientString(forKey: FlickrKey("datetaken"))
+            dateTakenGranularity = try? container.decodeLenientInt(forKey: FlickrKey("datetakengranularity"))
+            dateTakenUnknown = (try? container.decodeLenientInt(forKey: FlickrKey("datetakenunknown"))) == 1
+            license = try? container.decodeLenientInt(forKey: FlickrKey("license"))
+            pathAlias = try? container.decodeLenientString(forKey: FlickrKey("pathalias"))
             images = [:]
             for key in container.allKeys where key.stringValue.hasPrefix("url_") {
                 let size = String(key.stringValue.dropFirst(4))

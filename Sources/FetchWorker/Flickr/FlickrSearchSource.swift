@@ -6,9 +6,10 @@ import PipelineContract
 ///
 /// Query parameters pass through (`text`, `tags`, `user_id`, `license`, `min_upload_date`…);
 /// the source sets the method, key, format, paging and the `extras` it needs (owner names,
-/// upload dates, sized image URLs), adding any `extras` the query asks for. Flickr serves at
-/// most the first 4,000 results of a query, in pages of up to 500; a crawl of a larger query
-/// is cut into upload-date ranges that each fit (``ranges(of:pageSize:)``).
+/// upload and taken dates, licences, path aliases, sized image URLs), adding any `extras` the
+/// query asks for. Flickr serves at most the first 4,000 results of a query, in pages of up to
+/// 500; a crawl of a larger query is cut into upload-date ranges that each fit
+/// (``ranges(of:pageSize:)``).
 package struct FlickrSearchSource: RangeSplittingSource {
     package static let sourceName = "flickr"
     /// "Flickr will return at most the first 4,000 results for any given search query"
@@ -153,7 +154,9 @@ package struct FlickrSearchSource: RangeSplittingSource {
             URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1"),
             URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "per_page", value: String(perPage)),
         ]
-        var extras = Set(["owner_name", "date_upload"] + Self.requestedSizes(imageEdge: imageEdge).map { "url_\($0)" })
+        var extras = Set(
+            ["owner_name", "date_upload", "date_taken", "license", "path_alias"]
+                + Self.requestedSizes(imageEdge: imageEdge).map { "url_\($0)" })
         for (name, value) in query.sorted(by: { $0.key < $1.key }) {
             if name == "extras" {
                 extras.formUnion(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -197,7 +200,9 @@ package struct FlickrSearchSource: RangeSplittingSource {
 
     /// Maps photos to works: the photo id (as `flickr-<id>`) is the object number, the owner's
     /// name the artist (the NSID when the name was not asked for). A photo already on the page
-    /// is left out again.
+    /// is left out again. The landing page is the photo's page (``photoPage(of:id:)``), the
+    /// rights its licence (``FlickrLicense``) when the answer names one, the date when it was
+    /// taken (``dateTaken(of:)``).
     static func artworks(of photos: [FlickrSearchResponse.Photo], imageEdge: Int) -> [Artwork] {
         var seen = Set<String>()
         var artworks: [Artwork] = []
@@ -206,13 +211,47 @@ package struct FlickrSearchSource: RangeSplittingSource {
             guard !id.isEmpty, seen.insert(id).inserted else { continue }
             let owner = photo.ownerName?.trimmingCharacters(in: .whitespaces) ?? ""
             let image = Self.image(of: photo, imageEdge: imageEdge)
-            artworks.append(
-                Artwork(
-                    objectNumber: objectNumber(photoId: id), title: photo.title ?? "",
-                    artist: owner.isEmpty ? (photo.owner ?? "") : owner, imageURL: image?.url, width: image?.width,
-                    height: image?.height, position: position))
+            var artwork = Artwork(
+                objectNumber: objectNumber(photoId: id), title: photo.title ?? "",
+                artist: owner.isEmpty ? (photo.owner ?? "") : owner, imageURL: image?.url, width: image?.width,
+                height: image?.height, position: position)
+            artwork.landingPage = photoPage(of: photo, id: id)
+            artwork.rights = photo.license.flatMap { FlickrLicense.statement(id: $0) }
+            artwork.date = dateTaken(of: photo)
+            artwork.years = artwork.date.flatMap { YearText.years(in: $0) }
+            artworks.append(artwork)
         }
         return artworks
+    }
+
+    /// Characters of the NSIDs, path aliases and photo ids that make a photo page's URL.
+    static let pathCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@_-")
+
+    /// `https://www.flickr.com/photos/<owner>/<photo id>`, the owner by its path alias when the
+    /// answer has one, else by its NSID; nil without an owner, or for one that makes no URL path.
+    static func photoPage(of photo: FlickrSearchResponse.Photo, id: String) -> String? {
+        let alias = photo.pathAlias?.trimmingCharacters(in: .whitespaces) ?? ""
+        let owner = alias.isEmpty ? (photo.owner?.trimmingCharacters(in: .whitespaces) ?? "") : alias
+        guard !owner.isEmpty, owner.allSatisfy(pathCharacters.contains), id.allSatisfy(pathCharacters.contains)
+        else { return nil }
+        return "https://www.flickr.com/photos/\(owner)/\(id)"
+    }
+
+    /// When the photo was taken, as precisely as Flickr knows it (`datetakengranularity`):
+    /// `YYYY-MM-DD hh:mm:ss` (0), `YYYY-MM` (4), `YYYY` (6), `c. YYYY` (8); nil when Flickr says
+    /// it does not know (`datetakenunknown`: the upload time stands there).
+    static func dateTaken(of photo: FlickrSearchResponse.Photo) -> String? {
+        guard !photo.dateTakenUnknown, let taken = photo.dateTaken?.trimmingCharacters(in: .whitespaces),
+            !taken.isEmpty
+        else { return nil }
+        let year = taken.prefix(4)
+        guard year.count == 4, year.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return taken }
+        switch photo.dateTakenGranularity {
+        case 4?: return String(taken.prefix(7))
+        case 6?: return String(year)
+        case 8?: return "c. \(year)"
+        default: return taken
+        }
     }
 
     static func objectNumber(photoId: String) -> String { "flickr-\(photoId)" }

@@ -15,5 +15,9 @@ struct ITunesSearchResponse: Decodable {
         var artworkUrl100: String?
         var artworkUrl60: String?
         var artworkUrl30: String?
+        var trackViewUrl: String?
+        var collectionViewUrl: String?
+        var releaseDate: String?
+        var copyright: String?
     }
 }

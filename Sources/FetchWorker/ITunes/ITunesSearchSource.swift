@@ -98,7 +98,9 @@ package struct ITunesSearchSource: CollectionSource {
     /// Maps results to works: the track's id, or the collection's for collections and audiobooks
     /// (`itunes-<id>`), as the object number; the track's or collection's name as the title;
     /// `artistName` as the artist. Artist results are not works and are left out, as is a
-    /// result already on the page.
+    /// result already on the page. The landing page is the work's store page (`trackViewUrl`,
+    /// else `collectionViewUrl`; a collection's own for collections), the date `releaseDate` as
+    /// written, the rights `copyright`.
     static func artworks(of results: [ITunesSearchResponse.Result], imageEdge: Int) -> [Artwork] {
         var seen = Set<Int>()
         var artworks: [Artwork] = []
@@ -109,18 +111,28 @@ package struct ITunesSearchSource: CollectionSource {
                 seen.insert(id).inserted
             else { continue }
             let title = isCollection ? result.collectionName : (result.trackName ?? result.collectionName)
-            let artwork = result.artworkUrl100 ?? result.artworkUrl60 ?? result.artworkUrl30
-            artworks.append(
-                Artwork(
-                    objectNumber: objectNumber(id: id), title: title ?? "",
-                    artist: result.artistName?.trimmingCharacters(in: .whitespaces) ?? "",
-                    imageURL: artwork.map { sizedArtwork($0, edge: imageEdge) }, width: nil, height: nil,
-                    position: position))
+            let image = result.artworkUrl100 ?? result.artworkUrl60 ?? result.artworkUrl30
+            var artwork = Artwork(
+                objectNumber: objectNumber(id: id), title: title ?? "",
+                artist: result.artistName?.trimmingCharacters(in: .whitespaces) ?? "",
+                imageURL: image.map { sizedArtwork($0, edge: imageEdge) }, width: nil, height: nil,
+                position: position)
+            let page = isCollection ? result.collectionViewUrl : (result.trackViewUrl ?? result.collectionViewUrl)
+            artwork.landingPage = nonEmpty(page)
+            artwork.date = nonEmpty(result.releaseDate)
+            artwork.years = artwork.date.flatMap { YearText.years(in: $0) }
+            artwork.rights = nonEmpty(result.copyright)
+            artworks.append(artwork)
         }
         return artworks
     }
 
     static func objectNumber(id: Int) -> String { "itunes-\(id)" }
+
+    /// `text` trimmed; nil when nothing is left.
+    private static func nonEmpty(_ text: String?) -> String? {
+        text.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     /// Artwork URLs name their size in the last path segment (`…/100x100bb.jpg`, older
     /// `….100x100-75.jpg`); the image server scales to whatever size is written there.

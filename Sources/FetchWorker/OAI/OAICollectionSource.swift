@@ -154,10 +154,7 @@ package final class OAICollectionSource: CollectionSource {
         }
         let live = page.records.filter { !$0.deleted }
         let artworks = live.enumerated().map { position, record in
-            Artwork(
-                objectNumber: record.objectNumber, title: record.title, artist: record.creator,
-                imageURL: record.imageURL.map { ImageURLSizing.sized($0, longestEdge: imageEdge) }, width: nil,
-                height: nil, position: position, recordId: record.identifier, datestamp: record.datestamp)
+            record.artwork(position: position, imageEdge: imageEdge)
         }
         let deletions = page.records.filter(\.deleted).map {
             RecordDeletion(recordId: $0.identifier, datestamp: $0.datestamp)

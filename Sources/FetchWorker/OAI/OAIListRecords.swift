@@ -1,3 +1,5 @@
+import PipelineContract
+
 /// One `ListRecords` answer: its records, and where the list goes on.
 struct OAIListRecords: Sendable, Equatable {
     var records: [OAIRecord]
@@ -39,4 +41,16 @@ struct OAIRecord: Sendable, Equatable {
     /// The creator's name in the language asked for, or empty.
     var creator: String = ""
     var imageURL: String?
+    /// The work's date as the record writes it.
+    var date: String?
+    /// The years the record gives for the work: from its own fields where it has them (LIDO's
+    /// earliest and latest dates), else read from ``date``.
+    var years: YearRange?
+    /// The record's page at the repository, for a visitor.
+    var landingPage: String?
+    /// The rights statement: a URI as written, else the record's own words.
+    var rights: String?
+    var iiifManifest: String?
+    /// The IIIF Image API service of ``imageURL``.
+    var iiifImageService: String?
 }

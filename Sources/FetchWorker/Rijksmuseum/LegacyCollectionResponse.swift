@@ -8,9 +8,17 @@ struct LegacyCollectionResponse: Decodable {
             let height: Int?
         }
 
+        struct Links: Decodable {
+            /// The object's page on the museum's website.
+            let web: String?
+        }
+
         let objectNumber: String?
         let title: String?
         let principalOrFirstMaker: String?
+        /// "<title>, <makers>, <dating>" ("The Milkmaid, Johannes Vermeer, c. 1660").
+        let longTitle: String?
+        let links: Links?
         let hasImage: Bool?
         let showImage: Bool?
         let webImage: Image?

@@ -105,16 +105,46 @@ package struct LegacyCollectionSource: CollectionSource {
                 seen.insert(objectNumber).inserted
             else { continue }
             let image = usableImage(object)
-            artworks.append(
-                Artwork(
-                    objectNumber: objectNumber, title: object.title ?? "",
-                    artist: object.principalOrFirstMaker?.trimmingCharacters(in: .whitespaces) ?? "",
-                    imageURL: image.map { ImageURLSizing.sized($0.url!, longestEdge: imageEdge) },
-                    width: image?.width.flatMap { $0 > 0 ? $0 : nil },
-                    height: image?.height.flatMap { $0 > 0 ? $0 : nil },
-                    position: position))
+            var artwork = Artwork(
+                objectNumber: objectNumber, title: object.title ?? "",
+                artist: object.principalOrFirstMaker?.trimmingCharacters(in: .whitespaces) ?? "",
+                imageURL: image.map { ImageURLSizing.sized($0.url!, longestEdge: imageEdge) },
+                width: image?.width.flatMap { $0 > 0 ? $0 : nil },
+                height: image?.height.flatMap { $0 > 0 ? $0 : nil },
+                position: position)
+            artwork.date = dating(object)
+            artwork.years = artwork.date.flatMap { YearText.years(in: $0) }
+            artwork.landingPage = object.links?.web.flatMap { $0.isEmpty ? nil : $0 }
+            artworks.append(artwork)
         }
         return artworks
+    }
+
+    /// Words a dating is written with, besides years ("c. 1660", "in or after 1834 - in or before 1861",
+    /// "17th century"), in English and Dutch.
+    static let datingWords: Set<String> = [
+        "c.", "ca.", "c", "ca", "circa", "in", "or", "of", "after", "before", "voor", "vóór", "na", "century", "eeuw",
+        "-", "–",
+    ]
+
+    /// The dating the list gives: the last ", "-separated part of `longTitle`, which the API writes
+    /// after the title and the makers, when it is a dating (years, with the words a dating is
+    /// written with and nothing else); nil for an object whose long title is not its title followed
+    /// by more, or ends otherwise.
+    static func dating(_ object: LegacyCollectionResponse.ArtObject) -> String? {
+        guard let title = object.title, !title.isEmpty, let long = object.longTitle, long.hasPrefix(title + ", ")
+        else { return nil }
+        let rest = long.dropFirst(title.count + 2)
+        guard let last = rest.components(separatedBy: ", ").last?.trimmingCharacters(in: .whitespaces),
+            last.contains(where: { $0.isASCII && $0.isWholeNumber })
+        else { return nil }
+        let isDating = last.split(separator: " ").allSatisfy { word in
+            let number = word.prefix { $0.isASCII && $0.isWholeNumber }
+            let suffix = word.dropFirst(number.count)
+            return datingWords.contains(word.lowercased())
+                || (!number.isEmpty && ["", "?", "s", "st", "nd", "rd", "th", "e", "de"].contains(String(suffix)))
+        }
+        return isDating ? last : nil
     }
 
     /// The web image, unless the museum says there is none or that it must not be shown.

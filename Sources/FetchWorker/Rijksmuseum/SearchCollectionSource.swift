@@ -7,6 +7,12 @@ import Synchronization
 /// The data.rijksmuseum.nl Search API: cursor pages of Linked Art ids, each resolved to its
 /// object, creator and IIIF image. No key.
 ///
+/// Besides: the date is the production's time span as named (in English first), its years from
+/// `begin_of_the_begin` to `end_of_the_end`; the landing page and the IIIF manifest are digital
+/// objects carrying a text about the object (a web page; one conforming to IIIF Presentation);
+/// the rights are the object's own (`subject_to`, a rights statement), else its image's visual
+/// item's; the image service is the IIIF image URL without region, size, rotation and quality.
+///
 /// Pages are cursor-paged, so only page 1 is planned by a crawl; FetchWorker publishes the
 /// request of each next page itself. The cursor is opaque to everyone else: here it holds
 /// the API's `pageToken` and the last page the crawl wants.
@@ -119,11 +125,20 @@ package final class SearchCollectionSource: CollectionSource {
             throw SourceFormatError("object \(id) has no object number")
         }
         async let artist = makerName(object.producedBy?.maker)
-        async let image = imageURL(shows: object.shows?.compactMap(\.id) ?? [])
-        return Artwork(
+        async let shown = visualImage(shows: object.shows?.compactMap(\.id) ?? [])
+        let image = try await shown
+        var artwork = Artwork(
             objectNumber: objectNumber, title: object.title ?? "", artist: try await artist,
-            imageURL: try await image.map { ImageURLSizing.sized($0, longestEdge: imageEdge) }, width: nil, height: nil,
+            imageURL: image.url.map { ImageURLSizing.sized($0, longestEdge: imageEdge) }, width: nil, height: nil,
             position: position)
+        let timespan = object.producedBy?.timespan
+        artwork.date = timespan?.displayName
+        artwork.years = timespan?.years
+        artwork.landingPage = object.landingPage
+        artwork.rights = object.rights ?? image.rights
+        artwork.iiifManifest = object.manifest
+        artwork.iiifImageService = image.url.flatMap { IIIFImageRequest.service(of: $0) }
+        return artwork
     }
 
     /// The maker's name: as the object writes it when it does, else the agent's, fetched once
@@ -139,18 +154,23 @@ package final class SearchCollectionSource: CollectionSource {
         return name
     }
 
-    /// The IIIF URL of the first visual item that has a digital image.
-    private func imageURL(shows: [String]) async throws -> String? {
+    /// The IIIF URL of the first visual item that has a digital image, and the rights of that
+    /// visual item, else of the first one fetched that states them.
+    private func visualImage(shows: [String]) async throws -> (url: String?, rights: String?) {
+        var rights: String?
         for visualID in shows {
             let visual = try await decode(
                 LinkedArt.VisualItem.self, from: url(for: visualID), what: "visual item \(visualID)")
+            rights = rights ?? visual.rights
             for digitalID in (visual.digitallyShownBy ?? []).compactMap(\.id) {
                 let digital = try await decode(
                     LinkedArt.DigitalObject.self, from: url(for: digitalID), what: "digital object \(digitalID)")
-                if let accessPoint = digital.accessPoint?.compactMap(\.id).first { return accessPoint }
+                if let accessPoint = digital.accessPoint?.compactMap(\.id).first {
+                    return (accessPoint, visual.rights ?? rights)
+                }
             }
         }
-        return nil
+        return (nil, rights)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from url: URL, what: String) async throws -> T {

@@ -173,6 +173,7 @@ struct OAIAnswer {
                     """
             }
         }
+        if let date = work.date { object += "<dc:date>\(date)</dc:date>\n" }
         object += "</edm:ProvidedCHO>\n"
         var aggregation = "<ore:Aggregation rdf:about=\"\(about)/aggregation\">\n"
         aggregation += "<edm:aggregatedCHO rdf:resource=\"\(about)\"/>\n"
@@ -186,6 +187,7 @@ struct OAIAnswer {
                 : "<edm:isShownBy><edm:WebResource rdf:about=\"\(image)\"/></edm:isShownBy>\n"
             aggregation += "<edm:object rdf:resource=\"\(imageBase)/iiif/\(work.id)/full/300,/0/default.jpg\"/>\n"
         }
+        aggregation += "<edm:isShownAt rdf:resource=\"\(work.landingPage)\"/>\n"
         aggregation += "<edm:rights rdf:resource=\"http://creativecommons.org/publicdomain/mark/1.0/\"/>\n"
         aggregation += "</ore:Aggregation>\n"
         return """

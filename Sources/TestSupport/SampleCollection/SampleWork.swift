@@ -19,6 +19,18 @@ package struct SampleWork: Sendable, Equatable {
     /// Nil for a work without an image.
     package let image: Image?
 
+    /// The work's dating as the museum's records write it (OAI-PMH's `dc:date`): a year, or
+    /// approximate across a few years; none for one work in eleven.
+    package var date: String? {
+        guard id % 11 != 5 else { return nil }
+        let year = 1580 + id % 140
+        return id % 4 == 0 ? "c. \(year) - c. \(year + 3)" : "\(year)"
+    }
+
+    /// The work's page for a visitor (OAI-PMH's `edm:isShownAt`): the sample collection is made
+    /// up, so its pages are on `example.org`.
+    package var landingPage: String { "https://collection.example.org/objects/\(id)" }
+
     /// True when the image URL serves something that should give a thumbnail.
     package var hasGoodImage: Bool {
         if case .jpeg = image { return true }

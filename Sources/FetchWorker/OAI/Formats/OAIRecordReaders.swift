@@ -17,11 +17,14 @@ struct OAIRecordReaders: Sendable {
 
     /// `header`'s record (its identifier and datestamp) with what its metadata (the element
     /// inside `<metadata>`) says; throws ``OAIRecordUnreadable``. A record with neither an object
-    /// number of its own nor a title describes no work.
+    /// number of its own, nor a title, nor a creator and an image describes no work; one with a
+    /// creator and an image but no title is a work with an empty title.
     func read(_ root: XMLTree, header: OAIRecord) throws -> OAIRecord {
         let record = try describe(root, header: header)
-        guard record.objectNumber != header.identifier || !record.title.isEmpty else {
-            throw OAIRecordUnreadable("record without an object number (dc:identifier, lido:workID) or a title")
+        let pictured = !record.creator.isEmpty && record.imageURL != nil
+        guard record.objectNumber != header.identifier || !record.title.isEmpty || pictured else {
+            throw OAIRecordUnreadable(
+                "record without an object number (dc:identifier, lido:workID), a title, or a creator and an image")
         }
         return record
     }
