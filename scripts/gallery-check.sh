@@ -86,6 +86,68 @@ case "$found" in
   "search: Ëva Bes at gallery/"*.html#a*) echo "the search box finds 'EVA BES': ${found#search: }" ;;
   *) fail "the search box did not find Ëva Bes: ${found:-no answer}" ;;
 esac
+# A work opens from its tile: the tile clicked, its detail shown at the work's own URL (the
+# larger image, the artist's link back to the section, "view at" the museum); every tile is a
+# link the keyboard reaches; every bucket page's JSON-LD parses, one VisualArtwork a work.
+cat >"$out/.work.html" <<HTML
+<!doctype html><html><body><pre id="r">no-result</pre>
+<iframe id="f" src="gallery/$bucket" style="width:1280px;height:900px;border:0"></iframe>
+<script>
+var frame = document.getElementById('f'), said = [];
+frame.addEventListener('load', function once() {
+  frame.removeEventListener('load', once);
+  var win = frame.contentWindow, doc = win.document, tiles = doc.querySelectorAll('figure > a.tile');
+  var figures = doc.querySelectorAll('figure');
+  said.push('tiles ' + tiles.length + ' of ' + figures.length + ' works');
+  var reached = [].filter.call(tiles, function (a) { a.focus(); return doc.activeElement === a && a.tabIndex >= 0; });
+  said.push('focused ' + reached.length);
+  var graph = [];
+  doc.querySelectorAll('script[type="application/ld+json"]').forEach(function (s) {
+    try { graph = graph.concat(JSON.parse(s.textContent)['@graph']); } catch (e) { said.push('unparsed ' + e); }
+  });
+  said.push('linked data ' + graph.filter(function (w) { return w['@type'] === 'VisualArtwork' && w.url && w.name; }).length);
+  var tile = [].filter.call(tiles, function (a) { return a.parentNode.querySelector('.detail a[href^="https:"]'); })[0];
+  tile.click();
+  setTimeout(function () {
+    var figure = tile.parentNode, detail = figure.querySelector('.detail');
+    var shown = win.location.hash === '#' + figure.id && win.getComputedStyle(detail).display !== 'none';
+    var artist = detail.querySelector('dd a'), view = [].filter.call(detail.querySelectorAll('a'), function (a) {
+      return a.textContent.indexOf('View at ') === 0; })[0];
+    said.push('opened ' + (shown ? win.location.hash : 'nothing') + ' ' + (detail.querySelector('img') ? 'with image' : 'without image'));
+    said.push('artist ' + (artist && doc.getElementById(artist.getAttribute('href').slice(1)) ? 'links to its section' : 'missing'));
+    said.push('view ' + (view ? view.href : 'missing'));
+    document.getElementById('r').textContent = said.join('\n');
+  }, 200);
+});
+</script></body></html>
+HTML
+opened=$(chromium "${flags[@]}" --virtual-time-budget=10000 --dump-dom "file://$out/.work.html" 2>/dev/null |
+  python3 -c 'import html, sys; t = sys.stdin.read(); s = t.find("<pre id=\"r\">"); print(html.unescape(t[s + 12:t.find("</pre>", s)]) if s >= 0 else "no-result")')
+figures=$(grep -o '<figure ' "$out/gallery/$bucket" | wc -l)
+printf '%s\n' "$opened" | grep -qx "tiles $figures of $figures works" || fail "not every work is a tile: $opened"
+printf '%s\n' "$opened" | grep -qx "focused $figures" || fail "the keyboard does not reach every tile: $opened"
+printf '%s\n' "$opened" | grep -qx "linked data $figures" || fail "the JSON-LD does not name every work: $opened"
+printf '%s\n' "$opened" | grep -q '^opened #w[0-9a-f]\{16\} with image$' || fail "a tile opens nothing: $opened"
+printf '%s\n' "$opened" | grep -qx 'artist links to its section' || fail "the work's artist links nowhere: $opened"
+printf '%s\n' "$opened" | grep -q '^view https://' || fail "no 'view at' link: $opened"
+work=$(printf '%s\n' "$opened" | sed -n 's/^opened \(#w[0-9a-f]*\) .*/\1/p')
+chromium "${flags[@]}" --window-size=1280,900 --screenshot="$out/screenshot-work.png" "file://$out/gallery/$bucket$work" >/dev/null 2>&1
+chromium "${flags[@]}" --window-size=390,844 --screenshot="$out/phone-work.png" "file://$out/gallery/$bucket$work" >/dev/null 2>&1
+[ -s "$out/screenshot-work.png" ] && [ -s "$out/phone-work.png" ] || fail "no screenshot of a work"
+echo "a tile opens its work at gallery/$bucket$work: $(printf '%s' "$opened" | tr '\n' ';' | sed 's/;/; /g')"
+# Every bucket page's JSON-LD parses.
+python3 - "$out/gallery" <<'PY' || fail "a bucket page's JSON-LD does not parse"
+import json, pathlib, re, sys
+works = 0
+for page in pathlib.Path(sys.argv[1]).glob("[0-9a-f][0-9a-f][0-9a-f].html"):
+    text = page.read_text()
+    scripts = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
+    assert len(scripts) == 1, page
+    graph = json.loads(scripts[0])["@graph"]
+    assert len(graph) == text.count("<figure "), page
+    works += len(graph)
+print(f"JSON-LD of every bucket page parses: {works} VisualArtworks")
+PY
 # Every image loads and every link names a file, as Chromium resolves them: each page in a frame,
 # each <img> loaded again eagerly (the gallery's are lazy) and its naturalWidth read, each link's
 # resolved URL percent-decoded and looked for on disk.

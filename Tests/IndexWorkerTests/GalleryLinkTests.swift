@@ -27,23 +27,31 @@ struct GalleryLinkTests {
         }
     }
 
-    static func inputs() -> IndexInputs {
+    /// The objects on one page, each with its two thumbnails; the first titled `firstTitle` when given.
+    static func inputs(firstTitle: String? = nil) -> IndexInputs {
         let request = PageRequest(crawlId: "c", source: "rijksmuseum", query: ["s": "artist"], page: 1, pageSize: 100)
         let artworks = objects.enumerated().map { position, object in
-            Artwork(
+            var artwork = Artwork(
                 objectNumber: object.objectNumber, title: "Work \(position)",
                 artist: position % 2 == 0 ? "Rembrandt van Rijn" : "Ëva Bes", imageURL: "https://x/\(position).jpg",
                 width: nil, height: nil, position: position)
+            if position == 0, let firstTitle { artwork.title = firstTitle }
+            (artwork.date, artwork.rights) = ("c. 16\(position)0", "http://rightsstatements.org/vocab/InC/1.0/")
+            (artwork.landingPage, artwork.iiifManifest) =
+                position == 3
+                ? ("javascript:alert(1)", nil)
+                : ("https://www.museum.example/\(position)", "https://iiif.example/\(position)")
+            return artwork
         }
         let page = Page(request: request, total: artworks.count, artworks: artworks)
         let items = objects.map { object in
             PageThumbnails.Item(
                 objectNumber: object.objectNumber, status: .ok,
-                files: [
+                files: [200, 400].map {
                     .init(
-                        size: 200, path: "thumbs/200/0a/\(object.fileName).0123456789abcdef.jpg", width: 200,
-                        height: 150, bytes: 1_000, sha256: String(repeating: "0", count: 64))
-                ])
+                        size: $0, path: "thumbs/\($0)/0a/\(object.fileName).0123456789abcdef.jpg", width: $0,
+                        height: $0 * 3 / 4, bytes: 1_000, sha256: String(repeating: "0", count: 64))
+                })
         }
         var inputs = IndexInputs()
         inputs.add(page)
@@ -60,13 +68,22 @@ struct GalleryLinkTests {
         var files = IndexLayout.files(for: index)
         for object in Self.objects {
             files["thumbs/200/0a/\(object.fileName).0123456789abcdef.jpg"] = []
+            files["thumbs/400/0a/\(object.fileName).0123456789abcdef.jpg"] = []
         }
         let attribute = /(?:href|src)="([^"]*)"/
-        var checked = 0
+        var (checked, external) = (0, 0)
         for (page, bytes) in files where page.hasSuffix(".html") {
             let html = String(decoding: bytes, as: UTF8.self)
-            for match in html.matches(of: attribute) {
-                let url = String(match.1).replacingOccurrences(of: "&amp;", with: "&")
+            let sources = html.matches(of: /srcset="([^"]*)"/).flatMap {
+                $0.1.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
+            }
+            #expect(!html.contains("javascript:"), "\(page): a record's javascript: URL is written")
+            for url in html.matches(of: attribute).map({ String($0.1) }) + sources {
+                let url = url.replacingOccurrences(of: "&amp;", with: "&")
+                guard !url.hasPrefix("https://"), !url.hasPrefix("http://") else {
+                    external += 1
+                    continue
+                }
                 let (target, fragment) = try Self.resolve(url, from: page)
                 let found = try #require(files[target], "\(page): \(url) names \(target), which is not published")
                 if let fragment {
@@ -80,14 +97,18 @@ struct GalleryLinkTests {
         let images = files.filter { $0.key.hasSuffix(".html") }.map {
             String(decoding: $0.value, as: UTF8.self).matches(of: /<img [^>]*src=/).count
         }.reduce(0, +)
-        #expect(images == Self.objects.count, "\(images) images in the gallery")
+        #expect(images == 2 * Self.objects.count, "\(images) images in the gallery: a tile's and a detail's each")
         #expect(checked > images, "only \(checked) links and images were found")
+        #expect(external == 3 * Self.objects.count - 2, "rights, the museum's page and the manifest of each work")
     }
 
     /// The file a relative URL names from `page`, as `file://`, a static server and an S3
     /// website find it: the path resolved, then percent-decoded.
     static func resolve(_ url: String, from page: String) throws -> (path: String, fragment: String?) {
         let parts = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts[0].isEmpty, parts.count > 1 {
+            return (page, try #require(String(parts[1]).removingPercentEncoding))
+        }
         #expect(!parts[0].contains("?"), "\(url): a query where a file was meant")
         var segments = page.split(separator: "/").dropLast().map(String.init)
         for segment in parts[0].split(separator: "/", omittingEmptySubsequences: false) {

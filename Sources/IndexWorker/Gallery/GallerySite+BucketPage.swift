@@ -10,6 +10,8 @@ extension GallerySite {
         let names = slices.map { displayName(index.artists[$0.artist].name) }
         html.head(title: names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : ""), style: "style.css")
         html.raw("<header><a href=\"../index.html\">All artists</a></header>\n")
+        var described: [(artist: String, work: ArtistIndex.Work)] = []
+        described.reserveCapacity(works)
         for slice in slices {
             let artist = index.artists[slice.artist]
             let artistSlices = plan.slices[slice.artist]
@@ -24,7 +26,11 @@ extension GallerySite {
             html.int(artist.workCount)
             html.raw(artist.workCount == 1 ? " work</small></h2>\n" : " works</small></h2>\n")
             html.raw("<div class=\"works\">\n")
-            for work in index.works(of: slice.artist, slice.works) { figure(work, into: &html) }
+            let section = IndexLayout.anchor(of: artist.name, slice: slice.number)
+            for work in index.works(of: slice.artist, slice.works) {
+                figure(work, artist: artist.name, section: section, into: &html)
+                described.append((artist.name, work))
+            }
             html.raw("</div>\n")
             if slice.number + 1 < artistSlices.count {
                 let next = artistSlices[slice.number + 1]
@@ -34,15 +40,22 @@ extension GallerySite {
             }
             html.raw("</section>\n")
         }
+        linkedData(described, bucket: bucket, into: &html)
         html.raw("</body></html>\n")
         return html.bytes
     }
 
-    /// One work: its thumbnail, or words saying why there is none (the reason on hover).
-    private static func figure(_ work: ArtistIndex.Work, into html: inout HTMLText) {
+    /// One work: a tile that opens its detail (``detail(_:title:artist:section:into:)``), with its
+    /// thumbnail, or words saying why there is none (the reason on hover).
+    private static func figure(_ work: ArtistIndex.Work, artist: String, section: String, into html: inout HTMLText) {
         let title = work.title.isEmpty ? work.objectNumber : work.title
-        html.raw("<figure data-work=\"")
+        let anchor = workAnchor(work)
+        html.raw("<figure id=\"")
+        html.markup(anchor)
+        html.raw("\" data-work=\"")
         html.text(work.objectNumber)
+        html.raw("\"><a class=\"tile\" href=\"#")
+        html.markup(anchor)
         html.raw("\">")
         if let path = work.thumbnails[preferredSize] ?? work.thumbnails.values.sorted().first {
             html.raw("<img loading=\"lazy\" src=\"")
@@ -68,6 +81,8 @@ extension GallerySite {
         html.text(work.objectNumber)
         html.raw(")\">")
         html.text(title)
-        html.raw("</figcaption></figure>\n")
+        html.raw("</figcaption></a>")
+        detail(work, title: title, artist: artist, section: section, into: &html)
+        html.raw("</figure>\n")
     }
 }

@@ -26,8 +26,9 @@ package struct JSONText {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// A string literal: quotes, backslashes and control characters escaped, everything else as UTF-8.
-    package mutating func string(_ value: String) {
+    /// A string literal: quotes, backslashes and control characters escaped, everything else as
+    /// UTF-8; with `inScript`, `<`, `>` and `&` too, so the text may stand in an HTML `<script>`.
+    package mutating func string(_ value: String, inScript: Bool = false) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -35,6 +36,10 @@ package struct JSONText {
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
                 case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "<") where inScript, UInt8(ascii: ">") where inScript,
+                    UInt8(ascii: "&") where inScript:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
                 case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])

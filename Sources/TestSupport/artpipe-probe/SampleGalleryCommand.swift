@@ -33,20 +33,25 @@ struct SampleGalleryCommand: AsyncParsableCommand {
         let output = URL(fileURLWithPath: out, isDirectory: true)
         let makers = Self.makers(artists)
         let distinct = min(distinctImages ?? works, works)
-        var images: [(path: String, file: PageThumbnails.File)] = []
+        // Both sizes the thumb worker makes: a tile shows 200, a work's detail 400.
+        var images: [[PageThumbnails.File]] = []
         for number in 0..<distinct {
-            let (width, height) = number % 3 == 0 ? (200, 140) : (150, 200)
-            let image = try SampleImage.noisy(width: width, height: height, seed: number, quality: 80)
-            let path = ThumbnailFileName.thumbnailPath(
-                Self.objectNumber(number), version: "0000000000000000", size: 200, fileExtension: "jpg")
-            let url = output.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(image).write(to: url)
-            let file = PageThumbnails.File(
-                size: 200, path: path, width: width, height: height, bytes: image.count,
-                sha256: SHA256.hexDigest(of: image))
-            images.append((path, file))
+            var files: [PageThumbnails.File] = []
+            for size in [200, 400] {
+                let (width, height) = number % 3 == 0 ? (size, size * 7 / 10) : (size * 3 / 4, size)
+                let image = try SampleImage.noisy(width: width, height: height, seed: number, quality: 80)
+                let path = ThumbnailFileName.thumbnailPath(
+                    Self.objectNumber(number), version: "0000000000000000", size: size, fileExtension: "jpg")
+                let url = output.appendingPathComponent(path)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(image).write(to: url)
+                files.append(
+                    PageThumbnails.File(
+                        size: size, path: path, width: width, height: height, bytes: image.count,
+                        sha256: SHA256.hexDigest(of: image)))
+            }
+            images.append(files)
         }
         var inputs = IndexInputs()
         let pageSize = 1_000
@@ -65,10 +70,11 @@ struct SampleGalleryCommand: AsyncParsableCommand {
                 let objectNumber = Self.objectNumber(number)
                 let hasImage = number % 10 != 9
                 artworks.append(
-                    Artwork(
-                        objectNumber: objectNumber, title: "Sample <\(number)>", artist: maker,
-                        imageURL: hasImage ? "https://example.org/\(number).jpg" : nil, width: nil, height: nil,
-                        position: number - first))
+                    Self.described(
+                        Artwork(
+                            objectNumber: objectNumber, title: "Sample <\(number)>", artist: maker,
+                            imageURL: hasImage ? "https://example.org/\(number).jpg" : nil, width: nil, height: nil,
+                            position: number - first), number: number))
                 if !hasImage {
                     items.append(.init(objectNumber: objectNumber, status: .noImage))
                 } else if number % 50 == 17 {
@@ -76,7 +82,7 @@ struct SampleGalleryCommand: AsyncParsableCommand {
                         .init(objectNumber: objectNumber, status: .failed, reason: "HTTP 404 from the image host"))
                 } else {
                     items.append(
-                        .init(objectNumber: objectNumber, status: .ok, files: [images[number % distinct].file]))
+                        .init(objectNumber: objectNumber, status: .ok, files: images[number % distinct]))
                 }
             }
             let page = Page(request: request, total: works, artworks: artworks)
@@ -91,6 +97,27 @@ struct SampleGalleryCommand: AsyncParsableCommand {
             try Data(bytes).write(to: url)
         }
         print("wrote \(works) works by \(index.totals.artists) artists to \(output.path)")
+    }
+
+    /// What a museum's record says of work `number`: most have a date, rights and a landing page;
+    /// some a IIIF manifest; a few none of them.
+    static func described(_ artwork: Artwork, number: Int) -> Artwork {
+        guard number % 13 != 5 else { return artwork }
+        var artwork = artwork
+        let year = 1580 + number % 120
+        (artwork.date, artwork.years) =
+            number % 4 == 0
+            ? ("c. \(year)–\(year + 5)", YearRange(earliest: year, latest: year + 5))
+            : ("\(year)", YearRange(earliest: year, latest: year))
+        artwork.rights =
+            [
+                "http://creativecommons.org/publicdomain/zero/1.0/",
+                "http://creativecommons.org/publicdomain/mark/1.0/",
+                "http://rightsstatements.org/vocab/InC/1.0/", "© the sample collection",
+            ][number % 4]
+        artwork.landingPage = "https://collection.example.org/objects/\(number)"
+        if number % 3 == 0 { artwork.iiifManifest = "https://collection.example.org/iiif/\(number)/manifest" }
+        return artwork
     }
 
     /// Object numbers as museums write them: one in five has a `.`, a space, a `/`, a `#`, a `?`,
