@@ -106,11 +106,13 @@ frame.addEventListener('load', function once() {
     try { graph = graph.concat(JSON.parse(s.textContent)['@graph']); } catch (e) { said.push('unparsed ' + e); }
   });
   said.push('linked data ' + graph.filter(function (w) { return w['@type'] === 'VisualArtwork' && w.url && w.name; }).length);
-  var tile = [].filter.call(tiles, function (a) { return a.parentNode.querySelector('.detail a[href^="https:"]'); })[0];
+  var described = graph.filter(function (w) { return w.sameAs; })[0];
+  var tile = doc.getElementById(described['@id'].slice(1)).querySelector('a.tile');
   tile.click();
   setTimeout(function () {
     var figure = tile.parentNode, detail = figure.querySelector('.detail');
-    var shown = win.location.hash === '#' + figure.id && win.getComputedStyle(detail).display !== 'none';
+    var shown = win.location.hash === '#' + figure.id && detail && win.getComputedStyle(detail).display !== 'none'
+      && win.getComputedStyle(tile).display === 'none';
     var artist = detail.querySelector('dd a'), view = [].filter.call(detail.querySelectorAll('a'), function (a) {
       return a.textContent.indexOf('View at ') === 0; })[0];
     said.push('opened ' + (shown ? win.location.hash : 'nothing') + ' ' + (detail.querySelector('img') ? 'with image' : 'without image'));

@@ -50,38 +50,6 @@ struct WorkDetailTests {
         #expect(GallerySite.workAnchor(Self.work("SK-C-6", recordId: "oai:r:1")) != anchor)
     }
 
-    @Test(
-        "the detail shows the larger image in both sizes, the full title, date, rights, the museum's page and manifest")
-    func detail() {
-        var work = Self.work("SK-C-5", recordId: "oai:r:1")
-        (work.date, work.rights) = ("1642", "http://creativecommons.org/publicdomain/zero/1.0/")
-        (work.landingPage, work.iiifManifest) =
-            ("https://www.rijksmuseum.nl/en/collection/SK-C-5", "https://iiif.example/SK-C-5/manifest")
-        var html = HTMLText(reservingCapacity: 1_024)
-        GallerySite.detail(work, title: work.title, artist: "Rembrandt <van> Rijn", section: "a1-0", into: &html)
-        let text = String(decoding: html.bytes, as: UTF8.self)
-        for part in [
-            "<a class=\"close\" href=\"#a1-0\"",
-            "src=\"../thumbs/400/0a/SK-C-5.1.jpg\" srcset=\"../thumbs/200/0a/SK-C-5.1.jpg 200w, ../thumbs/400/0a/SK-C-5.1.jpg 400w\"",
-            "<h3>The Night Watch, a title longer than a tile&#39;s two lines</h3>",
-            "<dd><a href=\"#a1-0\">Rembrandt &lt;van&gt; Rijn</a></dd>", "<dt>Date</dt><dd>1642</dd>",
-            "<dt>Object number</dt><dd>SK-C-5</dd>",
-            "href=\"http://creativecommons.org/publicdomain/zero/1.0/\">CC0 1.0 (public domain dedication)</a>",
-            "href=\"https://www.rijksmuseum.nl/en/collection/SK-C-5\">View at rijksmuseum.nl</a>",
-            "href=\"https://iiif.example/SK-C-5/manifest\">IIIF manifest</a>",
-            "<a href=\"#\(GallerySite.workAnchor(work))\">Link to this work</a>",
-        ] {
-            #expect(text.contains(part), "\(part) in \(text)")
-        }
-        var bare = Self.work("SK-C-6")
-        bare.landingPage = "javascript:alert(1)"
-        var bareHTML = HTMLText(reservingCapacity: 1_024)
-        GallerySite.detail(bare, title: bare.title, artist: "", section: "a2-0", into: &bareHTML)
-        let bareText = String(decoding: bareHTML.bytes, as: UTF8.self)
-        #expect(bareText.contains("Unknown maker") && !bareText.contains("Date") && !bareText.contains("Rights"))
-        #expect(!bareText.contains("href=\"javascript:") && bareText.contains("View at the source"))
-    }
-
     @Test("each bucket page's JSON-LD parses: a VisualArtwork a work, a title that closes the script kept inside it")
     func linkedData() throws {
         let inputs = GalleryLinkTests.inputs(firstTitle: "</script><script>alert(1)</script> & more")
@@ -99,16 +67,29 @@ struct WorkDetailTests {
             artworks += graph
         }
         #expect(artworks.count == GalleryLinkTests.objects.count)
-        let first = try #require(
-            artworks.first { $0["identifier"] as? String == GalleryLinkTests.objects[0].objectNumber })
+        let first = try #require(artworks.first { $0["identifier"] as? String == GalleryLinkTests.objects[0].objectNumber })
         #expect(first["name"] as? String == "</script><script>alert(1)</script> & more")
         #expect(first["@type"] as? String == "VisualArtwork" && first["dateCreated"] as? String == "c. 1600")
         #expect((first["creator"] as? [String: Any])?["name"] as? String == "Rembrandt van Rijn")
-        #expect(first["license"] as? String == "http://rightsstatements.org/vocab/InC/1.0/")
+        let license = first["license"] as? [String: Any]
+        #expect(license?["@id"] as? String == "http://rightsstatements.org/vocab/InC/1.0/")
+        #expect(license?["name"] as? String == "In Copyright")
         #expect(first["sameAs"] as? String == "https://www.museum.example/0")
-        #expect((first["image"] as? String)?.hasPrefix("../thumbs/400/") == true)
-        #expect(
-            (first["url"] as? String)?.hasSuffix(".html#w") == false
-                && (first["url"] as? String)?.contains(".html#w") == true)
+        #expect((first["subjectOf"] as? [String: Any])?["url"] as? String == "https://iiif.example/0")
+        // Both thumbnails name the files the tile's image names, from the bucket page.
+        let image = try #require(first["image"] as? String)
+        let thumbnail = try #require(first["thumbnailUrl"] as? String)
+        #expect(image.hasPrefix("../thumbs/400/") && thumbnail.hasPrefix("../thumbs/200/"))
+        for url in [image, thumbnail] {
+            let (path, _) = try GalleryLinkTests.resolve(url, from: "gallery/000.html")
+            #expect(path.hasPrefix("thumbs/") && GalleryLinkTests.objects.contains { path.contains($0.fileName) })
+        }
+        let anchor = try #require((first["@id"] as? String)?.dropFirst())
+        #expect((first["url"] as? String)?.hasSuffix(".html#\(anchor)") == true)
+        #expect(files.values.contains { String(decoding: $0, as: UTF8.self).contains("<figure id=\"\(anchor)\"") })
+        // A record's javascript: page is no link.
+        let fourth = try #require(
+            artworks.first { $0["identifier"] as? String == GalleryLinkTests.objects[3].objectNumber })
+        #expect(fourth["sameAs"] == nil && fourth["subjectOf"] == nil)
     }
 }

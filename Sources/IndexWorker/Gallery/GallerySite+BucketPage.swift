@@ -26,9 +26,8 @@ extension GallerySite {
             html.int(artist.workCount)
             html.raw(artist.workCount == 1 ? " work</small></h2>\n" : " works</small></h2>\n")
             html.raw("<div class=\"works\">\n")
-            let section = IndexLayout.anchor(of: artist.name, slice: slice.number)
             for work in index.works(of: slice.artist, slice.works) {
-                figure(work, artist: artist.name, section: section, into: &html)
+                figure(work, into: &html)
                 described.append((artist.name, work))
             }
             html.raw("</div>\n")
@@ -41,13 +40,14 @@ extension GallerySite {
             html.raw("</section>\n")
         }
         linkedData(described, bucket: bucket, into: &html)
+        html.raw(workDetailScript)
         html.raw("</body></html>\n")
         return html.bytes
     }
 
-    /// One work: a tile that opens its detail (``detail(_:title:artist:section:into:)``), with its
-    /// thumbnail, or words saying why there is none (the reason on hover).
-    private static func figure(_ work: ArtistIndex.Work, artist: String, section: String, into html: inout HTMLText) {
+    /// One work: a tile that opens its detail (``workDetailScript``), with its thumbnail, or words
+    /// saying why there is none (the reason on hover).
+    private static func figure(_ work: ArtistIndex.Work, into html: inout HTMLText) {
         let title = work.title.isEmpty ? work.objectNumber : work.title
         let anchor = workAnchor(work)
         html.raw("<figure id=\"")
@@ -81,8 +81,6 @@ extension GallerySite {
         html.text(work.objectNumber)
         html.raw(")\">")
         html.text(title)
-        html.raw("</figcaption></a>")
-        detail(work, title: title, artist: artist, section: section, into: &html)
-        html.raw("</figure>\n")
+        html.raw("</figcaption></a></figure>\n")
     }
 }

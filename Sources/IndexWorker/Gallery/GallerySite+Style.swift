@@ -23,17 +23,17 @@ extension GallerySite {
         figcaption{font-size:.75rem;overflow:hidden;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;line-clamp:2}
         a.tile{display:block;color:inherit;text-decoration:none}
         a.tile:focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}
-        .detail{display:none}
-        figure:target{grid-column:1/-1}
-        figure:target a.tile{display:none}
-        figure:target .detail{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start;position:relative;padding:1rem;background:#f7f7f7;border:1px solid #ddd;border-radius:.3rem}
+        figure:target a.tile{outline:3px solid #1a5fb4}
+        figure.open{grid-column:1/-1}
+        figure.open a.tile{display:none}
+        .detail{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start;position:relative;padding:2rem 1rem 1rem;background:#f7f7f7;border:1px solid #ddd;border-radius:.3rem}
         .detail img{width:100%;max-width:400px;height:auto;aspect-ratio:auto;background:none}
         .detail h3{margin:0 2rem .5rem 0;font-size:1.1rem}
         .detail dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .75rem;margin:0 0 .5rem}
         .detail dt{color:#666}
         .detail dd{margin:0}
         .detail p{margin:.25rem 0}
-        .close{position:absolute;top:.25rem;right:.6rem;font-size:1.5rem;text-decoration:none;color:#444}
+        .close{position:absolute;top:.1rem;right:.6rem;font-size:1.5rem;text-decoration:none;color:#444}
         .more{margin:1rem 0}
 
         """

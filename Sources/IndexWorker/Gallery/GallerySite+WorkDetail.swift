@@ -4,7 +4,7 @@ extension GallerySite {
     /// The larger thumbnail a work's detail shows, when the index has it.
     static let detailSize = "400"
 
-    /// The id of a work's figure on its bucket page, its permalink's fragment: `w` and the 16 hex
+    /// The id of a work's figure on its bucket page, its URL's fragment: `w` and the 16 hex
     /// digits of FNV-1a over its object number, a zero byte and its record id. The same while the
     /// work stays in its artist's slice, whatever page or version holds it.
     static func workAnchor(_ work: ArtistIndex.Work) -> String {
@@ -14,90 +14,79 @@ extension GallerySite {
         return "w" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// What a work's permalink shows, hidden until the link's fragment names the work: its larger
-    /// thumbnail, full title, artist (a link to the artist's section), date, object number,
-    /// rights in words with their link, its page at the source and its IIIF manifest.
-    static func detail(
-        _ work: ArtistIndex.Work, title: String, artist: String, section: String, into html: inout HTMLText
-    ) {
-        html.raw("<div class=\"detail\"><a class=\"close\" href=\"#")
-        html.markup(section)
-        html.raw("\" aria-label=\"Close\">×</a>")
-        if let large = work.thumbnails[detailSize] ?? work.thumbnails[preferredSize] {
-            html.raw("<img loading=\"lazy\" src=\"")
-            html.text(link("../" + large))
-            if let small = work.thumbnails[preferredSize], work.thumbnails[detailSize] != nil {
-                html.raw("\" srcset=\"")
-                html.text(link("../" + small))
-                html.raw(" 200w, ")
-                html.text(link("../" + large))
-                html.raw(" 400w\" sizes=\"(max-width: 30rem) 90vw, 400px")
+    /// What opens a work on its bucket page: when the URL's fragment names a work's figure, one
+    /// pane in that figure shows the work as the page's JSON-LD (``linkedData(_:bucket:into:)``)
+    /// describes it: its larger thumbnail (the smaller in `srcset`), full title, artist (a link
+    /// to the artist's section), date, object number, rights in words with their link, "View at"
+    /// its page at the source, its IIIF manifest and its own URL. Written once a page, so a work
+    /// costs its JSON-LD only; every text is set as text, and only http(s) URLs become links.
+    static let workDetailScript: StaticString = """
+        <script>
+        (function () {
+          var data = document.querySelector('script[type="application/ld+json"]'), works = {};
+          if (!data) return;
+          JSON.parse(data.textContent)['@graph'].forEach(function (w) { works[w['@id'].slice(1)] = w; });
+          var pane = document.createElement('div'), open = null;
+          pane.className = 'detail';
+          function add(parent, tag, text) {
+            var e = document.createElement(tag);
+            if (text) e.textContent = text;
+            parent.appendChild(e);
+            return e;
+          }
+          function link(parent, href, text, outside) {
+            if (outside && !/^https?:\\/\\//i.test(href || '')) return text ? add(parent, 'span', text) : null;
+            var a = add(parent, 'a', text);
+            a.setAttribute('href', href);
+            if (outside) a.rel = 'noopener';
+            return a;
+          }
+          function row(list, term, fill) {
+            add(list, 'dt', term);
+            fill(add(list, 'dd'));
+          }
+          function show() {
+            var id = decodeURIComponent(location.hash.slice(1)), w = works[id], figure = w && document.getElementById(id);
+            if (open) open.classList.remove('open');
+            pane.textContent = '';
+            if (!figure) { if (pane.parentNode) pane.parentNode.removeChild(pane); open = null; return; }
+            var section = figure.closest('section').id;
+            var close = link(pane, '#' + section, '×');
+            close.className = 'close';
+            close.setAttribute('aria-label', 'Close');
+            if (w.image) {
+              var img = add(pane, 'img');
+              img.src = w.image;
+              img.alt = w.name;
+              if (w.thumbnailUrl && w.thumbnailUrl !== w.image) {
+                img.srcset = w.thumbnailUrl + ' 200w, ' + w.image + ' 400w';
+                img.sizes = '(max-width: 30rem) 90vw, 400px';
+              }
             }
-            html.raw("\" alt=\"")
-            html.text(title)
-            html.raw("\">")
-        }
-        html.raw("<div><h3>")
-        html.text(title)
-        html.raw("</h3><dl><dt>Artist</dt><dd><a href=\"#")
-        html.markup(section)
-        html.raw("\">")
-        html.text(displayName(artist))
-        html.raw("</a></dd>")
-        if let date = work.date {
-            html.raw("<dt>Date</dt><dd>")
-            html.text(date)
-            html.raw("</dd>")
-        }
-        html.raw("<dt>Object number</dt><dd>")
-        html.text(work.objectNumber)
-        html.raw("</dd>")
-        if let rights = work.rights.map(RightsStatement.init) {
-            html.raw("<dt>Rights</dt><dd>")
-            external(rights.link, words: rights.words, into: &html)
-            html.raw("</dd>")
-        }
-        html.raw("</dl>")
-        if let landingPage = work.landingPage {
-            html.raw("<p>")
-            external(landingPage, words: "View at " + institution(of: landingPage), into: &html)
-            html.raw("</p>")
-        }
-        if let manifest = work.iiifManifest {
-            html.raw("<p>")
-            external(manifest, words: "IIIF manifest", into: &html)
-            html.raw("</p>")
-        }
-        html.raw("<p><a href=\"#")
-        html.markup(workAnchor(work))
-        html.raw("\">Link to this work</a></p></div></div>")
-    }
+            var text = add(pane, 'div');
+            add(text, 'h3', w.name);
+            var list = add(text, 'dl');
+            row(list, 'Artist', function (dd) {
+              link(dd, '#' + section, w.creator ? w.creator.name : 'Unknown maker');
+            });
+            if (w.dateCreated) row(list, 'Date', function (dd) { dd.textContent = w.dateCreated; });
+            row(list, 'Object number', function (dd) { dd.textContent = w.identifier; });
+            if (w.license) row(list, 'Rights', function (dd) { link(dd, w.license['@id'], w.license.name, true); });
+            else if (w.copyrightNotice) row(list, 'Rights', function (dd) { dd.textContent = w.copyrightNotice; });
+            if (w.sameAs) {
+              var host = w.sameAs.replace(/^[a-z]+:\\/\\/(www\\.)?/i, '').split(/[\\/:?#]/)[0];
+              link(add(text, 'p'), w.sameAs, 'View at ' + host, true);
+            }
+            if (w.subjectOf) link(add(text, 'p'), w.subjectOf.url, 'IIIF manifest', true);
+            link(add(text, 'p'), '#' + id, 'Link to this work');
+            figure.appendChild(pane);
+            figure.classList.add('open');
+            open = figure;
+          }
+          window.addEventListener('hashchange', show);
+          show();
+        })();
+        </script>
 
-    /// `words`, linked to `url` when it is a web address the source gave (never another scheme:
-    /// a record's `javascript:` stays text).
-    private static func external(_ url: String?, words: String, into html: inout HTMLText) {
-        guard let url, isWebAddress(url) else {
-            html.text(words)
-            return
-        }
-        html.raw("<a rel=\"noopener\" href=\"")
-        html.text(url)
-        html.raw("\">")
-        html.text(words)
-        html.raw("</a>")
-    }
-
-    static func isWebAddress(_ url: String) -> Bool {
-        let lowered = url.prefix(8).lowercased()
-        return (lowered.hasPrefix("https://") || lowered.hasPrefix("http://"))
-            && !url.contains { $0 == " " || $0 == "\"" || $0 == "<" || $0 == ">" || $0.isNewline }
-    }
-
-    /// Who holds the work, as its landing page's host names it (`www.` left out).
-    static func institution(of landingPage: String) -> String {
-        let afterScheme = landingPage.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: true)
-        guard afterScheme.count >= 2 else { return "the source" }
-        let host = afterScheme[1].split(separator: ":").first.map(String.init) ?? ""
-        return host.hasPrefix("www.") ? String(host.dropFirst(4)) : host.isEmpty ? "the source" : host
-    }
+        """
 }
