@@ -67,7 +67,8 @@ struct WorkDetailTests {
             artworks += graph
         }
         #expect(artworks.count == GalleryLinkTests.objects.count)
-        let first = try #require(artworks.first { $0["identifier"] as? String == GalleryLinkTests.objects[0].objectNumber })
+        let first = try #require(
+            artworks.first { $0["identifier"] as? String == GalleryLinkTests.objects[0].objectNumber })
         #expect(first["name"] as? String == "</script><script>alert(1)</script> & more")
         #expect(first["@type"] as? String == "VisualArtwork" && first["dateCreated"] as? String == "c. 1600")
         #expect((first["creator"] as? [String: Any])?["name"] as? String == "Rembrandt van Rijn")
