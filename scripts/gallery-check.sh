@@ -107,6 +107,7 @@ frame.addEventListener('load', function once() {
   });
   said.push('linked data ' + graph.filter(function (w) { return w['@type'] === 'VisualArtwork' && w.url && w.name; }).length);
   var described = graph.filter(function (w) { return w.sameAs; })[0];
+  if (!described) { said.push('no work of the page has a landing page'); document.getElementById('r').textContent = said.join('\n'); return; }
   var tile = doc.getElementById(described['@id'].slice(1)).querySelector('a.tile');
   tile.click();
   setTimeout(function () {
@@ -126,6 +127,7 @@ HTML
 opened=$(chromium "${flags[@]}" --virtual-time-budget=10000 --dump-dom "file://$out/.work.html" 2>/dev/null |
   python3 -c 'import html, sys; t = sys.stdin.read(); s = t.find("<pre id=\"r\">"); print(html.unescape(t[s + 12:t.find("</pre>", s)]) if s >= 0 else "no-result")')
 figures=$(grep -o '<figure ' "$out/gallery/$bucket" | wc -l)
+case "$opened" in no-result*) fail "Chromium did not finish opening a work: $opened" ;; esac
 printf '%s\n' "$opened" | grep -qx "tiles $figures of $figures works" || fail "not every work is a tile: $opened"
 printf '%s\n' "$opened" | grep -qx "focused $figures" || fail "the keyboard does not reach every tile: $opened"
 printf '%s\n' "$opened" | grep -qx "linked data $figures" || fail "the JSON-LD does not name every work: $opened"
@@ -142,7 +144,7 @@ python3 - "$out/gallery" <<'PY' || fail "a bucket page's JSON-LD does not parse"
 import json, pathlib, re, sys
 works = 0
 for page in pathlib.Path(sys.argv[1]).glob("[0-9a-f][0-9a-f][0-9a-f].html"):
-    text = page.read_text()
+    text = page.read_text(encoding="utf-8")
     scripts = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
     assert len(scripts) == 1, page
     graph = json.loads(scripts[0])["@graph"]

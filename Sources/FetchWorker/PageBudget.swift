@@ -27,7 +27,7 @@ struct PageBudget: Sendable {
     func fit(_ page: SourcePage) -> SourcePage {
         var fitted = page
         var refused: [UnreadableRecord] = []
-        fitted.artworks = page.artworks.filter { artwork in
+        fitted.artworks = page.artworks.map(Self.withoutOverlongDetails).filter { artwork in
             guard let (field, bytes) = Self.overlongField(of: artwork) else { return true }
             refused.append(
                 Self.unreadable(
@@ -77,6 +77,19 @@ struct PageBudget: Sendable {
         }
         fitted.artworks = fitted.artworks.indices.filter { !left.contains($0) }.map { fitted.artworks[$0] }
         return fitted
+    }
+
+    /// `artwork` without any of its optional details (date, landing page, rights, IIIF links)
+    /// longer than ``maxFieldBytes``: a work is kept without a detail it cannot carry.
+    static func withoutOverlongDetails(_ artwork: Artwork) -> Artwork {
+        var artwork = artwork
+        let fits = { (text: String?) in (text?.utf8.count ?? 0) <= maxFieldBytes }
+        if !fits(artwork.date) { (artwork.date, artwork.years) = (nil, nil) }
+        if !fits(artwork.landingPage) { artwork.landingPage = nil }
+        if !fits(artwork.rights) { artwork.rights = nil }
+        if !fits(artwork.iiifManifest) { artwork.iiifManifest = nil }
+        if !fits(artwork.iiifImageService) { artwork.iiifImageService = nil }
+        return artwork
     }
 
     /// The first field of `artwork` longer than ``maxFieldBytes``, and its length.

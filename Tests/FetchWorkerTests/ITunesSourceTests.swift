@@ -65,6 +65,21 @@ struct ITunesSourceTests {
         #expect(podcast.map(\.title) == ["s i s t a k"])
     }
 
+    @Test("a detail of another shape is left out; the result is a work and the page stays readable")
+    func detailsOfAnotherShape() throws {
+        let body = #"""
+            {"resultCount": 1, "results": [{"wrapperType": "track", "kind": "song", "trackId": 1, "artistName": "A",
+             "trackName": "T", "trackViewUrl": 5, "collectionViewUrl": "https://music.example/c/1",
+             "releaseDate": {"year": 2006}, "copyright": ["p"]}]}
+            """#
+        let works = ITunesSearchSource.artworks(
+            of: try ITunesSearchSource.parse(Array(body.utf8)).results, imageEdge: 512)
+        #expect(works.count == 1 && works.first?.title == "T")
+        #expect(
+            works.first?.landingPage == "https://music.example/c/1", "the collection's page, the track's unreadable")
+        #expect(works.first?.date == nil && works.first?.rights == nil)
+    }
+
     @Test("the store page, the release date and its year, the copyright where the answer has one")
     func descriptiveFields() throws {
         let albums = ITunesSearchSource.artworks(

@@ -104,6 +104,9 @@ struct LegacyFixtureTests {
             #"{"objectNumber": "A-1", "title": "One", "longTitle": "Another, Somebody, 1650"}"#,
             #"{"objectNumber": "A-1", "title": "One", "longTitle": "One"}"#,
             #"{"objectNumber": "A-1", "title": "One", "longTitle": null, "links": null}"#,
+            // Details of another shape are left out; the page stays readable.
+            #"{"objectNumber": "A-1", "title": "One", "longTitle": 1650, "links": "https://x"}"#,
+            #"{"objectNumber": "A-1", "title": "One", "longTitle": ["One, 1650"], "links": {"web": 7}}"#,
             #"{"objectNumber": "A-1", "longTitle": ", 1650"}"#,
         ])
     func noDating(object: String) throws {

@@ -81,6 +81,7 @@ struct IndexTopicRecordsTests {
         }
         for entry in [Self.entry(), PageEntry(waitingFor: "p")] {
             let record = IndexTopicRecords.record(entry, partition: 3)
+            #expect(record.value.first == 2, "an entry in format 1, which earlier builds read")
             for value in [record.value, try Self.json(entry)] {
                 #expect(try IndexTopicRecords.pageEntry(Self.message(record, value: value)) == entry)
             }
@@ -90,7 +91,9 @@ struct IndexTopicRecordsTests {
         #expect(Mirror(reflecting: line).children.count == 2)
     }
 
-    @Test("a row and a line in format 1, written before a record's details were kept, are read without them")
+    @Test(
+        "a row, a work's state and a line in format 1, written before a record's details were kept, are read without them"
+    )
     func formatOne() throws {
         guard case .version(let version) = Self.rows[0], let artwork = version.artwork else {
             Issue.record("the first row is a version")
@@ -122,6 +125,32 @@ struct IndexTopicRecordsTests {
             (nil, nil, nil, nil, nil, nil)
         #expect(bare != artwork)
         #expect(read.row == .version(WorkVersion(pageId: version.pageId, crawlId: "c", page: 1, artwork: bare)))
+
+        // A work's state in the works stage's changelog, format 1: its versions, then no thumbnails.
+        var state = CompactWriter()
+        state.write(1)
+        state.write([version]) {
+            $0.write($1.pageId)
+            $0.write($1.crawlId)
+            $0.write($1.page)
+            $0.write($1.artwork) {
+                $0.write($1.objectNumber)
+                $0.write($1.title)
+                $0.write($1.artist)
+                $0.write($1.imageURL)
+                $0.write($1.width)
+                $0.write($1.height)
+                $0.write($1.position)
+                $0.write($1.recordId)
+                $0.write($1.datestamp)
+            }
+            $0.write(Optional<RecordDeletion>.none) { _, _ in }
+        }
+        state.write([Int]()) { _, _ in }
+        state.write([Int]()) { _, _ in }
+        let restored = try WorkState(work: Self.work, changelogValue: state.bytes, shards: IndexShards(count: 4))
+        #expect(restored.rows.versions == [WorkVersion(pageId: version.pageId, crawlId: "c", page: 1, artwork: bare)])
+        #expect(restored.rows.indexed?.date == nil && restored.rows.indexed?.title == artwork.title)
 
         let work = try Self.line().work
         var line = CompactWriter()

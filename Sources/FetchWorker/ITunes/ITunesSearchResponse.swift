@@ -15,9 +15,10 @@ struct ITunesSearchResponse: Decodable {
         var artworkUrl100: String?
         var artworkUrl60: String?
         var artworkUrl30: String?
-        var trackViewUrl: String?
-        var collectionViewUrl: String?
-        var releaseDate: String?
-        var copyright: String?
+        /// Details only: read when they have the expected shape (``LenientValue``).
+        var trackViewUrl: LenientValue<String>?
+        var collectionViewUrl: LenientValue<String>?
+        var releaseDate: LenientValue<String>?
+        var copyright: LenientValue<String>?
     }
 }

@@ -117,11 +117,12 @@ package struct ITunesSearchSource: CollectionSource {
                 artist: result.artistName?.trimmingCharacters(in: .whitespaces) ?? "",
                 imageURL: image.map { sizedArtwork($0, edge: imageEdge) }, width: nil, height: nil,
                 position: position)
-            let page = isCollection ? result.collectionViewUrl : (result.trackViewUrl ?? result.collectionViewUrl)
+            let (track, collection) = (result.trackViewUrl?.value, result.collectionViewUrl?.value)
+            let page = isCollection ? collection : (track ?? collection)
             artwork.landingPage = nonEmpty(page)
-            artwork.date = nonEmpty(result.releaseDate)
+            artwork.date = nonEmpty(result.releaseDate?.value)
             artwork.years = artwork.date.flatMap { YearText.years(in: $0) }
-            artwork.rights = nonEmpty(result.copyright)
+            artwork.rights = nonEmpty(result.copyright?.value)
             artworks.append(artwork)
         }
         return artworks

@@ -10,15 +10,16 @@ struct LegacyCollectionResponse: Decodable {
 
         struct Links: Decodable {
             /// The object's page on the museum's website.
-            let web: String?
+            let web: LenientValue<String>?
         }
 
         let objectNumber: String?
         let title: String?
         let principalOrFirstMaker: String?
         /// "<title>, <makers>, <dating>" ("The Milkmaid, Johannes Vermeer, c. 1660").
-        let longTitle: String?
-        let links: Links?
+        /// Details only: read when they have the expected shape (``LenientValue``).
+        let longTitle: LenientValue<String>?
+        let links: LenientValue<Links>?
         let hasImage: Bool?
         let showImage: Bool?
         let webImage: Image?

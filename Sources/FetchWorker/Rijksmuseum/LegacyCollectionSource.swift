@@ -114,7 +114,7 @@ package struct LegacyCollectionSource: CollectionSource {
                 position: position)
             artwork.date = dating(object)
             artwork.years = artwork.date.flatMap { YearText.years(in: $0) }
-            artwork.landingPage = object.links?.web.flatMap { $0.isEmpty ? nil : $0 }
+            artwork.landingPage = object.links?.value?.web?.value.flatMap { $0.isEmpty ? nil : $0 }
             artworks.append(artwork)
         }
         return artworks
@@ -132,7 +132,7 @@ package struct LegacyCollectionSource: CollectionSource {
     /// written with and nothing else); nil for an object whose long title is not its title followed
     /// by more, or ends otherwise.
     static func dating(_ object: LegacyCollectionResponse.ArtObject) -> String? {
-        guard let title = object.title, !title.isEmpty, let long = object.longTitle, long.hasPrefix(title + ", ")
+        guard let title = object.title, !title.isEmpty, let long = object.longTitle?.value, long.hasPrefix(title + ", ")
         else { return nil }
         let rest = long.dropFirst(title.count + 2)
         guard let last = rest.components(separatedBy: ", ").last?.trimmingCharacters(in: .whitespaces),

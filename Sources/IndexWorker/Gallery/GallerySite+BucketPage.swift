@@ -10,7 +10,7 @@ extension GallerySite {
         let names = slices.map { displayName(index.artists[$0.artist].name) }
         html.head(title: names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : ""), style: "style.css")
         html.raw("<header><a href=\"../index.html\">All artists</a></header>\n")
-        var described: [(artist: String, work: ArtistIndex.Work)] = []
+        var described: [(artist: String, work: ArtistIndex.Work, anchor: String)] = []
         described.reserveCapacity(works)
         for slice in slices {
             let artist = index.artists[slice.artist]
@@ -27,8 +27,9 @@ extension GallerySite {
             html.raw(artist.workCount == 1 ? " work</small></h2>\n" : " works</small></h2>\n")
             html.raw("<div class=\"works\">\n")
             for work in index.works(of: slice.artist, slice.works) {
-                figure(work, into: &html)
-                described.append((artist.name, work))
+                let anchor = workAnchor(work)
+                figure(work, anchor: anchor, into: &html)
+                described.append((artist.name, work, anchor))
             }
             html.raw("</div>\n")
             if slice.number + 1 < artistSlices.count {
@@ -47,9 +48,8 @@ extension GallerySite {
 
     /// One work: a tile that opens its detail (``workDetailScript``), with its thumbnail, or words
     /// saying why there is none (the reason on hover).
-    private static func figure(_ work: ArtistIndex.Work, into html: inout HTMLText) {
+    private static func figure(_ work: ArtistIndex.Work, anchor: String, into html: inout HTMLText) {
         let title = work.title.isEmpty ? work.objectNumber : work.title
-        let anchor = workAnchor(work)
         html.raw("<figure id=\"")
         html.markup(anchor)
         html.raw("\" data-work=\"")

@@ -8,14 +8,13 @@ extension GallerySite {
     /// the source (`sameAs`) and its IIIF manifest (`subjectOf`). Text is escaped for a script
     /// element; a URL a record gave is written only when it is http(s).
     static func linkedData(
-        _ works: [(artist: String, work: ArtistIndex.Work)], bucket: Int, into html: inout HTMLText
+        _ works: [(artist: String, work: ArtistIndex.Work, anchor: String)], bucket: Int, into html: inout HTMLText
     ) {
         var json = JSONText(reservingCapacity: 360 * works.count)
         json.raw("<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@graph\":[")
         let page = IndexLayout.bucketName(bucket) + ".html#"
-        for (number, (artist, work)) in works.enumerated() {
+        for (number, (artist, work, anchor)) in works.enumerated() {
             if number > 0 { json.raw(",\n") }
-            let anchor = workAnchor(work)
             json.raw("{\"@type\":\"VisualArtwork\",\"@id\":\"#")
             json.verbatim(anchor)
             json.raw("\",\"url\":\"")

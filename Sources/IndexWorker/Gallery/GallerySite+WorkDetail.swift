@@ -5,13 +5,24 @@ extension GallerySite {
     static let detailSize = "400"
 
     /// The id of a work's figure on its bucket page, its URL's fragment: `w` and the 16 hex
-    /// digits of FNV-1a over its object number, a zero byte and its record id. The same while the
-    /// work stays in its artist's slice, whatever page or version holds it.
+    /// digits of FNV-1a over its source (its page id's first part), a zero byte, its object
+    /// number, a zero byte and its record id. The same while the work stays in its artist's
+    /// slice, whatever page or version holds it. Two works of one source with one object number
+    /// and record id (two OAI-PMH repositories' records) share it: the page opens the first.
     static func workAnchor(_ work: ArtistIndex.Work) -> String {
-        var hash = IndexLayout.nameHash(work.objectNumber) &* 0x100_0000_01b3
+        var hash = IndexLayout.nameHash(String(work.pageId.prefix { $0 != ":" })) &* 0x100_0000_01b3
+        for byte in work.objectNumber.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = hash &* 0x100_0000_01b3
         for byte in (work.recordId ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return "w" + String(repeating: "0", count: 16 - hex.count) + hex
+        // `w` and the hash's 16 hex digits, written by hand: asked for every work a page renders.
+        return String(unsafeUninitializedCapacity: 17) { bytes in
+            bytes[0] = UInt8(ascii: "w")
+            for digit in 0..<16 {
+                let nibble = UInt8((hash >> UInt64(60 - 4 * digit)) & 0xf)
+                bytes[digit + 1] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 17
+        }
     }
 
     /// What opens a work on its bucket page: when the URL's fragment names a work's figure, one
@@ -25,7 +36,10 @@ extension GallerySite {
         (function () {
           var data = document.querySelector('script[type="application/ld+json"]'), works = {};
           if (!data) return;
-          JSON.parse(data.textContent)['@graph'].forEach(function (w) { works[w['@id'].slice(1)] = w; });
+          JSON.parse(data.textContent)['@graph'].forEach(function (w) {
+            var id = w['@id'].slice(1);
+            if (!works[id]) works[id] = w;
+          });
           var pane = document.createElement('div'), open = null;
           pane.className = 'detail';
           function add(parent, tag, text) {
@@ -46,7 +60,7 @@ extension GallerySite {
             fill(add(list, 'dd'));
           }
           function show() {
-            var id = decodeURIComponent(location.hash.slice(1)), w = works[id], figure = w && document.getElementById(id);
+            var id = location.hash.slice(1), w = works[id], figure = w && document.getElementById(id);
             if (open) open.classList.remove('open');
             pane.textContent = '';
             if (!figure) { if (pane.parentNode) pane.parentNode.removeChild(pane); open = null; return; }

@@ -102,11 +102,10 @@ package enum WorkLines {
             json.int(years.latest)
             json.byte(UInt8(ascii: "}"))
         }
-        let links: [(StaticString, String?)] = [
-            ("landingPage", work.landingPage), ("rights", work.rights), ("iiifManifest", work.iiifManifest),
-            ("iiifImageService", work.iiifImageService),
-        ]
-        for (key, value) in links { render(key, value, into: &json) }
+        render("landingPage", work.landingPage, into: &json)
+        render("rights", work.rights, into: &json)
+        render("iiifManifest", work.iiifManifest, into: &json)
+        render("iiifImageService", work.iiifImageService, into: &json)
     }
 
     /// `"key":"value"` after a comma, when there is a value.
