@@ -91,6 +91,28 @@ struct IndexTopicRecordsTests {
         #expect(Mirror(reflecting: line).children.count == 2)
     }
 
+    /// A version as format 1 wrote it: its artwork's fields up to `datestamp`, no details.
+    static func writeFormatOne(_ version: WorkVersion, into writer: inout CompactWriter) {
+        writer.write(version.pageId)
+        writer.write(version.crawlId)
+        writer.write(version.page)
+        writer.write(version.artwork) {
+            $0.write($1.objectNumber)
+            $0.write($1.title)
+            $0.write($1.artist)
+            $0.write($1.imageURL)
+            $0.write($1.width)
+            $0.write($1.height)
+            $0.write($1.position)
+            $0.write($1.recordId)
+            $0.write($1.datestamp)
+        }
+        writer.write(version.deletion) {
+            $0.write($1.recordId)
+            $0.write($1.datestamp)
+        }
+    }
+
     @Test(
         "a row, a work's state and a line in format 1, written before a record's details were kept, are read without them"
     )
@@ -102,21 +124,7 @@ struct IndexTopicRecordsTests {
         var row = CompactWriter()
         row.write(1)
         row.write(0)
-        row.write(version.pageId)
-        row.write(version.crawlId)
-        row.write(version.page)
-        row.write(Optional(artwork)) {
-            $0.write($1.objectNumber)
-            $0.write($1.title)
-            $0.write($1.artist)
-            $0.write($1.imageURL)
-            $0.write($1.width)
-            $0.write($1.height)
-            $0.write($1.position)
-            $0.write($1.recordId)
-            $0.write($1.datestamp)
-        }
-        row.write(Optional<RecordDeletion>.none) { _, _ in }
+        Self.writeFormatOne(version, into: &row)
         let record = IndexTopicRecords.record(
             work: Self.work, key: Self.rows[0].key(of: Self.work), row: Self.rows[0], partitions: 12)
         let read = try IndexTopicRecords.workRow(Self.message(record, value: row.bytes))
@@ -129,23 +137,7 @@ struct IndexTopicRecordsTests {
         // A work's state in the works stage's changelog, format 1: its versions, then no thumbnails.
         var state = CompactWriter()
         state.write(1)
-        state.write([version]) {
-            $0.write($1.pageId)
-            $0.write($1.crawlId)
-            $0.write($1.page)
-            $0.write($1.artwork) {
-                $0.write($1.objectNumber)
-                $0.write($1.title)
-                $0.write($1.artist)
-                $0.write($1.imageURL)
-                $0.write($1.width)
-                $0.write($1.height)
-                $0.write($1.position)
-                $0.write($1.recordId)
-                $0.write($1.datestamp)
-            }
-            $0.write(Optional<RecordDeletion>.none) { _, _ in }
-        }
+        state.write([version]) { Self.writeFormatOne($1, into: &$0) }
         state.write([Int]()) { _, _ in }
         state.write([Int]()) { _, _ in }
         let restored = try WorkState(work: Self.work, changelogValue: state.bytes, shards: IndexShards(count: 4))
