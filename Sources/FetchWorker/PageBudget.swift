@@ -7,8 +7,9 @@ import PipelineContract
 /// hold, the largest of them, become unreadable records (each one dead letter), so that a
 /// hostile record never makes its page, or the cursor chain after it, fail.
 struct PageBudget: Sendable {
-    /// The most UTF-8 bytes one field of a work may have: a title, a name, an object number, a
-    /// URL, a record id, a datestamp, a date or a rights statement.
+    /// The most UTF-8 bytes one field of a work may have: a title, a name, an object number, an
+    /// image URL, a record id or a datestamp; a longer detail (a date, a page, rights, a IIIF
+    /// link) is left out (``withoutOverlongDetails(_:)``).
     static let maxFieldBytes = 16 << 10
     /// The most bytes a page's works and deletions may take, encoded: below Kafka's and
     /// librdkafka's default largest message (1,000,000 bytes), with room for the rest of the page.

@@ -10,7 +10,12 @@ extension GallerySite {
     /// slice, whatever page or version holds it. Two works of one source with one object number
     /// and record id (two OAI-PMH repositories' records) share it: the page opens the first.
     static func workAnchor(_ work: ArtistIndex.Work) -> String {
-        var hash = IndexLayout.nameHash(String(work.pageId.prefix { $0 != ":" })) &* 0x100_0000_01b3
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in work.pageId.utf8 {
+            if byte == UInt8(ascii: ":") { break }
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        hash = hash &* 0x100_0000_01b3
         for byte in work.objectNumber.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         hash = hash &* 0x100_0000_01b3
         for byte in (work.recordId ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
