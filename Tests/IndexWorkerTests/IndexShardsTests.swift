@@ -67,9 +67,12 @@ extension IndexShardsTests {
 }
 
 extension IndexShardsTests {
-    @Test("the files that need every artist, assembled from shard and page summaries, are the whole index's bytes")
-    func assembledSharedFiles() {
+    @Test(
+        "the files that need every artist, assembled from shard and page summaries, are the whole index's bytes, its sitemap too"
+    )
+    func assembledSharedFiles() throws {
         let shards = IndexShards(count: 6)
+        let site = try #require(SiteAddress("https://gallery.example.org/art"))
         var inputs = IndexLayoutTests.inputs(works: 3_000, artists: 40)
         for page in [31, 33, 40] {
             inputs.addFailure(
@@ -77,7 +80,7 @@ extension IndexShardsTests {
                 reason: "HTTP 500 at \(page)")
         }
         let whole = ArtistIndex.build(from: inputs)
-        let expected = IndexLayout.files(for: whole, shards: shards).filter {
+        let expected = IndexLayout.files(for: whole, shards: shards, site: site).filter {
             !$0.key.hasPrefix("works/") && !($0.key.hasPrefix("gallery/") && $0.key.count == "gallery/000.html".count)
         }
         let shardSummaries = (0..<shards.count).map { shard in
@@ -97,7 +100,9 @@ extension IndexShardsTests {
                 outlines: entries.filter { Int(IndexLayout.nameHash($0.pageId) % 3) == partition }.map(PageOutline.init)
             )
         }
-        let assembled = IndexAssembly.sharedFiles(shards: shardSummaries, pages: pageSummaries, layout: shards)
+        let assembled = IndexAssembly.sharedFiles(
+            shards: shardSummaries, pages: pageSummaries, layout: shards, site: site)
+        #expect(assembled[Sitemap.path] != nil)
         #expect(Set(assembled.keys) == Set(expected.keys))
         for (path, bytes) in expected {
             #expect(assembled[path] == bytes, "\(path) differs")

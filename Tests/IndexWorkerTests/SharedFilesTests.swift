@@ -27,6 +27,29 @@ struct SharedFilesTests {
         return (shardSummaries, pageSummaries)
     }
 
+    @Test("with a site, the sitemap is written with the shared files; a copy started without one removes it")
+    func sitemap() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shared-files-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = FolderOutputStore(directory: folder)
+        let layout = IndexShards(count: 3)
+        let site = try #require(SiteAddress("https://gallery.example.org/"))
+        let (shards, pages) = Self.summaries(works: 300, shards: layout)
+        let withSite = SharedFiles(
+            known: KnownOutput(output: output, shards: layout, relistEvery: .zero),
+            summaries: IndexSummaries(output: output), layout: layout, site: site, logger: .init(label: "test"))
+        _ = try withSite.assemble(shards: shards, pages: pages, from: SummaryVersions(sequences: ["shard-0": 1]))
+        let expected = IndexAssembly.sharedFiles(shards: shards, pages: pages, layout: layout, site: site)
+        #expect(try output.read(Sitemap.path) == expected[Sitemap.path] && expected[Sitemap.path] != nil)
+
+        let withoutSite = SharedFiles(
+            known: KnownOutput(output: output, shards: layout, relistEvery: .zero),
+            summaries: IndexSummaries(output: output), layout: layout, logger: .init(label: "test"))
+        _ = try withoutSite.assemble(shards: shards, pages: pages, from: SummaryVersions(sequences: ["shard-0": 2]))
+        #expect(try output.read(Sitemap.path) == nil)
+        #expect(try output.read(IndexLayout.manifestPath) == expected[IndexLayout.manifestPath])
+    }
+
     @Test(
         "written once from the summaries, the manifest among them; the same summaries again render nothing and move the record on; older ones never take it back; a stray letter page goes"
     )

@@ -9,7 +9,7 @@ package enum IndexAssembly {
     package static func sharedFiles(
         shards: [ShardSummary], pages: [PagesSummary], layout: IndexShards,
         artists: AssembledArtists = AssembledArtists(), letterPages: LetterPages = LetterPages(),
-        artistLists: ArtistLists = ArtistLists()
+        artistLists: ArtistLists = ArtistLists(), site: SiteAddress? = nil
     ) -> [String: [UInt8]] {
         let entries = artists.entries(of: shards, layout: layout)
         var thumbnails = ["ok": 0, "noImage": 0, "failed": 0, "pending": 0]
@@ -19,7 +19,7 @@ package enum IndexAssembly {
             failedPages: pages.map(\.failedPages).reduce(0, +), thumbnails: thumbnails)
         return IndexLayout.sharedFiles(
             totals: totals, crawls: crawls(pages.flatMap(\.crawls)), artists: entries, letterPages: letterPages,
-            artistLists: artistLists)
+            artistLists: artistLists, site: site)
     }
 
     /// One crawl from its partitions' parts: source and query from its lowest fetched page id, the

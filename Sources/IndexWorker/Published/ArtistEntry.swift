@@ -21,10 +21,12 @@ final class ArtistEntry: Sendable {
     let letterLine: [UInt8]
     /// Whether it may end its letter page (``LetterPaging``).
     let mayEndLetterPage: Bool
+    /// The bucket of each slice of its works: the bucket pages that show it (``Sitemap``).
+    let buckets: [Int]
 
     /// - Parameter buckets: the bucket of each slice of its works (``IndexLayout``), at least one.
     init(name: String, works: Int, key: String, buckets: [Int]) {
-        (self.name, self.works, self.key) = (name, works, key)
+        (self.name, self.works, self.key, self.buckets) = (name, works, key, buckets)
         letter = GallerySite.Letter.key(folded: key)
         manifestLine = IndexManifest.artistLine(name: name, works: works, buckets: buckets)
         let link = GallerySite.link(bucket: buckets[0], of: name)

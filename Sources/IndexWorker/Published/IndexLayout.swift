@@ -62,11 +62,13 @@ package enum IndexLayout {
     }
 
     /// Every file of `index`, by path relative to the output directory, its buckets laid out
-    /// for `shards`.
-    package static func files(for index: ArtistIndex, shards: IndexShards = .one) -> [String: [UInt8]] {
+    /// for `shards`; with `site`, a sitemap of its pages there (``Sitemap``).
+    package static func files(
+        for index: ArtistIndex, shards: IndexShards = .one, site: SiteAddress? = nil
+    ) -> [String: [UInt8]] {
         let index = IndexContent(index)
         let plan = Plan(index, shards: shards)
-        var files = sharedFiles(for: index, plan: plan)
+        var files = sharedFiles(for: index, plan: plan, site: site)
         for bucket in plan.buckets.keys {
             for (path, bytes) in bucketFiles(bucket, of: index, plan: plan) { files[path] = bytes }
         }
@@ -83,28 +85,37 @@ package enum IndexLayout {
     }
 
     /// The files that are not a bucket's: the manifest and the gallery's front, letter and list files.
-    static func sharedFiles(for index: IndexContent, plan: Plan) -> [String: [UInt8]] {
+    static func sharedFiles(for index: IndexContent, plan: Plan, site: SiteAddress? = nil) -> [String: [UInt8]] {
         let artists = index.artists.enumerated().map { position, artist in
             ArtistEntry(
                 name: artist.name, works: artist.workCount,
                 key: artist.collationKey ?? ArtistIndex.collationKey(artist.name),
                 buckets: plan.slices[position].map(\.bucket))
         }
-        return sharedFiles(totals: index.totals, crawls: index.crawls, artists: artists)
+        return sharedFiles(totals: index.totals, crawls: index.crawls, artists: artists, site: site)
     }
 
     /// The same files from every artist's entry, in index order.
     /// - Parameters:
     ///   - letterPages: the last call's letter pages, made again only where changed.
     ///   - artistLists: the last call's runs of the lists of every artist, joined again only where changed.
+    ///   - site: where the gallery is served: a sitemap of its pages there; nil, none.
     static func sharedFiles(
         totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [ArtistEntry],
-        letterPages: LetterPages = LetterPages(), artistLists: ArtistLists = ArtistLists()
+        letterPages: LetterPages = LetterPages(), artistLists: ArtistLists = ArtistLists(), site: SiteAddress? = nil
     ) -> [String: [UInt8]] {
         let lines = artistLists.lines(of: artists)
         var files = GallerySite.sharedFiles(
             totals: totals, artists: artists, searchLines: lines.search, letterPages: letterPages)
         files[manifestPath] = IndexManifest.render(totals: totals, crawls: crawls, artists: lines.manifest)
+        if let site {
+            // The front page, the letter pages, then the bucket pages that hold works, each in order.
+            var buckets = Set<Int>()
+            for artist in artists { buckets.formUnion(artist.buckets) }
+            let letters = files.keys.filter { $0.hasPrefix("\(galleryFolder)/letter-") }.sorted()
+            let pages = [GallerySite.frontPagePath] + letters + buckets.sorted().map(GallerySite.bucketPath)
+            files.merge(Sitemap.files(site: site, pages: pages)) { first, _ in first }
+        }
         return files
     }
 
@@ -164,6 +175,15 @@ package enum IndexLayout {
         for path in [manifestPath, GallerySite.frontPagePath] {
             if let version = try output.version(of: path) { versions[path] = version }
         }
+        // The sitemap beside them, then its parts in order (one more question while there is one):
+        // the output's top is not listed, it holds `thumbs/` too.
+        var part = 0
+        while case let path = part == 0 ? Sitemap.path : Sitemap.partPath(part),
+            let version = try output.version(of: path)
+        {
+            versions[path] = version
+            part += 1
+        }
         return versions.filter { isIndexFile($0.key) }
     }
 
@@ -180,6 +200,7 @@ package enum IndexLayout {
         case manifestPath, GallerySite.frontPagePath, GallerySite.stylePath, GallerySite.artistListPath: return true
         default: break
         }
+        if Sitemap.isSitemapFile(path) { return true }
         // A bucket's two files: the one rule for their names (asked of every file of every listing).
         if bucket(ofFile: path) != nil { return true }
         // Else only a letter's page: `gallery/letter-<letter>[-<page>].html`.

@@ -44,11 +44,12 @@ package struct IndexStages: Sendable {
     ///   entry never waits behind a publish round reading a shard's lines.
     /// - Parameter fence: asked before every write to the output (and, through
     ///   ``WorkerLaunchSettings/fence``, every send).
+    /// - Parameter site: where the gallery is served: the publisher writes a sitemap of its pages.
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: StateFolder, kept: StateCheckpoints = StateCheckpoints(),
         storeCacheBytes: Int = defaultStateCacheBytes, storeThreads: NIOThreadPool, pageThreads: NIOThreadPool,
-        fence: GroupMembershipFence? = nil, logger: Logger
+        fence: GroupMembershipFence? = nil, site: SiteAddress? = nil, logger: Logger
     ) throws {
         stateFolder = state
         let state = state.url
@@ -84,7 +85,7 @@ package struct IndexStages: Sendable {
         }
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
-            relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, logger: logger)
+            relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, site: site, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.

@@ -73,7 +73,7 @@ package final class ShardPublisher: @unchecked Sendable {
         kafka: KafkaClientConfiguration, relistEvery: Duration = .seconds(1), bucketsPerPart: Int = 32,
         shardsAtOnce: Int = defaultShardsAtOnce, catchUpWithin: Duration = .milliseconds(200),
         holdWithin: Duration = defaultHoldWithin, acknowledged: KafkaAcknowledgedOffsets? = nil,
-        fence: GroupMembershipFence? = nil, logger: Logger
+        fence: GroupMembershipFence? = nil, site: SiteAddress? = nil, logger: Logger
     ) {
         let roundStalls = RoundStalls()
         self.roundStalls = roundStalls
@@ -95,7 +95,7 @@ package final class ShardPublisher: @unchecked Sendable {
         self.artists = artists
         // Through the fenced output: a summary is a write like any other.
         summaries = IndexSummaries(output: self.output)
-        shared = SharedFiles(known: known, summaries: summaries, layout: shards, logger: logger)
+        shared = SharedFiles(known: known, summaries: summaries, layout: shards, site: site, logger: logger)
         let progress = artists.progress
         writer = ShardWriter(
             known: known, summaries: summaries, shards: shards, lock: round,

@@ -12,6 +12,8 @@ final class SharedFiles: @unchecked Sendable {
     private let known: KnownOutput
     private let summaries: IndexSummaries
     private let layout: IndexShards
+    /// Where the gallery is served, for its sitemap; nil: no sitemap.
+    private let site: SiteAddress?
     private let logger: Logger
     /// What the last assembly showed (nil: none since this copy last took shard 0): the shards'
     /// summaries but their positions, the page summaries but their ends, the files' paths. A
@@ -24,8 +26,8 @@ final class SharedFiles: @unchecked Sendable {
     /// The runs of its last assembly's lists of every artist, so the next joins only those that changed.
     private let artistLists = ArtistLists()
 
-    init(known: KnownOutput, summaries: IndexSummaries, layout: IndexShards, logger: Logger) {
-        (self.known, self.summaries, self.layout, self.logger) = (known, summaries, layout, logger)
+    init(known: KnownOutput, summaries: IndexSummaries, layout: IndexShards, site: SiteAddress? = nil, logger: Logger) {
+        (self.known, self.summaries, self.layout, self.site, self.logger) = (known, summaries, layout, site, logger)
     }
 
     /// The paths of the last assembly when it showed `shards` and `pages` (positions and ends
@@ -58,7 +60,7 @@ final class SharedFiles: @unchecked Sendable {
         }
         let files = IndexAssembly.sharedFiles(
             shards: shards, pages: pages, layout: layout, artists: assembledArtists, letterPages: letterPages,
-            artistLists: artistLists)
+            artistLists: artistLists, site: site)
         var changed: [KnownOutput.Change] = []
         for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
             if let change = try known.change(bytes, at: path) { changed.append(change) }

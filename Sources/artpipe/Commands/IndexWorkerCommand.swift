@@ -51,7 +51,18 @@ struct IndexWorkerCommand: AsyncParsableCommand {
             """)
     var acceptMissingHistory = false
 
+    @Option(
+        help: """
+            The absolute http(s) URL the published folder or bucket is served at (https://gallery.example.org/): \
+            the worker then writes sitemap.xml there, the gallery's pages as search engines read them.
+            """)
+    var siteURL: String?
+
     func validate() throws {
+        if let siteURL, SiteAddress(siteURL) == nil {
+            throw ValidationError(
+                "--site-url must be an absolute http or https URL without a query or fragment, not \(siteURL)")
+        }
         guard writeInterval > 0 else { throw ValidationError("--write-interval must be positive") }
         guard stateCacheMib > 0 else { throw ValidationError("--state-cache-mib must be positive") }
     }
@@ -93,7 +104,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     // The state folder is locked, its checkpoints taken and its files opened: disk
                     // calls, off the cooperative pool.
                     let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
-                    let accepts = acceptMissingHistory
+                    let (accepts, site) = (acceptMissingHistory, siteURL.flatMap(SiteAddress.init))
                     let folder = try await storeThreads.runIfActive { try StateFolder(stateFolder) }
                     let kept =
                         state == nil
@@ -106,7 +117,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                             partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
                             relistEvery: .seconds(fromFlag: interval) * 10, state: folder, kept: kept,
                             storeCacheBytes: cacheBytes, storeThreads: storeThreads, pageThreads: pageThreads,
-                            fence: fence, logger: logger)
+                            fence: fence, site: site, logger: logger)
                     }
                     settings.acknowledgedOffsets = stages.acknowledged
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),
