@@ -27,7 +27,9 @@ struct SharedFilesTests {
         return (shardSummaries, pageSummaries)
     }
 
-    @Test("with a site, the sitemap is written with the shared files; a copy started without one removes it")
+    @Test(
+        "with a site, the sitemap is written with the shared files and a part it no longer names removed; a copy without one leaves a sitemap alone"
+    )
     func sitemap() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shared-files-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -35,18 +37,21 @@ struct SharedFilesTests {
         let layout = IndexShards(count: 3)
         let site = try #require(SiteAddress("https://gallery.example.org/"))
         let (shards, pages) = Self.summaries(works: 300, shards: layout)
+        // A part of a larger sitemap, past a gap: found by the output's listing, not by its name.
+        _ = try output.write(Array("old".utf8), to: Sitemap.partPath(7), durable: false)
         let withSite = SharedFiles(
             known: KnownOutput(output: output, shards: layout, relistEvery: .zero),
             summaries: IndexSummaries(output: output), layout: layout, site: site, logger: .init(label: "test"))
         _ = try withSite.assemble(shards: shards, pages: pages, from: SummaryVersions(sequences: ["shard-0": 1]))
         let expected = IndexAssembly.sharedFiles(shards: shards, pages: pages, layout: layout, site: site)
         #expect(try output.read(Sitemap.path) == expected[Sitemap.path] && expected[Sitemap.path] != nil)
+        #expect(try output.read(Sitemap.partPath(7)) == nil)
 
         let withoutSite = SharedFiles(
             known: KnownOutput(output: output, shards: layout, relistEvery: .zero),
             summaries: IndexSummaries(output: output), layout: layout, logger: .init(label: "test"))
         _ = try withoutSite.assemble(shards: shards, pages: pages, from: SummaryVersions(sequences: ["shard-0": 2]))
-        #expect(try output.read(Sitemap.path) == nil)
+        #expect(try output.read(Sitemap.path) == expected[Sitemap.path], "a sitemap is yours once no site is given")
         #expect(try output.read(IndexLayout.manifestPath) == expected[IndexLayout.manifestPath])
     }
 

@@ -14,9 +14,14 @@ struct SitemapTests {
         #expect(SiteAddress("https://gallery.example.org")?.base == "https://gallery.example.org/")
         #expect(SiteAddress("http://museum.example/art/")?.base == "http://museum.example/art/")
         #expect(SiteAddress("HTTPS://Example.org/Gallery")?.base == "HTTPS://Example.org/Gallery/")
+        #expect(
+            SiteAddress("https://gallery.example.org:8443/a%20b/")?.base == "https://gallery.example.org:8443/a%20b/")
         for refused in [
             "", "gallery.example.org", "ftp://example.org/", "https://", "https:///path", "https://x/?a=1",
             "https://x/#top", "https://x/a b", "https://x/\"", "javascript:alert(1)", "https://x/é",
+            "https://user:pw@gallery.example.org/", "https://@x/", "https://:80/", "https://x:abc/", "https://x:80:1/",
+            "https://x/%zz", "https://x/a%2", "https://x/[a]", "https://-x/",
+            "https://x/" + String(repeating: "a", count: 1_024),
         ] {
             #expect(SiteAddress(refused) == nil, "\(refused)")
         }

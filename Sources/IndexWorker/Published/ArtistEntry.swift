@@ -21,12 +21,15 @@ final class ArtistEntry: Sendable {
     let letterLine: [UInt8]
     /// Whether it may end its letter page (``LetterPaging``).
     let mayEndLetterPage: Bool
-    /// The bucket of each slice of its works: the bucket pages that show it (``Sitemap``).
-    let buckets: [Int]
+    /// The bucket of its first slice, and of each later one (none for most artists, so no
+    /// array is made): the bucket pages that show it (``Sitemap``).
+    let firstBucket: Int
+    let laterBuckets: [Int]
 
     /// - Parameter buckets: the bucket of each slice of its works (``IndexLayout``), at least one.
     init(name: String, works: Int, key: String, buckets: [Int]) {
-        (self.name, self.works, self.key, self.buckets) = (name, works, key, buckets)
+        (self.name, self.works, self.key) = (name, works, key)
+        (firstBucket, laterBuckets) = (buckets[0], buckets.count > 1 ? Array(buckets.dropFirst()) : [])
         letter = GallerySite.Letter.key(folded: key)
         manifestLine = IndexManifest.artistLine(name: name, works: works, buckets: buckets)
         let link = GallerySite.link(bucket: buckets[0], of: name)

@@ -111,7 +111,10 @@ package enum IndexLayout {
         if let site {
             // The front page, the letter pages, then the bucket pages that hold works, each in order.
             var buckets = Set<Int>()
-            for artist in artists { buckets.formUnion(artist.buckets) }
+            for artist in artists {
+                buckets.insert(artist.firstBucket)
+                buckets.formUnion(artist.laterBuckets)
+            }
             let letters = files.keys.filter { $0.hasPrefix("\(galleryFolder)/letter-") }.sorted()
             let pages = [GallerySite.frontPagePath] + letters + buckets.sorted().map(GallerySite.bucketPath)
             files.merge(Sitemap.files(site: site, pages: pages)) { first, _ in first }
@@ -169,20 +172,10 @@ package enum IndexLayout {
     /// own count: a user's `gallery/custom.css`, or a folder, is never touched.
     package static func publishedVersions(in output: any OutputStore) throws -> [String: OutputVersion] {
         var versions: [String: OutputVersion] = [:]
-        for folder in [worksFolder, galleryFolder] {
+        // The top's own files (the manifest, the front page, the sitemap), not its folders':
+        // one listing of a bucket, its delimiter leaving `thumbs/` out.
+        for folder in [worksFolder, galleryFolder, ""] {
             versions.merge(try output.versions(in: folder)) { first, _ in first }
-        }
-        for path in [manifestPath, GallerySite.frontPagePath] {
-            if let version = try output.version(of: path) { versions[path] = version }
-        }
-        // The sitemap beside them, then its parts in order (one more question while there is one):
-        // the output's top is not listed, it holds `thumbs/` too.
-        var part = 0
-        while case let path = part == 0 ? Sitemap.path : Sitemap.partPath(part),
-            let version = try output.version(of: path)
-        {
-            versions[path] = version
-            part += 1
         }
         return versions.filter { isIndexFile($0.key) }
     }

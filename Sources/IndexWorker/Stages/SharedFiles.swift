@@ -86,13 +86,16 @@ final class SharedFiles: @unchecked Sendable {
         forget()
     }
 
-    /// Removes the index files listed that are no bucket's and not among the shared `paths`.
+    /// Removes the index files listed that are no bucket's and not among the shared `paths`. A
+    /// sitemap only where this copy writes one (a site given): one of yours, or the last one
+    /// written before the site was taken away, stays for you to keep or remove.
     func removeStray(keeping paths: Set<String>) throws -> Int {
         var count = 0
         // The listing holds every bucket's files: the few others are picked out before sorting.
-        for path in try known.listed().keys.filter({ !paths.contains($0) && IndexLayout.bucket(ofFile: $0) == nil })
-            .sorted()
-        {
+        let strays = try known.listed().keys.filter {
+            !paths.contains($0) && IndexLayout.bucket(ofFile: $0) == nil && (site != nil || !Sitemap.isSitemapFile($0))
+        }
+        for path in strays.sorted() {
             try known.remove(path)
             count += 1
         }

@@ -10,6 +10,7 @@ enum OutputMediaType {
         case "js": "text/javascript; charset=utf-8"
         case "jpg", "jpeg": "image/jpeg"
         case "webp": "image/webp"
+        case "xml": "application/xml"
         default: "application/octet-stream"
         }
     }
