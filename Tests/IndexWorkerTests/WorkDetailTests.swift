@@ -29,6 +29,24 @@ struct WorkDetailTests {
         }
     }
 
+    @Test("a web address is an http(s) URL with a host and nothing that would end an attribute or a tag")
+    func webAddresses() {
+        let address = WebAddress("HTTPS://www.Example.org/Terms/of//use?x=1#top")
+        #expect(address?.host == "example.org")
+        #expect(address?.path == ["terms", "of", "use"])
+        #expect(WebAddress("http://example.org")?.path == [])
+        for text in [
+            "ftp://example.org/a", "example.org", "http://", "https://?q", "http://example.org/a b",
+            "http://example.org/\"onmouseover", "https://example.org/<script>", "https://example.org/a>",
+            "https://example.org/\ta",
+        ] {
+            #expect(WebAddress(text) == nil, "\(text)")
+            #expect(!WebAddress.isLink(text), "\(text)")
+        }
+        let quoted = RightsStatement("https://example.org/\"terms")
+        #expect(quoted.link == nil && quoted.words == "https://example.org/\"terms", "not a link: shown as its text")
+    }
+
     static func work(_ objectNumber: String, recordId: String? = nil) -> ArtistIndex.Work {
         ArtistIndex.Work(
             objectNumber: objectNumber, title: "The Night Watch, a title longer than a tile's two lines",

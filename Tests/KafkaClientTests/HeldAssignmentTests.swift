@@ -67,7 +67,8 @@ struct HeldAssignmentTests {
         try await cluster.produce(to: topic, 0..<5)
         var configuration = cluster.consumerConfiguration(group: "held-health-group")
         configuration.startOffset = { _, _, _ in nil }
-        cluster.broker.failRequests(apiKey: EmbeddedBroker.offsetFetchKey, count: 3, code: Self.refused)
+        // Refused until the test has seen the hold, however late it looks.
+        cluster.broker.failRequests(apiKey: EmbeddedBroker.offsetFetchKey, count: 1_000, code: Self.refused)
         let consumer = try KafkaConsumer(configuration: configuration, logger: .test)
         try consumer.subscribe(topics: [topic])
         let running = Task { try await consumer.run() }
@@ -79,11 +80,10 @@ struct HeldAssignmentTests {
                 batch.release()
             }
         }
-        try await waitUntil("the assignment to be held", timeout: .seconds(30), pollEvery: .milliseconds(5)) {
-            consumer.health.held != nil
-        }
+        try await waitUntil("the assignment to be held", timeout: .seconds(30)) { consumer.health.held != nil }
         let health = consumer.health
         let held = try #require(health.held)
+        cluster.broker.answerRequests(apiKey: EmbeddedBroker.offsetFetchKey)
         #expect(held.partitions == 1)
         let note = health.heldNote(now: held.since + .seconds(12))
         #expect(note?.hasPrefix("1 partition(s) held for 12 s: the broker has not said") == true, "\(note ?? "none")")

@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import ArtpipeTestKit
 import Dispatch
 import Foundation
@@ -27,6 +28,17 @@ struct FolderOutputStoreTests {
             try? FileManager.default.removeItem(at: directory)
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
+    }
+
+    @Test("a folder not made yet lists as empty; one that cannot be listed is an error, not an empty folder")
+    func unlistableFolder() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make("folder-store"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FolderOutputStore(directory: directory)
+        #expect(try store.versions(in: "works").isEmpty)
+        // A file where the folder should be: no listing can be read there.
+        try store.write(Array("x".utf8), to: "gallery", durable: false)
+        #expect(throws: FileWriteError.self) { try store.versions(in: "gallery") }
     }
 
     @Test("files written together into folders not made yet: each there, with the version listed")

@@ -10,8 +10,7 @@ extension GallerySite {
         let names = slices.map { displayName(index.artists[$0.artist].name) }
         html.head(title: names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : ""), style: "style.css")
         html.raw("<header><a href=\"../index.html\">All artists</a></header>\n")
-        var described: [(artist: String, work: ArtistIndex.Work, anchor: String)] = []
-        described.reserveCapacity(works)
+        var linked = LinkedData(bucket: bucket, works: works)
         for slice in slices {
             let artist = index.artists[slice.artist]
             let artistSlices = plan.slices[slice.artist]
@@ -29,7 +28,7 @@ extension GallerySite {
             for work in index.works(of: slice.artist, slice.works) {
                 let anchor = workAnchor(work)
                 figure(work, anchor: anchor, into: &html)
-                described.append((artist.name, work, anchor))
+                linked.add(work, by: artist.name, anchor: anchor)
             }
             html.raw("</div>\n")
             if slice.number + 1 < artistSlices.count {
@@ -40,7 +39,7 @@ extension GallerySite {
             }
             html.raw("</section>\n")
         }
-        linkedData(described, bucket: bucket, into: &html)
+        linked.finish(into: &html)
         html.raw(workDetailScript)
         html.raw("</body></html>\n")
         return html.bytes

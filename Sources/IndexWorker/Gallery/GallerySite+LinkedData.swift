@@ -7,14 +7,23 @@ extension GallerySite {
     /// both thumbnails, rights (a `license` with its words, or a `copyrightNotice`), its page at
     /// the source (`sameAs`) and its IIIF manifest (`subjectOf`). Text is escaped for a script
     /// element; a URL a record gave is written only when it is http(s).
-    static func linkedData(
-        _ works: [(artist: String, work: ArtistIndex.Work, anchor: String)], bucket: Int, into html: inout HTMLText
-    ) {
-        var json = JSONText(reservingCapacity: 360 * works.count)
-        json.raw("<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@graph\":[")
-        let page = IndexLayout.bucketName(bucket) + ".html#"
-        for (number, (artist, work, anchor)) in works.enumerated() {
-            if number > 0 { json.raw(",\n") }
+    ///
+    /// Written beside the page's HTML as its works are rendered (``add(_:by:anchor:)``), then
+    /// closed at the page's end (``finish(into:)``): no work is kept for a second pass.
+    struct LinkedData {
+        private var json: JSONText
+        private let page: String
+        private var count = 0
+
+        init(bucket: Int, works: Int) {
+            json = JSONText(reservingCapacity: 360 * works)
+            json.raw("<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@graph\":[")
+            page = IndexLayout.bucketName(bucket) + ".html#"
+        }
+
+        mutating func add(_ work: ArtistIndex.Work, by artist: String, anchor: String) {
+            if count > 0 { json.raw(",\n") }
+            count += 1
             json.raw("{\"@type\":\"VisualArtwork\",\"@id\":\"#")
             json.verbatim(anchor)
             json.raw("\",\"url\":\"")
@@ -42,7 +51,7 @@ extension GallerySite {
                 json.string(link("../" + small), inScript: true)
             }
             if let rights = work.rights.map(RightsStatement.init) {
-                if let license = rights.link, isWebAddress(license) {
+                if let license = rights.link, WebAddress.isLink(license) {
                     json.raw(",\"license\":{\"@type\":\"CreativeWork\",\"@id\":")
                     json.string(license, inScript: true)
                     json.raw(",\"name\":")
@@ -53,25 +62,22 @@ extension GallerySite {
                     json.string(rights.words, inScript: true)
                 }
             }
-            if let landingPage = work.landingPage, isWebAddress(landingPage) {
+            if let landingPage = work.landingPage, WebAddress.isLink(landingPage) {
                 json.raw(",\"sameAs\":")
                 json.string(landingPage, inScript: true)
             }
-            if let manifest = work.iiifManifest, isWebAddress(manifest) {
+            if let manifest = work.iiifManifest, WebAddress.isLink(manifest) {
                 json.raw(",\"subjectOf\":{\"@type\":\"CreativeWork\",\"url\":")
                 json.string(manifest, inScript: true)
                 json.raw(",\"encodingFormat\":\"application/ld+json\"}")
             }
             json.byte(UInt8(ascii: "}"))
         }
-        json.raw("]}</script>\n")
-        html.part(json.bytes)
-    }
 
-    /// Whether `url` may be written as a link: http(s), and nothing that would end an attribute.
-    static func isWebAddress(_ url: String) -> Bool {
-        let lowered = url.prefix(8).lowercased()
-        return (lowered.hasPrefix("https://") || lowered.hasPrefix("http://"))
-            && !url.contains { $0 == " " || $0 == "\"" || $0 == "<" || $0 == ">" || $0.isNewline }
+        /// Closes the script and adds it to `html`.
+        consuming func finish(into html: inout HTMLText) {
+            json.raw("]}</script>\n")
+            html.part(json.bytes)
+        }
     }
 }

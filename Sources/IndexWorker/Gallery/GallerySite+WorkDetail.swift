@@ -31,7 +31,7 @@ extension GallerySite {
     }
 
     /// What opens a work on its bucket page: when the URL's fragment names a work's figure, one
-    /// pane in that figure shows the work as the page's JSON-LD (``linkedData(_:bucket:into:)``)
+    /// pane in that figure shows the work as the page's JSON-LD (``LinkedData``)
     /// describes it: its larger thumbnail (the smaller in `srcset`), full title, artist (a link
     /// to the artist's section), date, object number, rights in words with their link, "View at"
     /// its page at the source, its IIIF manifest and its own URL. Written once a page, so a work

@@ -2,7 +2,7 @@ import Foundation
 
 /// A work's rights as a visitor reads them: a known statement's URI (Creative Commons' licences
 /// and public domain tools, RightsStatements.org's statements) named in words with its link; any
-/// other URL as a link; the record's own words as they are.
+/// other web address (``WebAddress``) as a link; the record's own words as they are.
 struct RightsStatement: Equatable {
     /// What the page says.
     var words: String
@@ -12,32 +12,12 @@ struct RightsStatement: Equatable {
     /// The statement a record's rights field makes.
     init(_ rights: String) {
         let trimmed = rights.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = Self.webAddress(trimmed) else {
+        guard let url = WebAddress(trimmed) else {
             (words, link) = (trimmed, nil)
             return
         }
         link = trimmed
         words = Self.name(host: url.host, path: url.path) ?? "Rights statement"
-    }
-
-    /// The host (without `www.`) and the path's parts of an `http` or `https` URL; nil for other text.
-    private static func webAddress(_ text: String) -> (host: String, path: [Substring])? {
-        let lowered = text.lowercased()
-        let rest: Substring
-        if lowered.hasPrefix("https://") {
-            rest = lowered.dropFirst(8)
-        } else if lowered.hasPrefix("http://") {
-            rest = lowered.dropFirst(7)
-        } else {
-            return nil
-        }
-        guard !rest.contains(where: \.isWhitespace) else { return nil }
-        let address = rest.prefix { $0 != "?" && $0 != "#" }
-        var parts = address.split(separator: "/", omittingEmptySubsequences: true)
-        guard !parts.isEmpty else { return nil }
-        var host = parts.removeFirst()
-        if host.hasPrefix("www.") { host = host.dropFirst(4) }
-        return (String(host), parts)
     }
 
     /// The words of a known statement at `host` and `path` (lowercased).

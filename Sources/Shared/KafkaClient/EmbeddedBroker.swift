@@ -48,4 +48,10 @@ package final class EmbeddedBroker: Sendable {
     package func failRequests(apiKey: Int16, count: Int, code: Int32) {
         cluster.failRequests(apiKey: apiKey, with: Array(repeating: code, count: count))
     }
+
+    /// Answers requests of `apiKey` again: the errors ``failRequests(apiKey:count:code:)`` left
+    /// are dropped.
+    package func answerRequests(apiKey: Int16) {
+        cluster.clearRequestErrors(apiKey: apiKey)
+    }
 }

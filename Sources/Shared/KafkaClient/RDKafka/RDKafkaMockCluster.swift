@@ -53,4 +53,8 @@ final class RDKafkaMockCluster: @unchecked Sendable {
             rd_kafka_mock_push_request_errors_array(cluster, apiKey, codes.count, $0.baseAddress)
         }
     }
+
+    func clearRequestErrors(apiKey: Int16) {
+        rd_kafka_mock_clear_request_errors(cluster, apiKey)
+    }
 }

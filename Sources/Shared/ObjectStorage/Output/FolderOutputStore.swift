@@ -50,14 +50,24 @@ package struct FolderOutputStore: OutputStore {
         return Self.version(status)
     }
 
+    /// A folder that does not exist holds nothing; one that cannot be read is an error, never
+    /// taken for an empty one.
     package func versions(in folder: String) throws -> [String: OutputVersion] {
         let directory = url(folder).path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         // The folder opened once, each name stat'ed relative to it: a URL and a path walk a
         // file were most of a listing of thousands (profiled at a million works).
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return [:] }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return [:] }
+            throw FileWriteError(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw FileWriteError(path: directory, reason: "cannot list: \(error.localizedDescription)")
+        }
         var versions: [String: OutputVersion] = [:]
         versions.reserveCapacity(names.count)
         for name in names where !name.hasPrefix(".") {
