@@ -11,19 +11,21 @@ import Testing
 extension IndexWorkerProcessTests {
     /// 150 pages of 20 works, then a second version of page 3 without its last five works.
     static var checkpointPages: [Page] {
-        func page(_ number: Int, works: Int = 20) -> Page {
-            Page(
-                request: PageRequest(
-                    crawlId: "kept", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: 20),
-                total: 3_000,
-                artworks: (0..<works).map { position in
-                    let serial = (number - 1) * 20 + position
-                    return Artwork(
-                        objectNumber: "KP-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 23)",
-                        imageURL: nil, width: nil, height: nil, position: position)
-                })
-        }
-        return (1...150).map { page($0) } + [page(3, works: 15)]
+        (1...150).map { checkpointPage($0) } + [checkpointPage(3, works: 15)]
+    }
+
+    /// Page `number` of the checkpoint tests' query, with its first `works` works.
+    static func checkpointPage(_ number: Int, works: Int = 20) -> Page {
+        Page(
+            request: PageRequest(
+                crawlId: "kept", source: "rijksmuseum", query: ["s": "artist"], page: number, pageSize: 20),
+            total: 3_000,
+            artworks: (0..<works).map { position in
+                let serial = (number - 1) * 20 + position
+                return Artwork(
+                    objectNumber: "KP-\(serial)", title: "Work \(serial)", artist: "Artist \(serial / 23)",
+                    imageURL: nil, width: nil, height: nil, position: position)
+            })
     }
 
     /// The lines a copy logged with `message`.
@@ -32,7 +34,7 @@ extension IndexWorkerProcessTests {
     }
 
     @Test(
-        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes"
+        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes"
     )
     func restartOnItsState() async throws {
         let pages = Self.checkpointPages
@@ -83,8 +85,31 @@ extension IndexWorkerProcessTests {
         #expect(
             restored.count == 3 && restored.allSatisfy { !$0.contains(#""rows":"0""#) },
             "each read what the other copy wrote after the checkpoint: \(restored)")
+        #expect(Self.logged("keeps its published files", by: restarted).isEmpty, "another output: rendered whole")
         restarted.signal(SIGTERM)
         #expect(try await restarted.waitForExit(timeout: .seconds(40)) == 0)
+        #expect(checkpoints() == files)
+
+        // Again on its folder, into the output it published, where another writer has since
+        // written shard 1's summary: the other shards keep their files and render only the new
+        // pages' changes, shard 1 is rendered whole; the one pass's bytes.
+        let more = pages + [Self.checkpointPage(151), Self.checkpointPage(5, works: 12)]
+        let grown = try Setup(pages: more, output: again.output, broker: first.cluster)
+        let storedSummaries = IndexSummaries(output: grown.store)
+        var otherWriters = try #require(try storedSummaries.stored(shard: 1)).summary
+        otherWriters.position = (otherWriters.position ?? 0) + 1
+        try storedSummaries.write(otherWriters)
+        try await first.cluster.producer.send(Array(grown.messages.suffix(2)))
+        let resumed = try grown.startWorker(flags: ["--state", state.path])
+        defer { resumed.stop() }
+        try await grown.waitForExpectedIndex(workers: [resumed])
+        let kept = Self.logged("keeps its published files", by: resumed)
+        let whole = Self.logged("is rendered whole", by: resumed)
+        #expect(
+            kept.count == 2 && whole.count == 1 && whole[0].contains(#""kafka.partition":"1""#),
+            "\(resumed.logSummary())")
+        resumed.signal(SIGTERM)
+        #expect(try await resumed.waitForExit(timeout: .seconds(40)) == 0)
         #expect(checkpoints() == files)
 
         // The works' file cut short after its seal: refused, made afresh, restored in full.
@@ -93,7 +118,7 @@ extension IndexWorkerProcessTests {
         let handle = try FileHandle(forWritingTo: works)
         try handle.truncate(atOffset: UInt64(size / 2))
         try handle.close()
-        let cut = try Setup(pages: pages, broker: first.cluster)
+        let cut = try Setup(pages: more, broker: first.cluster)
         let refused = try cut.startWorker(flags: ["--state", state.path])
         defer { refused.stop() }
         try await cut.waitForExpectedIndex(workers: [refused])

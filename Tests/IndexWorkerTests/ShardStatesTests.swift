@@ -133,6 +133,70 @@ struct ShardStatesTests {
         #expect(try await kept.lineCounts(of: 2..<3) == [0], "not named: begun empty")
     }
 
+    @Test(
+        "a checkpoint names the summary a shard was published under only while its lines are as published; kept so, the shard renders only what changes after"
+    )
+    func publishedAndVouched() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-vouch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shards = IndexShards(count: 3)
+        let (one, two) = (AssignmentEpoch(1), AssignmentEpoch(2))
+        let works = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 300, artists: 12)).artists.flatMap(\.works)
+        let key = { (work: ArtistIndex.Work) in WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false) }
+        let row = { (number: Int, work: ArtistIndex.Work) in ShardWorks.Row(artist: "Maker \(number % 40)", work: work)
+        }
+        let states = try ShardStates(folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests)
+        for shard in 0..<3 { _ = try await states.beginRestore(of: shard, under: one) }
+        for (number, work) in works.enumerated() {
+            try await states.apply(
+                key(work), row(number, work), shard: number % 3, epoch: one, offset: Int64(number / 3))
+        }
+        for shard in 0..<3 { _ = try await states.take(shard, epoch: one, always: true, shards: shards) }
+        await states.published(0, epoch: two, sequence: 99)
+        await states.published(0, epoch: one, sequence: 5)
+        await states.published(0, epoch: one, sequence: 8, rewritten: true)
+        await states.published(1, epoch: one, sequence: 6)
+        await states.republish(1)
+        await states.published(2, epoch: one, sequence: 4, rewritten: true)
+        await states.published(2, epoch: one, sequence: 7)
+        var changed = works[2]
+        changed.title = "Changed"
+        try await states.apply(key(changed), row(2, changed), shard: 2, epoch: one, offset: 100)
+        // Shard 0 let go, as a stopping copy lets go of every shard: its lines and mark stay.
+        try await states.keep(StageAssignments(held: [1: one, 2: one], latest: one))
+        let sealed = try await states.seal()
+        #expect(
+            sealed.partitions.mapValues(\.published) == [0: 8, 1: nil, 2: nil],
+            "another assignment's is refused; a rewrite follows a record; a failed write or a change since takes it away"
+        )
+
+        let next = folder.appendingPathComponent("next")
+        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent(StateFile.lines.name),
+            to: next.appendingPathComponent(StateFile.lines.name))
+        let kept = try ShardStates(
+            folder: next, cacheBytes: 64 << 10, threadPool: .indexTests, layout: nil,
+            kept: StoreCheckpoint(
+                cluster: nil, topic: ArtpipeTopic.indexArtists, partitionCount: 3, written: Date(),
+                fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+        for shard in 0..<2 { _ = try await kept.beginRestore(of: shard, under: two) }
+        #expect(try await kept.take(0, epoch: two, always: false, shards: shards) == nil, "as published: nothing")
+        let restoredWhole = try await kept.take(1, epoch: two, always: false, shards: shards)
+        #expect(restoredWhole != nil && restoredWhole?.buckets == nil, "not vouched for: whole")
+        let vouched = try await kept.takeVouched()
+        #expect(vouched.mapValues { "\($0.epoch == two) \($0.sequence)" } == [0: "true 8"])
+        #expect(try await kept.takeVouched().isEmpty, "looked at once")
+        var retitled = works[0]
+        retitled.title = "Retitled"
+        try await kept.apply(key(retitled), row(0, retitled), shard: 0, epoch: two, offset: 100)
+        let view = try #require(try await kept.take(0, epoch: two, always: false, shards: shards))
+        #expect(view.buckets?.count == 1, "only the changed artist's bucket: \(String(describing: view.buckets))")
+        #expect(view.works.keys.sorted() == ["Maker 0"])
+        #expect(view.artists.count == 40 && view.artists.map(\.workCount).reduce(0, +) == 100, "every artist counted")
+    }
+
     /// Shards 0 to 2 restored and given 100 rows each at offsets 0 to 99; shard 1 then let go,
     /// shard 2 given a row under an assignment begun without a restore; sealed.
     private static func sealedStates(in folder: URL, works: [ArtistIndex.Work]) async throws -> (

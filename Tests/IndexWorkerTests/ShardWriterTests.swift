@@ -48,20 +48,21 @@ struct ShardWriterTests {
         let view = try state.view(shards: shards, whole: true)
         let written = try writer.write(
             view, last: true, listing: listing, position: 7, bootstrapped: true, epoch: first)
-        #expect(written > 0)
+        #expect(written.files > 0 && written.summary == 1, "the summary's sequence number given back")
         #expect(try summary().contains("\"position\":7"))
         (listing, whole) = try writer.plan(held: [0: first], ready: [0])
         #expect(!whole(0, first) && whole(0, second), "written under the first assignment only")
 
         // Nothing changed: nothing written; the position alone moved: the summary again.
-        #expect(
-            try writer.write(
-                try state.view(shards: shards, whole: false), last: true, listing: listing, position: 7,
-                bootstrapped: true, epoch: first) == 0)
-        try writer.writeMovedPositions([0: 9], held: [0: first], written: [])
+        let unchanged = try writer.write(
+            try state.view(shards: shards, whole: false), last: true, listing: listing, position: 7,
+            bootstrapped: true, epoch: first)
+        #expect(unchanged.files == 0 && unchanged.summary == 1, "the same summary: not written again")
+        let moved = try writer.writeMovedPositions([0: 9], held: [0: first], written: [])
+        #expect(moved.map { "\($0.shard) \($0.epoch == first) \($0.sequence)" } == ["0 true 2"])
         #expect(try summary().contains("\"position\":9"))
         // Not under the assignment it was written under: left to its whole write.
-        try writer.writeMovedPositions([0: 11], held: [0: second], written: [])
+        #expect(try writer.writeMovedPositions([0: 11], held: [0: second], written: []).isEmpty)
         #expect(try summary().contains("\"position\":9"))
 
         // A work gone: its bucket's file changes, and no other.
@@ -73,7 +74,7 @@ struct ShardWriterTests {
         let before = try output.read(bucketFile)
         #expect(
             try writer.write(partial, last: true, listing: listing, position: 12, bootstrapped: true, epoch: first)
-                > 0)
+                .files > 0)
         let after = String(decoding: try output.read(bucketFile) ?? [], as: UTF8.self)
         #expect(try output.read(bucketFile) != before && !after.contains("\"W0\""))
 
@@ -82,9 +83,9 @@ struct ShardWriterTests {
         try state.apply(WorkKey(source: "rijksmuseum", id: "W1", isRecord: false), nil)
         let unwritten = try state.view(shards: shards, whole: false)
         let kept = try output.read(bucketFile)
-        #expect(
-            try writer.write(unwritten, last: true, listing: listing, position: 13, bootstrapped: true, epoch: first)
-                == 0)
+        let revoked = try writer.write(
+            unwritten, last: true, listing: listing, position: 13, bootstrapped: true, epoch: first)
+        #expect(revoked.files == 0 && revoked.summary == nil)
         #expect(try summary().contains("\"position\":12") && output.read(bucketFile) == kept)
 
         // Before the index is complete: the summary alone, marked unpublished.
@@ -97,10 +98,10 @@ struct ShardWriterTests {
             logger: .init(label: "test"))
         let earlyListing = try early.plan(held: [0: first], ready: [0]).listing
         var small = try Self.shard(works: 10, shards: shards)
-        #expect(
-            try early.write(
-                try small.view(shards: shards, whole: true), last: true, listing: earlyListing, position: 3,
-                bootstrapped: false, epoch: first) == 0)
+        let summaryOnly = try early.write(
+            try small.view(shards: shards, whole: true), last: true, listing: earlyListing, position: 3,
+            bootstrapped: false, epoch: first)
+        #expect(summaryOnly.files == 0 && summaryOnly.summary == nil, "no published summary")
         let earlySummary = String(decoding: try empty.read(summaryPath) ?? [], as: UTF8.self)
         #expect(earlySummary.contains("\"published\":false"), "\(earlySummary.prefix(200))")
         #expect(try empty.read(IndexLayout.worksPath(0)) == nil)

@@ -86,6 +86,21 @@ struct StoreCheckpointTests {
         #expect(Self.checkpoint([0: .init(offset: 0)]).leavingOut(pastFloors: [nil]).moved.isEmpty, "nothing to show")
     }
 
+    @Test("what a mark says was published is kept by the build that wrote it only; the rest of the mark stays")
+    func publishedByItsBuild() {
+        var checkpoint = Self.checkpoint([0: .init(offset: 40, published: 3), 1: .init(offset: 7)])
+        checkpoint.build = "b1"
+        #expect(checkpoint.keepingPublished(by: "b1").kept == checkpoint)
+        #expect(checkpoint.keepingPublished(by: "b1").dropped.isEmpty)
+        for (writer, reader) in [("b1", "b2"), ("b1", nil), (nil, nil), (nil, "b1")] as [(String?, String?)] {
+            checkpoint.build = writer
+            let (kept, dropped) = checkpoint.keepingPublished(by: reader)
+            #expect(dropped == [0], "\(String(describing: writer)) read by \(String(describing: reader))")
+            #expect(kept.partitions.mapValues(\.published) == [0: nil, 1: nil])
+            #expect(kept.partitions.mapValues(\.offset) == [0: 40, 1: 7])
+        }
+    }
+
     @Test("written beside its file and read back the same; taken, it is gone, so a second take finds none")
     func fileRoundTrip() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
@@ -93,9 +108,10 @@ struct StoreCheckpointTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let location = StoreCheckpoint.location(of: folder.appendingPathComponent("works.sqlite").path)
         #expect(location.lastPathComponent == "works.sqlite.checkpoint")
-        let checkpoint = Self.checkpoint([
-            0: .init(offset: 40, linesSent: 12), 1: .init(offset: 7, slot: 3, asOf: Self.written - 60),
+        var checkpoint = Self.checkpoint([
+            0: .init(offset: 40, linesSent: 12, published: 5), 1: .init(offset: 7, slot: 3, asOf: Self.written - 60),
         ])
+        checkpoint.build = "0a1b"
         try checkpoint.write(to: location)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["works.sqlite.checkpoint"])
         #expect(try StoreCheckpoint.take(at: location) == checkpoint)

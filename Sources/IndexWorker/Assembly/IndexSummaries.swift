@@ -82,6 +82,11 @@ package struct IndexSummaries: Sendable {
         return (shards, pages, versions)
     }
 
+    /// `shard`'s summary as the output holds it, with its sequence number; nil when there is none.
+    package func stored(shard: Int) throws -> (summary: ShardSummary, sequence: Int)? {
+        try readShard(Self.shardPath(shard)).map { ($0.value.summary, $0.value.sequence) }
+    }
+
     /// The summaries the published shared files were assembled from; empty when none were.
     package func assembled() throws -> SummaryVersions {
         try read(Self.assembledPath) ?? SummaryVersions()

@@ -117,6 +117,16 @@ final class KnownOutput: @unchecked Sendable {
         if IndexLayout.isIndexFile(path) { removed.insert(path) }
     }
 
+    /// Watches the files of `shard` the listing shows as if this copy had written them: a
+    /// later listing shows another writer's change to one (``replaced``).
+    func watchFiles(of shard: Int) throws {
+        for (path, version) in try listed() where IndexLayout.isIndexFile(path) {
+            if let bucket = IndexLayout.bucket(ofFile: path), shards.shard(ofBucket: bucket) == shard {
+                written[path] = version
+            }
+        }
+    }
+
     /// Forgets what this copy knows of a shard's files: they are read back from the output.
     func forgetFiles(of shard: Int) {
         let own = { (path: String) in IndexLayout.bucket(ofFile: path).map { self.shards.shard(ofBucket: $0) } == shard

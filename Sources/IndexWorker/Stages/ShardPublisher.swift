@@ -175,6 +175,7 @@ package final class ShardPublisher: @unchecked Sendable {
                 of: ArtpipeTopic.indexArtists, partition: shard, under: epoch)
         }
         try await artists.shards.keep(assignments)
+        let vouched = try await artists.shards.takeVouched()
         let (listing, again, bootstrapped) = try await threadPool.runIfActive {
             try self.round.withLock {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {
@@ -182,6 +183,7 @@ package final class ShardPublisher: @unchecked Sendable {
                     self.bootstrapped = true
                     self.writer.forgetWrites()
                 }
+                if self.bootstrapped { try self.adopt(vouched, held: held) }
                 let (listing, again) = try self.writer.plan(held: held, ready: ready)
                 return (listing, again, self.bootstrapped)
             }
@@ -200,9 +202,9 @@ package final class ShardPublisher: @unchecked Sendable {
             let summariesToWrite = try await due
             phases.end("offsets")
             let (positionsRead, written) = (positions, round.taken.withLock { $0 })
-            try await threadPool.runIfActive {
+            let rewritten = try await threadPool.runIfActive {
                 try self.round.withLock {
-                    try self.writer.writeMovedPositions(positionsRead, held: held, written: written)
+                    let rewritten = try self.writer.writeMovedPositions(positionsRead, held: held, written: written)
                     // Each page partition's only while it is held under the round's picture.
                     for summary in summariesToWrite {
                         guard let epoch = pagesHeld[summary.partition],
@@ -210,7 +212,11 @@ package final class ShardPublisher: @unchecked Sendable {
                         else { continue }
                         try self.summaries.write(summary)
                     }
+                    return rewritten
                 }
+            }
+            for (shard, epoch, sequence) in rewritten {
+                await artists.shards.published(shard, epoch: epoch, sequence: sequence, rewritten: true)
             }
         } catch {
             // Taken but perhaps not written: the next round writes them again.
@@ -290,6 +296,8 @@ package final class ShardPublisher: @unchecked Sendable {
         if again { try await threadPool.runIfActive { self.round.withLock { self.known.forgetFiles(of: shard) } } }
         round.taken.withLock { _ = $0.insert(shard) }
         let written = Mutex(0)
+        // The sequence number of the published summary written after the shard's last part.
+        let summary = Mutex<Int?>(nil)
         let (listing, position, bootstrapped) = (round.listing, round.positions[shard], round.bootstrapped)
         // Until the index is bootstrapped only the shard's summary is written.
         let (wasTaken, view) = try await artists.shards.take(
@@ -297,22 +305,51 @@ package final class ShardPublisher: @unchecked Sendable {
             bucketsPerPart: bucketsPerPart
         ) { part, last in
             // A part of a shard written whole: on the state's threads, the shard locked across its parts.
-            let files = try self.writer.write(
+            let (files, sequence) = try self.writer.write(
                 part, last: last, listing: listing, position: position, bootstrapped: bootstrapped,
                 epoch: epoch)
             written.withLock { $0 += files }
+            if let sequence { summary.withLock { $0 = sequence } }
         }
         if let view {
             // On this pool, not the state's: the artist stage's rows need those threads meanwhile.
-            let files = try await threadPool.runIfActive {
+            let (files, sequence) = try await threadPool.runIfActive {
                 try self.writer.write(
                     view, last: true, listing: listing, position: position, bootstrapped: bootstrapped,
                     epoch: epoch)
             }
             written.withLock { $0 += files }
+            if let sequence { summary.withLock { $0 = sequence } }
         }
         if !wasTaken { round.taken.withLock { _ = $0.remove(shard) } }
+        if let sequence = summary.withLock({ $0 }) {
+            await artists.shards.published(shard, epoch: epoch, sequence: sequence)
+        }
         return written.withLock { $0 }
+    }
+
+    /// Takes as written the shards a checkpoint vouched for (``ShardStates/takeVouched()``),
+    /// each under the assignment it is held by, where the output still holds the summary the
+    /// checkpoint names, published: their files are what the lines kept render, so only what
+    /// rows change from here on is rendered. Any other is written whole at its turn, as after a
+    /// restore. Under the round's lock, the index bootstrapped.
+    private func adopt(_ vouched: [Int: (epoch: AssignmentEpoch, sequence: Int)], held: [Int: AssignmentEpoch]) throws {
+        for (shard, mark) in vouched.sorted(by: { $0.key < $1.key }) where held[shard] == mark.epoch {
+            let metadata: Logger.Metadata = ["kafka.partition": "\(shard)", "summary.sequence": "\(mark.sequence)"]
+            guard let stored = try summaries.stored(shard: shard), stored.sequence == mark.sequence,
+                stored.summary.published != false
+            else {
+                logger.info(
+                    "a shard kept from a clean stop is rendered whole: the output no longer holds the summary its checkpoint names",
+                    metadata: metadata)
+                continue
+            }
+            writer.adopt(stored.summary, under: mark.epoch)
+            try known.watchFiles(of: shard)
+            logger.info(
+                "a shard kept from a clean stop keeps its published files: only what changes from here on is rendered",
+                metadata: metadata)
+        }
     }
 
     /// Whether `shard` is still this copy's under the assignment a round's picture showed: the

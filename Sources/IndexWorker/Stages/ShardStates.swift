@@ -8,7 +8,9 @@ import Synchronization
 /// from the topic (``beginRestore(of:under:)``), then read on; a shard changed since it was
 /// last published is marked so, and rendered again only where it changed. The shards' lines are on the copy's own disk
 /// (``ShardLineFile``); what stays in memory is per artist. A shard a checkpoint of a clean stop
-/// names (``StoreCheckpoint``) keeps its lines and is read on from the offset it names.
+/// names (``StoreCheckpoint``) keeps its lines and is read on from the offset it names; where
+/// it also names the summary its files were published under, they are not rendered again while
+/// the output still holds it.
 package final class ShardStates: RestorableStore {
     private struct Held {
         var epoch: AssignmentEpoch
@@ -20,6 +22,17 @@ package final class ShardStates: RestorableStore {
         /// One past the last offset of the topic its lines show (restored or applied); nil
         /// until its restore began.
         var appliedTo: Int64?
+        /// The sequence number of the shard's summary in the output that shows its lines as
+        /// they are: set once a take's writes all landed and nothing changed since
+        /// (``published(_:epoch:sequence:rewritten:)``), cleared by the next take.
+        var published: Int?
+        /// What a checkpoint said of the output (``StoreCheckpoint/Mark/published``), until the
+        /// publisher has looked (``takeVouched()``): the lines kept are then neither changed nor
+        /// to be rendered whole, unless the output no longer holds that summary.
+        var vouched: Int?
+
+        /// The summary its lines are published under as they are now, if any.
+        var publishedAsIs: Int? { changed || whole ? nil : published ?? vouched }
     }
 
     /// A shard let go whose lines are still in the file.
@@ -30,6 +43,8 @@ package final class ShardStates: RestorableStore {
         var intactTo: Int64?
         /// Its works by thumbnail status then.
         var tally: [String: Int]
+        /// The summary its lines were published under then (``Held/published``).
+        var published: Int?
     }
 
     private struct State {
@@ -147,7 +162,12 @@ package final class ShardStates: RestorableStore {
                 if let kept = state.kept.removeValue(forKey: shard), let tally = kept.tally {
                     var works = ShardWorks(shard: shard, lines: state.file.keptTable(of: shard), layout: self.layout)
                     works.adopt(artists: try state.file.artistCounts(of: shard), thumbnails: tally)
-                    state.held[shard] = Held(epoch: epoch, works: works, appliedTo: kept.offset)
+                    var held = Held(epoch: epoch, works: works, appliedTo: kept.offset)
+                    if let published = kept.published {
+                        // As published: only the rows read from here on are rendered.
+                        (held.changed, held.whole, held.vouched) = (false, false, published)
+                    }
+                    state.held[shard] = held
                     return kept.offset
                 }
                 var held = try self.begin(shard, epoch: epoch, in: &state)
@@ -174,12 +194,14 @@ package final class ShardStates: RestorableStore {
                 var partitions = state.kept
                 for leaving in state.leaving {
                     if let intact = leaving.intactTo {
-                        partitions[leaving.shard] = StoreCheckpoint.Mark(offset: intact, tally: leaving.tally)
+                        partitions[leaving.shard] = StoreCheckpoint.Mark(
+                            offset: intact, tally: leaving.tally, published: leaving.published)
                     }
                 }
                 for (shard, held) in state.held {
                     if let applied = held.appliedTo {
-                        partitions[shard] = StoreCheckpoint.Mark(offset: applied, tally: held.works.thumbnailTally)
+                        partitions[shard] = StoreCheckpoint.Mark(
+                            offset: applied, tally: held.works.thumbnailTally, published: held.publishedAsIs)
                     }
                 }
                 return (partitions, try state.file.seal())
@@ -236,7 +258,7 @@ package final class ShardStates: RestorableStore {
                 } else {
                     single = try entry.works.view(shards: shards, whole: whole, summaryOnly: summaryOnly)
                 }
-                (entry.changed, entry.whole) = (false, summaryOnly)
+                (entry.changed, entry.whole, entry.published, entry.vouched) = (false, summaryOnly, nil, nil)
                 return (true, single)
             }
             return (taken, single)
@@ -258,7 +280,9 @@ package final class ShardStates: RestorableStore {
                 where assignments.hasEnded(shard, epoch: entry.epoch) {
                     state.held[shard] = nil
                     state.leaving.append(
-                        Leaving(shard: shard, since: now, intactTo: entry.appliedTo, tally: entry.works.thumbnailTally))
+                        Leaving(
+                            shard: shard, since: now, intactTo: entry.appliedTo, tally: entry.works.thumbnailTally,
+                            published: entry.publishedAsIs))
                 }
                 guard var leaving = state.leaving.first, now - leaving.since >= self.dropsAfter else { return }
                 leaving.intactTo = nil
@@ -277,6 +301,41 @@ package final class ShardStates: RestorableStore {
         }
     }
 
+    /// Records that the output's summary of `shard`, at `sequence`, shows its lines as last
+    /// taken under `epoch`, every file of that take written: kept by a checkpoint while the
+    /// lines do not change. `rewritten`: the summary was written again over one recorded so
+    /// (its position alone moved); recorded only where one was.
+    func published(_ shard: Int, epoch: AssignmentEpoch, sequence: Int, rewritten: Bool = false) async {
+        try? await threadPool.runIfActive {
+            self.state.withLock { state in
+                guard var held = state.held[shard], held.epoch == epoch, !held.changed, !held.whole,
+                    !rewritten || held.published != nil
+                else { return }
+                held.published = sequence
+                state.held[shard] = held
+            }
+        }
+    }
+
+    /// The shards a checkpoint vouched were published at a summary's sequence number, each with
+    /// its assignment, not yet taken; forgets them: the publisher looks once, and a shard whose
+    /// summary the output no longer holds is written whole at its next take.
+    func takeVouched() async throws -> [Int: (epoch: AssignmentEpoch, sequence: Int)] {
+        try await threadPool.runIfActive {
+            self.state.withLock { state in
+                var vouched: [Int: (epoch: AssignmentEpoch, sequence: Int)] = [:]
+                for (shard, held) in state.held {
+                    guard let sequence = held.vouched else { continue }
+                    vouched[shard] = (held.epoch, sequence)
+                    // Still what a checkpoint may say: the output is looked at again at every start.
+                    state.held[shard]?.published = sequence
+                    state.held[shard]?.vouched = nil
+                }
+                return vouched
+            }
+        }
+    }
+
     /// Marks a shard to be rendered whole again: its last publish did not finish.
     func republish(_ shard: Int) async {
         // The lock may be held over a disk call: waited for off the cooperative pool too.
@@ -284,6 +343,7 @@ package final class ShardStates: RestorableStore {
             self.state.withLock {
                 $0.held[shard]?.changed = true
                 $0.held[shard]?.whole = true
+                $0.held[shard]?.published = nil
             }
         }
     }

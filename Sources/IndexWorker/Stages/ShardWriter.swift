@@ -42,6 +42,13 @@ final class ShardWriter: @unchecked Sendable {
         writtenUnder = [:]
     }
 
+    /// Takes `summary`, as the output holds it, for the shard's last write under `epoch`: its
+    /// files are what this copy's lines render (a checkpoint said so, and the output still holds
+    /// that summary), so the shard is not written whole at its next turn. Under the lock.
+    func adopt(_ summary: ShardSummary, under epoch: AssignmentEpoch) {
+        recordWritten(summary, under: epoch)
+    }
+
     /// The output's listing for a round over the shards `held` (each with its assignment), and
     /// which of them are to be written whole: held under another assignment than they were last
     /// written under, or with a file another writer replaced. Listed afresh when a shard of
@@ -59,35 +66,41 @@ final class ShardWriter: @unchecked Sendable {
 
     /// Writes again the summary of each shard of `positions` not written this round (`written`)
     /// whose position moved since its last summary, while it is held under the assignment it
-    /// was last written under: the assembler waits for positions. Under the lock.
-    func writeMovedPositions(_ positions: [Int: Int64], held: [Int: AssignmentEpoch], written: Set<Int>) throws {
+    /// was last written under: the assembler waits for positions. Under the lock. Returns each
+    /// summary written, with its assignment and sequence number.
+    func writeMovedPositions(_ positions: [Int: Int64], held: [Int: AssignmentEpoch], written: Set<Int>) throws
+        -> [(shard: Int, epoch: AssignmentEpoch, sequence: Int)]
+    {
+        var rewritten: [(shard: Int, epoch: AssignmentEpoch, sequence: Int)] = []
         for (shard, position) in positions where !written.contains(shard) && writtenUnder[shard] == held[shard] {
             guard var summary = lastSummaries[shard], (summary.position ?? -1) < position,
                 let epoch = held[shard], stillHeld(shard, under: epoch)
             else { continue }
             summary.position = position
-            try summaries.write(summary)
+            rewritten.append((shard, epoch, try summaries.write(summary)))
             lastSummaries[shard] = summary
         }
+        return rewritten
     }
 
     /// Writes a part of a shard, `view`, taken under `epoch`: the buckets it says changed, or
     /// all of them; `last`: the shard's last part, after which its summary (at `position`) is
     /// written. Until the index is `bootstrapped`, the summary alone, marked unpublished.
-    /// `listing` is the round's. Returns how many files were written or removed. Takes the lock.
+    /// `listing` is the round's. Returns how many files were written or removed, and the
+    /// sequence number of the published summary written after the last part. Takes the lock.
     func write(
         _ view: ShardView, last: Bool, listing: [String: OutputVersion], position: Int64?, bootstrapped: Bool,
         epoch: AssignmentEpoch
-    ) throws -> Int {
+    ) throws -> (files: Int, summary: Int?) {
         var summary = view.summary
         summary.position = position
         // Revoked since the round's picture: its next owner writes it, from what it restored.
-        guard stillHeld(view.shard, under: epoch) else { return 0 }
+        guard stillHeld(view.shard, under: epoch) else { return (0, nil) }
         guard bootstrapped else {
             summary.published = false
             try summaries.write(summary)
             lock.withLock { recordWritten(summary, under: epoch) }
-            return 0
+            return (0, nil)
         }
         let content = view.content
         // Only the artists of the buckets rendered are placed (``ShardView/works``: every artist
@@ -118,10 +131,10 @@ final class ShardWriter: @unchecked Sendable {
             }
             return count
         }
-        guard last, stillHeld(view.shard, under: epoch) else { return count }
-        try summaries.write(summary)
+        guard last, stillHeld(view.shard, under: epoch) else { return (count, nil) }
+        let sequence = try summaries.write(summary)
         lock.withLock { recordWritten(summary, under: epoch) }
-        return count
+        return (count, sequence)
     }
 
     private func recordWritten(_ summary: ShardSummary, under epoch: AssignmentEpoch) {

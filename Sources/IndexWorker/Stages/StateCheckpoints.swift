@@ -1,3 +1,4 @@
+import ArtpipeSupport
 import EmbeddedStore
 import Foundation
 import KafkaClient
@@ -90,6 +91,15 @@ package struct StateCheckpoints: Sendable {
                         logger.warning(
                             "partitions of a kept state file restored in full: their marks carry no tally",
                             metadata: ["state.file": "\(name)", "kafka.partitions": "\(untallied)"])
+                    }
+                    // What a shard's summary says was published is this build's rendering:
+                    // another build renders each shard again.
+                    let (sameBuild, rendered) = checkpoint.keepingPublished(by: BuildIdentity.current)
+                    checkpoint = sameBuild
+                    if !rendered.isEmpty {
+                        logger.info(
+                            "shards kept from a clean stop are rendered whole again: another build wrote their checkpoint",
+                            metadata: ["state.file": "\(name)", "kafka.partitions": "\(rendered)"])
                     }
                     let (kept, moved) = checkpoint.leavingOut(
                         pastFloors: await committed(kafka: kafka, partitions: partitions, logger: logger))

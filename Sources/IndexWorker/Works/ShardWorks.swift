@@ -74,10 +74,10 @@ package struct ShardWorks: Sendable {
 
     /// Counts the lines its table holds already (kept from a clean stop): each artist with its
     /// count of lines, and the lines by thumbnail status; what ``apply(_:_:)`` counted when it
-    /// wrote them.
+    /// wrote them. No artist counts as changed: a view that is not whole renders only what rows
+    /// change from here on.
     package mutating func adopt(artists: [(name: String, count: Int)], thumbnails: [String: Int]) {
         for (name, count) in artists {
-            note(name)
             if counts[name] == nil {
                 keys[name] = ArtistIndex.collationKey(name)
                 if went.remove(name) == nil { came.insert(name) }

@@ -60,6 +60,17 @@ extension StoreCheckpoint {
         return (kept, stale)
     }
 
+    /// The checkpoint with its marks' ``Mark/published`` only when `build` (``BuildIdentity``)
+    /// wrote it, and the partitions whose mark lost one: another build, or one unknown, may
+    /// render the same rows otherwise.
+    package func keepingPublished(by build: String?) -> (kept: StoreCheckpoint, dropped: [Int]) {
+        guard build == nil || self.build != build else { return (self, []) }
+        var kept = self
+        let dropped = partitions.filter { $0.value.published != nil }.keys.sorted()
+        for partition in dropped { kept.partitions[partition]?.published = nil }
+        return (kept, dropped)
+    }
+
     /// The checkpoint without the partitions whose mark is past where `floors` (by partition;
     /// nil: none, the topic's start) says the changelog's reader stands now, and those partitions. For a stage whose input is
     /// its changelog, read up to its group's committed offset: a group moved back below what

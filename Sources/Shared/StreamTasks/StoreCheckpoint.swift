@@ -36,11 +36,18 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
         /// Until when the rows followed the changelog: when the partition was revoked (at the
         /// stop, or before it); nil: when the checkpoint was written.
         package var asOf: Date?
+        /// The sequence number of the record in the output that says what was published from
+        /// these rows, as the file holds them (the artists stage's shard summary): while the
+        /// output still holds that record, what it says is published needs no rendering again.
+        /// Trusted only by the build that wrote the checkpoint (``StoreCheckpoint/build``).
+        package var published: Int?
 
         package init(
-            offset: Int64, linesSent: Int64? = nil, slot: Int? = nil, tally: [String: Int]? = nil, asOf: Date? = nil
+            offset: Int64, linesSent: Int64? = nil, slot: Int? = nil, tally: [String: Int]? = nil, asOf: Date? = nil,
+            published: Int? = nil
         ) {
             (self.offset, self.linesSent, self.slot, self.tally, self.asOf) = (offset, linesSent, slot, tally, asOf)
+            self.published = published
         }
     }
 
@@ -54,12 +61,15 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
     /// The store file's size when sealed: one cut short since is refused.
     package var fileBytes: Int64
     package var partitions: [Int: Mark]
+    /// The build of artpipe that wrote it (``BuildIdentity``), where known: another build may
+    /// render the same rows otherwise, so only this one keeps the marks' ``Mark/published``.
+    package var build: String?
 
     package init(
         cluster: String?, topic: String, partitionCount: Int, written: Date, fileBytes: Int64,
-        partitions: [Int: Mark], format: Int = currentFormat
+        partitions: [Int: Mark], format: Int = currentFormat, build: String? = nil
     ) {
         (self.cluster, self.topic, self.partitionCount, self.written) = (cluster, topic, partitionCount, written)
-        (self.fileBytes, self.partitions, self.format) = (fileBytes, partitions, format)
+        (self.fileBytes, self.partitions, self.format, self.build) = (fileBytes, partitions, format, build)
     }
 }
