@@ -91,22 +91,31 @@ extension IndexWorkerProcessTests {
         #expect(checkpoints() == files)
 
         // Again on its folder, into the output it published, where another writer has since
-        // written shard 1's summary: the other shards keep their files and render only the new
-        // pages' changes, shard 1 is rendered whole; the one pass's bytes.
+        // written shard 1's summary, and a works file of shard 2 is gone: shard 0 keeps its
+        // files and renders only the new pages' changes, shards 1 and 2 are rendered whole; the
+        // one pass's bytes.
         let more = pages + [Self.checkpointPage(151), Self.checkpointPage(5, works: 12)]
         let grown = try Setup(pages: more, output: again.output, broker: first.cluster)
         let storedSummaries = IndexSummaries(output: grown.store)
         var otherWriters = try #require(try storedSummaries.stored(shard: 1)).summary
         otherWriters.position = (otherWriters.position ?? 0) + 1
         try storedSummaries.write(otherWriters)
+        let shardTwoFile = try #require(
+            try grown.store.versions(in: "works").keys.sorted().first {
+                IndexLayout.bucket(ofFile: $0).map { IndexShards(count: 3).shard(ofBucket: $0) } == 2
+            })
+        try grown.store.remove(shardTwoFile)
         try await first.cluster.producer.send(Array(grown.messages.suffix(2)))
         let resumed = try grown.startWorker(flags: ["--state", state.path])
         defer { resumed.stop() }
         try await grown.waitForExpectedIndex(workers: [resumed])
         let kept = Self.logged("keeps its published files", by: resumed)
-        let whole = Self.logged("is rendered whole", by: resumed)
+        let summaryMoved = Self.logged("no longer holds the summary its checkpoint names", by: resumed)
+        let fileGone = Self.logged("a file it published is gone", by: resumed)
         #expect(
-            kept.count == 2 && whole.count == 1 && whole[0].contains(#""kafka.partition":"1""#),
+            kept.count == 1 && kept[0].contains(#""kafka.partition":"0""#) && summaryMoved.count == 1
+                && summaryMoved[0].contains(#""kafka.partition":"1""#) && fileGone.count == 1
+                && fileGone[0].contains(#""kafka.partition":"2""#),
             "\(resumed.logSummary())")
         resumed.signal(SIGTERM)
         #expect(try await resumed.waitForExit(timeout: .seconds(40)) == 0)

@@ -330,9 +330,10 @@ package final class ShardPublisher: @unchecked Sendable {
 
     /// Takes as written the shards a checkpoint vouched for (``ShardStates/takeVouched()``),
     /// each under the assignment it is held by, where the output still holds the summary the
-    /// checkpoint names, published: their files are what the lines kept render, so only what
-    /// rows change from here on is rendered. Any other is written whole at its turn, as after a
-    /// restore. Under the round's lock, the index bootstrapped.
+    /// checkpoint names, published, and both files of every bucket its artists' slices are in:
+    /// their files are what the lines kept render, so only what rows change from here on is
+    /// rendered. Any other is written whole at its turn, as after a restore. Under the round's
+    /// lock, the index bootstrapped.
     private func adopt(_ vouched: [Int: (epoch: AssignmentEpoch, sequence: Int)], held: [Int: AssignmentEpoch]) throws {
         for (shard, mark) in vouched.sorted(by: { $0.key < $1.key }) where held[shard] == mark.epoch {
             let metadata: Logger.Metadata = ["kafka.partition": "\(shard)", "summary.sequence": "\(mark.sequence)"]
@@ -342,6 +343,16 @@ package final class ShardPublisher: @unchecked Sendable {
                 logger.info(
                     "a shard kept from a clean stop is rendered whole: the output no longer holds the summary its checkpoint names",
                     metadata: metadata)
+                continue
+            }
+            let listing = try known.listed()
+            let missing = stored.summary.artists.lazy.flatMap { artist in
+                (0..<ShardWorks.sliceCount(artist.works)).lazy.map { self.shards.bucket(of: artist.name, slice: $0) }
+            }.first { listing[IndexLayout.worksPath($0)] == nil || listing[GallerySite.bucketPath($0)] == nil }
+            if let missing {
+                logger.info(
+                    "a shard kept from a clean stop is rendered whole: a file it published is gone",
+                    metadata: metadata.merging(["bucket": "\(missing)"]) { $1 })
                 continue
             }
             writer.adopt(stored.summary, under: mark.epoch)

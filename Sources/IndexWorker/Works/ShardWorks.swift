@@ -225,7 +225,8 @@ package struct ShardWorks: Sendable {
         (0..<IndexLayout.bucketCount).filter { shards.shard(ofBucket: $0) == shard }
     }
 
-    private static func sliceCount(_ works: Int) -> Int {
+    /// How many slices, each in a bucket of its own, an artist's `works` take.
+    static func sliceCount(_ works: Int) -> Int {
         max((works + IndexLayout.sliceSize - 1) / IndexLayout.sliceSize, 1)
     }
 
