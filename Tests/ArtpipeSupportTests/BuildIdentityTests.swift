@@ -24,6 +24,17 @@ struct BuildIdentityTests {
         defer { try? FileManager.default.removeItem(at: other) }
         try Data("#!/bin/sh\necho\n".utf8).write(to: other)
         #expect(BuildIdentity.read(program: other.path) == nil)
+        // An ELF header whose program headers lie past any file: nil, not a trap.
+        var header = [UInt8](repeating: 0, count: 64)
+        header.replaceSubrange(0..<6, with: [0x7f, 0x45, 0x4c, 0x46, 2, 1])
+        for byte in 0..<8 { header[32 + byte] = byte == 7 ? 0xff : 0xfe }
+        (header[54], header[56]) = (56, 3)
+        try Data(header).write(to: other)
+        #expect(BuildIdentity.read(program: other.path) == nil)
+        // The program cut short after its header: nil.
+        let program = try Data(contentsOf: URL(fileURLWithPath: "/proc/self/exe"), options: .alwaysMapped)
+        try program.prefix(100).write(to: other)
+        #expect(BuildIdentity.read(program: other.path) == nil)
         #expect(BuildIdentity.read(program: "/nonexistent/program") == nil)
     }
 }

@@ -91,31 +91,38 @@ extension IndexWorkerProcessTests {
         #expect(checkpoints() == files)
 
         // Again on its folder, into the output it published, where another writer has since
-        // written shard 1's summary, and a works file of shard 2 is gone: shard 0 keeps its
-        // files and renders only the new pages' changes, shards 1 and 2 are rendered whole; the
-        // one pass's bytes.
+        // written one shard's summary and another shard's works file: the third, which the new
+        // pages change, keeps its files and renders only those changes; the other two are
+        // rendered whole; the one pass's bytes.
         let more = pages + [Self.checkpointPage(151), Self.checkpointPage(5, works: 12)]
         let grown = try Setup(pages: more, output: again.output, broker: first.cluster)
+        let layout = IndexShards(count: 3)
+        // The artists of page 151 and of page 5's works, kept or gone.
+        let changedShards = Set(["Artist 3", "Artist 4", "Artist 130", "Artist 131"].map(layout.shard(ofArtist:)))
+        let keptShard = try #require(changedShards.min())
+        let (summaryMoved, fileReplaced) = (keptShard == 0 ? 1 : 0, keptShard == 2 ? 1 : 2)
         let storedSummaries = IndexSummaries(output: grown.store)
-        var otherWriters = try #require(try storedSummaries.stored(shard: 1)).summary
+        var otherWriters = try #require(try storedSummaries.stored(shard: summaryMoved)).summary
         otherWriters.position = (otherWriters.position ?? 0) + 1
         try storedSummaries.write(otherWriters)
-        let shardTwoFile = try #require(
+        let replacedFile = try #require(
             try grown.store.versions(in: "works").keys.sorted().first {
-                IndexLayout.bucket(ofFile: $0).map { IndexShards(count: 3).shard(ofBucket: $0) } == 2
+                IndexLayout.bucket(ofFile: $0).map(layout.shard(ofBucket:)) == fileReplaced
             })
-        try grown.store.remove(shardTwoFile)
+        try grown.store.write(
+            try #require(try grown.store.read(replacedFile)) + Array("\n".utf8), to: replacedFile, durable: true)
         try await first.cluster.producer.send(Array(grown.messages.suffix(2)))
         let resumed = try grown.startWorker(flags: ["--state", state.path])
         defer { resumed.stop() }
         try await grown.waitForExpectedIndex(workers: [resumed])
+        let partition = { (shard: Int) in #""kafka.partition":"\#(shard)""# }
         let kept = Self.logged("keeps its published files", by: resumed)
-        let summaryMoved = Self.logged("no longer holds the summary its checkpoint names", by: resumed)
-        let fileGone = Self.logged("a file it published is gone", by: resumed)
+        let otherSummary = Self.logged("no longer holds the summary its checkpoint names", by: resumed)
+        let otherFile = Self.logged("its files in the output changed since it published them", by: resumed)
         #expect(
-            kept.count == 1 && kept[0].contains(#""kafka.partition":"0""#) && summaryMoved.count == 1
-                && summaryMoved[0].contains(#""kafka.partition":"1""#) && fileGone.count == 1
-                && fileGone[0].contains(#""kafka.partition":"2""#),
+            kept.count == 1 && kept[0].contains(partition(keptShard)) && otherSummary.count == 1
+                && otherSummary[0].contains(partition(summaryMoved)) && otherFile.count == 1
+                && otherFile[0].contains(partition(fileReplaced)),
             "\(resumed.logSummary())")
         resumed.signal(SIGTERM)
         #expect(try await resumed.waitForExit(timeout: .seconds(40)) == 0)

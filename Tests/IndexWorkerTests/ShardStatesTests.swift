@@ -112,17 +112,7 @@ struct ShardStatesTests {
         let (sealed, before) = try await Self.sealedStates(in: folder, works: whole.artists.flatMap(\.works))
         #expect(sealed.partitions.mapValues(\.offset) == [0: 100, 1: 100], "\(sealed.partitions)")
 
-        // The sealed file as the next process finds it (this one's connection holds its lock).
-        let next = folder.appendingPathComponent("next")
-        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: folder.appendingPathComponent(StateFile.lines.name),
-            to: next.appendingPathComponent(StateFile.lines.name))
-        let kept = try ShardStates(
-            folder: next, cacheBytes: 64 << 10, threadPool: .indexTests, layout: nil,
-            kept: StoreCheckpoint(
-                cluster: nil, topic: ArtpipeTopic.indexArtists, partitionCount: 3, written: Date(),
-                fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+        let kept = try Self.keptStates(in: folder, sealed: sealed)
         for shard in 0..<2 {
             #expect(try await kept.beginRestore(of: shard, under: AssignmentEpoch(1)).resumeOffset == 100)
             let view = try #require(try await kept.take(shard, epoch: AssignmentEpoch(1), always: true, shards: shards))
@@ -134,67 +124,104 @@ struct ShardStatesTests {
     }
 
     @Test(
-        "a checkpoint names the summary a shard was published under only while its lines are as published; kept so, the shard renders only what changes after"
+        "a checkpoint names what the output holds of a shard only while its lines are as published; kept so, the shard renders only what changes after, and a vouch the publisher did not take up is gone"
     )
     func publishedAndVouched() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-vouch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let shards = IndexShards(count: 3)
-        let (one, two) = (AssignmentEpoch(1), AssignmentEpoch(2))
+        let shards = IndexShards(count: 4)
+        let (one, two, three) = (AssignmentEpoch(1), AssignmentEpoch(2), AssignmentEpoch(3))
+        let publication = { (record: Int) in StoreCheckpoint.Publication(record: record, files: "files \(record)") }
         let works = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 300, artists: 12)).artists.flatMap(\.works)
         let key = { (work: ArtistIndex.Work) in WorkKey(source: "rijksmuseum", id: work.objectNumber, isRecord: false) }
         let row = { (number: Int, work: ArtistIndex.Work) in ShardWorks.Row(artist: "Maker \(number % 40)", work: work)
         }
         let states = try ShardStates(folder: folder, cacheBytes: 64 << 10, threadPool: .indexTests)
-        for shard in 0..<3 { _ = try await states.beginRestore(of: shard, under: one) }
+        for shard in 0..<4 { _ = try await states.beginRestore(of: shard, under: one) }
         for (number, work) in works.enumerated() {
             try await states.apply(
-                key(work), row(number, work), shard: number % 3, epoch: one, offset: Int64(number / 3))
+                key(work), row(number, work), shard: number % 4, epoch: one, offset: Int64(number / 4))
         }
-        for shard in 0..<3 { _ = try await states.take(shard, epoch: one, always: true, shards: shards) }
-        await states.published(0, epoch: two, sequence: 99)
-        await states.published(0, epoch: one, sequence: 5)
-        await states.published(0, epoch: one, sequence: 8, rewritten: true)
-        await states.published(1, epoch: one, sequence: 6)
+        for shard in 0..<4 { _ = try await states.take(shard, epoch: one, always: true, shards: shards) }
+        // Shard 0: recorded, its summary rewritten, then a publication under another assignment.
+        await states.published(0, epoch: one, publication(5))
+        await states.published(0, epoch: one, publication(8), rewritten: true)
+        await states.published(0, epoch: two, publication(99))
+        // Shard 1: recorded, then its write failed.
+        await states.published(1, epoch: one, publication(6))
         await states.republish(1)
-        await states.published(2, epoch: one, sequence: 4, rewritten: true)
-        await states.published(2, epoch: one, sequence: 7)
-        var changed = works[2]
+        // Shard 2: a rewrite with nothing recorded.
+        await states.published(2, epoch: one, publication(4), rewritten: true)
+        // Shard 3: recorded, then changed, then recorded again without a take.
+        await states.published(3, epoch: one, publication(7))
+        var changed = works[3]
         changed.title = "Changed"
-        try await states.apply(key(changed), row(2, changed), shard: 2, epoch: one, offset: 100)
+        try await states.apply(key(changed), row(3, changed), shard: 3, epoch: one, offset: 100)
+        await states.published(3, epoch: one, publication(9))
         // Shard 0 let go, as a stopping copy lets go of every shard: its lines and mark stay.
-        try await states.keep(StageAssignments(held: [1: one, 2: one], latest: one))
+        try await states.keep(StageAssignments(held: [1: one, 2: one, 3: one], latest: one))
         let sealed = try await states.seal()
         #expect(
-            sealed.partitions.mapValues(\.published) == [0: 8, 1: nil, 2: nil],
-            "another assignment's is refused; a rewrite follows a record; a failed write or a change since takes it away"
-        )
+            sealed.partitions.mapValues(\.published) == [0: publication(8), 1: nil, 2: nil, 3: nil],
+            "another assignment's refused; a rewrite follows a record; a failed write or a change takes it away")
 
-        let next = folder.appendingPathComponent("next")
-        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: folder.appendingPathComponent(StateFile.lines.name),
-            to: next.appendingPathComponent(StateFile.lines.name))
-        let kept = try ShardStates(
-            folder: next, cacheBytes: 64 << 10, threadPool: .indexTests, layout: nil,
-            kept: StoreCheckpoint(
-                cluster: nil, topic: ArtpipeTopic.indexArtists, partitionCount: 3, written: Date(),
-                fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+        // Kept: shard 0 as published, shard 1 restored whole; the publisher finds shard 0 as said.
+        let kept = try Self.keptStates(in: folder, sealed: sealed)
         for shard in 0..<2 { _ = try await kept.beginRestore(of: shard, under: two) }
         #expect(try await kept.take(0, epoch: two, always: false, shards: shards) == nil, "as published: nothing")
         let restoredWhole = try await kept.take(1, epoch: two, always: false, shards: shards)
         #expect(restoredWhole != nil && restoredWhole?.buckets == nil, "not vouched for: whole")
         let vouched = try await kept.takeVouched()
-        #expect(vouched.mapValues { "\($0.epoch == two) \($0.sequence)" } == [0: "true 8"])
+        #expect(vouched.mapValues { "\($0.epoch == two) \($0.publication.record)" } == [0: "true 8"])
         #expect(try await kept.takeVouched().isEmpty, "looked at once")
+        await kept.published(0, epoch: two, publication(8))
+        let resealed = try await kept.seal()
+        #expect(
+            resealed.partitions.mapValues(\.published) == [0: publication(8), 1: nil, 2: nil, 3: nil],
+            "1 taken whole, unconfirmed; 2 and 3 not assigned, as their checkpoint had them")
+
+        // Kept again: a vouch the publisher looked at but did not take up is gone from the next
+        // checkpoint.
+        let next = folder.appendingPathComponent("next")
+        let again = try Self.keptStates(in: next, sealed: resealed, as: "again")
+        _ = try await again.beginRestore(of: 0, under: three)
+        #expect(try await again.takeVouched().mapValues(\.publication) == [0: publication(8)])
+        let looked = try await again.seal().partitions
+        #expect(looked[0] != nil && looked[0]?.published == nil)
+
+        // Kept and taken up: a row changes one artist; the view holds its bucket alone, and the
+        // take, not yet written, leaves the next checkpoint nothing to vouch for.
+        let third = try Self.keptStates(in: next, sealed: resealed, as: "third")
+        _ = try await third.beginRestore(of: 0, under: three)
+        _ = try await third.takeVouched()
+        await third.published(0, epoch: three, publication(8))
         var retitled = works[0]
         retitled.title = "Retitled"
-        try await kept.apply(key(retitled), row(0, retitled), shard: 0, epoch: two, offset: 100)
-        let view = try #require(try await kept.take(0, epoch: two, always: false, shards: shards))
+        try await third.apply(key(retitled), row(0, retitled), shard: 0, epoch: three, offset: 100)
+        let view = try #require(try await third.take(0, epoch: three, always: false, shards: shards))
         #expect(view.buckets?.count == 1, "only the changed artist's bucket: \(String(describing: view.buckets))")
         #expect(view.works.keys.sorted() == ["Maker 0"])
-        #expect(view.artists.count == 40 && view.artists.map(\.workCount).reduce(0, +) == 100, "every artist counted")
+        #expect(view.artists.count == 10 && view.artists.map(\.workCount).reduce(0, +) == 75, "every artist counted")
+        let taken = try await third.seal().partitions
+        #expect(taken[0] != nil && taken[0]?.published == nil)
+    }
+
+    /// The file sealed in `folder` as the next process finds it (this one's connection holds its
+    /// lock: a copy in `folder/<name>`), opened with its checkpoint.
+    private static func keptStates(
+        in folder: URL, sealed: (partitions: [Int: StoreCheckpoint.Mark], fileBytes: Int64), as name: String = "next"
+    ) throws -> ShardStates {
+        let next = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent(StateFile.lines.name),
+            to: next.appendingPathComponent(StateFile.lines.name))
+        return try ShardStates(
+            folder: next, cacheBytes: 64 << 10, threadPool: .indexTests, layout: nil,
+            kept: StoreCheckpoint(
+                cluster: nil, topic: ArtpipeTopic.indexArtists, partitionCount: 3, written: Date(),
+                fileBytes: sealed.fileBytes, partitions: sealed.partitions))
     }
 
     /// Shards 0 to 2 restored and given 100 rows each at offsets 0 to 99; shard 1 then let go,

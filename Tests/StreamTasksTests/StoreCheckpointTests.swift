@@ -88,7 +88,9 @@ struct StoreCheckpointTests {
 
     @Test("what a mark says was published is kept by the build that wrote it only; the rest of the mark stays")
     func publishedByItsBuild() {
-        var checkpoint = Self.checkpoint([0: .init(offset: 40, published: 3), 1: .init(offset: 7)])
+        var checkpoint = Self.checkpoint([
+            0: .init(offset: 40, published: .init(record: 3, files: "9f")), 1: .init(offset: 7),
+        ])
         checkpoint.build = "b1"
         #expect(checkpoint.keepingPublished(by: "b1").kept == checkpoint)
         #expect(checkpoint.keepingPublished(by: "b1").dropped.isEmpty)
@@ -109,7 +111,8 @@ struct StoreCheckpointTests {
         let location = StoreCheckpoint.location(of: folder.appendingPathComponent("works.sqlite").path)
         #expect(location.lastPathComponent == "works.sqlite.checkpoint")
         var checkpoint = Self.checkpoint([
-            0: .init(offset: 40, linesSent: 12, published: 5), 1: .init(offset: 7, slot: 3, asOf: Self.written - 60),
+            0: .init(offset: 40, linesSent: 12, published: .init(record: 5, files: "a1")),
+            1: .init(offset: 7, slot: 3, asOf: Self.written - 60),
         ])
         checkpoint.build = "0a1b"
         try checkpoint.write(to: location)

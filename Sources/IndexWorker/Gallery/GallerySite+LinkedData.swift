@@ -51,7 +51,7 @@ extension GallerySite {
                 json.string(link("../" + small), inScript: true)
             }
             if let rights = work.rights.map(RightsStatement.init) {
-                if let license = rights.link, WebAddress.isLink(license) {
+                if let license = rights.link {
                     json.raw(",\"license\":{\"@type\":\"CreativeWork\",\"@id\":")
                     json.string(license, inScript: true)
                     json.raw(",\"name\":")

@@ -6,7 +6,7 @@ import Foundation
 struct RightsStatement: Equatable {
     /// What the page says.
     var words: String
-    /// Where the statement is, when the record gave a URL.
+    /// Where the statement is, when the record gave a web address (``WebAddress``): written as a link.
     var link: String?
 
     /// The statement a record's rights field makes.

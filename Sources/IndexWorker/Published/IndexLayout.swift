@@ -114,6 +114,8 @@ package enum IndexLayout {
             for artist in artists {
                 buckets.insert(artist.firstBucket)
                 buckets.formUnion(artist.laterBuckets)
+                // Every bucket holds works: from some thousands of artists on, the rest adds none.
+                if buckets.count == bucketCount { break }
             }
             let letters = files.keys.filter { $0.hasPrefix("\(galleryFolder)/letter-") }.sorted()
             let pages = [GallerySite.frontPagePath] + letters + buckets.sorted().map(GallerySite.bucketPath)

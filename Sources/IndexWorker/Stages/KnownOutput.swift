@@ -120,10 +120,30 @@ final class KnownOutput: @unchecked Sendable {
     /// Watches the files of `shard` the listing shows as if this copy had written them: a
     /// later listing shows another writer's change to one (``replaced``).
     func watchFiles(of shard: Int) throws {
-        for (path, version) in try listed() where IndexLayout.isIndexFile(path) {
-            if let bucket = IndexLayout.bucket(ofFile: path), shards.shard(ofBucket: bucket) == shard {
-                written[path] = version
+        for (path, version) in try files(of: shard) { written[path] = version }
+    }
+
+    /// A digest of the paths and versions of `shard`'s files as the last listing shows them,
+    /// with this copy's writes since: another writer's file, one gone or one more changes it.
+    func filesDigest(of shard: Int) throws -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (path, version) in try files(of: shard).sorted(by: { $0.path < $1.path }) {
+            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = hash &* 0x100_0000_01b3
+            for byte in version.token.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// The bucket files of `shard` the last listing shows, with this copy's writes since, and
+    /// their versions; listed now if never yet.
+    private func files(of shard: Int) throws -> [(path: String, version: OutputVersion)] {
+        try (listing ?? listed()).compactMap { path, version in
+            guard let bucket = IndexLayout.bucket(ofFile: path), shards.shard(ofBucket: bucket) == shard else {
+                return nil
             }
+            return (path, version)
         }
     }
 

@@ -175,19 +175,31 @@ package final class ShardPublisher: @unchecked Sendable {
                 of: ArtpipeTopic.indexArtists, partition: shard, under: epoch)
         }
         try await artists.shards.keep(assignments)
-        let vouched = try await artists.shards.takeVouched()
-        let (listing, again, bootstrapped) = try await threadPool.runIfActive {
+        let bootstrapped = try await threadPool.runIfActive {
             try self.round.withLock {
                 if !self.bootstrapped, try self.summaries.isBootstrapped() {
                     // Every shard held is written whole now, its bucket files at last.
                     self.bootstrapped = true
                     self.writer.forgetWrites()
                 }
-                if self.bootstrapped { try self.adopt(vouched, held: held) }
-                let (listing, again) = try self.writer.plan(held: held, ready: ready)
-                return (listing, again, self.bootstrapped)
+                return self.bootstrapped
             }
         }
+        // Looked at once the output's index is complete: until then no bucket file is published.
+        let vouched = bootstrapped ? try await artists.shards.takeVouched() : [:]
+        let (listing, again, adopted, replaced) = try await threadPool.runIfActive {
+            try self.round.withLock {
+                let adopted = try self.adopt(vouched, held: held)
+                let (listing, again) = try self.writer.plan(held: held, ready: ready)
+                return (listing, again, adopted, self.known.replaced)
+            }
+        }
+        for (shard, publication) in adopted {
+            if let epoch = held[shard] { await artists.shards.published(shard, epoch: epoch, publication) }
+        }
+        // A file another writer replaced: until the shard is written whole again, what the
+        // output holds of it is not what its lines render.
+        for shard in replaced { await artists.shards.republish(shard) }
         phases.end("listing")
         // Where the page summaries' rows end, asked while the shards are written: it does not depend
         // on them, and asking the broker after them put a request's time on every page's path.
@@ -205,6 +217,7 @@ package final class ShardPublisher: @unchecked Sendable {
             let rewritten = try await threadPool.runIfActive {
                 try self.round.withLock {
                     let rewritten = try self.writer.writeMovedPositions(positionsRead, held: held, written: written)
+                        .map { ($0.shard, $0.epoch, try self.publication(of: $0.shard, record: $0.sequence)) }
                     // Each page partition's only while it is held under the round's picture.
                     for summary in summariesToWrite {
                         guard let epoch = pagesHeld[summary.partition],
@@ -215,8 +228,8 @@ package final class ShardPublisher: @unchecked Sendable {
                     return rewritten
                 }
             }
-            for (shard, epoch, sequence) in rewritten {
-                await artists.shards.published(shard, epoch: epoch, sequence: sequence, rewritten: true)
+            for (shard, epoch, publication) in rewritten {
+                await artists.shards.published(shard, epoch: epoch, publication, rewritten: true)
             }
         } catch {
             // Taken but perhaps not written: the next round writes them again.
@@ -323,44 +336,60 @@ package final class ShardPublisher: @unchecked Sendable {
         }
         if !wasTaken { round.taken.withLock { _ = $0.remove(shard) } }
         if let sequence = summary.withLock({ $0 }) {
-            await artists.shards.published(shard, epoch: epoch, sequence: sequence)
+            let publication = try await threadPool.runIfActive {
+                try self.round.withLock { try self.publication(of: shard, record: sequence) }
+            }
+            await artists.shards.published(shard, epoch: epoch, publication)
         }
         return written.withLock { $0 }
     }
 
+    /// What the output holds of `shard` now, its summary at sequence number `record`: its
+    /// files as this copy knows them. Under the round's lock.
+    private func publication(of shard: Int, record: Int) throws -> StoreCheckpoint.Publication {
+        StoreCheckpoint.Publication(record: record, files: try known.filesDigest(of: shard))
+    }
+
     /// Takes as written the shards a checkpoint vouched for (``ShardStates/takeVouched()``),
-    /// each under the assignment it is held by, where the output still holds the summary the
-    /// checkpoint names, published, and both files of every bucket its artists' slices are in:
-    /// their files are what the lines kept render, so only what rows change from here on is
-    /// rendered. Any other is written whole at its turn, as after a restore. Under the round's
-    /// lock, the index bootstrapped.
-    private func adopt(_ vouched: [Int: (epoch: AssignmentEpoch, sequence: Int)], held: [Int: AssignmentEpoch]) throws {
-        for (shard, mark) in vouched.sorted(by: { $0.key < $1.key }) where held[shard] == mark.epoch {
-            let metadata: Logger.Metadata = ["kafka.partition": "\(shard)", "summary.sequence": "\(mark.sequence)"]
-            guard let stored = try summaries.stored(shard: shard), stored.sequence == mark.sequence,
-                stored.summary.published != false
-            else {
+    /// each held under the assignment it was vouched for under, where the output holds what the
+    /// checkpoint says: the shard's summary at the sequence number it names, published, and its
+    /// files at the versions it digested. Their files are what the lines kept render, so only
+    /// what rows change from here on is rendered. Any other is written whole at its turn, as
+    /// after a full restore. Returns what the output holds of each shard taken. Under the
+    /// round's lock, the index bootstrapped.
+    private func adopt(
+        _ vouched: [Int: (epoch: AssignmentEpoch, publication: StoreCheckpoint.Publication)],
+        held: [Int: AssignmentEpoch]
+    ) throws -> [Int: StoreCheckpoint.Publication] {
+        var adopted: [Int: StoreCheckpoint.Publication] = [:]
+        for (shard, mark) in vouched.sorted(by: { $0.key < $1.key }) {
+            let metadata: Logger.Metadata = [
+                "kafka.partition": "\(shard)", "summary.sequence": "\(mark.publication.record)",
+            ]
+            let stored = try summaries.stored(shard: shard)
+            let refusal: String? =
+                if held[shard] != mark.epoch {
+                    "it was assigned again since"
+                } else if stored?.sequence != mark.publication.record || stored?.summary.published == false {
+                    "the output no longer holds the summary its checkpoint names"
+                } else if try known.filesDigest(of: shard) != mark.publication.files {
+                    "its files in the output changed since it published them"
+                } else {
+                    nil
+                }
+            guard let stored, refusal == nil else {
                 logger.info(
-                    "a shard kept from a clean stop is rendered whole: the output no longer holds the summary its checkpoint names",
-                    metadata: metadata)
-                continue
-            }
-            let listing = try known.listed()
-            let missing = stored.summary.artists.lazy.flatMap { artist in
-                (0..<ShardWorks.sliceCount(artist.works)).lazy.map { self.shards.bucket(of: artist.name, slice: $0) }
-            }.first { listing[IndexLayout.worksPath($0)] == nil || listing[GallerySite.bucketPath($0)] == nil }
-            if let missing {
-                logger.info(
-                    "a shard kept from a clean stop is rendered whole: a file it published is gone",
-                    metadata: metadata.merging(["bucket": "\(missing)"]) { $1 })
+                    "a shard kept from a clean stop is rendered whole: \(refusal ?? "")", metadata: metadata)
                 continue
             }
             writer.adopt(stored.summary, under: mark.epoch)
             try known.watchFiles(of: shard)
+            adopted[shard] = mark.publication
             logger.info(
                 "a shard kept from a clean stop keeps its published files: only what changes from here on is rendered",
                 metadata: metadata)
         }
+        return adopted
     }
 
     /// Whether `shard` is still this copy's under the assignment a round's picture showed: the

@@ -9,8 +9,8 @@ import Synchronization
 /// last published is marked so, and rendered again only where it changed. The shards' lines are on the copy's own disk
 /// (``ShardLineFile``); what stays in memory is per artist. A shard a checkpoint of a clean stop
 /// names (``StoreCheckpoint``) keeps its lines and is read on from the offset it names; where
-/// it also names the summary its files were published under, they are not rendered again while
-/// the output still holds it.
+/// it also names what the output holds of those lines, they are not rendered again while the
+/// output still holds it.
 package final class ShardStates: RestorableStore {
     private struct Held {
         var epoch: AssignmentEpoch
@@ -22,17 +22,18 @@ package final class ShardStates: RestorableStore {
         /// One past the last offset of the topic its lines show (restored or applied); nil
         /// until its restore began.
         var appliedTo: Int64?
-        /// The sequence number of the shard's summary in the output that shows its lines as
-        /// they are: set once a take's writes all landed and nothing changed since
-        /// (``published(_:epoch:sequence:rewritten:)``), cleared by the next take.
-        var published: Int?
-        /// What a checkpoint said of the output (``StoreCheckpoint/Mark/published``), until the
-        /// publisher has looked (``takeVouched()``): the lines kept are then neither changed nor
-        /// to be rendered whole, unless the output no longer holds that summary.
-        var vouched: Int?
+        /// What the output holds of its lines as they are: set once a take's writes all landed
+        /// and nothing changed since, or the publisher found the output as a checkpoint said
+        /// (``published(_:epoch:_:rewritten:)``); cleared by the next take, a change or a
+        /// failed write.
+        var published: StoreCheckpoint.Publication?
+        /// What a checkpoint said the output holds of the lines it kept, until the publisher
+        /// looks (``takeVouched()``): the lines begin neither changed nor to be rendered whole;
+        /// the publisher writes the shard whole where the output holds something else.
+        var vouched: StoreCheckpoint.Publication?
 
-        /// The summary its lines are published under as they are now, if any.
-        var publishedAsIs: Int? { changed || whole ? nil : published ?? vouched }
+        /// What the output holds of its lines as they are now, as far as this copy knows.
+        var publishedAsIs: StoreCheckpoint.Publication? { changed || whole ? nil : published ?? vouched }
     }
 
     /// A shard let go whose lines are still in the file.
@@ -43,8 +44,8 @@ package final class ShardStates: RestorableStore {
         var intactTo: Int64?
         /// Its works by thumbnail status then.
         var tally: [String: Int]
-        /// The summary its lines were published under then (``Held/published``).
-        var published: Int?
+        /// What the output held of its lines then (``Held/publishedAsIs``).
+        var published: StoreCheckpoint.Publication?
     }
 
     private struct State {
@@ -301,34 +302,34 @@ package final class ShardStates: RestorableStore {
         }
     }
 
-    /// Records that the output's summary of `shard`, at `sequence`, shows its lines as last
-    /// taken under `epoch`, every file of that take written: kept by a checkpoint while the
-    /// lines do not change. `rewritten`: the summary was written again over one recorded so
-    /// (its position alone moved); recorded only where one was.
-    func published(_ shard: Int, epoch: AssignmentEpoch, sequence: Int, rewritten: Bool = false) async {
+    /// Records that the output holds `shard`'s lines as last taken under `epoch`
+    /// (`publication`): every file of that take written, or found as a checkpoint said. Kept by
+    /// a checkpoint while the lines do not change. `rewritten`: the summary alone was written
+    /// again over a publication recorded so (its position moved); recorded only where one was.
+    func published(
+        _ shard: Int, epoch: AssignmentEpoch, _ publication: StoreCheckpoint.Publication, rewritten: Bool = false
+    ) async {
         try? await threadPool.runIfActive {
             self.state.withLock { state in
                 guard var held = state.held[shard], held.epoch == epoch, !held.changed, !held.whole,
                     !rewritten || held.published != nil
                 else { return }
-                held.published = sequence
+                held.published = publication
                 state.held[shard] = held
             }
         }
     }
 
-    /// The shards a checkpoint vouched were published at a summary's sequence number, each with
-    /// its assignment, not yet taken; forgets them: the publisher looks once, and a shard whose
-    /// summary the output no longer holds is written whole at its next take.
-    func takeVouched() async throws -> [Int: (epoch: AssignmentEpoch, sequence: Int)] {
+    /// The shards a checkpoint vouched for, each with its assignment and what the checkpoint
+    /// said the output holds, not yet taken; forgets them: the publisher looks once, and
+    /// records what it finds (``published(_:epoch:_:rewritten:)``) or writes the shard whole.
+    func takeVouched() async throws -> [Int: (epoch: AssignmentEpoch, publication: StoreCheckpoint.Publication)] {
         try await threadPool.runIfActive {
             self.state.withLock { state in
-                var vouched: [Int: (epoch: AssignmentEpoch, sequence: Int)] = [:]
+                var vouched: [Int: (epoch: AssignmentEpoch, publication: StoreCheckpoint.Publication)] = [:]
                 for (shard, held) in state.held {
-                    guard let sequence = held.vouched else { continue }
-                    vouched[shard] = (held.epoch, sequence)
-                    // Still what a checkpoint may say: the output is looked at again at every start.
-                    state.held[shard]?.published = sequence
+                    guard let publication = held.vouched else { continue }
+                    vouched[shard] = (held.epoch, publication)
                     state.held[shard]?.vouched = nil
                 }
                 return vouched

@@ -98,7 +98,9 @@ package struct StateCheckpoints: Sendable {
                     checkpoint = sameBuild
                     if !rendered.isEmpty {
                         logger.info(
-                            "shards kept from a clean stop are rendered whole again: another build wrote their checkpoint",
+                            BuildIdentity.current == nil
+                                ? "shards kept from a clean stop are rendered whole again: this build's id is unknown"
+                                : "shards kept from a clean stop are rendered whole again: another build wrote their checkpoint",
                             metadata: ["state.file": "\(name)", "kafka.partitions": "\(rendered)"])
                     }
                     let (kept, moved) = checkpoint.leavingOut(

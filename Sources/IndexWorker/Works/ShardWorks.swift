@@ -225,8 +225,7 @@ package struct ShardWorks: Sendable {
         (0..<IndexLayout.bucketCount).filter { shards.shard(ofBucket: $0) == shard }
     }
 
-    /// How many slices, each in a bucket of its own, an artist's `works` take.
-    static func sliceCount(_ works: Int) -> Int {
+    private static func sliceCount(_ works: Int) -> Int {
         max((works + IndexLayout.sliceSize - 1) / IndexLayout.sliceSize, 1)
     }
 

@@ -12,8 +12,9 @@ package enum BuildIdentity {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         func bytes(at offset: UInt64, count: Int) -> [UInt8]? {
-            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count),
-                data.count == count
+            // An offset a file cannot have is no program's.
+            guard offset <= UInt64(Int64.max) - UInt64(count), (try? handle.seek(toOffset: offset)) != nil,
+                let data = try? handle.read(upToCount: count), data.count == count
             else { return nil }
             return Array(data)
         }
@@ -26,7 +27,8 @@ package enum BuildIdentity {
         let entries = Int(UInt16(littleEndian: header, at: 56))
         guard entrySize >= 56, entries < 4096 else { return nil }
         for index in 0..<entries {
-            guard let entry = bytes(at: programHeaders + UInt64(index * entrySize), count: 56) else { return nil }
+            let (at, overflow) = programHeaders.addingReportingOverflow(UInt64(index * entrySize))
+            guard !overflow, let entry = bytes(at: at, count: 56) else { return nil }
             // PT_NOTE, of a size notes have.
             guard UInt32(littleEndian: entry, at: 0) == 4 else { continue }
             let (offset, size) = (UInt64(littleEndian: entry, at: 8), UInt64(littleEndian: entry, at: 32))

@@ -36,18 +36,31 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
         /// Until when the rows followed the changelog: when the partition was revoked (at the
         /// stop, or before it); nil: when the checkpoint was written.
         package var asOf: Date?
-        /// The sequence number of the record in the output that says what was published from
-        /// these rows, as the file holds them (the artists stage's shard summary): while the
-        /// output still holds that record, what it says is published needs no rendering again.
-        /// Trusted only by the build that wrote the checkpoint (``StoreCheckpoint/build``).
-        package var published: Int?
+        /// What was published from these rows, as the file holds them: while the output still
+        /// holds it, it needs no rendering again. Trusted only by the build that wrote the
+        /// checkpoint (``StoreCheckpoint/build``).
+        package var published: Publication?
 
         package init(
             offset: Int64, linesSent: Int64? = nil, slot: Int? = nil, tally: [String: Int]? = nil, asOf: Date? = nil,
-            published: Int? = nil
+            published: Publication? = nil
         ) {
             (self.offset, self.linesSent, self.slot, self.tally, self.asOf) = (offset, linesSent, slot, tally, asOf)
             self.published = published
+        }
+    }
+
+    /// What the output holds of a partition's rows as a copy published them.
+    package struct Publication: Codable, Sendable, Equatable {
+        /// The sequence number of the output's record of what was published (the artists
+        /// stage's shard summary).
+        package var record: Int
+        /// A digest of the versions of the files published, as the output lists them: another
+        /// writer's file, one gone or one left over changes it.
+        package var files: String
+
+        package init(record: Int, files: String) {
+            (self.record, self.files) = (record, files)
         }
     }
 
