@@ -34,7 +34,7 @@ extension IndexWorkerProcessTests {
     }
 
     @Test(
-        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes"
+        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes, and kept again at each restart after; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes"
     )
     func restartOnItsState() async throws {
         let pages = Self.checkpointPages
@@ -127,6 +127,22 @@ extension IndexWorkerProcessTests {
         resumed.signal(SIGTERM)
         #expect(try await resumed.waitForExit(timeout: .seconds(40)) == 0)
         #expect(checkpoints() == files)
+
+        // Twice more with nothing new: every shard keeps its files both times, so a shard taken
+        // up unchanged is vouched for again by the stop after.
+        for time in ["second", "third"] {
+            let quiet = try grown.startWorker(flags: ["--state", state.path])
+            defer { quiet.stop() }
+            try await grown.waitForExpectedIndex(workers: [quiet])
+            try await waitUntil("each shard looked at, the \(time) quiet time", timeout: .seconds(30)) {
+                Self.logged("a shard kept from a clean stop", by: quiet).count == 3
+            }
+            #expect(
+                Self.logged("keeps its published files", by: quiet).count == 3,
+                "the \(time) quiet time: \(quiet.logSummary())")
+            quiet.signal(SIGTERM)
+            #expect(try await quiet.waitForExit(timeout: .seconds(40)) == 0)
+        }
 
         // The works' file cut short after its seal: refused, made afresh, restored in full.
         let works = state.appendingPathComponent("works.sqlite")

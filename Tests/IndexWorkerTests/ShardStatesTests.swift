@@ -172,9 +172,10 @@ struct ShardStatesTests {
         #expect(try await kept.take(0, epoch: two, always: false, shards: shards) == nil, "as published: nothing")
         let restoredWhole = try await kept.take(1, epoch: two, always: false, shards: shards)
         #expect(restoredWhole != nil && restoredWhole?.buckets == nil, "not vouched for: whole")
-        let vouched = try await kept.takeVouched()
-        #expect(vouched.mapValues { "\($0.epoch == two) \($0.publication.record)" } == [0: "true 8"])
-        #expect(try await kept.takeVouched().isEmpty, "looked at once")
+        #expect(try await kept.takeVouched(held: [1: two]).isEmpty, "a picture from before its assignment: left")
+        #expect(try await kept.takeVouched(held: [0: one, 1: two]).isEmpty, "nor under an older assignment")
+        #expect(try await kept.takeVouched(held: [0: two, 1: two]) == [0: publication(8)])
+        #expect(try await kept.takeVouched(held: [0: two, 1: two]).isEmpty, "looked at once")
         await kept.published(0, epoch: two, publication(8))
         let resealed = try await kept.seal()
         #expect(
@@ -186,7 +187,7 @@ struct ShardStatesTests {
         let next = folder.appendingPathComponent("next")
         let again = try Self.keptStates(in: next, sealed: resealed, as: "again")
         _ = try await again.beginRestore(of: 0, under: three)
-        #expect(try await again.takeVouched().mapValues(\.publication) == [0: publication(8)])
+        #expect(try await again.takeVouched(held: [0: three]) == [0: publication(8)])
         let looked = try await again.seal().partitions
         #expect(looked[0] != nil && looked[0]?.published == nil)
 
@@ -194,7 +195,7 @@ struct ShardStatesTests {
         // take, not yet written, leaves the next checkpoint nothing to vouch for.
         let third = try Self.keptStates(in: next, sealed: resealed, as: "third")
         _ = try await third.beginRestore(of: 0, under: three)
-        _ = try await third.takeVouched()
+        _ = try await third.takeVouched(held: [0: three])
         await third.published(0, epoch: three, publication(8))
         var retitled = works[0]
         retitled.title = "Retitled"

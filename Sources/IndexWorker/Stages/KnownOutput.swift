@@ -127,7 +127,7 @@ final class KnownOutput: @unchecked Sendable {
     /// with this copy's writes since: another writer's file, one gone or one more changes it.
     func filesDigest(of shard: Int) throws -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (path, version) in try files(of: shard).sorted(by: { $0.path < $1.path }) {
+        for (path, version) in try files(of: shard) {
             for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             hash = hash &* 0x100_0000_01b3
             for byte in version.token.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -137,14 +137,17 @@ final class KnownOutput: @unchecked Sendable {
     }
 
     /// The bucket files of `shard` the last listing shows, with this copy's writes since, and
-    /// their versions; listed now if never yet.
+    /// their versions, by bucket; listed now if never yet. Each of the shard's buckets looked up,
+    /// not the listing searched: asked for every shard a round publishes.
     private func files(of shard: Int) throws -> [(path: String, version: OutputVersion)] {
-        try (listing ?? listed()).compactMap { path, version in
-            guard let bucket = IndexLayout.bucket(ofFile: path), shards.shard(ofBucket: bucket) == shard else {
-                return nil
+        let listing = try self.listing ?? listed()
+        var files: [(path: String, version: OutputVersion)] = []
+        for bucket in stride(from: shard, to: IndexLayout.bucketCount, by: shards.count) {
+            for path in [IndexLayout.worksPath(bucket), GallerySite.bucketPath(bucket)] {
+                if let version = listing[path] { files.append((path, version)) }
             }
-            return (path, version)
         }
+        return files
     }
 
     /// Forgets what this copy knows of a shard's files: they are read back from the output.

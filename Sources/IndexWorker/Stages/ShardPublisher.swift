@@ -186,7 +186,7 @@ package final class ShardPublisher: @unchecked Sendable {
             }
         }
         // Looked at once the output's index is complete: until then no bucket file is published.
-        let vouched = bootstrapped ? try await artists.shards.takeVouched() : [:]
+        let vouched = bootstrapped ? try await artists.shards.takeVouched(held: held) : [:]
         let (listing, again, adopted, replaced) = try await threadPool.runIfActive {
             try self.round.withLock {
                 let adopted = try self.adopt(vouched, held: held)
@@ -350,29 +350,29 @@ package final class ShardPublisher: @unchecked Sendable {
         StoreCheckpoint.Publication(record: record, files: try known.filesDigest(of: shard))
     }
 
-    /// Takes as written the shards a checkpoint vouched for (``ShardStates/takeVouched()``),
-    /// each held under the assignment it was vouched for under, where the output holds what the
-    /// checkpoint says: the shard's summary at the sequence number it names, published, and its
-    /// files at the versions it digested. Their files are what the lines kept render, so only
+    /// Takes as written the shards a checkpoint vouched for (``ShardStates/takeVouched(held:)``),
+    /// each held under the round's picture, where the output holds what the checkpoint says:
+    /// the shard's summary at the sequence number it names, published, and its files at the
+    /// versions it digested, as listed now. Their files are what the lines kept render, so only
     /// what rows change from here on is rendered. Any other is written whole at its turn, as
     /// after a full restore. Returns what the output holds of each shard taken. Under the
     /// round's lock, the index bootstrapped.
-    private func adopt(
-        _ vouched: [Int: (epoch: AssignmentEpoch, publication: StoreCheckpoint.Publication)],
-        held: [Int: AssignmentEpoch]
-    ) throws -> [Int: StoreCheckpoint.Publication] {
+    private func adopt(_ vouched: [Int: StoreCheckpoint.Publication], held: [Int: AssignmentEpoch]) throws
+        -> [Int: StoreCheckpoint.Publication]
+    {
+        guard !vouched.isEmpty else { return [:] }
+        try known.relistIfDue(again: true)
         var adopted: [Int: StoreCheckpoint.Publication] = [:]
-        for (shard, mark) in vouched.sorted(by: { $0.key < $1.key }) {
+        for (shard, publication) in vouched.sorted(by: { $0.key < $1.key }) {
+            guard let epoch = held[shard] else { continue }
             let metadata: Logger.Metadata = [
-                "kafka.partition": "\(shard)", "summary.sequence": "\(mark.publication.record)",
+                "kafka.partition": "\(shard)", "summary.sequence": "\(publication.record)",
             ]
             let stored = try summaries.stored(shard: shard)
             let refusal: String? =
-                if held[shard] != mark.epoch {
-                    "it was assigned again since"
-                } else if stored?.sequence != mark.publication.record || stored?.summary.published == false {
+                if stored?.sequence != publication.record || stored?.summary.published == false {
                     "the output no longer holds the summary its checkpoint names"
-                } else if try known.filesDigest(of: shard) != mark.publication.files {
+                } else if try known.filesDigest(of: shard) != publication.files {
                     "its files in the output changed since it published them"
                 } else {
                     nil
@@ -382,9 +382,9 @@ package final class ShardPublisher: @unchecked Sendable {
                     "a shard kept from a clean stop is rendered whole: \(refusal ?? "")", metadata: metadata)
                 continue
             }
-            writer.adopt(stored.summary, under: mark.epoch)
+            writer.adopt(stored.summary, under: epoch)
             try known.watchFiles(of: shard)
-            adopted[shard] = mark.publication
+            adopted[shard] = publication
             logger.info(
                 "a shard kept from a clean stop keeps its published files: only what changes from here on is rendered",
                 metadata: metadata)

@@ -320,16 +320,17 @@ package final class ShardStates: RestorableStore {
         }
     }
 
-    /// The shards a checkpoint vouched for, each with its assignment and what the checkpoint
-    /// said the output holds, not yet taken; forgets them: the publisher looks once, and
-    /// records what it finds (``published(_:epoch:_:rewritten:)``) or writes the shard whole.
-    func takeVouched() async throws -> [Int: (epoch: AssignmentEpoch, publication: StoreCheckpoint.Publication)] {
+    /// The shards a checkpoint vouched for that are held under the assignments `held` names (a
+    /// round's picture), each with what the checkpoint said the output holds; forgets them: the
+    /// publisher looks once, and records what it finds (``published(_:epoch:_:rewritten:)``) or
+    /// writes the shard whole. A shard assigned since the picture waits for the next round's.
+    func takeVouched(held: [Int: AssignmentEpoch]) async throws -> [Int: StoreCheckpoint.Publication] {
         try await threadPool.runIfActive {
             self.state.withLock { state in
-                var vouched: [Int: (epoch: AssignmentEpoch, publication: StoreCheckpoint.Publication)] = [:]
-                for (shard, held) in state.held {
-                    guard let publication = held.vouched else { continue }
-                    vouched[shard] = (held.epoch, publication)
+                var vouched: [Int: StoreCheckpoint.Publication] = [:]
+                for (shard, entry) in state.held where held[shard] == entry.epoch {
+                    guard let publication = entry.vouched else { continue }
+                    vouched[shard] = publication
                     state.held[shard]?.vouched = nil
                 }
                 return vouched

@@ -1,4 +1,4 @@
-import Dispatch
+import ArtpipeSupport
 import Foundation
 import Logging
 import ObjectStorage
@@ -143,13 +143,10 @@ final class ShardWriter: @unchecked Sendable {
         _ buckets: [Int], of content: IndexContent, plan: IndexLayout.Plan,
         lanes: Int = ProcessInfo.processInfo.activeProcessorCount
     ) -> [String: [UInt8]] {
-        let lanes = min(max(lanes, 1), buckets.count)
         let rendered = Mutex<[(path: String, bytes: [UInt8])]>([])
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            var files: [(path: String, bytes: [UInt8])] = []
-            for index in stride(from: lane, to: buckets.count, by: lanes) {
-                files += IndexLayout.bucketFiles(buckets[index], of: content, plan: plan)
-            }
+        // Each lane takes the next bucket as it is done: one artist's slices may fill a bucket.
+        BlockingFanOut.run(iterations: buckets.count, width: lanes) { index in
+            let files = IndexLayout.bucketFiles(buckets[index], of: content, plan: plan)
             rendered.withLock { $0 += files }
         }
         return Dictionary(rendered.withLock { $0 }.map { ($0.path, $0.bytes) }) { first, _ in first }
