@@ -24,23 +24,6 @@ struct ShardWriterTests {
         return state
     }
 
-    @Test("buckets rendered side by side are the files one lane renders, and those of the whole index")
-    func rendersSideBySide() throws {
-        let index = ArtistIndex.build(from: IndexLayoutTests.inputs(works: 3_000, artists: 300))
-        let content = IndexContent(index)
-        let plan = IndexLayout.Plan(content)
-        let buckets = plan.buckets.keys.sorted()
-        #expect(buckets.count > 100)
-        let one = ShardWriter.render(buckets, of: content, plan: plan, lanes: 1)
-        #expect(one.count == 2 * buckets.count)
-        let whole = IndexLayout.files(for: index).filter { IndexLayout.bucket(ofFile: $0.key) != nil }
-        #expect(one == whole)
-        for lanes in [2, 3, 7, 1_000] {
-            #expect(ShardWriter.render(buckets, of: content, plan: plan, lanes: lanes) == one, "\(lanes) lanes")
-        }
-        #expect(ShardWriter.render([], of: content, plan: plan).isEmpty)
-    }
-
     @Test(
         "a shard written whole under a new assignment; unchanged, nothing; a moved position alone rewrites the summary; a work gone changes its bucket; revoked, nothing; before the index is complete, the summary alone"
     )

@@ -1,9 +1,7 @@
-import ArtpipeSupport
 import Foundation
 import Logging
 import ObjectStorage
 import StreamTasks
-import Synchronization
 
 /// Writes artist shards into the output (docs/architecture.md, "What a copy publishes, and
 /// when"): of a shard's view, the bucket files it renders whose bytes changed, the removal of
@@ -110,7 +108,10 @@ final class ShardWriter: @unchecked Sendable {
         // to the shard, not to the change.
         let plan = IndexLayout.Plan(content, shards: shards, only: view.buckets.map { _ in Set(view.works.keys) })
         let rendered = { (bucket: Int) in view.buckets?.contains(bucket) ?? true }
-        let files = Self.render(plan.buckets.keys.filter(rendered), of: content, plan: plan)
+        var files: [String: [UInt8]] = [:]
+        for bucket in plan.buckets.keys where rendered(bucket) {
+            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
+        }
         let count = try lock.withLock {
             guard stillHeld(view.shard, under: epoch) else { return 0 }
             var changed: [KnownOutput.Change] = []
@@ -134,22 +135,6 @@ final class ShardWriter: @unchecked Sendable {
         let sequence = try summaries.write(summary)
         lock.withLock { recordWritten(summary, under: epoch) }
         return (count, sequence)
-    }
-
-    /// The files of `buckets`, each bucket's a function of `content` and `plan` alone: rendered
-    /// side by side, a lane a core, so a shard written whole is not rendered on one core while
-    /// the others wait (a part of a whole shard is 32 buckets, a new page's some).
-    static func render(
-        _ buckets: [Int], of content: IndexContent, plan: IndexLayout.Plan,
-        lanes: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) -> [String: [UInt8]] {
-        let rendered = Mutex<[(path: String, bytes: [UInt8])]>([])
-        // Each lane takes the next bucket as it is done: one artist's slices may fill a bucket.
-        BlockingFanOut.run(iterations: buckets.count, width: lanes) { index in
-            let files = IndexLayout.bucketFiles(buckets[index], of: content, plan: plan)
-            rendered.withLock { $0 += files }
-        }
-        return Dictionary(rendered.withLock { $0 }.map { ($0.path, $0.bytes) }) { first, _ in first }
     }
 
     private func recordWritten(_ summary: ShardSummary, under epoch: AssignmentEpoch) {
