@@ -1,3 +1,4 @@
+import ArtpipeTestKit
 import Foundation
 import ObjectStorage
 import Testing
@@ -125,5 +126,50 @@ struct KnownOutputTests {
         let again = try #require(try known.change(Array("<p>Q</p>".utf8), at: path))
         #expect(try known.write([again]) == 1)
         #expect(try store.read(path) == Array("<p>Q</p>".utf8))
+    }
+
+    @Test(
+        "a shard's files digested as this copy knows them are what a new process's listing shows, in a folder and in a bucket; another writer's file, one gone or one more changes it; a watched file replaced names its shard"
+    )
+    func filesDigest() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s3 = try await S3TestStore.start(try #require(S3TestStore.Kind.selected.first))
+        defer { s3.stop() }
+        let bucket = BucketOutputStore(
+            client: try await s3.makeBucket("s3://\(UniqueName.make("known").lowercased())/site"))
+        for store in [FolderOutputStore(directory: folder) as any OutputStore, bucket] {
+            let fresh = { KnownOutput(output: store, shards: shards, relistEvery: .seconds(3_600)) }
+            let writer = fresh()
+            _ = try writer.listed()
+            // Buckets 1 and 4 are shard 1's, bucket 5 shard 2's.
+            let paths = [
+                IndexLayout.worksPath(1), GallerySite.bucketPath(1), IndexLayout.worksPath(4), IndexLayout.worksPath(5),
+            ]
+            for path in paths {
+                _ = try writer.write([try #require(try writer.change(Array("mine \(path)\n".utf8), at: path))])
+            }
+            try writer.remove(GallerySite.bucketPath(1))
+            let digest = try writer.filesDigest(of: 1)
+            #expect(try fresh().filesDigest(of: 1) == digest, "\(store): as a new process lists it")
+            #expect(try fresh().filesDigest(of: 2) != digest)
+            try store.write(Array("theirs\n".utf8), to: IndexLayout.worksPath(5), durable: true)
+            #expect(try fresh().filesDigest(of: 1) == digest, "\(store): another shard's file")
+
+            // Taken up and watched: another writer's file changes the digest and names the shard.
+            let restarted = fresh()
+            try restarted.watchFiles(of: 1)
+            try store.write(Array("theirs\n".utf8), to: IndexLayout.worksPath(4), durable: true)
+            #expect(try fresh().filesDigest(of: 1) != digest, "\(store): replaced")
+            try restarted.relistIfDue(again: true)
+            #expect(restarted.replaced == [1], "\(store)")
+
+            // One more file, or one gone.
+            let replaced = try fresh().filesDigest(of: 1)
+            try store.write(Array("more\n".utf8), to: GallerySite.bucketPath(4), durable: true)
+            let more = try fresh().filesDigest(of: 1)
+            #expect(more != replaced, "\(store): one more")
+            try store.remove(IndexLayout.worksPath(1))
+            #expect(try fresh().filesDigest(of: 1) != more, "\(store): one gone")
+        }
     }
 }
