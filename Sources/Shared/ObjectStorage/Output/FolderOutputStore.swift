@@ -30,17 +30,17 @@ package struct FolderOutputStore: OutputStore {
         let descriptor = open(url(path).path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw FileWriteError(path: url(path).path, reason: "cannot read: \(String(cString: strerror(errno)))")
+            throw FileWriteError(path: url(path).path, reason: String(cString: strerror(errno)), action: .read)
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw FileWriteError(path: url(path).path, reason: "cannot read: \(String(cString: strerror(errno)))")
+            throw FileWriteError(path: url(path).path, reason: String(cString: strerror(errno)), action: .read)
         }
         do {
             return (Array(try handle.readToEnd() ?? Data()), Self.version(status))
         } catch {
-            throw FileWriteError(path: url(path).path, reason: "cannot read: \(error.localizedDescription)")
+            throw FileWriteError(path: url(path).path, reason: error.localizedDescription, action: .read)
         }
     }
 
@@ -59,14 +59,14 @@ package struct FolderOutputStore: OutputStore {
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return [:] }
-            throw FileWriteError(path: directory, reason: "cannot list: \(String(cString: strerror(errno)))")
+            throw FileWriteError(path: directory, reason: String(cString: strerror(errno)), action: .list)
         }
         defer { close(descriptor) }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw FileWriteError(path: directory, reason: "cannot list: \(error.localizedDescription)")
+            throw FileWriteError(path: directory, reason: error.localizedDescription, action: .list)
         }
         var versions: [String: OutputVersion] = [:]
         versions.reserveCapacity(names.count)
