@@ -126,14 +126,8 @@ final class KnownOutput: @unchecked Sendable {
     /// A digest of the paths and versions of `shard`'s files as the last listing shows them,
     /// with this copy's writes since: another writer's file, one gone or one more changes it.
     func filesDigest(of shard: Int) throws -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (path, version) in try files(of: shard) {
-            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash = hash &* 0x100_0000_01b3
-            for byte in version.token.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        let listed = try files(of: shard).map { "\($0.path)\u{0}\($0.version.token)\u{0}" }.joined()
+        return String(IndexLayout.nameHash(listed), radix: 16)
     }
 
     /// The bucket files of `shard` the last listing shows, with this copy's writes since, and

@@ -28,7 +28,7 @@ package final class ShardStates: RestorableStore {
         /// failed write.
         var published: StoreCheckpoint.Publication?
         /// What a checkpoint said the output holds of the lines it kept, until the publisher
-        /// looks (``takeVouched()``): the lines begin neither changed nor to be rendered whole;
+        /// looks (``takeVouched(held:)``): the lines begin neither changed nor to be rendered whole;
         /// the publisher writes the shard whole where the output holds something else.
         var vouched: StoreCheckpoint.Publication?
 
