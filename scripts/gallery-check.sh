@@ -20,7 +20,7 @@ bin=$(swift build -c "$config" --show-bin-path)
 out=${GALLERY_OUT:-$(mktemp -d)}
 fail() { echo "gallery-check: $*" >&2; exit 1; }
 start=$(date +%s.%N)
-"$bin/artpipe-probe" sample-gallery --out "$out" --works "$works" --artists "$artists" --distinct-images "$distinct"
+"$bin/artpipe-probe" sample-gallery --out "$out" --works "$works" --artists "$artists" --distinct-images "$distinct" --webp
 echo "published in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s: $(find "$out/works" "$out/gallery" -type f | wc -l) files, $(du -sh "$out/works" | cut -f1) of works, $(du -sh "$out/gallery" | cut -f1) of gallery"
 
 # Every artist listed once across the letter pages, every work once across the artist pages.
@@ -168,15 +168,16 @@ function next() {
 frame.addEventListener('load', function () {
   var doc = this.contentWindow.document, page = this.contentWindow.location.href;
   doc.querySelectorAll('a[href]').forEach(function (a) { lines.push('link ' + page + ' ' + a.href); });
-  var pending = [].slice.call(doc.querySelectorAll('img')).map(function (img) {
+  var pending = [].slice.call(doc.querySelectorAll('img, picture source')).map(function (img) {
+    var source = img.getAttribute('srcset'), url = img.tagName === 'SOURCE' ? new URL(source, page).href : img.src;
     return new Promise(function (done) {
       var probe = new Image();
       probe.onload = probe.onerror = function () {
         images++;
-        if (!probe.naturalWidth) { lines.push('broken ' + page + ' ' + img.getAttribute('src')); }
+        if (!probe.naturalWidth) { lines.push('broken ' + page + ' ' + (img.getAttribute('src') || source)); }
         done();
       };
-      probe.src = img.src;
+      probe.src = url;
     });
   });
   Promise.all(pending).then(next);

@@ -111,7 +111,7 @@ package struct PageThumbnailHandler: MessageHandler {
         if let earlier = try await files.runIfActive({
             try store.existing(objectNumber: objectNumber, imageURL: imageURL)
         }) {
-            return .settled(earlier)
+            return .settled(try await coloured(earlier, imageURL: imageURL))
         }
         guard let url = URL(string: imageURL) else {
             return .settled(
@@ -131,7 +131,7 @@ package struct PageThumbnailHandler: MessageHandler {
             try await recordFailure(item, imageURL)
             return .settled(item)
         }
-        let thumbnails: [Thumbnailer.Thumbnail]
+        let thumbnails: Thumbnailer.Thumbnails
         do {
             // The body counts against the download budget until libvips is done with it.
             defer { downloader.release(download) }
@@ -144,10 +144,27 @@ package struct PageThumbnailHandler: MessageHandler {
             try await recordFailure(item, imageURL)
             return .settled(item)
         }
-        let written = try await files.runIfActive {
-            try store.write(objectNumber: objectNumber, imageURL: imageURL, thumbnails: thumbnails)
-        }
-        return .settled(PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: written))
+        return .settled(
+            try await files.runIfActive {
+                try store.write(objectNumber: objectNumber, imageURL: imageURL, thumbnails: thumbnails)
+            })
+    }
+
+    /// `item`, reused from a manifest an earlier build wrote without a colour, with the colour of
+    /// its largest file (a JPEG before a WebP of that size, as ``Thumbnailer`` takes it), which
+    /// its manifest then records; as it is when that file is not the one the manifest names.
+    private func coloured(_ item: PageThumbnails.Item, imageURL: String) async throws -> PageThumbnails.Item {
+        func rank(_ file: PageThumbnails.File) -> (Int, Int) { (file.size, file.path.hasSuffix(".webp") ? 0 : 1) }
+        guard item.status == .ok, item.colour == nil, let largest = item.files.max(by: { rank($0) < rank($1) })
+        else { return item }
+        let store = self.store
+        guard let bytes = try await files.runIfActive({ try store.read(largest) }),
+            let colour = await thumbnailer.colour(ofThumbnail: bytes)
+        else { return item }
+        try await files.runIfActive { try store.record(colour: colour, of: item, imageURL: imageURL) }
+        var coloured = item
+        coloured.colour = colour
+        return coloured
     }
 
     /// Remembers a failure that another try cannot change, so a replay does not download again.

@@ -14,15 +14,18 @@ import PipelineContract
 /// Its calls block on the store: the handler makes them on its file thread pool.
 package struct ThumbnailStore: Sendable {
     let output: any OutputStore
-    /// Identifies the settings (sizes, quality, format); a change makes thumbnails again.
+    /// Identifies the settings (sizes, qualities, formats); a change makes thumbnails again. JPEG
+    /// alone and WebP alone at one quality keep the keys of the builds before both could be made.
     let settingsKey: String
-    let fileExtension: String
 
     package init(output: any OutputStore, configuration: Thumbnailer.Configuration) {
         self.output = output
-        self.fileExtension = configuration.webp ? "webp" : "jpg"
+        let formats = configuration.formats.isEmpty ? [.jpeg] : configuration.formats.sorted()
         self.settingsKey =
-            "sizes=\(configuration.sizes.sorted().map(String.init).joined(separator: ","));q=\(configuration.quality);\(fileExtension)"
+            "sizes=\(configuration.sizes.sorted().map(String.init).joined(separator: ","));q=\(configuration.quality);"
+            + formats.map(\.fileExtension).joined(separator: "+")
+            + (formats.contains(.webp) && configuration.quality(of: .webp) != configuration.quality
+                ? ";webpq=\(configuration.quality(of: .webp))" : "")
     }
 
     package init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {
@@ -35,6 +38,9 @@ package struct ThumbnailStore: Sendable {
         let files: [PageThumbnails.File]
         /// Set when the image failed in a way that would not change on another try.
         let failure: String?
+        /// The thumbnails' placeholder colour (``Thumbnailer/Thumbnails/colour``); absent in
+        /// manifests earlier builds wrote.
+        var colour: String? = nil
     }
 
     /// The version of `imageURL`'s thumbnails under these settings (``ThumbnailFileName``).
@@ -68,9 +74,26 @@ package struct ThumbnailStore: Sendable {
                 guard try output.markUsed(file.path) else { return nil }
             }
             guard try output.markUsed(path) else { return nil }
-            return PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files)
+            var item = PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: manifest.files)
+            item.colour = manifest.colour
+            return item
         }
         return nil
+    }
+
+    /// The bytes of `file` of an item ``existing(objectNumber:imageURL:)`` gave, if they are
+    /// still the bytes its digest names.
+    func read(_ file: PageThumbnails.File) throws -> [UInt8]? {
+        guard let bytes = try output.read(file.path), SHA256.hexDigest(of: bytes) == file.sha256 else { return nil }
+        return bytes
+    }
+
+    /// Adds `colour` to the manifest of an item ``existing(objectNumber:imageURL:)`` gave
+    /// without one, as ``write(objectNumber:imageURL:thumbnails:)`` would have written it.
+    func record(colour: String, of item: PageThumbnails.Item, imageURL: String) throws {
+        try writeManifest(
+            Manifest(imageURL: imageURL, settings: settingsKey, files: item.files, failure: nil, colour: colour),
+            for: item.objectNumber)
     }
 
     /// The prune fence of a bucket (``PruneFence``); nil for a folder, where `prune` renames
@@ -103,15 +126,16 @@ package struct ThumbnailStore: Sendable {
             Manifest(imageURL: imageURL, settings: settingsKey, files: [], failure: reason), for: objectNumber)
     }
 
-    /// Writes the thumbnails, then the manifest. Paths in the result are relative to the output directory.
-    func write(objectNumber: String, imageURL: String, thumbnails: [Thumbnailer.Thumbnail]) throws
-        -> [PageThumbnails.File]
+    /// Writes the thumbnails, then the manifest, and gives the item that lists them (paths
+    /// relative to the output directory).
+    func write(objectNumber: String, imageURL: String, thumbnails: Thumbnailer.Thumbnails) throws
+        -> PageThumbnails.Item
     {
         var files: [PageThumbnails.File] = []
         let version = version(of: imageURL)
-        for thumbnail in thumbnails.sorted(by: { $0.size < $1.size }) {
+        for thumbnail in thumbnails.sizes.sorted(by: { ($0.size, $0.format) < ($1.size, $1.format) }) {
             let relative = ThumbnailFileName.thumbnailPath(
-                objectNumber, version: version, size: thumbnail.size, fileExtension: fileExtension)
+                objectNumber, version: version, size: thumbnail.size, fileExtension: thumbnail.format.fileExtension)
             try output.write(thumbnail.data, to: relative, durable: true)
             files.append(
                 PageThumbnails.File(
@@ -119,8 +143,12 @@ package struct ThumbnailStore: Sendable {
                     bytes: thumbnail.data.count, sha256: SHA256.hexDigest(of: thumbnail.data)))
         }
         try writeManifest(
-            Manifest(imageURL: imageURL, settings: settingsKey, files: files, failure: nil), for: objectNumber)
-        return files
+            Manifest(
+                imageURL: imageURL, settings: settingsKey, files: files, failure: nil, colour: thumbnails.colour),
+            for: objectNumber)
+        var item = PageThumbnails.Item(objectNumber: objectNumber, status: .ok, files: files)
+        item.colour = thumbnails.colour
+        return item
     }
 
     private func writeManifest(_ manifest: Manifest, for objectNumber: String) throws {

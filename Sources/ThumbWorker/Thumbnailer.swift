@@ -14,7 +14,13 @@ package final class Thumbnailer: Sendable {
         /// The longest edge of each thumbnail, in pixels.
         package var sizes: [Int] = [200, 400]
         package var quality: Int = 82
-        package var webp = false
+        /// Each size is written in each of these, in ``ThumbnailFormat``'s order.
+        package var formats: Set<ThumbnailFormat> = [.jpeg]
+        /// The WebP's quality where it differs from `quality`.
+        package var webpQuality: Int?
+
+        /// The quality `format` is written at.
+        func quality(of format: ThumbnailFormat) -> Int { format == .webp ? webpQuality ?? quality : quality }
         package var maxPixels: Int = 100_000_000
         /// Formats accepted: JPEG, PNG, WebP and TIFF.
         var allowedFormats: Set<String> = ["jpeg", "png", "webp", "tiff"]
@@ -35,9 +41,28 @@ package final class Thumbnailer: Sendable {
     /// One encoded thumbnail.
     package struct Thumbnail: Sendable {
         package let size: Int
+        package let format: ThumbnailFormat
         package let data: [UInt8]
         package let width: Int
         package let height: Int
+    }
+
+    /// What one image gives: a thumbnail at each size in each format, and the colour a page
+    /// shows until they load.
+    package struct Thumbnails: Sendable {
+        /// Largest first; within a size, in ``ThumbnailFormat``'s order.
+        package let sizes: [Thumbnail]
+        /// The mean of the largest thumbnail's pixels in sRGB, as CSS writes it (`#8a7f6b`),
+        /// read back from the bytes of its first format (so ``Thumbnailer/colour(ofThumbnail:)`` of its file gives
+        /// the same); nil for an image libvips cannot take to sRGB.
+        package let colour: String?
+
+        /// `#rrggbb` of a colour packed as 0xRRGGBB; nil for a negative value.
+        static func colour(packed: Int32) -> String? {
+            guard packed >= 0 else { return nil }
+            let hex = String(packed & 0xFF_FFFF, radix: 16)
+            return "#" + String(repeating: "0", count: 6 - hex.count) + hex
+        }
     }
 
     let configuration: Configuration
@@ -56,9 +81,9 @@ package final class Thumbnailer: Sendable {
     }
 
     /// Thumbnails at every configured size, largest first, or the reason there are none.
-    package func thumbnails(of image: [UInt8]) async throws(ThumbnailFailure) -> [Thumbnail] {
+    package func thumbnails(of image: [UInt8]) async throws(ThumbnailFailure) -> Thumbnails {
         let configuration = self.configuration
-        let result: Result<[Thumbnail], ThumbnailFailure>
+        let result: Result<Thumbnails, ThumbnailFailure>
         await limit.acquire()
         defer { limit.release() }
         do {
@@ -67,6 +92,34 @@ package final class Thumbnailer: Sendable {
             result = .failure(.undecodable("\(error)"))
         }
         return try result.get()
+    }
+
+    /// The placeholder colour of a thumbnail file made earlier (``Thumbnails/colour``); nil when
+    /// it is not a thumbnail this worker would read: a format not allowed, or over `maxPixels`.
+    package func colour(ofThumbnail image: [UInt8]) async -> String? {
+        let configuration = self.configuration
+        await limit.acquire()
+        defer { limit.release() }
+        return try? await threadPool.runIfActive { () -> String? in
+            guard let header = try? Self.header(of: image), configuration.allowedFormats.contains(header.format),
+                header.width * header.height <= configuration.maxPixels
+            else { return nil }
+            return Thumbnails.colour(
+                packed: image.withUnsafeBytes { artpipe_vips_mean_colour($0.baseAddress, $0.count) })
+        }
+    }
+
+    /// The peak signal-to-noise ratio, in dB, of `encoded` against `reference`, two encoded images
+    /// of one size (99 for the same pixels); nil when either cannot be read or their sizes differ.
+    /// For benchmarks weighing one encoding against another; it decodes both at full size.
+    package static func peakSignalToNoise(of encoded: [UInt8], against reference: [UInt8]) throws -> Double? {
+        try LibVips.start()
+        let ratio = reference.withUnsafeBytes { reference in
+            encoded.withUnsafeBytes {
+                artpipe_vips_psnr(reference.baseAddress, reference.count, $0.baseAddress, $0.count)
+            }
+        }
+        return ratio < 0 ? nil : ratio
     }
 
     /// The libvips this process loaded, for example "8.16.1".
@@ -99,7 +152,7 @@ package final class Thumbnailer: Sendable {
         return Header(format: format, width: Int(width), height: Int(height))
     }
 
-    static func make(_ image: [UInt8], configuration: Configuration) -> Result<[Thumbnail], ThumbnailFailure> {
+    static func make(_ image: [UInt8], configuration: Configuration) -> Result<Thumbnails, ThumbnailFailure> {
         do {
             // The format first: a blocked loader (SVG, PDF…) must not even read a header.
             let format = try format(of: image)
@@ -117,28 +170,38 @@ package final class Thumbnailer: Sendable {
         }
     }
 
-    /// Every size from one decode of `image`, largest first (``artpipe_vips_thumbnails``).
+    /// Every size from one decode of `image`, largest first, and its colour
+    /// (``artpipe_vips_thumbnails``).
     private static func encode(_ image: [UInt8], sizes: [Int], configuration: Configuration) throws(ThumbnailFailure)
-        -> [Thumbnail]
+        -> Thumbnails
     {
         let count = sizes.count
-        var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: count)
-        var lengths = [Int](repeating: 0, count: count)
+        let formats = configuration.formats.isEmpty ? [.jpeg] : configuration.formats.sorted()
+        var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: count * formats.count)
+        var lengths = [Int](repeating: 0, count: count * formats.count)
         var widths = [Int32](repeating: 0, count: count)
         var heights = [Int32](repeating: 0, count: count)
+        var colour: Int32 = -1
         var error = [CChar](repeating: 0, count: 512)
         let sizeValues = sizes.map { Int32($0) }
+        let formatValues = formats.map(\.shimCode)
+        let qualities = formats.map { Int32(configuration.quality(of: $0)) }
         let status = image.withUnsafeBytes { bytes in
             artpipe_vips_thumbnails(
-                bytes.baseAddress, bytes.count, sizeValues, Int32(count), Int32(configuration.quality),
-                configuration.webp ? 1 : 0, &outputs, &lengths, &widths, &heights, &error, error.count)
+                bytes.baseAddress, bytes.count, sizeValues, Int32(count), formatValues, qualities, Int32(formats.count),
+                &outputs, &lengths, &widths, &heights, &colour, &error, error.count)
         }
         guard status == 0 else { throw .undecodable(LibVips.text(error)) }
         defer { for output in outputs { artpipe_vips_free(output) } }
-        return (0..<count).map { index in
-            Thumbnail(
-                size: sizes[index], data: Array(UnsafeRawBufferPointer(start: outputs[index], count: lengths[index])),
-                width: Int(widths[index]), height: Int(heights[index]))
+        let made = (0..<count).flatMap { index in
+            formats.enumerated().map { number, format in
+                let at = index * formats.count + number
+                return Thumbnail(
+                    size: sizes[index], format: format,
+                    data: Array(UnsafeRawBufferPointer(start: outputs[at], count: lengths[at])),
+                    width: Int(widths[index]), height: Int(heights[index]))
+            }
         }
+        return Thumbnails(sizes: made, colour: Thumbnails.colour(packed: colour))
     }
 }

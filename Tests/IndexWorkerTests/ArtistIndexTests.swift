@@ -241,8 +241,23 @@ struct GallerySiteTests {
         inputs.add(page)
         var thumbnails = ArtistIndexTests.thumbnails(for: page)
         thumbnails.items[4] = .init(objectNumber: "K1", status: .failed, reason: "HTTP 404 <from the host>")
+        thumbnails.items[1].colour = "#8A7f6b"
+        thumbnails.items[1].files.append(
+            .init(size: 200, path: "thumbs/200/A2.webp", width: 200, height: 200, bytes: 1, sha256: "w"))
+        thumbnails.items[2].colour = "red;background-image:url(//x.example/)"
         inputs.add(thumbnails)
         return IndexLayout.files(for: ArtistIndex.build(from: inputs)).mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("a work's paths: its JPEGs as its thumbnails and WebPs beside them; WebPs alone as its thumbnails")
+    func thumbnailPaths() {
+        let both = ArtistIndex.Work.paths(of: [(200, "a.jpg"), (200, "a.webp"), (400, "b.jpg"), (200, "c.jpg")])
+        #expect(both.thumbnails == ["200": "a.jpg", "400": "b.jpg"] && both.webp == ["200": "a.webp"])
+        let webp = ArtistIndex.Work.paths(of: [(200, "a.webp"), (400, "b.webp")])
+        #expect(webp.thumbnails == ["200": "a.webp", "400": "b.webp"] && webp.webp == nil)
+        let jpeg = ArtistIndex.Work.paths(of: [(200, "a.jpg")])
+        #expect(jpeg.thumbnails == ["200": "a.jpg"] && jpeg.webp == nil)
+        #expect(ArtistIndex.Work.paths(of: []).thumbnails.isEmpty)
     }
 
     @Test("the front page: totals, letters A–Z with counts, a search box; no works")
@@ -278,6 +293,20 @@ struct GallerySiteTests {
         let all = buckets.values.joined()
         #expect(all.components(separatedBy: "<figure ").count - 1 == 5)
         #expect(all.contains("<img loading=\"lazy\" src=\"../thumbs/200/A1.jpg\""))
+        // A placeholder colour in the tile's style, only where it is one.
+        // The WebP beside the JPEG, for the browsers that take it.
+        #expect(
+            all.contains(
+                "<picture><source type=\"image/webp\" srcset=\"../thumbs/200/A2.webp\"><img loading=\"lazy\" style=\"background:#8A7f6b\" src=\"../thumbs/200/A2.jpg\" alt=\"Two\"></picture>"
+            ))
+        #expect(all.components(separatedBy: "<picture>").count == 2)
+        #expect(all.contains("<img loading=\"lazy\" src=\"../thumbs/200/Z1.jpg\"") && !all.contains("x.example"))
+        let lines = site.filter { $0.key.hasPrefix("works/") }.values.joined()
+        #expect(lines.contains("\"colour\":\"#8A7f6b\"") && lines.components(separatedBy: "\"colour\"").count == 3)
+        #expect(
+            lines.contains(
+                "\"thumbnails\":{\"200\":\"thumbs/200/A2.jpg\",\"400\":\"thumbs/400/A2.jpg\"}")
+                && lines.contains("\"webpThumbnails\":{\"200\":\"thumbs/200/A2.webp\"}"))
         #expect(!all.contains("<script>alert") && all.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(all.contains("Unknown maker"))
         #expect(all.contains(">No image</div>"))

@@ -66,7 +66,7 @@ struct IndexTopicRecordsTests {
         for row in Self.rows {
             let record = IndexTopicRecords.record(
                 work: Self.work, key: row.key(of: Self.work), row: row, partitions: 12)
-            #expect(record.value.first == 4, "format 2, as a zigzag number")
+            #expect(record.value.first == 6, "format 3, as a zigzag number")
             for value in [record.value, try Self.json(row)] {
                 let read = try IndexTopicRecords.workRow(Self.message(record, value: value))
                 #expect(read.work == Self.work && read.key == row.key(of: Self.work) && read.row == row)
@@ -82,7 +82,7 @@ struct IndexTopicRecordsTests {
         for entry in [Self.entry(), PageEntry(waitingFor: "p")] {
             let record = IndexTopicRecords.record(entry, partition: 3)
             var format = CompactReader(record.value)
-            #expect(try format.int() == 1, "an entry in format 1, which earlier builds read")
+            #expect(try format.int() == 3, "an entry in format 3, with its thumbnails' colours")
             for value in [record.value, try Self.json(entry)] {
                 #expect(try IndexTopicRecords.pageEntry(Self.message(record, value: value)) == entry)
             }
@@ -90,6 +90,49 @@ struct IndexTopicRecordsTests {
         #expect(line.work.rights == "https://creativecommons.org/publicdomain/zero/1.0/" && line.work.years != nil)
         // A field added to a line must be added to its compact form (CompactWriter+IndexValues.swift).
         #expect(Mirror(reflecting: line).children.count == 2)
+    }
+
+    @Test("a row, an entry and a line in format 2, written before thumbnails had colours, are read without them")
+    func formatTwo() throws {
+        // Format 2 wrote what format 3 writes less its last fields: a row's and an item's colour, a
+        // line's colour and WebPs. A format-3 value without them is the format-2 value with a
+        // trailing "absent" for each. In an entry, its last item's colour comes before its
+        // retractions.
+        guard case .pageThumbnails(let pageId, let imageURL, var item) = Self.rows[2] else {
+            Issue.record("the third row is a page's thumbnails")
+            return
+        }
+        #expect(item.colour != nil)
+        item.colour = nil
+        let row = WorkRow.pageThumbnails(pageId: pageId, imageURL: imageURL, item: item)
+        let record = IndexTopicRecords.record(work: Self.work, key: row.key(of: Self.work), row: row, partitions: 12)
+        #expect(
+            try IndexTopicRecords.workRow(Self.message(record, value: Self.formatTwo(record.value, absent: 1))).row
+                == row)
+
+        var entry = Self.entry()
+        (entry.thumbnails, entry.retracted) = (PageThumbnails(pageId: entry.pageId, items: [item]), nil)
+        let entryRecord = IndexTopicRecords.record(entry, partition: 3)
+        #expect(entryRecord.value.suffix(2) == [0, 0], "no colour, then no retractions")
+        let entryValue = Self.formatTwo(Array(entryRecord.value.dropLast()), absent: 1) + [0]
+        #expect(try IndexTopicRecords.pageEntry(Self.message(entryRecord, value: entryValue)) == entry)
+
+        var line = try Self.line()
+        #expect(line.work.colour == "#8a7f6b")
+        (line.work.colour, line.work.webpThumbnails) = (nil, nil)
+        let lineRecord = IndexTopicRecords.record(WorkState.ArtistWrite(work: Self.work, shard: 2, row: line))
+        #expect(
+            try IndexTopicRecords.artistRow(
+                Self.message(lineRecord, value: Self.formatTwo(lineRecord.value, absent: 2))
+            ).row
+                == line)
+    }
+
+    /// `value`, a format-3 value whose last `absent` fields are format 3's and absent (a row's
+    /// colour; a line's colour and WebPs), as format 2 wrote it.
+    static func formatTwo(_ value: [UInt8], absent: Int) -> [UInt8] {
+        #expect(value.first == 6 && value.suffix(absent).allSatisfy { $0 == 0 })
+        return [4] + value.dropFirst().dropLast(absent)
     }
 
     /// A version as format 1 wrote it: its artwork's fields up to `datestamp`, no details.
@@ -165,6 +208,7 @@ struct IndexTopicRecordsTests {
         var bareWork = work
         (bareWork.date, bareWork.years, bareWork.landingPage) = (nil, nil, nil)
         (bareWork.rights, bareWork.iiifManifest, bareWork.iiifImageService) = (nil, nil, nil)
+        (bareWork.colour, bareWork.webpThumbnails) = (nil, nil)
         #expect(readLine.row == ShardWorks.Row(artist: "Ånna", work: bareWork))
     }
 
@@ -174,9 +218,9 @@ struct IndexTopicRecordsTests {
         let record = IndexTopicRecords.record(
             work: Self.work, key: row.key(of: Self.work), row: row, partitions: 12)
         var later = record.value
-        later[0] = 6  // format 3, zigzag
+        later[0] = 8  // format 4, zigzag
         for (value, says) in [
-            (later, "format 3"), (Array(record.value.dropLast()), "ends early"), (record.value + [0], "bytes after"),
+            (later, "format 4"), (Array(record.value.dropLast()), "ends early"), (record.value + [0], "bytes after"),
         ] {
             let error = #expect(throws: IndexTopicRecordError.self) {
                 try IndexTopicRecords.workRow(Self.message(record, value: value))

@@ -33,10 +33,14 @@ struct WorkRowsTests {
                     .init(
                         size: 200, path: "thumbs/200/aa/\(image.split(separator: "/").last ?? "").jpg", width: 200,
                         height: 150, bytes: 9,
-                        sha256: "s")
+                        sha256: "s"),
+                    .init(
+                        size: 200, path: "thumbs/200/aa/\(image.split(separator: "/").last ?? "").webp", width: 200,
+                        height: 150, bytes: 7, sha256: "w"),
                 ]
                 : [])
         (item.imageURL, item.recordId) = (image, record.id)
+        if status == .ok { item.colour = "#8a7f6b" }
         return item
     }
 

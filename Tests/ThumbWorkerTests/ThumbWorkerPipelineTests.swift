@@ -102,6 +102,8 @@ struct ThumbWorkerPipelineTests {
                 #expect(item.reason?.contains(expected) == true, "\(work.0): \(item.reason ?? "-")")
             }
             if item.status == .failed { #expect(item.files.isEmpty && !(item.reason ?? "").isEmpty) }
+            // A colour with every image made (the replay below reads it back from the manifest).
+            #expect((item.colour?.count == 7) == (item.status == .ok), "\(work.0.prefix(20))")
         }
 
         // The files: right sizes, inside DIR/thumbs, one per object number and size.
@@ -123,6 +125,19 @@ struct ThumbWorkerPipelineTests {
         let everything = FileManager.default.enumerator(atPath: output.path)?.allObjects as? [String] ?? []
         #expect(everything.allSatisfy { $0 == "thumbs" || $0.hasPrefix("thumbs/") }, "\(everything)")
 
+        // Manifests as an earlier build wrote them, without colours: the replay reads each
+        // colour from the largest file and writes it back, and downloads nothing for it.
+        let manifests = output.appendingPathComponent("thumbs/.manifests")
+        var uncoloured = 0
+        for case let path as String in FileManager.default.enumerator(atPath: manifests.path) ?? .init()
+        where path.hasSuffix(".json") {
+            let url = manifests.appendingPathComponent(path)
+            var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            if manifest.removeValue(forKey: "colour") != nil { uncoloured += 1 }
+            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url)
+        }
+        #expect(uncoloured == thumbnails.items.filter { $0.status == .ok }.count)
+
         // A replay: the same page again. Only the transient failure is fetched again.
         let seen = server.requests.filter { $0.path != "/never.jpg" }.count
         try await cluster.producer.send(MessageCodec.record(page, topic: ArtpipeTopic.pages))
@@ -133,6 +148,13 @@ struct ThumbWorkerPipelineTests {
         let replayed = try MessageCodec.decode(PageThumbnails.self, from: try #require(both.last))
         #expect(replayed == thumbnails)
         #expect(server.requests.filter { $0.path != "/never.jpg" }.count == seen, "the replay downloaded again")
+        for case let path as String in FileManager.default.enumerator(atPath: manifests.path) ?? .init()
+        where path.hasSuffix(".json") {
+            let manifest = try Data(contentsOf: manifests.appendingPathComponent(path))
+            #expect(
+                String(decoding: manifest, as: UTF8.self).contains("\"colour\"")
+                    == String(decoding: manifest, as: UTF8.self).contains("\"files\":[{"), "\(path)")
+        }
         await cluster.shutdown()
     }
 
@@ -207,6 +229,50 @@ struct ThumbWorkerPipelineTests {
             try images.store.existing(objectNumber: "SK-4", imageURL: imageURL) == nil,
             "not the image's lasting failure")
         await cluster.shutdown()
+    }
+
+    @Test(
+        "with both formats a work's files are a JPEG and a WebP at each size, one version that a prune keeps whole; one format alone keeps the settings of earlier builds"
+    )
+    func bothFormats() async throws {
+        let images = try await LoopbackImages.start(
+            ["/a.jpg": try SampleImage.noisy(width: 900, height: 600, seed: 5)], sizes: [200, 400],
+            formats: [.jpeg, .webp], label: "both-formats")
+        defer { Task { await images.stop() } }
+        let item = try await images.handler.item(for: images.artwork("SK-BOTH", "/a.jpg"))
+        #expect(item.status == .ok && item.colour != nil)
+        #expect(item.files.map(\.size) == [200, 200, 400, 400])
+        #expect(item.files.map { $0.path.split(separator: ".").last ?? "" } == ["jpg", "webp", "jpg", "webp"])
+        for file in item.files {
+            let bytes = Array(try Data(contentsOf: images.output.appendingPathComponent(file.path)))
+            #expect(try Thumbnailer.header(of: bytes).format == (file.path.hasSuffix(".webp") ? "webp" : "jpeg"))
+            #expect(bytes.count == file.bytes && SHA256.hexDigest(of: bytes) == file.sha256)
+        }
+        #expect(Set(item.files.map { ThumbnailFileName.owner(ofPath: $0.path).version }).count == 1)
+        // Reused as made, colour and all.
+        #expect(try await images.handler.item(for: images.artwork("SK-BOTH", "/a.jpg")) == item)
+        #expect(images.store.settingsKey == "sizes=200,400;q=82;jpg+webp")
+        var jpeg = Thumbnailer.Configuration()
+        jpeg.sizes = [400, 200]
+        #expect(
+            ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey == "sizes=200,400;q=82;jpg")
+        jpeg.webpQuality = 75
+        #expect(
+            ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey == "sizes=200,400;q=82;jpg")
+        jpeg.formats = [.jpeg, .webp]
+        #expect(
+            ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey
+                == "sizes=200,400;q=82;jpg+webp;webpq=75")
+        jpeg.webpQuality = nil
+        jpeg.formats = [.webp]
+        #expect(
+            ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey == "sizes=200,400;q=82;webp"
+        )
+        // The index names the JPEGs; their WebPs, of the same version, stay with them.
+        let plan = try ThumbnailPrunePlan(
+            output: images.output, referencedPaths: [item.files[0].path], unsettledObjectNumbers: [],
+            cutoff: Date().addingTimeInterval(3_600))
+        #expect(plan.candidates.isEmpty, "\(plan.candidates.map(\.path))")
     }
 
     @Test("file names stay in their folder and never collide; 256 folders share the files evenly")
@@ -493,7 +559,10 @@ struct ThumbWorkerProcessTests {
 
     @Test(
         "bad thumb-worker flags: one line, exit 2",
-        arguments: [["--sizes", "big"], ["--quality", "0"], ["--image-host-concurrency", "0"]])
+        arguments: [
+            ["--sizes", "big"], ["--quality", "0"], ["--image-host-concurrency", "0"], ["--formats", "jpeg,png"],
+            ["--webp", "--formats", "jpeg"], ["--webp-quality", "101"],
+        ])
     func badFlags(flags: [String]) async throws {
         let command = try ChildProcess(
             "artpipe", ["thumb-worker", "--brokers", "127.0.0.1:1", "--out", "/tmp/x"] + flags)

@@ -21,9 +21,19 @@ struct ThumbnailerTests {
         arguments: [(".jpg", 3000, 2000), (".png", 800, 1200), (".webp", 1000, 1000), (".tif", 640, 480)])
     func formats(format: String, width: Int, height: Int) async throws {
         let image = try SampleImage.noisy(width: width, height: height, seed: 7, format: format)
-        let thumbnails = try await thumbnailer.thumbnails(of: image)
-        #expect(thumbnails.map(\.size) == [400, 200])
-        for thumbnail in thumbnails {
+        let made = try await thumbnailer.thumbnails(of: image)
+        #expect(made.sizes.map(\.size) == [400, 200])
+        // The sample's noise has a mean of 128 in each band, scaled by (1, 0.8, 0.6) and offset
+        // by the seed's (7, 49, 27): the placeholder is the mean of what the thumbnail shows.
+        let colour = try #require(made.colour)
+        let channels = stride(from: 1, to: 7, by: 2).map {
+            Int(colour.dropFirst($0).prefix(2), radix: 16) ?? -1
+        }
+        #expect(colour.count == 7 && colour.first == "#")
+        for (channel, expected) in zip(channels, [135.0, 151.4, 103.8]) {
+            #expect(abs(Double(channel) - expected) <= 6, "\(colour)")
+        }
+        for thumbnail in made.sizes {
             #expect(max(thumbnail.width, thumbnail.height) == thumbnail.size)
             let expectedShort = Double(min(width, height)) * Double(thumbnail.size) / Double(max(width, height))
             #expect(abs(Double(min(thumbnail.width, thumbnail.height)) - expectedShort) <= 1)
@@ -52,14 +62,46 @@ struct ThumbnailerTests {
         #expect(probe.stdout.contains(" thumbnails on 4 threads"), "\(probe.stdout)")
     }
 
+    @Test("both formats: each size as a JPEG and a WebP of the same pixels, JPEG first; the colour is the JPEG's")
+    func jpegAndWebP() async throws {
+        var configuration = Thumbnailer.Configuration()
+        (configuration.sizes, configuration.formats) = ([200, 400], [.webp, .jpeg])
+        let image = try SampleImage.noisy(width: 1200, height: 800, seed: 9)
+        let made = try await Thumbnailer(configuration: configuration, threadPool: .singleton).thumbnails(of: image)
+        #expect(made.sizes.map(\.size) == [400, 400, 200, 200])
+        #expect(made.sizes.map(\.format) == [.jpeg, .webp, .jpeg, .webp])
+        for thumbnail in made.sizes {
+            let header = try Thumbnailer.header(of: thumbnail.data)
+            #expect(header.format == thumbnail.format.rawValue)
+            #expect(
+                header.width == thumbnail.width && header.height == thumbnail.height
+                    && thumbnail.width == thumbnail.size)
+        }
+        let jpegOnly = try await thumbnailer.thumbnails(of: image)
+        #expect(made.colour != nil && made.colour == jpegOnly.colour)
+        #expect(await thumbnailer.colour(ofThumbnail: made.sizes[0].data) == made.colour)
+        #expect(await thumbnailer.colour(ofThumbnail: Array("<svg/>".utf8)) == nil)
+    }
+
+    @Test("--formats names jpeg, webp or both, in any case, and nothing else")
+    func formatLists() {
+        #expect(ThumbnailFormat.list("jpeg") == [.jpeg] && ThumbnailFormat.list("WebP") == [.webp])
+        #expect(
+            ThumbnailFormat.list("jpeg, webp") == [.jpeg, .webp]
+                && ThumbnailFormat.list("jpg,webp,jpeg") == [.jpeg, .webp])
+        for refused in ["", "png", "jpeg,", "jpeg,,webp", "avif,webp"] {
+            #expect(ThumbnailFormat.list(refused) == nil, "\(refused)")
+        }
+    }
+
     @Test("WebP output, on request")
     func webp() async throws {
         var configuration = Thumbnailer.Configuration()
         configuration.sizes = [150]
-        configuration.webp = true
+        configuration.formats = [.webp]
         let thumbnails = try await Thumbnailer(configuration: configuration, threadPool: .singleton)
             .thumbnails(of: SampleImage.noisy(width: 900, height: 600, seed: 4))
-        let header = try Thumbnailer.header(of: thumbnails[0].data)
+        let header = try Thumbnailer.header(of: thumbnails.sizes[0].data)
         #expect(header.format == "webp")
         #expect(header.width == 150 && header.height == 100)
     }
@@ -68,7 +110,7 @@ struct ThumbnailerTests {
     func small() async throws {
         let thumbnails = try await thumbnailer.thumbnails(
             of: SampleImage.noisy(width: 300, height: 150, seed: 1))
-        #expect(thumbnails.map(\.width) == [300, 200])
+        #expect(thumbnails.sizes.map(\.width) == [300, 200])
     }
 
     @Test("hostile input fails with a short reason")

@@ -56,7 +56,8 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         /// ok, noImage, failed, or pending (its page's thumbnails have not arrived yet).
         package var thumbnailStatus: String
         package var thumbnailReason: String?
-        /// Paths relative to the output directory, by size.
+        /// Paths relative to the output directory, by size: the JPEGs, or the WebPs where no
+        /// JPEG was made (``paths(of:)``).
         package var thumbnails: [String: String]
         /// The source's record id and the version's datestamp, for versioned sources.
         package var recordId: String?
@@ -69,6 +70,26 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         package var rights: String? = nil
         package var iiifManifest: String? = nil
         package var iiifImageService: String? = nil
+        /// What a page shows until the thumbnail loads (``PageThumbnails/Item/colour``): only
+        /// with an `ok` thumbnail's files.
+        package var colour: String? = nil
+        /// The WebPs made beside the JPEGs of `thumbnails`, by size; nil where there are none.
+        package var webpThumbnails: [String: String]? = nil
+
+        /// `files`' paths by size: the JPEGs as ``thumbnails`` and the WebPs (a path ending in
+        /// `.webp`) as ``webpThumbnails``; or the WebPs as ``thumbnails`` where there is no JPEG.
+        /// The first file of a size and format is the one shown.
+        static func paths(of files: [(size: Int, path: String)]) -> (
+            thumbnails: [String: String], webp: [String: String]?
+        ) {
+            func bySize(_ files: [(size: Int, path: String)]) -> [String: String] {
+                Dictionary(files.map { (String($0.size), $0.path) }, uniquingKeysWith: { first, _ in first })
+            }
+            let webp = files.filter { $0.path.hasSuffix(".webp") }
+            let others = files.filter { !$0.path.hasSuffix(".webp") }
+            if others.isEmpty { return (bySize(webp), nil) }
+            return (bySize(others), webp.isEmpty ? nil : bySize(webp))
+        }
     }
 
     /// The order-insensitive key artists are sorted by: case and diacritics folded.
@@ -208,10 +229,9 @@ extension ArtistIndex.Work {
             imageURL: artwork.imageURL,
             thumbnailStatus: item.map { $0.thumbnails.status($0.item).rawValue } ?? "pending",
             thumbnailReason: item.flatMap { $0.thumbnails.reason($0.item) },
-            thumbnails: Dictionary(
-                (item.map { $0.thumbnails.files($0.item) } ?? []).map { (String($0.size), $0.path) },
-                uniquingKeysWith: { first, _ in first }),
-            recordId: artwork.recordId, datestamp: artwork.datestamp)
+            thumbnails: [:], recordId: artwork.recordId, datestamp: artwork.datestamp)
+        (self.thumbnails, webpThumbnails) = Self.paths(of: item.map { $0.thumbnails.files($0.item) } ?? [])
+        if let item, item.thumbnails.status(item.item) == .ok { colour = item.thumbnails.colour(item.item) }
         self = described(by: artwork)
     }
 }

@@ -18,6 +18,7 @@ extension GallerySite {
         .works{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:.75rem}
         figure{margin:0;min-width:0}
         figure img{display:block;width:100%;aspect-ratio:1;object-fit:contain;background:#f3f3f3}
+        figure picture{display:block}
         .none{display:flex;width:100%;aspect-ratio:1;align-items:center;justify-content:center;background:#f3f3f3;color:#666;font-size:.85rem;cursor:help}
         .failed{color:#a33}
         figcaption{font-size:.75rem;overflow:hidden;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;line-clamp:2}

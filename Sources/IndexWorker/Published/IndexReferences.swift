@@ -1,7 +1,7 @@
 import ObjectStorage
 
-/// What a published index says a prune must keep: the thumbnail files its works show, and the
-/// works still waiting for theirs (pending, or failed for now).
+/// What a published index says a prune must keep: the thumbnail files its works show (their
+/// WebPs too), and the works still waiting for theirs (pending, or failed for now).
 package struct IndexReferences: Sendable {
     package var thumbnailPaths: [String]
     package var unsettledObjectNumbers: [String]
@@ -11,7 +11,7 @@ package struct IndexReferences: Sendable {
     package static func read(from output: any OutputStore) throws -> IndexReferences {
         let works = try PublishedIndex.snapshot(from: output).index.artists.flatMap(\.works)
         return IndexReferences(
-            thumbnailPaths: works.flatMap(\.thumbnails.values),
+            thumbnailPaths: works.flatMap { Array($0.thumbnails.values) + Array(($0.webpThumbnails ?? [:]).values) },
             unsettledObjectNumbers: works.filter { ["pending", "failed"].contains($0.thumbnailStatus) }.map(
                 \.objectNumber))
     }

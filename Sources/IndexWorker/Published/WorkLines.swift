@@ -76,15 +76,7 @@ package enum WorkLines {
             json.string(reason)
         }
         json.key("thumbnails")
-        json.byte(UInt8(ascii: "{"))
-        let sizes = work.thumbnails.keys.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
-        for (number, size) in sizes.enumerated() {
-            if number > 0 { json.byte(UInt8(ascii: ",")) }
-            json.string(size)
-            json.byte(UInt8(ascii: ":"))
-            json.string(work.thumbnails[size] ?? "")
-        }
-        json.byte(UInt8(ascii: "}"))
+        render(work.thumbnails, into: &json)
         if let recordId = work.recordId {
             json.key("recordId")
             json.string(recordId)
@@ -106,6 +98,24 @@ package enum WorkLines {
         render("rights", work.rights, into: &json)
         render("iiifManifest", work.iiifManifest, into: &json)
         render("iiifImageService", work.iiifImageService, into: &json)
+        render("colour", work.colour, into: &json)
+        if let webp = work.webpThumbnails {
+            json.key("webpThumbnails")
+            render(webp, into: &json)
+        }
+    }
+
+    /// Paths by size, as a JSON object in the order of the sizes' numbers.
+    private static func render(_ paths: [String: String], into json: inout JSONText) {
+        json.byte(UInt8(ascii: "{"))
+        let sizes = paths.keys.sorted { (Int($0) ?? .max, $0) < (Int($1) ?? .max, $1) }
+        for (number, size) in sizes.enumerated() {
+            if number > 0 { json.byte(UInt8(ascii: ",")) }
+            json.string(size)
+            json.byte(UInt8(ascii: ":"))
+            json.string(paths[size] ?? "")
+        }
+        json.byte(UInt8(ascii: "}"))
     }
 
     /// `"key":"value"` after a comma, when there is a value.

@@ -9,17 +9,14 @@ import PipelineContract
 /// compact (``CompactWriter``): the format, then the fields; a value that begins with `{` is the
 /// JSON that builds before the compact form wrote, and is still read.
 package enum IndexTopicRecords {
-    /// The format of the rows and lines this version writes, their first number.
+    /// The format of the rows, lines and page entries this version writes, their first number.
     static let valueFormat = IndexValueFormat.current
-    /// The format of the page entries this version writes: 1, the first, since an entry holds no
-    /// record's details, so a copy of an earlier build still reads them.
-    static let entryFormat = 1
 
     /// A page's entry in `artpipe.index-pages`, on the partition its page id's inputs are on.
     package static func record(_ entry: PageEntry, partition: Int32) -> KafkaProducerRecord {
         KafkaProducerRecord(
             topic: ArtpipeTopic.indexPages, partition: partition, key: entry.pageId,
-            value: value(format: entryFormat) { $0.write(entry) })
+            value: value { $0.write(entry) })
     }
 
     /// A row of `artpipe.index-works`, on its work's partition among `partitions`.
@@ -103,7 +100,7 @@ package enum IndexTopicRecords {
 
     /// What a message of `artpipe.index-pages` says; nil for a tombstone.
     package static func pageEntry(_ message: KafkaConsumerMessage) throws -> PageEntry? {
-        message.isTombstone ? nil : try decode(message) { reader, _ in try reader.pageEntry() }
+        message.isTombstone ? nil : try decode(message) { try $0.pageEntry(format: $1) }
     }
 
     /// What a message of `artpipe.index-works` says: its work, its key and its row (nil: a tombstone).
@@ -122,10 +119,10 @@ package enum IndexTopicRecords {
         return (work, message.isTombstone ? nil : try decode(message) { try $0.shardRow(format: $1) })
     }
 
-    /// A value in `format`: the format, then what `write` writes.
-    private static func value(format: Int = valueFormat, _ write: (inout CompactWriter) -> Void) -> [UInt8] {
+    /// A value in this version's format: the format, then what `write` writes.
+    private static func value(_ write: (inout CompactWriter) -> Void) -> [UInt8] {
         var writer = CompactWriter()
-        writer.write(format)
+        writer.write(valueFormat)
         write(&writer)
         return writer.bytes
     }

@@ -1,6 +1,6 @@
 import PipelineContract
 
-/// One page's thumbnails as the index keeps them: each item's object number, status and reason,
+/// One page's thumbnails as the index keeps them: each item's object number, status, reason and colour,
 /// and its files' sizes and paths, which is all the published works show. The files' dimensions,
 /// byte counts and digests stay in `artpipe.thumbnails`.
 ///
@@ -13,6 +13,8 @@ package struct IndexedThumbnails: Sendable, Equatable {
     private var statuses: [PageThumbnails.Item.Status] = []
     /// Only items that have one.
     private var reasons: [Int: String] = [:]
+    /// Only items that have one.
+    private var colours: [Int: String] = [:]
     /// Where each item's files end in `sizes` and `pathEnds`.
     private var fileEnds: [Int32] = []
     private var sizes: [Int] = []
@@ -27,6 +29,7 @@ package struct IndexedThumbnails: Sendable, Equatable {
         var status: PageThumbnails.Item.Status
         var reason: String?
         var files: [StoredFile]
+        var colour: String?
     }
 
     private struct StoredFile: Codable {
@@ -40,7 +43,7 @@ package struct IndexedThumbnails: Sendable, Equatable {
             items: thumbnails.items.map { item in
                 StoredItem(
                     objectNumber: item.objectNumber, status: item.status, reason: item.reason,
-                    files: item.files.map { StoredFile(size: $0.size, path: $0.path) })
+                    files: item.files.map { StoredFile(size: $0.size, path: $0.path) }, colour: item.colour)
             })
     }
 
@@ -55,6 +58,7 @@ package struct IndexedThumbnails: Sendable, Equatable {
         pathBytes.reserveCapacity(items.map { $0.files.map(\.path.utf8.count).reduce(0, +) }.reduce(0, +))
         for item in items {
             if let reason = item.reason { reasons[objectNumbers.count] = reason }
+            if let colour = item.colour { colours[objectNumbers.count] = colour }
             objectNumbers.append(CanonicalText.of(item.objectNumber))
             statuses.append(item.status)
             for file in item.files {
@@ -74,6 +78,8 @@ package struct IndexedThumbnails: Sendable, Equatable {
     func status(_ item: Int) -> PageThumbnails.Item.Status { statuses[item] }
 
     package func reason(_ item: Int) -> String? { reasons[item] }
+
+    func colour(_ item: Int) -> String? { colours[item] }
 
     /// The item's files, as listed.
     package func files(_ item: Int) -> [(size: Int, path: String)] {
@@ -111,7 +117,7 @@ extension IndexedThumbnails: Codable {
         let items = (0..<count).map { item in
             StoredItem(
                 objectNumber: objectNumbers[item], status: statuses[item], reason: reasons[item],
-                files: files(item).map { StoredFile(size: $0.size, path: $0.path) })
+                files: files(item).map { StoredFile(size: $0.size, path: $0.path) }, colour: colours[item])
         }
         try container.encode(items, forKey: .items)
     }

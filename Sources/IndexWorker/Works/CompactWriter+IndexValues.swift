@@ -8,15 +8,18 @@ import PipelineContract
 
 /// The formats of the index's compact values, their topics' and the works stage's changelog's
 /// first number: 1 without a record's details, 2 with them (``Artwork``'s and a work line's
-/// `date` through `iiifImageService`, after their other fields). A store's file holds the current
+/// `date` through `iiifImageService`, after their other fields), 3 with a thumbnail's colour and
+/// WebPs too (a thumbnail item's `colour`, a work line's `colour` and `webpThumbnails`, last). A store's file holds the current
 /// format only (``StoreCheckpoint/currentFormat`` refuses another).
 package enum IndexValueFormat {
     /// The format this version writes.
-    static let current = 2
+    static let current = 3
     /// The formats this version reads.
-    static let readable = 1...2
+    static let readable = 1...3
     /// The first format with a record's details.
     static let details = 2
+    /// The first format with a thumbnail's colour.
+    static let colours = 3
 }
 
 extension CompactWriter {
@@ -101,6 +104,7 @@ extension CompactWriter {
             $0.write($1.bytes)
             $0.write($1.sha256)
         }
+        write(item.colour)
     }
 
     mutating func write(_ work: ArtistIndex.Work) {
@@ -116,6 +120,8 @@ extension CompactWriter {
         write(work.datestamp)
         writeDetails(
             work.date, work.years, work.landingPage, work.rights, work.iiifManifest, work.iiifImageService)
+        write(work.colour)
+        write(work.webpThumbnails) { $0.write($1) }
     }
 
     mutating func write(_ entry: PageEntry) {
@@ -144,8 +150,10 @@ extension CompactReader {
     mutating func workRow(format: Int = IndexValueFormat.current) throws -> WorkRow {
         switch try int() {
         case 0: return .version(try workVersion(format: format))
-        case 1: return .pageThumbnails(pageId: try string(), imageURL: try string(), item: try thumbnailItem())
-        case 2: return .thumbnails(imageURL: try string(), item: try thumbnailItem())
+        case 1:
+            return .pageThumbnails(
+                pageId: try string(), imageURL: try string(), item: try thumbnailItem(format: format))
+        case 2: return .thumbnails(imageURL: try string(), item: try thumbnailItem(format: format))
         case let kind: throw Malformed(description: "a row of kind \(kind)")
         }
     }
@@ -180,7 +188,7 @@ extension CompactReader {
         try optional { YearRange(earliest: try $0.int(), latest: try $0.int()) }
     }
 
-    mutating func thumbnailItem() throws -> PageThumbnails.Item {
+    mutating func thumbnailItem(format: Int = IndexValueFormat.current) throws -> PageThumbnails.Item {
         let objectNumber = try string()
         let imageURL = try optionalString()
         let recordId = try optionalString()
@@ -196,6 +204,7 @@ extension CompactReader {
                     bytes: try $0.int(), sha256: try $0.string())
             })
         (item.imageURL, item.recordId) = (imageURL, recordId)
+        if format >= IndexValueFormat.colours { item.colour = try optionalString() }
         return item
     }
 
@@ -208,6 +217,9 @@ extension CompactReader {
             (work.date, work.years, work.landingPage) = (try optionalString(), try years(), try optionalString())
             (work.rights, work.iiifManifest, work.iiifImageService) =
                 (try optionalString(), try optionalString(), try optionalString())
+        }
+        if format >= IndexValueFormat.colours {
+            (work.colour, work.webpThumbnails) = (try optionalString(), try optional { try $0.pairs() })
         }
         return work
     }
@@ -226,7 +238,7 @@ extension CompactReader {
             fetched: fetched)
     }
 
-    mutating func pageEntry() throws -> PageEntry {
+    mutating func pageEntry(format: Int = IndexValueFormat.current) throws -> PageEntry {
         var entry = PageEntry(waitingFor: try string())
         (entry.crawlId, entry.source, entry.query) = (try string(), try string(), try pairs())
         (entry.page, entry.total, entry.works, entry.images) = (try int(), try int(), try pairs(), try pairs())
@@ -234,7 +246,8 @@ extension CompactReader {
         (entry.failure, entry.fetched) = (try optionalString(), try bool())
         entry.thumbnails = try optional {
             let version = try $0.int()
-            var thumbnails = PageThumbnails(pageId: try $0.string(), items: try $0.list { try $0.thumbnailItem() })
+            var thumbnails = PageThumbnails(
+                pageId: try $0.string(), items: try $0.list { try $0.thumbnailItem(format: format) })
             thumbnails.v = version
             return thumbnails
         }

@@ -20,9 +20,11 @@ extension WorkRows {
     init(work: WorkKey, reading reader: inout CompactReader, format: Int = IndexValueFormat.current) throws {
         let versions = try reader.list { try $0.workVersion(format: format) }
         let pageImages = try reader.list {
-            PageImage(pageId: try $0.string(), imageURL: try $0.string(), item: try $0.thumbnailItem())
+            PageImage(pageId: try $0.string(), imageURL: try $0.string(), item: try $0.thumbnailItem(format: format))
         }
-        let images = try reader.list { ImageThumbnails(imageURL: try $0.string(), item: try $0.thumbnailItem()) }
+        let images = try reader.list {
+            ImageThumbnails(imageURL: try $0.string(), item: try $0.thumbnailItem(format: format))
+        }
         self.init(work: work, versions: versions, pageImages: pageImages, images: images)
     }
 }

@@ -116,15 +116,15 @@ package struct WorkRows: Sendable, Equatable {
     package var indexed: ArtistIndex.Work? {
         guard let shown, let artwork = shown.artwork else { return nil }
         let item = shownThumbnails
+        let paths = ArtistIndex.Work.paths(
+            of: (item?.status == .ok ? item?.files ?? [] : []).map { ($0.size, $0.path) })
         return ArtistIndex.Work(
             objectNumber: artwork.objectNumber, title: artwork.title, pageId: shown.pageId, page: shown.page,
             imageURL: artwork.imageURL,
             thumbnailStatus: artwork.imageURL == nil ? "noImage" : item?.status.rawValue ?? "pending",
             thumbnailReason: item?.status == .failed ? item?.reason : nil,
-            thumbnails: Dictionary(
-                (item?.status == .ok ? item?.files ?? [] : []).map { (String($0.size), $0.path) },
-                uniquingKeysWith: { first, _ in first }),
-            recordId: artwork.recordId, datestamp: artwork.datestamp
+            thumbnails: paths.thumbnails, recordId: artwork.recordId, datestamp: artwork.datestamp,
+            colour: item?.status == .ok ? item?.colour : nil, webpThumbnails: paths.webp
         )
         .described(by: artwork)
     }
@@ -151,7 +151,7 @@ package struct WorkRows: Sendable, Equatable {
         [
             String(statusRank(item.status)),
             item.files.map { "\($0.size) \($0.path) \($0.sha256)" }.joined(separator: "\n"), item.reason ?? "",
-            item.recordId ?? "",
+            item.recordId ?? "", item.colour ?? "",
         ]
     }
 }

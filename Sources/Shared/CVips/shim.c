@@ -1,5 +1,6 @@
 #include "CVips.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
@@ -85,10 +86,44 @@ int artpipe_vips_header(const void *data, size_t length, int *width, int *height
     return 0;
 }
 
-int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, int count, int quality, int webp,
-                            void **outputs, size_t *output_lengths, int *widths, int *heights, char *error,
-                            size_t error_size) {
-    for (int i = 0; i < count; i++) outputs[i] = NULL;
+// The mean of an encoded image's pixels in sRGB, packed as 0xRRGGBB; -1 for an image libvips
+// cannot decode or take to sRGB. Decoded into memory first; the statistics are built and
+// dropped under the pipelines' lock like a resize (the image is a thumbnail, so they cost
+// little). The same bytes give the same colour whichever call reads them.
+int artpipe_vips_mean_colour(const void *data, size_t length) {
+    VipsImage *encoded = vips_image_new_from_buffer(data, length, "", NULL);
+    VipsImage *image = encoded ? vips_image_copy_memory(encoded) : NULL;
+    if (encoded) g_object_unref(encoded);
+    if (!image) {
+        vips_error_clear();
+        return -1;
+    }
+    VipsImage *srgb = NULL, *stats = NULL;
+    int colour = -1;
+    g_mutex_lock(&pipelines);
+    if (vips_colourspace(image, &srgb, VIPS_INTERPRETATION_sRGB, NULL) == 0 && srgb->Bands >= 3 &&
+        vips_stats(srgb, &stats, NULL) == 0) {
+        colour = 0;
+        // Row 0 of the statistics is every band together, row b + 1 band b; column 4 the mean.
+        for (int band = 0; band < 3; band++) {
+            double mean = *VIPS_MATRIX(stats, 4, band + 1);
+            int channel = (int)(mean + 0.5);
+            colour = colour << 8 | (channel < 0 ? 0 : channel > 255 ? 255 : channel);
+        }
+    }
+    if (stats) g_object_unref(stats);
+    if (srgb) g_object_unref(srgb);
+    g_object_unref(image);
+    g_mutex_unlock(&pipelines);
+    vips_error_clear();
+    return colour;
+}
+
+int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, int count, const int *formats,
+                            const int *qualities, int format_count, void **outputs, size_t *output_lengths,
+                            int *widths, int *heights, int *colour, char *error, size_t error_size) {
+    for (int i = 0; i < count * format_count; i++) outputs[i] = NULL;
+    *colour = -1;
     VipsImage *largest = NULL;
     if (build_thumbnail_of_buffer(data, length, sizes[0], &largest)) return fail(error, error_size, "cannot decode");
     // Decoded once, into memory (the largest thumbnail's pixels, not the original's): every
@@ -106,25 +141,58 @@ int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, i
             result = -1;
             break;
         }
-        if (webp) {
-            result = vips_webpsave_buffer(sized, &outputs[i], &output_lengths[i], "Q", quality, "strip", TRUE, NULL);
-        } else {
-            result = vips_jpegsave_buffer(sized, &outputs[i], &output_lengths[i], "Q", quality, "strip", TRUE,
-                                          "optimize_coding", TRUE, NULL);
+        for (int f = 0; f < format_count && result == 0; f++) {
+            int at = i * format_count + f;
+            if (formats[f] == 1) {
+                result = vips_webpsave_buffer(sized, &outputs[at], &output_lengths[at], "Q", qualities[f], "strip",
+                                              TRUE, NULL);
+            } else {
+                result = vips_jpegsave_buffer(sized, &outputs[at], &output_lengths[at], "Q", qualities[f], "strip",
+                                              TRUE, "optimize_coding", TRUE, NULL);
+            }
         }
         widths[i] = vips_image_get_width(sized);
         heights[i] = vips_image_get_height(sized);
         drop(sized);
+        // From the largest thumbnail's bytes, as a manifest without a colour gets it later.
+        if (i == 0 && result == 0) *colour = artpipe_vips_mean_colour(outputs[0], output_lengths[0]);
     }
     drop(decoded);
     if (result) {
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count * format_count; i++) {
             g_free(outputs[i]);
             outputs[i] = NULL;
         }
         return fail(error, error_size, "cannot encode the thumbnail");
     }
     return 0;
+}
+
+double artpipe_vips_psnr(const void *reference, size_t reference_length, const void *encoded, size_t encoded_length) {
+    VipsImage *images[2] = {NULL, NULL}, *srgb[2] = {NULL, NULL}, *difference = NULL, *squared = NULL;
+    const void *data[2] = {reference, encoded};
+    size_t lengths[2] = {reference_length, encoded_length};
+    double result = -1, mean = 0;
+    for (int i = 0; i < 2; i++) {
+        images[i] = vips_image_new_from_buffer(data[i], lengths[i], "", NULL);
+        if (!images[i] || vips_colourspace(images[i], &srgb[i], VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    }
+    if (srgb[0]->Xsize != srgb[1]->Xsize || srgb[0]->Ysize != srgb[1]->Ysize) goto done;
+    g_mutex_lock(&pipelines);
+    int failed = vips_subtract(srgb[0], srgb[1], &difference, NULL) ||
+                 vips_multiply(difference, difference, &squared, NULL) || vips_avg(squared, &mean, NULL);
+    g_mutex_unlock(&pipelines);
+    if (failed) goto done;
+    result = mean > 0 ? 10.0 * log10(255.0 * 255.0 / mean) : 99.0;
+done:
+    for (int i = 0; i < 2; i++) {
+        if (images[i]) g_object_unref(images[i]);
+        if (srgb[i]) g_object_unref(srgb[i]);
+    }
+    if (difference) g_object_unref(difference);
+    if (squared) g_object_unref(squared);
+    vips_error_clear();
+    return result;
 }
 
 int artpipe_vips_make_image(int width, int height, int seed, const char *suffix, int quality, void **output,

@@ -15,7 +15,7 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
     /// version with another is refused. A store file's tables are checked by their schema
     /// (``SQLiteDatabase``'s `user_version`); what its blobs hold is not: bump this when a
     /// store's compact encoding changes.
-    package static let currentFormat = 2
+    package static let currentFormat = 3
 
     /// How long ago a partition's rows may have stopped following its changelog: Kafka's
     /// cleaner removes a tombstone `delete.retention.ms` (a day by default, and on every artpipe

@@ -18,11 +18,13 @@ package struct LoopbackImages: Sendable {
     /// - Parameter imageHosts: the hosts allowed for every page, and the sources whose pages may
     ///   reach any host (`sourcesNamingImageHosts`).
     package static func start(
-        _ images: [String: [UInt8]], sizes: [Int], label: String, download: HTTPFetcherConfiguration = .init(),
-        imageConcurrency: Int = 1, imageHosts: (allowed: [String], sourcesNaming: Set<String>) = (["127.0.0.1"], [])
+        _ images: [String: [UInt8]], sizes: [Int], formats: Set<ThumbnailFormat> = [.jpeg], label: String,
+        download: HTTPFetcherConfiguration = .init(), imageConcurrency: Int = 1,
+        imageHosts: (allowed: [String], sourcesNaming: Set<String>) = (["127.0.0.1"], [])
     ) async throws -> LoopbackImages {
         try await start(
-            sizes: sizes, label: label, download: download, imageConcurrency: imageConcurrency, imageHosts: imageHosts
+            sizes: sizes, formats: formats, label: label, download: download, imageConcurrency: imageConcurrency,
+            imageHosts: imageHosts
         ) {
             images[$0.path].map { .init(headers: [("Content-Type", "image/jpeg")], body: $0) } ?? .init(status: 404)
         }
@@ -30,13 +32,15 @@ package struct LoopbackImages: Sendable {
 
     /// Answers every request with `respond`.
     package static func start(
-        sizes: [Int], label: String, download: HTTPFetcherConfiguration = .init(), imageConcurrency: Int = 1,
-        imageHosts: (allowed: [String], sourcesNaming: Set<String>) = (["127.0.0.1"], []),
+        sizes: [Int], formats: Set<ThumbnailFormat> = [.jpeg], label: String,
+        download: HTTPFetcherConfiguration = .init(),
+        imageConcurrency: Int = 1, imageHosts: (allowed: [String], sourcesNaming: Set<String>) = (["127.0.0.1"], []),
         respond: @escaping @Sendable (TestHTTPServer.Request) async -> TestHTTPServer.Response
     ) async throws -> LoopbackImages {
         let server = try await TestHTTPServer.start(respond)
         var configuration = Thumbnailer.Configuration()
         configuration.sizes = sizes
+        configuration.formats = formats
         let downloader = HTTPFetcher(configuration: download, redaction: SecretRedaction(secrets: []), logger: .test)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(UniqueName.make(label))
         let handler = PageThumbnailHandler(

@@ -24,9 +24,19 @@ struct SampleGalleryCommand: AsyncParsableCommand {
     @Option(help: "Distinct thumbnail files, reused round-robin (default: one per work).")
     var distinctImages: Int?
 
+    @Flag(help: "A WebP beside each JPEG, as `thumb-worker --formats jpeg,webp` writes them.")
+    var webp = false
+
     func validate() throws {
         guard works >= 1, artists >= 1 else { throw ValidationError("--works and --artists must be at least 1") }
         guard (distinctImages ?? 1) >= 1 else { throw ValidationError("--distinct-images must be at least 1") }
+    }
+
+    /// The mean colour of `SampleImage.noisy`'s image of `seed`: noise of mean 128 in each band,
+    /// scaled by (1, 0.8, 0.6) and offset by the seed, as ThumbWorker would find it.
+    static func colour(seed: Int) -> String {
+        let channels = [128 + seed % 64, 102 + seed * 7 % 64, 77 + seed * 13 % 64]
+        return "#" + channels.map { String(format: "%02x", min($0, 255)) }.joined()
     }
 
     func run() async throws {
@@ -38,18 +48,22 @@ struct SampleGalleryCommand: AsyncParsableCommand {
         for number in 0..<distinct {
             var files: [PageThumbnails.File] = []
             for size in [200, 400] {
-                let (width, height) = number % 3 == 0 ? (size, size * 7 / 10) : (size * 3 / 4, size)
-                let image = try SampleImage.noisy(width: width, height: height, seed: number, quality: 80)
-                let path = ThumbnailFileName.thumbnailPath(
-                    Self.objectNumber(number), version: "0000000000000000", size: size, fileExtension: "jpg")
-                let url = output.appendingPathComponent(path)
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(image).write(to: url)
-                files.append(
-                    PageThumbnails.File(
-                        size: size, path: path, width: width, height: height, bytes: image.count,
-                        sha256: SHA256.hexDigest(of: image)))
+                for format in webp ? [".jpg", ".webp"] : [".jpg"] {
+                    let (width, height) = number % 3 == 0 ? (size, size * 7 / 10) : (size * 3 / 4, size)
+                    let image = try SampleImage.noisy(
+                        width: width, height: height, seed: number, format: format, quality: 80)
+                    let path = ThumbnailFileName.thumbnailPath(
+                        Self.objectNumber(number), version: "0000000000000000", size: size,
+                        fileExtension: String(format.dropFirst()))
+                    let url = output.appendingPathComponent(path)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(image).write(to: url)
+                    files.append(
+                        PageThumbnails.File(
+                            size: size, path: path, width: width, height: height, bytes: image.count,
+                            sha256: SHA256.hexDigest(of: image)))
+                }
             }
             images.append(files)
         }
@@ -81,8 +95,10 @@ struct SampleGalleryCommand: AsyncParsableCommand {
                     items.append(
                         .init(objectNumber: objectNumber, status: .failed, reason: "HTTP 404 from the image host"))
                 } else {
-                    items.append(
-                        .init(objectNumber: objectNumber, status: .ok, files: images[number % distinct]))
+                    var item = PageThumbnails.Item(
+                        objectNumber: objectNumber, status: .ok, files: images[number % distinct])
+                    item.colour = Self.colour(seed: number % distinct)
+                    items.append(item)
                 }
             }
             let page = Page(request: request, total: works, artworks: artworks)

@@ -164,7 +164,9 @@ struct DemoCommand: AsyncParsableCommand {
                     ["fetch-worker", "--base-url", baseURL, "--flickr-key-file", keyFile] + kafka)
                 try run.launch(
                     "thumb-worker\(suffix)",
-                    ["thumb-worker", "--allow-host", "127.0.0.1", "--allow-private-hosts"] + outFlags + kafka)
+                    ["thumb-worker", "--allow-host", "127.0.0.1", "--allow-private-hosts", "--formats", "jpeg,webp"]
+                        + outFlags
+                        + kafka)
                 try run.launch(
                     "index-worker\(suffix)",
                     ["index-worker", "--write-interval", "0.5"] + outFlags + stateFlags + kafka)

@@ -16,11 +16,24 @@ struct ThumbWorkerOptions: ParsableArguments {
     @Option(help: "Thumbnail sizes, longest edge in pixels, comma-separated.")
     var sizes: String = "200,400"
 
-    @Option(help: "JPEG (or WebP) quality, 1–100.")
+    @Option(help: "JPEG and WebP quality, 1–100.")
     var quality: Int = 82
 
-    @Flag(help: "Write WebP instead of JPEG.")
+    @Option(
+        help: """
+            Formats each size is written in, comma-separated: jpeg, webp, or jpeg,webp (the gallery then \
+            offers the WebP where the browser takes it, the JPEG elsewhere). A change makes thumbnails again.
+            """)
+    var formats: String?
+
+    @Option(help: "The WebP's quality, 1–100, where it should differ from --quality.")
+    var webpQuality: Int?
+
+    @Flag(help: "Write WebP instead of JPEG (as --formats webp).")
     var webp = false
+
+    /// `--formats`, or `--webp`'s.
+    var formatSet: Set<ThumbnailFormat> { webp ? [.webp] : ThumbnailFormat.list(formats ?? "jpeg") ?? [.jpeg] }
 
     @Option(
         help:
@@ -82,6 +95,11 @@ struct ThumbWorkerOptions: ParsableArguments {
             throw ValidationError("--sizes must be a comma-separated list of sizes between 16 and 4096, got '\(sizes)'")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1–100") }
+        if webp, formats != nil { throw ValidationError("--webp is --formats webp: give one of them") }
+        if let webpQuality, !(1...100).contains(webpQuality) { throw ValidationError("--webp-quality must be 1–100") }
+        if let formats, ThumbnailFormat.list(formats) == nil {
+            throw ValidationError("--formats must be jpeg, webp or jpeg,webp, got '\(formats)'")
+        }
         if downloadBudgetMib < 1 { throw ValidationError("--download-budget-mib must be at least 1") }
         if imageHostConcurrency < 1 { throw ValidationError("--image-host-concurrency must be at least 1") }
         if let imageConcurrency, imageConcurrency < 1 {
@@ -109,7 +127,8 @@ struct ThumbWorkerOptions: ParsableArguments {
         var configuration = Thumbnailer.Configuration()
         configuration.sizes = Array(Set(sizeList)).sorted()
         configuration.quality = quality
-        configuration.webp = webp
+        configuration.formats = formatSet
+        configuration.webpQuality = webpQuality
         configuration.maxPixels = maxMegapixels * 1_000_000
         if let imageConcurrency { configuration.concurrency = imageConcurrency }
         let thumbnailer: Thumbnailer

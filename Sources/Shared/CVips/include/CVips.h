@@ -16,13 +16,22 @@ int artpipe_vips_header(const void *data, size_t length, int *width, int *height
 
 /// Thumbnails an image held in memory at every size of `sizes` (largest first, `count` of
 /// them), decoding it once: shrink-on-load to the largest, its pixels kept in memory, each
-/// smaller size made from those pixels (never from another size's JPEG). Each is encoded as
-/// JPEG (webp = 0) or WebP at `quality`. Truncated input fails. On success the caller frees
-/// each `outputs[i]` with artpipe_vips_free. Returns 0 on success.
-int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, int count, int quality, int webp,
-                            void **outputs, size_t *output_lengths, int *widths, int *heights, char *error,
-                            size_t error_size);
+/// smaller size made from those pixels (never from another size's JPEG). Each is encoded in
+/// every one of `formats` (0 JPEG, 1 WebP; `format_count` of them) at its `qualities`: size i's
+/// format f is `outputs[i * format_count + f]`. `colour` gets artpipe_vips_mean_colour of the
+/// largest size's first format's bytes. Truncated input fails. On success the caller frees each
+/// output with artpipe_vips_free. Returns 0 on success.
+int artpipe_vips_thumbnails(const void *data, size_t length, const int *sizes, int count, const int *formats,
+                            const int *qualities, int format_count, void **outputs, size_t *output_lengths,
+                            int *widths, int *heights, int *colour, char *error, size_t error_size);
 
+/// The mean of an encoded image's pixels in sRGB as 0xRRGGBB; -1 for an image it cannot decode or
+/// take to sRGB. Decodes at full size: give it thumbnails, not what a host sent.
+int artpipe_vips_mean_colour(const void *data, size_t length);
+/// The peak signal-to-noise ratio, in dB, of `encoded` against `reference`, two encoded images of
+/// one size, over their sRGB bands (99 for the same pixels); -1 when either cannot be read or
+/// their sizes differ. For benchmarks weighing one encoding against another.
+double artpipe_vips_psnr(const void *reference, size_t reference_length, const void *encoded, size_t encoded_length);
 /// Makes a noisy colour test image of the given size, encoded by suffix (".jpg", ".png",
 /// ".webp", ".tif"), for tests, benchmarks and the sample collection. Free with artpipe_vips_free.
 int artpipe_vips_make_image(int width, int height, int seed, const char *suffix, int quality, void **output,

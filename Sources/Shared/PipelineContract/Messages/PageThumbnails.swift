@@ -29,6 +29,10 @@ package struct PageThumbnails: PageMessage, Equatable {
         package var status: Status
         package var reason: String?
         package var files: [File]
+        /// The colour a page shows in a thumbnail's place until it loads: the mean of the largest
+        /// thumbnail's pixels in sRGB, as CSS writes it (`#8a7f6b`). Only on `ok` items; absent from
+        /// earlier builds' messages and from thumbnails they made.
+        package var colour: String?
 
         package init(objectNumber: String, status: Status, reason: String? = nil, files: [File] = []) {
             self.objectNumber = objectNumber
