@@ -111,7 +111,7 @@ package struct PageThumbnailHandler: MessageHandler {
         if let earlier = try await files.runIfActive({
             try store.existing(objectNumber: objectNumber, imageURL: imageURL)
         }) {
-            return .settled(try await coloured(earlier, imageURL: imageURL))
+            return .settled(await coloured(earlier, imageURL: imageURL))
         }
         guard let url = URL(string: imageURL) else {
             return .settled(
@@ -152,16 +152,18 @@ package struct PageThumbnailHandler: MessageHandler {
 
     /// `item`, reused from a manifest an earlier build wrote without a colour, with the colour of
     /// its largest file (a JPEG before a WebP of that size, as ``Thumbnailer`` takes it), which
-    /// its manifest then records; as it is when that file is not the one the manifest names.
-    private func coloured(_ item: PageThumbnails.Item, imageURL: String) async throws -> PageThumbnails.Item {
+    /// its manifest then records; as it is when that file cannot be read or is not the one the
+    /// manifest names. A colour is a nicety: nothing here fails the page.
+    private func coloured(_ item: PageThumbnails.Item, imageURL: String) async -> PageThumbnails.Item {
         func rank(_ file: PageThumbnails.File) -> (Int, Int) { (file.size, file.path.hasSuffix(".webp") ? 0 : 1) }
         guard item.status == .ok, item.colour == nil, let largest = item.files.max(by: { rank($0) < rank($1) })
         else { return item }
         let store = self.store
-        guard let bytes = try await files.runIfActive({ try store.read(largest) }),
+        guard let bytes = try? await files.runIfActive({ try store.read(largest) }),
             let colour = await thumbnailer.colour(ofThumbnail: bytes)
         else { return item }
-        try await files.runIfActive { try store.record(colour: colour, of: item, imageURL: imageURL) }
+        // Not recorded, it is read from the file again at the next reuse.
+        _ = try? await files.runIfActive { try store.record(colour: colour, of: item, imageURL: imageURL) }
         var coloured = item
         coloured.colour = colour
         return coloured

@@ -15,17 +15,19 @@ import PipelineContract
 package struct ThumbnailStore: Sendable {
     let output: any OutputStore
     /// Identifies the settings (sizes, qualities, formats); a change makes thumbnails again. JPEG
-    /// alone and WebP alone at one quality keep the keys of the builds before both could be made.
+    /// alone and WebP alone keep the keys of the builds before both could be made (WebP alone
+    /// named by its own quality, however it is given).
     let settingsKey: String
 
     package init(output: any OutputStore, configuration: Thumbnailer.Configuration) {
         self.output = output
         let formats = configuration.formats.isEmpty ? [.jpeg] : configuration.formats.sorted()
+        let quality = configuration.quality(of: formats[0])
+        let webpQuality = configuration.quality(of: .webp)
         self.settingsKey =
-            "sizes=\(configuration.sizes.sorted().map(String.init).joined(separator: ","));q=\(configuration.quality);"
+            "sizes=\(configuration.sizes.sorted().map(String.init).joined(separator: ","));q=\(quality);"
             + formats.map(\.fileExtension).joined(separator: "+")
-            + (formats.contains(.webp) && configuration.quality(of: .webp) != configuration.quality
-                ? ";webpq=\(configuration.quality(of: .webp))" : "")
+            + (formats.count > 1 && formats.contains(.webp) && webpQuality != quality ? ";webpq=\(webpQuality)" : "")
     }
 
     package init(outputDirectory: URL, configuration: Thumbnailer.Configuration) {

@@ -145,6 +145,8 @@ struct WorkRowsTests {
         apply(&state, Self.thumbnails("https://img/1.jpg", .failed, page: "oai:b:1"))
         #expect(state.indexed?.thumbnailStatus == "ok")
         #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/2.jpg.jpg")
+        #expect(state.indexed?.webpThumbnails == ["200": "thumbs/200/aa/2.jpg.webp"])
+        #expect(state.indexed?.colour == "#8a7f6b")
         // The older image's late result on the page of the newer: a row of its own image, no other's.
         apply(&state, Self.thumbnails("https://img/1.jpg", .ok, page: "oai:a:1"))
         #expect(state.indexed?.thumbnails["200"] == "thumbs/200/aa/2.jpg.jpg")
@@ -154,6 +156,8 @@ struct WorkRowsTests {
         state.apply(
             key: WorkRow.thumbnailsKey(of: Self.record, page: "oai:a:1", imageURL: "https://img/2.jpg"), row: nil)
         #expect(state.indexed?.thumbnailStatus == "failed")
+        // A failed thumbnail has no colour and no files, whatever its item says.
+        #expect(state.indexed?.colour == nil && state.indexed?.webpThumbnails == nil)
         // 0.7's row of the image, keyed by its URL, still counts.
         let legacy = WorkRow.thumbnails(imageURL: "https://img/2.jpg", item: Self.item("https://img/2.jpg", .ok))
         apply(&state, legacy)

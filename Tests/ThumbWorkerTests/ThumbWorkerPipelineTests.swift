@@ -263,11 +263,31 @@ struct ThumbWorkerPipelineTests {
         #expect(
             ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey
                 == "sizes=200,400;q=82;jpg+webp;webpq=75")
-        jpeg.webpQuality = nil
         jpeg.formats = [.webp]
+        #expect(
+            ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey == "sizes=200,400;q=75;webp"
+        )
+        jpeg.webpQuality = nil
         #expect(
             ThumbnailStore(outputDirectory: images.output, configuration: jpeg).settingsKey == "sizes=200,400;q=82;webp"
         )
+        // A manifest without a colour whose largest file is no longer the one it names: the item
+        // is reused as it was, without a colour, and nothing fails.
+        let manifests = images.output.appendingPathComponent("thumbs/.manifests")
+        let manifest = try #require(
+            FileManager.default.enumerator(atPath: manifests.path)?.allObjects.compactMap { $0 as? String }.first {
+                $0.hasSuffix(".json")
+            })
+        let manifestURL = manifests.appendingPathComponent(manifest)
+        var fields = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        fields["colour"] = nil
+        try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]).write(to: manifestURL)
+        try Data(try SampleImage.noisy(width: 400, height: 267, seed: 6)).write(
+            to: images.output.appendingPathComponent(item.files[2].path))
+        var uncoloured = item
+        uncoloured.colour = nil
+        #expect(try await images.handler.item(for: images.artwork("SK-BOTH", "/a.jpg")) == uncoloured)
         // The index names the JPEGs; their WebPs, of the same version, stay with them.
         let plan = try ThumbnailPrunePlan(
             output: images.output, referencedPaths: [item.files[0].path], unsettledObjectNumbers: [],

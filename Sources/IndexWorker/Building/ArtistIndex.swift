@@ -71,10 +71,25 @@ package struct ArtistIndex: Codable, Sendable, Equatable {
         package var iiifManifest: String? = nil
         package var iiifImageService: String? = nil
         /// What a page shows until the thumbnail loads (``PageThumbnails/Item/colour``): only
-        /// with an `ok` thumbnail's files.
+        /// with an `ok` thumbnail's files, and only as ``placeholder(_:)`` takes it.
         package var colour: String? = nil
         /// The WebPs made beside the JPEGs of `thumbnails`, by size; nil where there are none.
         package var webpThumbnails: [String: String]? = nil
+
+        /// `colour` if it is `#` and six hex digits, as ThumbWorker writes it; nil for anything
+        /// else a message might carry, which could say more than a colour where a page puts it
+        /// (a style attribute).
+        static func placeholder(_ colour: String?) -> String? {
+            guard let colour else { return nil }
+            let digits = colour.utf8.dropFirst()
+            guard colour.utf8.first == UInt8(ascii: "#"), digits.count == 6,
+                digits.allSatisfy({
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20)
+                })
+            else { return nil }
+            return colour
+        }
 
         /// `files`' paths by size: the JPEGs as ``thumbnails`` and the WebPs (a path ending in
         /// `.webp`) as ``webpThumbnails``; or the WebPs as ``thumbnails`` where there is no JPEG.
@@ -231,7 +246,9 @@ extension ArtistIndex.Work {
             thumbnailReason: item.flatMap { $0.thumbnails.reason($0.item) },
             thumbnails: [:], recordId: artwork.recordId, datestamp: artwork.datestamp)
         (self.thumbnails, webpThumbnails) = Self.paths(of: item.map { $0.thumbnails.files($0.item) } ?? [])
-        if let item, item.thumbnails.status(item.item) == .ok { colour = item.thumbnails.colour(item.item) }
+        if let item, item.thumbnails.status(item.item) == .ok {
+            colour = Self.placeholder(item.thumbnails.colour(item.item))
+        }
         self = described(by: artwork)
     }
 }

@@ -45,19 +45,6 @@ extension GallerySite {
         return html.bytes
     }
 
-    /// `colour` if it is `#` and six hex digits, as ThumbWorker writes it; nil for anything
-    /// else a message might carry, which could say more than a colour in a style attribute.
-    static func cssColour(_ colour: String) -> String? {
-        let digits = colour.utf8.dropFirst()
-        guard colour.utf8.first == UInt8(ascii: "#"), digits.count == 6,
-            digits.allSatisfy({
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20)
-            })
-        else { return nil }
-        return colour
-    }
-
     /// One work: a tile that opens its detail (``workDetailScript``), with its thumbnail, or words
     /// saying why there is none (the reason on hover).
     private static func figure(_ work: ArtistIndex.Work, anchor: String, into html: inout HTMLText) {
@@ -78,7 +65,7 @@ extension GallerySite {
                 html.raw("\">")
             }
             html.raw("<img loading=\"lazy\" ")
-            if let colour = work.colour.flatMap(cssColour) {
+            if let colour = ArtistIndex.Work.placeholder(work.colour) {
                 // In the image's place until it loads, then the mat around it, instead of the style's grey.
                 html.raw("style=\"background:")
                 html.markup(colour)

@@ -124,7 +124,7 @@ package struct WorkRows: Sendable, Equatable {
             thumbnailStatus: artwork.imageURL == nil ? "noImage" : item?.status.rawValue ?? "pending",
             thumbnailReason: item?.status == .failed ? item?.reason : nil,
             thumbnails: paths.thumbnails, recordId: artwork.recordId, datestamp: artwork.datestamp,
-            colour: item?.status == .ok ? item?.colour : nil, webpThumbnails: paths.webp
+            colour: item?.status == .ok ? ArtistIndex.Work.placeholder(item?.colour) : nil, webpThumbnails: paths.webp
         )
         .described(by: artwork)
     }

@@ -87,9 +87,11 @@ int artpipe_vips_header(const void *data, size_t length, int *width, int *height
 }
 
 // The mean of an encoded image's pixels in sRGB, packed as 0xRRGGBB; -1 for an image libvips
-// cannot decode or take to sRGB. Decoded into memory first; the statistics are built and
-// dropped under the pipelines' lock like a resize (the image is a thumbnail, so they cost
-// little). The same bytes give the same colour whichever call reads them.
+// cannot decode or take to sRGB. Decoded into memory first, outside the lock. The conversion
+// and the statistics are built, computed and dropped under the pipelines' lock: they are not
+// resizes, but whether liborc generates code for them is libvips' business, and on a thumbnail
+// they hold the lock for about a millisecond. The same bytes give the same colour whichever
+// call reads them.
 int artpipe_vips_mean_colour(const void *data, size_t length) {
     VipsImage *encoded = vips_image_new_from_buffer(data, length, "", NULL);
     VipsImage *image = encoded ? vips_image_copy_memory(encoded) : NULL;
