@@ -1,5 +1,6 @@
 import ArtpipeRuntime
 import ArtpipeSupport
+import ArtpipeTestKit
 import EmbeddedStore
 import Foundation
 import KafkaClient
@@ -33,13 +34,24 @@ struct WorkStoreTests {
             let shards = IndexShards(count: 4)
             let work = WorkKey(source: "oai", id: "oai:1", isRecord: true)
             let row = WorkRowsTests.version("p1", datestamp: "2026-02-01T00:00:00Z", image: nil)
-            // The first store let go before the file is opened again: it holds the file's lock.
+            // The first store let go before the file is opened again: it holds the file's lock. The
+            // pool's thread may still hold its last call, and so the store, a moment after that
+            // call answered: the file is opened once SQLite no longer says it is locked.
             let sealed = try await Self.sealedStore(in: folder, shards: shards, pool: pool, work: work, row: row)
-            let kept = try WorkStore(
-                folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: pool,
-                kept: StoreCheckpoint(
-                    cluster: nil, topic: ArtpipeTopic.indexWorksState, partitionCount: 4, written: Date(),
-                    fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+            var opened: WorkStore?
+            try await waitUntil("the sealed store to let go of its file", timeout: .seconds(30)) {
+                do {
+                    opened = try WorkStore(
+                        folder: folder, shards: shards, cacheBytes: 64 << 10, threadPool: pool,
+                        kept: StoreCheckpoint(
+                            cluster: nil, topic: ArtpipeTopic.indexWorksState, partitionCount: 4, written: Date(),
+                            fileBytes: sealed.fileBytes, partitions: sealed.partitions))
+                    return true
+                } catch let error as SQLiteError where error.code == 5 {
+                    return false
+                }
+            }
+            let kept = try #require(opened)
             #expect(try await kept.beginRestore(of: 0, under: AssignmentEpoch(1)).resumeOffset == 10)
             #expect(try await kept.count(in: 0) == 1)
             #expect(try await kept.beginRestore(of: 1, under: AssignmentEpoch(1)).resumeOffset == 0)
