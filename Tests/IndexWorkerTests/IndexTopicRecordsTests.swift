@@ -128,6 +128,59 @@ struct IndexTopicRecordsTests {
                 == line)
     }
 
+    @Test("a work's state in the changelog in format 2, its thumbnails without colours, is read without them")
+    func changelogFormatTwo() throws {
+        var state = WorkState(work: Self.work)
+        for row in Self.rows { _ = state.apply(key: row.key(of: Self.work), row: row, shards: IndexShards(count: 4)) }
+        #expect(state.rows.pageImages.contains { $0.item.colour != nil })
+        // Format 2 wrote a thumbnail item's fields up to its files; versions are the same in 2 and 3.
+        func writeItem(_ item: PageThumbnails.Item, into writer: inout CompactWriter) {
+            writer.write(item.objectNumber)
+            writer.write(item.imageURL)
+            writer.write(item.recordId)
+            writer.write(item.status.rawValue)
+            writer.write(item.reason)
+            writer.write(item.files) {
+                $0.write($1.size)
+                $0.write($1.path)
+                $0.write($1.width)
+                $0.write($1.height)
+                $0.write($1.bytes)
+                $0.write($1.sha256)
+            }
+        }
+        var value = CompactWriter()
+        value.write(2)
+        value.write(state.rows.versions) { $0.write($1) }
+        value.write(state.rows.pageImages) {
+            $0.write($1.pageId)
+            $0.write($1.imageURL)
+            writeItem($1.item, into: &$0)
+        }
+        value.write(state.rows.images) {
+            $0.write($1.imageURL)
+            writeItem($1.item, into: &$0)
+        }
+        let restored = try WorkState(work: Self.work, changelogValue: value.bytes, shards: IndexShards(count: 4))
+        #expect(restored.rows.versions == state.rows.versions)
+        #expect(
+            restored.rows.pageImages
+                == state.rows.pageImages.map {
+                    var image = $0
+                    image.item.colour = nil
+                    return image
+                })
+        #expect(
+            restored.rows.images
+                == state.rows.images.map {
+                    var image = $0
+                    image.item.colour = nil
+                    return image
+                })
+        #expect(restored.rows.indexed?.colour == nil && state.rows.indexed?.colour == "#8a7f6b")
+        #expect(restored.rows.indexed?.thumbnails == state.rows.indexed?.thumbnails)
+    }
+
     /// `value`, a format-3 value whose last `absent` fields are format 3's and absent (a row's
     /// colour; a line's colour and WebPs), as format 2 wrote it.
     static func formatTwo(_ value: [UInt8], absent: Int) -> [UInt8] {
