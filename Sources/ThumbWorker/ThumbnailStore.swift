@@ -21,7 +21,7 @@ package struct ThumbnailStore: Sendable {
 
     package init(output: any OutputStore, configuration: Thumbnailer.Configuration) {
         self.output = output
-        let formats = configuration.formats.isEmpty ? [.jpeg] : configuration.formats.sorted()
+        let formats = configuration.orderedFormats
         let quality = configuration.quality(of: formats[0])
         let webpQuality = configuration.quality(of: .webp)
         self.settingsKey =

@@ -19,6 +19,9 @@ package final class Thumbnailer: Sendable {
         /// The WebP's quality where it differs from `quality`.
         package var webpQuality: Int?
 
+        /// The formats in the order each size is written in: JPEG alone when none is named.
+        var orderedFormats: [ThumbnailFormat] { formats.isEmpty ? [.jpeg] : formats.sorted() }
+
         /// The quality `format` is written at.
         func quality(of format: ThumbnailFormat) -> Int { format == .webp ? webpQuality ?? quality : quality }
         package var maxPixels: Int = 100_000_000
@@ -111,12 +114,14 @@ package final class Thumbnailer: Sendable {
 
     /// The peak signal-to-noise ratio, in dB, of `encoded` against `reference`, two encoded images
     /// of one size (99 for the same pixels); nil when either cannot be read or their sizes differ.
-    /// For benchmarks weighing one encoding against another; it decodes both at full size.
-    package static func peakSignalToNoise(of encoded: [UInt8], against reference: [UInt8]) throws -> Double? {
-        try LibVips.start()
-        let ratio = reference.withUnsafeBytes { reference in
-            encoded.withUnsafeBytes {
-                artpipe_vips_psnr(reference.baseAddress, reference.count, $0.baseAddress, $0.count)
+    /// For benchmarks weighing one encoding against another; it decodes both at full size, on
+    /// the thumbnailer's pool.
+    package func peakSignalToNoise(of encoded: [UInt8], against reference: [UInt8]) async throws -> Double? {
+        let ratio = try await threadPool.runIfActive {
+            reference.withUnsafeBytes { reference in
+                encoded.withUnsafeBytes {
+                    artpipe_vips_psnr(reference.baseAddress, reference.count, $0.baseAddress, $0.count)
+                }
             }
         }
         return ratio < 0 ? nil : ratio
@@ -176,7 +181,7 @@ package final class Thumbnailer: Sendable {
         -> Thumbnails
     {
         let count = sizes.count
-        let formats = configuration.formats.isEmpty ? [.jpeg] : configuration.formats.sorted()
+        let formats = configuration.orderedFormats
         var outputs = [UnsafeMutableRawPointer?](repeating: nil, count: count * formats.count)
         var lengths = [Int](repeating: 0, count: count * formats.count)
         var widths = [Int32](repeating: 0, count: count)
