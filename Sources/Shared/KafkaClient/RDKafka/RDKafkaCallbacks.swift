@@ -15,6 +15,8 @@ final class RDKafkaCallbacks: @unchecked Sendable {
     var deliveryReports = false
     /// Told of each record delivered, before its sender hears of it.
     var acknowledged: KafkaAcknowledgedOffsets?
+    /// Whether the configured assignment strategy is cooperative; set before the handle exists.
+    private(set) var configuredCooperative = false
 
     init(logger: Logger) {
         self.logger = logger
@@ -25,8 +27,10 @@ final class RDKafkaCallbacks: @unchecked Sendable {
         return Unmanaged<RDKafkaCallbacks>.fromOpaque(opaque).takeUnretainedValue()
     }
 
-    /// Installs the C trampolines on `conf`.
-    func install(on conf: OpaquePointer) {
+    /// Installs the C trampolines on `conf`, made from `properties`.
+    func install(on conf: OpaquePointer, properties: [(String, String)]) {
+        configuredCooperative = RDKafkaRebalance.isCooperative(
+            strategy: properties.last { $0.0 == "partition.assignment.strategy" }?.1)
         rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(self).toOpaque())
         rd_kafka_conf_set_log_cb(conf) { handle, level, facility, text in
             guard let callbacks = RDKafkaCallbacks.from(handle) else { return }
@@ -60,7 +64,9 @@ final class RDKafkaCallbacks: @unchecked Sendable {
         if rebalance != nil {
             rd_kafka_conf_set_rebalance_cb(conf) { handle, error, partitions, _ in
                 guard let handle, let partitions, let callbacks = RDKafkaCallbacks.from(handle) else { return }
-                let rebalance = RDKafkaRebalance(handle: handle, error: error, list: partitions)
+                let rebalance = RDKafkaRebalance(
+                    handle: handle, error: error, list: partitions,
+                    configuredCooperative: callbacks.configuredCooperative)
                 guard let client = callbacks.client, let handler = callbacks.rebalance else {
                     // A client being destroyed: answer as librdkafka would without a callback.
                     if case .assign = rebalance.kind { rebalance.accept() } else { rebalance.release() }

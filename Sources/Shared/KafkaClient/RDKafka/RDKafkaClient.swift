@@ -20,7 +20,7 @@ final class RDKafkaClient: @unchecked Sendable {
     /// Creates a handle. `properties` are applied in order, so later ones override earlier ones.
     init(type: Kind, properties: [(String, String)], callbacks: RDKafkaCallbacks) throws {
         let conf = try RDKafkaConfig.make(properties)
-        callbacks.install(on: conf)
+        callbacks.install(on: conf, properties: properties)
         var errstr = [CChar](repeating: 0, count: 512)
         // On success rd_kafka_new takes ownership of conf.
         let rdType = type == .producer ? RD_KAFKA_PRODUCER : RD_KAFKA_CONSUMER

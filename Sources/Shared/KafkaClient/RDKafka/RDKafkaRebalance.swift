@@ -18,17 +18,34 @@ struct RDKafkaRebalance {
     private let handle: OpaquePointer
     private let list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
 
-    init(handle: OpaquePointer, error: rd_kafka_resp_err_t, list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>)
-    {
+    /// `configuredCooperative` stands in for the group's protocol when librdkafka cannot name it:
+    /// `rd_kafka_rebalance_protocol` answers NULL while the consumer's group is being torn down
+    /// (a close racing a rebalance).
+    init(
+        handle: OpaquePointer, error: rd_kafka_resp_err_t, list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>,
+        configuredCooperative: Bool
+    ) {
         self.handle = handle
         self.list = list
         self.partitions = RDKafkaTopicPartitionList.topicPartitions(list)
-        self.cooperative = String(cString: rd_kafka_rebalance_protocol(handle)) == "COOPERATIVE"
+        if let protocolName = rd_kafka_rebalance_protocol(handle) {
+            self.cooperative = String(cString: protocolName) == "COOPERATIVE"
+        } else {
+            self.cooperative = configuredCooperative
+        }
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS: kind = .assign
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS: kind = .revoke
         default: kind = .failed(KafkaError("rebalance", rdError: error))
         }
+    }
+
+    /// Whether `partition.assignment.strategy`, as configured, makes the group cooperative:
+    /// librdkafka requires every assignor listed to speak one protocol, and only
+    /// `cooperative-sticky` speaks the cooperative one. librdkafka's default is eager.
+    static func isCooperative(strategy: String?) -> Bool {
+        guard let strategy else { return false }
+        return strategy.split(separator: ",").contains { $0.filter { !$0.isWhitespace } == "cooperative-sticky" }
     }
 
     /// Whether the partitions were taken without a chance to commit (the session expired).
