@@ -225,7 +225,9 @@ struct ArtistIndexTests {
 
 @Suite("The gallery site")
 struct GallerySiteTests {
-    static func site() -> [String: String] {
+    /// The gallery of five works by five artists (hostile titles and colours among them), as
+    /// published without a site's address, or with `address`.
+    static func site(at address: SiteAddress? = nil) -> [String: String] {
         func work(_ number: String, _ artist: String, _ title: String) -> Artwork {
             Artwork(
                 objectNumber: number, title: title, artist: artist, imageURL: "https://x/\(number)", width: nil,
@@ -246,7 +248,9 @@ struct GallerySiteTests {
             .init(size: 200, path: "thumbs/200/A2.webp", width: 200, height: 200, bytes: 1, sha256: "w"))
         thumbnails.items[2].colour = "red;background-image:url(//x.example/)"
         inputs.add(thumbnails)
-        return IndexLayout.files(for: ArtistIndex.build(from: inputs)).mapValues { String(decoding: $0, as: UTF8.self) }
+        return IndexLayout.files(for: ArtistIndex.build(from: inputs), site: address).mapValues {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     @Test("a work's paths: its JPEGs as its thumbnails and WebPs beside them; WebPs alone as its thumbnails")

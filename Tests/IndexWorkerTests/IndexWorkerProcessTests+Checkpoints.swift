@@ -34,7 +34,7 @@ extension IndexWorkerProcessTests {
     }
 
     @Test(
-        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes, and kept again at each restart after; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes"
+        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes, and kept again at each restart after; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes; given a --site-url, every shard rendered whole, to that site's bytes"
     )
     func restartOnItsState() async throws {
         let pages = Self.checkpointPages
@@ -143,6 +143,22 @@ extension IndexWorkerProcessTests {
             quiet.signal(SIGTERM)
             #expect(try await quiet.waitForExit(timeout: .seconds(40)) == 0)
         }
+
+        // Given a site's address: every shard is rendered whole again, since its pages now name
+        // it (Open Graph), and the one pass's bytes for that site, its sitemap among them.
+        var served = grown
+        let site = "https://gallery.example.org/art/"
+        try served.serve(at: site)
+        let addressed = try served.startWorker(flags: ["--state", state.path, "--site-url", site])
+        defer { addressed.stop() }
+        try await served.waitForExpectedIndex(workers: [addressed])
+        #expect(
+            Self.logged("another --site-url", by: addressed).count == 1
+                && Self.logged("keeps its published files", by: addressed).isEmpty,
+            "\(addressed.logSummary())")
+        #expect(served.expected.files.keys.contains("sitemap.xml"))
+        addressed.signal(SIGTERM)
+        #expect(try await addressed.waitForExit(timeout: .seconds(40)) == 0)
 
         // The works' file cut short after its seal: refused, made afresh, restored in full.
         let works = state.appendingPathComponent("works.sqlite")

@@ -21,7 +21,8 @@ struct IndexWorkerProcessTests {
         var environment: [String: String] = [:]
         let messages: [KafkaProducerRecord]
         let index: ArtistIndex
-        let expected: PublishedFiles
+        private(set) var expected: PublishedFiles
+        private let staged: [StagedIndexBuild.Input]
 
         /// The recorded pages with their thumbnails, and a page the fetch worker gave up on.
         /// - Parameter output: an output folder to publish to; a new one by default.
@@ -94,7 +95,14 @@ struct IndexWorkerProcessTests {
             outFlags = ["--out", self.output.path]
             self.messages = messages
             self.index = index
+            self.staged = staged
             expected = PublishedFiles(try StagedIndexBuild.files(staged, partitions: 3))
+        }
+
+        /// Expects the files as copies given `--site-url` with `site` publish them.
+        mutating func serve(at site: String) throws {
+            let address = try #require(SiteAddress(site))
+            expected = PublishedFiles(try StagedIndexBuild.files(staged, partitions: 3, site: address))
         }
 
         /// Runs `body` with a setup whose workers publish to a bucket of a Ceph gateway of its own.

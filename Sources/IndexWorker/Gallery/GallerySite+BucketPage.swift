@@ -1,14 +1,19 @@
 import ArtpipeSupport
 
 extension GallerySite {
-    /// `gallery/<bucket>.html`: each of the bucket's artist slices with its works.
-    static func bucketPage(_ bucket: Int, _ slices: [IndexLayout.Slice], of index: IndexContent, plan: IndexLayout.Plan)
-        -> [UInt8]
-    {
+    /// `gallery/<bucket>.html`: each of the bucket's artist slices with its works; with `site`,
+    /// its Open Graph properties (``OpenGraph``).
+    static func bucketPage(
+        _ bucket: Int, _ slices: [IndexLayout.Slice], of index: IndexContent, plan: IndexLayout.Plan,
+        site: SiteAddress? = nil
+    ) -> [UInt8] {
         let works = slices.map(\.works.count).reduce(0, +)
         var html = HTMLText(reservingCapacity: 300 * works + 4096)
         let names = slices.map { displayName(index.artists[$0.artist].name) }
-        html.head(title: names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : ""), style: "style.css")
+        let title = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+        html.head(
+            title: title, style: "style.css",
+            openGraph: site.map { openGraph(bucket, slices, of: index, works: works, title: title, site: $0) })
         html.raw("<header><a href=\"../index.html\">All artists</a></header>\n")
         var linked = LinkedData(bucket: bucket, works: works)
         for slice in slices {
@@ -43,6 +48,25 @@ extension GallerySite {
         html.raw(workDetailScript)
         html.raw("</body></html>\n")
         return html.bytes
+    }
+
+    /// A bucket page's Open Graph properties: its title, how many works it shows, and the image
+    /// of its first work that has one (the larger thumbnail where made).
+    private static func openGraph(
+        _ bucket: Int, _ slices: [IndexLayout.Slice], of index: IndexContent, works: Int, title: String,
+        site: SiteAddress
+    ) -> OpenGraph {
+        var graph = OpenGraph(
+            site: site, title: title, description: works == 1 ? "1 work" : "\(grouped(works)) works",
+            path: bucketPath(bucket))
+        search: for slice in slices {
+            for work in index.works(of: slice.artist, slice.works) {
+                guard let image = work.thumbnails[detailSize] ?? work.thumbnails[preferredSize] else { continue }
+                graph.image = (image, work.title.isEmpty ? work.objectNumber : work.title)
+                break search
+            }
+        }
+        return graph
     }
 
     /// One work: a tile that opens its detail (``workDetailScript``), with its thumbnail, or words

@@ -1,10 +1,17 @@
 import ArtpipeSupport
 
 extension GallerySite {
-    static func frontPage(totals: ArtistIndex.Totals, letters: [Letter]) -> [UInt8] {
+    /// The front page; with `site`, its Open Graph properties (``OpenGraph``).
+    static func frontPage(totals: ArtistIndex.Totals, letters: [Letter], site: SiteAddress? = nil) -> [UInt8] {
         var html = HTMLText(reservingCapacity: 8192)
         let heading = "\(grouped(totals.works)) works by \(grouped(totals.artists)) artists"
-        html.head(title: "artpipe — " + heading, style: stylePath)
+        html.head(
+            title: "artpipe — " + heading, style: stylePath,
+            openGraph: site.map {
+                OpenGraph(
+                    site: $0, title: "artpipe — " + heading,
+                    description: heading + ", by artist, with a search over their names", path: frontPagePath)
+            })
         html.raw("<header><h1>")
         html.markup(heading)
         html.raw("</h1>\n<p class=\"totals\">")

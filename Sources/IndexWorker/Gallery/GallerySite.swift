@@ -49,13 +49,14 @@ package enum GallerySite {
     ///   - artists: every artist's entry, in index order.
     ///   - searchLines: their lines of `gallery/artists.js`, in runs (``ArtistLists``).
     ///   - letterPages: the last call's letter pages, made again only where changed.
+    ///   - site: where the gallery is served: the front page's Open Graph properties name it.
     static func sharedFiles(
         totals: ArtistIndex.Totals, artists: [ArtistEntry], searchLines: [[UInt8]],
-        letterPages: LetterPages = LetterPages()
+        letterPages: LetterPages = LetterPages(), site: SiteAddress? = nil
     ) -> [String: [UInt8]] {
         let letters = Letter.group(artists)
         var files: [String: [UInt8]] = [
-            frontPagePath: frontPage(totals: totals, letters: letters),
+            frontPagePath: frontPage(totals: totals, letters: letters, site: site),
             stylePath: Array(style.utf8),
             artistListPath: artistList(searchLines),
         ]

@@ -1,12 +1,15 @@
 extension IndexLayout {
     /// The bucket files of a shard's index (one that holds the shard's artists only): its
-    /// `works/` and `gallery/` bucket files, the bytes the whole index has for them.
-    package static func bucketFiles(of shardIndex: ArtistIndex, shards: IndexShards) -> [String: [UInt8]] {
+    /// `works/` and `gallery/` bucket files, the bytes the whole index has for them (with `site`,
+    /// as served there).
+    package static func bucketFiles(of shardIndex: ArtistIndex, shards: IndexShards, site: SiteAddress? = nil)
+        -> [String: [UInt8]]
+    {
         let index = IndexContent(shardIndex)
         let plan = Plan(index, shards: shards)
         var files: [String: [UInt8]] = [:]
         for bucket in plan.buckets.keys {
-            for (path, bytes) in bucketFiles(bucket, of: index, plan: plan) { files[path] = bytes }
+            for (path, bytes) in bucketFiles(bucket, of: index, plan: plan, site: site) { files[path] = bytes }
         }
         return files
     }

@@ -62,7 +62,8 @@ package enum IndexLayout {
     }
 
     /// Every file of `index`, by path relative to the output directory, its buckets laid out
-    /// for `shards`; with `site`, a sitemap of its pages there (``Sitemap``).
+    /// for `shards`; with `site`, a sitemap of its pages there (``Sitemap``) and the pages' Open
+    /// Graph properties (``OpenGraph``).
     package static func files(
         for index: ArtistIndex, shards: IndexShards = .one, site: SiteAddress? = nil
     ) -> [String: [UInt8]] {
@@ -70,17 +71,20 @@ package enum IndexLayout {
         let plan = Plan(index, shards: shards)
         var files = sharedFiles(for: index, plan: plan, site: site)
         for bucket in plan.buckets.keys {
-            for (path, bytes) in bucketFiles(bucket, of: index, plan: plan) { files[path] = bytes }
+            for (path, bytes) in bucketFiles(bucket, of: index, plan: plan, site: site) { files[path] = bytes }
         }
         return files
     }
 
-    /// The files of one bucket: its works and its gallery page.
-    static func bucketFiles(_ bucket: Int, of index: IndexContent, plan: Plan) -> [(path: String, bytes: [UInt8])] {
+    /// The files of one bucket: its works and its gallery page (with `site`, its page's Open
+    /// Graph properties).
+    static func bucketFiles(_ bucket: Int, of index: IndexContent, plan: Plan, site: SiteAddress? = nil) -> [(
+        path: String, bytes: [UInt8]
+    )] {
         let slices = plan.buckets[bucket] ?? []
         return [
             (worksPath(bucket), WorkLines.render(slices, of: index)),
-            (GallerySite.bucketPath(bucket), GallerySite.bucketPage(bucket, slices, of: index, plan: plan)),
+            (GallerySite.bucketPath(bucket), GallerySite.bucketPage(bucket, slices, of: index, plan: plan, site: site)),
         ]
     }
 
@@ -99,14 +103,15 @@ package enum IndexLayout {
     /// - Parameters:
     ///   - letterPages: the last call's letter pages, made again only where changed.
     ///   - artistLists: the last call's runs of the lists of every artist, joined again only where changed.
-    ///   - site: where the gallery is served: a sitemap of its pages there; nil, none.
+    ///   - site: where the gallery is served: a sitemap of its pages there, and the front page's
+    ///     Open Graph properties; nil, neither.
     static func sharedFiles(
         totals: ArtistIndex.Totals, crawls: [ArtistIndex.Crawl], artists: [ArtistEntry],
         letterPages: LetterPages = LetterPages(), artistLists: ArtistLists = ArtistLists(), site: SiteAddress? = nil
     ) -> [String: [UInt8]] {
         let lines = artistLists.lines(of: artists)
         var files = GallerySite.sharedFiles(
-            totals: totals, artists: artists, searchLines: lines.search, letterPages: letterPages)
+            totals: totals, artists: artists, searchLines: lines.search, letterPages: letterPages, site: site)
         files[manifestPath] = IndexManifest.render(totals: totals, crawls: crawls, artists: lines.manifest)
         if let site {
             // The front page, the letter pages, then the bucket pages that hold works, each in order.

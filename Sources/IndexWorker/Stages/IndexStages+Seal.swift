@@ -44,7 +44,7 @@ extension IndexStages {
                 }
                 let checkpoint = StoreCheckpoint(
                     cluster: bounds.clusterID, topic: topic, partitionCount: partitions, written: now,
-                    fileBytes: sealed.fileBytes, partitions: marks, build: BuildIdentity.current)
+                    fileBytes: sealed.fileBytes, partitions: marks, build: rendering.identity)
                 let path = stateFolder.url.appendingPathComponent(name).path
                 try await threadPool.runIfActive { try checkpoint.write(to: StoreCheckpoint.location(of: path)) }
                 logger.info(

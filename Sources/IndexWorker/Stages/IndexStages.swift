@@ -19,6 +19,8 @@ package struct IndexStages: Sendable {
     package let acknowledged = KafkaAcknowledgedOffsets()
     /// Held for the copy's life: no other process uses its files.
     let stateFolder: StateFolder
+    /// How the copy renders its shards: its checkpoints record it.
+    let rendering: ShardRendering
     /// What the copy asks before it writes a file or sends a row, when it runs one: nothing,
     /// while a stall may have cost it its partitions (``GroupMembershipFence``).
     package let fence: GroupMembershipFence?
@@ -44,7 +46,8 @@ package struct IndexStages: Sendable {
     ///   entry never waits behind a publish round reading a shard's lines.
     /// - Parameter fence: asked before every write to the output (and, through
     ///   ``WorkerLaunchSettings/fence``, every send).
-    /// - Parameter site: where the gallery is served: the publisher writes a sitemap of its pages.
+    /// - Parameter site: where the gallery is served: the publisher writes a sitemap of its pages,
+    ///   and their Open Graph properties; a checkpoint records it (``ShardRendering``).
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: StateFolder, kept: StateCheckpoints = StateCheckpoints(),
@@ -52,6 +55,7 @@ package struct IndexStages: Sendable {
         fence: GroupMembershipFence? = nil, site: SiteAddress? = nil, logger: Logger
     ) throws {
         stateFolder = state
+        rendering = ShardRendering(site: site)
         let state = state.url
         self.fence = fence
         // The cache is shared between the stages' three files.

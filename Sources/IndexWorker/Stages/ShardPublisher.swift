@@ -99,7 +99,7 @@ package final class ShardPublisher: @unchecked Sendable {
         let progress = artists.progress
         writer = ShardWriter(
             known: known, summaries: summaries, shards: shards, lock: round,
-            holds: { progress.holds($0, under: $1) }, logger: logger)
+            holds: { progress.holds($0, under: $1) }, site: site, logger: logger)
         // How long a round of a complete index waits for the rows its target waits for to go
         // through this copy's works stage, and then for its shards to read them.
         offsets = KafkaGroupPositions(configuration: kafka, logger: logger)

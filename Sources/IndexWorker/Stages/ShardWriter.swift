@@ -22,6 +22,8 @@ final class ShardWriter: @unchecked Sendable {
     private let lock: NSLock
     /// Whether a shard is still held under an assignment: asked right before each write.
     private let holds: @Sendable (Int, AssignmentEpoch) -> Bool
+    /// Where the gallery is served: the bucket pages' Open Graph properties name it.
+    private let site: SiteAddress?
     private let logger: Logger
     /// Each shard's assignment it was last written under.
     private var writtenUnder: [Int: AssignmentEpoch] = [:]
@@ -30,10 +32,10 @@ final class ShardWriter: @unchecked Sendable {
 
     init(
         known: KnownOutput, summaries: IndexSummaries, shards: IndexShards, lock: NSLock,
-        holds: @escaping @Sendable (Int, AssignmentEpoch) -> Bool, logger: Logger
+        holds: @escaping @Sendable (Int, AssignmentEpoch) -> Bool, site: SiteAddress? = nil, logger: Logger
     ) {
         (self.known, self.summaries, self.shards, self.lock) = (known, summaries, shards, lock)
-        (self.holds, self.logger) = (holds, logger)
+        (self.holds, self.site, self.logger) = (holds, site, logger)
     }
 
     /// Forgets every shard's last write: each is written whole at its next turn (the index was
@@ -110,7 +112,9 @@ final class ShardWriter: @unchecked Sendable {
         let rendered = { (bucket: Int) in view.buckets?.contains(bucket) ?? true }
         var files: [String: [UInt8]] = [:]
         for bucket in plan.buckets.keys where rendered(bucket) {
-            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
+            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan, site: site) {
+                files[path] = bytes
+            }
         }
         let count = try lock.withLock {
             guard stillHeld(view.shard, under: epoch) else { return 0 }

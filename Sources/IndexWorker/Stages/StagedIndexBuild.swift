@@ -20,8 +20,10 @@ package enum StagedIndexBuild {
         }
     }
 
-    /// Every published file, for topics of `partitions` partitions.
-    package static func files(_ inputs: [Input], partitions: Int) throws -> [String: [UInt8]] {
+    /// Every published file, for topics of `partitions` partitions (with `site`, as copies given
+    /// that `--site-url` publish them).
+    package static func files(_ inputs: [Input], partitions: Int, site: SiteAddress? = nil) throws -> [String: [UInt8]]
+    {
         let shards = IndexShards(count: partitions)
         // Which page partition a page is in changes no file: the summaries merge in any grouping.
         var pages = PagePartition(partition: 0)
@@ -34,27 +36,26 @@ package enum StagedIndexBuild {
                 for line in out.artists { try shardWorks[line.shard].apply(line.work, line.row) }
             }
         }
-        return try files(of: shardWorks, pages: [pages.summary], partitions: partitions)
+        return try files(of: shardWorks, pages: [pages.summary], partitions: partitions, site: site)
     }
 
     /// Every published file of `shards` (one per shard, in order) and the page partitions'
     /// `pages` summaries (any grouping of the pages; the partitions not named hold none).
-    package static func files(of shards: [ShardWorks], pages: [PagesSummary], partitions: Int) throws -> [String:
-        [UInt8]]
-    {
+    package static func files(
+        of shards: [ShardWorks], pages: [PagesSummary], partitions: Int, site: SiteAddress? = nil
+    ) throws -> [String: [UInt8]] {
         let layout = IndexShards(count: partitions)
         var files: [String: [UInt8]] = [:]
         var summaries: [ShardSummary] = []
         for state in shards {
             let index = try state.index
-            files.merge(IndexLayout.bucketFiles(of: index, shards: layout)) { first, _ in first }
+            files.merge(IndexLayout.bucketFiles(of: index, shards: layout, site: site)) { first, _ in first }
             summaries.append(ShardSummary(shard: state.shard, index: index))
         }
         let pageSummaries =
             pages + (pages.count..<max(partitions, pages.count)).map { PagesSummary(partition: $0, outlines: []) }
-        files.merge(IndexAssembly.sharedFiles(shards: summaries, pages: pageSummaries, layout: layout)) { first, _ in
-            first
-        }
+        let shared = IndexAssembly.sharedFiles(shards: summaries, pages: pageSummaries, layout: layout, site: site)
+        files.merge(shared) { first, _ in first }
         return files
     }
 }

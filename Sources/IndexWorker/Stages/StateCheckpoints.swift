@@ -34,7 +34,7 @@ package struct StateCheckpoints: Sendable {
     /// `threadPool`.
     package static func take(
         from folder: StateFolder, partitions: Int, kafka: KafkaClientConfiguration, timeout: Duration,
-        threadPool: NIOThreadPool, logger: Logger
+        rendering: ShardRendering, threadPool: NIOThreadPool, logger: Logger
     ) async throws -> StateCheckpoints {
         let found = try await threadPool.runIfActive {
             StateFile.allCases.compactMap { file -> (file: StateFile, taken: Result<StoreCheckpoint, any Error>)? in
@@ -92,15 +92,15 @@ package struct StateCheckpoints: Sendable {
                             "partitions of a kept state file restored in full: their marks carry no tally",
                             metadata: ["state.file": "\(name)", "kafka.partitions": "\(untallied)"])
                     }
-                    // What a shard's summary says was published is this build's rendering:
-                    // another build renders each shard again.
-                    let (sameBuild, rendered) = checkpoint.keepingPublished(by: BuildIdentity.current)
-                    checkpoint = sameBuild
+                    // What a shard's summary says was published is this rendering's: another
+                    // build, or another site address, renders each shard again.
+                    let (sameRendering, rendered) = checkpoint.keepingPublished(by: rendering.identity)
+                    checkpoint = sameRendering
                     if !rendered.isEmpty {
                         logger.info(
-                            BuildIdentity.current == nil
+                            rendering.build == nil
                                 ? "shards kept from a clean stop are rendered whole again: this build's id is unknown"
-                                : "shards kept from a clean stop are rendered whole again: another build wrote their checkpoint",
+                                : "shards kept from a clean stop are rendered whole again: another build, or another --site-url, wrote their checkpoint",
                             metadata: ["state.file": "\(name)", "kafka.partitions": "\(rendered)"])
                     }
                     let (kept, moved) = checkpoint.leavingOut(

@@ -74,8 +74,10 @@ package struct StoreCheckpoint: Codable, Sendable, Equatable {
     /// The store file's size when sealed: one cut short since is refused.
     package var fileBytes: Int64
     package var partitions: [Int: Mark]
-    /// The build of artpipe that wrote it (``BuildIdentity``), where known: another build may
-    /// render the same rows otherwise, so only this one keeps the marks' ``Mark/published``.
+    /// The build of artpipe that wrote it (``BuildIdentity``), where known, and whatever else
+    /// decides how its rows are rendered (the index's site address): another build, or another
+    /// setting, may render the same rows otherwise, so only the same keeps the marks'
+    /// ``Mark/published``.
     package var build: String?
 
     package init(

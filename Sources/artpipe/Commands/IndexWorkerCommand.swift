@@ -54,7 +54,8 @@ struct IndexWorkerCommand: AsyncParsableCommand {
     @Option(
         help: """
             The absolute http(s) URL the published folder or bucket is served at (https://gallery.example.org/): \
-            the worker then writes sitemap.xml there, the gallery's pages as search engines read them.
+            the worker then writes sitemap.xml there, the gallery's pages as search engines read them, \
+            and the pages' Open Graph properties (what a shared link shows). Changing it renders every page again.
             """)
     var siteURL: String?
 
@@ -111,7 +112,7 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                         ? StateCheckpoints()
                         : try await StateCheckpoints.take(
                             from: folder, partitions: partitions, kafka: client, timeout: settings.connectTimeout,
-                            threadPool: storeThreads, logger: logger)
+                            rendering: ShardRendering(site: site), threadPool: storeThreads, logger: logger)
                     let stages = try await storeThreads.runIfActive {
                         try IndexStages(
                             partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
