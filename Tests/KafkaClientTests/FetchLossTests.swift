@@ -73,38 +73,3 @@ struct FetchLossTests {
         #expect(!logs.contains { $0.level == .warning && $0.message.hasPrefix("a fetch had skipped") })
     }
 }
-
-struct LoggedLine: Sendable, CustomStringConvertible {
-    let level: Logger.Level
-    let message: String
-    let metadata: [String: String]
-    var description: String { "\(level) \(message) \(metadata)" }
-}
-
-/// A log handler that keeps what it is given, for tests that check what was said.
-struct LoggedLines: LogHandler {
-    private let kept = Arc()
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    var lines: [LoggedLine] { kept.lines.withLock { $0 } }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        kept.lines.withLock {
-            $0.append(
-                LoggedLine(
-                    level: event.level, message: "\(event.message)",
-                    metadata: merged.mapValues { "\($0)" }))
-        }
-    }
-
-    private final class Arc: Sendable {
-        let lines = Mutex<[LoggedLine]>([])
-    }
-}

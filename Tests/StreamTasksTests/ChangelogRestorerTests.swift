@@ -1,6 +1,7 @@
 import ArtpipeTestKit
 import KafkaClient
 import KafkaTestKit
+import Logging
 import Synchronization
 import Testing
 
@@ -49,6 +50,46 @@ struct ChangelogRestorerTests {
         await cluster.shutdown()
     }
 
+    @Test(
+        "a row a restore leaves out is passed over and counted, the partition restored past it; the first is named in one warning; any other error fails the restore"
+    )
+    func rowsLeftOut() async throws {
+        let (cluster, topic) = try await Self.changelog()
+        let lines = LoggedLines()
+        let logger = Logger(label: "test") { _ in lines }
+        // Offsets 1 and 3 of partition 1 are unreadable to this restore.
+        let restores = (0..<3).map { partition in
+            Collecting(leavingOut: partition == 1 ? ["p1-1", "p1-3"] : [])
+        }
+        let restorer = ChangelogRestorer(kafka: KafkaClientConfiguration(brokers: cluster.brokers), logger: logger)
+        let ends = try await restorer.restore(
+            topic, into: Dictionary(uniqueKeysWithValues: restores.enumerated().map { $0 }))
+        #expect(restores[1].values.withLock { $0 } == ["p1-0", "p1-2", "p1-4"])
+        #expect(ends == [0: 5, 1: 5, 2: 5] && restores.allSatisfy { $0.finished.withLock { $0 } })
+        let warnings = lines.lines.filter { $0.level == .warning }
+        #expect(warnings.count == 1, "\(lines.lines)")
+        #expect(
+            warnings.first.map {
+                $0.message == "changelog rows this build cannot read were left out of the restore"
+                    && $0.metadata["rows.left.out"] == "2" && $0.metadata["kafka.partition"] == "1"
+                    && $0.metadata["kafka.offset"] == "1" && $0.metadata["error"] == "unreadable: p1-1"
+            } == true, "\(warnings)")
+        #expect(RowLeftOut(Unreadable(value: "x")).failureClass == .forGood)
+
+        // Any other error fails the restore.
+        let failing = Collecting(failingAt: "p0-2")
+        await #expect(throws: Unreadable.self) {
+            _ = try await restorer.restore(topic, into: [0: failing])
+        }
+        #expect(!failing.finished.withLock { $0 })
+        await cluster.shutdown()
+    }
+
+    struct Unreadable: Error, CustomStringConvertible {
+        let value: String
+        var description: String { "unreadable: \(value)" }
+    }
+
     /// A changelog of three partitions, five rows each: `p<partition>-<offset>`.
     static func changelog() async throws -> (TestCluster, String) {
         let cluster = try TestCluster()
@@ -68,13 +109,19 @@ struct ChangelogRestorerTests {
         let values = Mutex<[String]>([])
         let finished = Mutex(false)
         let resumeOffset: Int64
+        /// Rows it throws ``RowLeftOut`` for, and the row it fails at.
+        let leftOut: Set<String>
+        let failure: String?
 
-        init(resumingAt offset: Int64 = 0) {
-            resumeOffset = offset
+        init(resumingAt offset: Int64 = 0, leavingOut: Set<String> = [], failingAt failure: String? = nil) {
+            (resumeOffset, leftOut, self.failure) = (offset, leavingOut, failure)
         }
 
         func restore(_ message: KafkaConsumerMessage) throws {
-            values.withLock { $0.append(String(decoding: message.value, as: UTF8.self)) }
+            let value = String(decoding: message.value, as: UTF8.self)
+            if leftOut.contains(value) { throw RowLeftOut(Unreadable(value: value)) }
+            if value == failure { throw Unreadable(value: value) }
+            values.withLock { $0.append(value) }
         }
 
         func finish() async throws { finished.withLock { $0 = true } }

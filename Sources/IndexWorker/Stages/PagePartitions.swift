@@ -299,7 +299,14 @@ package actor PagePartitions: RestorableStore {
 
         func restore(_ message: KafkaConsumerMessage) throws {
             end = message.offset + 1
-            guard let entry = try? IndexTopicRecords.pageEntry(message) else { return }
+            let read: PageEntry?
+            do {
+                read = try IndexTopicRecords.pageEntry(message)
+            } catch {
+                // Another build's entry (a later format): left out, and said.
+                throw RowLeftOut(error)
+            }
+            guard let entry = read else { return }
             let partition = state.partition
             try restoring.epochs.withLock { restoring in
                 guard restoring[partition] == epoch else { return }

@@ -179,7 +179,13 @@ package final class ShardStates: RestorableStore {
         }
         // Each row applied as the stage would.
         return RowRestore(resumingAt: resume) { message in
-            guard let input = try? IndexTopicRecords.artistRow(message) else { return }
+            let input: (work: WorkKey, row: ShardWorks.Row?)
+            do {
+                input = try IndexTopicRecords.artistRow(message)
+            } catch {
+                // The stage's live reader sets the same row aside (its input is this changelog).
+                throw RowLeftOut(error)
+            }
             try self.state.withLock {
                 try self.apply(input.work, input.row, shard: shard, epoch: epoch, offset: message.offset, in: &$0)
             }

@@ -56,11 +56,15 @@ package struct ChangelogRestorer: Sendable {
                 guard scanned.error == nil, let restore = restores[partition], holds(partition) else { return }
                 do {
                     try restore.restore(message)
-                    scanned.ends[partition] = message.offset + 1
                     scanned.rows += 1
+                } catch let leftOut as RowLeftOut {
+                    if scanned.leftOut == 0 { scanned.firstLeftOut = (partition, message.offset, leftOut) }
+                    scanned.leftOut += 1
                 } catch {
                     scanned.error = error
+                    return
                 }
+                scanned.ends[partition] = message.offset + 1
             }
             try await KafkaTopicSnapshot.scan(
                 changelog, from: Dictionary(uniqueKeysWithValues: read.map { (Int32($0.key), $0.value.resumeOffset) }),
@@ -70,6 +74,14 @@ package struct ChangelogRestorer: Sendable {
                 // Nothing left to restore once no partition of it is held.
                 continuing: { read.keys.contains(where: holds) }, visit: visit)
             if let error = scanned.error { throw error }
+            if let (partition, offset, leftOut) = scanned.firstLeftOut {
+                logger.warning(
+                    "changelog rows this build cannot read were left out of the restore",
+                    metadata: metadata.merging([
+                        "rows.left.out": "\(scanned.leftOut)", "kafka.partition": "\(partition)",
+                        "kafka.offset": "\(offset)", "error": "\(leftOut)",
+                    ]) { $1 })
+            }
         }
         for (partition, restore) in restores.sorted(by: { $0.key < $1.key }) where holds(partition) {
             try await restore.finish()
@@ -87,5 +99,8 @@ package struct ChangelogRestorer: Sendable {
         var ends: [Int: Int64] = [:]
         var rows = 0
         var error: (any Error)?
+        /// The rows left out (``RowLeftOut``), and the first of them.
+        var leftOut = 0
+        var firstLeftOut: (partition: Int, offset: Int64, error: RowLeftOut)?
     }
 }

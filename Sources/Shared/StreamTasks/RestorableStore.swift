@@ -16,7 +16,8 @@ package protocol PartitionRestore: AnyObject, Sendable {
     /// store kept from a clean stop (``StoreCheckpoint``), the offset up to which they show it.
     var resumeOffset: Int64 { get }
     /// One row of the changelog, in offset order, on the restore's blocking thread. A row it
-    /// cannot read is left out; a throw is the store's failure, and fails the restore.
+    /// leaves out throws ``RowLeftOut`` (counted, and named in a warning); any other throw is
+    /// the store's failure, and fails the restore.
     func restore(_ message: KafkaConsumerMessage) throws
     /// Every row is restored: the partition may be handled under its epoch.
     func finish() async throws

@@ -1,0 +1,17 @@
+import ArtpipeSupport
+
+/// What a partition's restore throws for a changelog row it leaves out: one this build cannot
+/// read, in a changelog whose live reader sets the same row aside too (a repartition topic read
+/// as its own changelog). ``ChangelogRestorer`` counts it, names the first in a warning once the
+/// scan ends, and reads on. Any other error a restore throws fails it.
+package struct RowLeftOut: ClassifiedError {
+    package let reason: any Error
+
+    package init(_ reason: any Error) {
+        self.reason = reason
+    }
+
+    package var description: String { "\(reason)" }
+    /// Reading the row again cannot change it.
+    package var failureClass: FailureClass { .forGood }
+}
