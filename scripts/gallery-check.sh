@@ -117,6 +117,8 @@ frame.addEventListener('load', function once() {
     var artist = detail.querySelector('dd a'), view = [].filter.call(detail.querySelectorAll('a'), function (a) {
       return a.textContent.indexOf('View at ') === 0; })[0];
     said.push('opened ' + (shown ? win.location.hash : 'nothing') + ' ' + (detail.querySelector('img') ? 'with image' : 'without image'));
+    var image = detail.querySelector('img');
+    said.push('shows ' + (image ? image.currentSrc.split('/').pop() : 'nothing'));
     said.push('artist ' + (artist && doc.getElementById(artist.getAttribute('href').slice(1)) ? 'links to its section' : 'missing'));
     said.push('view ' + (view ? view.href : 'missing'));
     document.getElementById('r').textContent = said.join('\n');
@@ -133,6 +135,7 @@ printf '%s\n' "$opened" | grep -qx "focused $figures" || fail "the keyboard does
 printf '%s\n' "$opened" | grep -qx "linked data $figures" || fail "the JSON-LD does not name every work: $opened"
 printf '%s\n' "$opened" | grep -q '^opened #w[0-9a-f]\{16\} with image$' || fail "a tile opens nothing: $opened"
 printf '%s\n' "$opened" | grep -qx 'artist links to its section' || fail "the work's artist links nowhere: $opened"
+printf '%s\n' "$opened" | grep -q '^shows .*\.webp$' || fail "the work's detail does not show its WebP: $opened"
 printf '%s\n' "$opened" | grep -q '^view https://' || fail "no 'view at' link: $opened"
 work=$(printf '%s\n' "$opened" | sed -n 's/^opened \(#w[0-9a-f]*\) .*/\1/p')
 chromium "${flags[@]}" --window-size=1280,900 --screenshot="$out/screenshot-work.png" "file://$out/gallery/$bucket$work" >/dev/null 2>&1
@@ -168,7 +171,10 @@ function next() {
 frame.addEventListener('load', function () {
   var doc = this.contentWindow.document, page = this.contentWindow.location.href;
   doc.querySelectorAll('a[href]').forEach(function (a) { lines.push('link ' + page + ' ' + a.href); });
-  var pending = [].slice.call(doc.querySelectorAll('img, picture source')).map(function (img) {
+  var large = [].map.call(doc.querySelectorAll('source[data-large]'), function (s) {
+    return {tagName: 'SOURCE', getAttribute: function (name) { return name === 'srcset' ? s.dataset.large : null; }};
+  });
+  var pending = [].slice.call(doc.querySelectorAll('img, picture source')).concat(large).map(function (img) {
     var source = img.getAttribute('srcset'), url = img.tagName === 'SOURCE' ? new URL(source, page).href : img.src;
     return new Promise(function (done) {
       var probe = new Image();

@@ -244,8 +244,9 @@ struct GallerySiteTests {
         var thumbnails = ArtistIndexTests.thumbnails(for: page)
         thumbnails.items[4] = .init(objectNumber: "K1", status: .failed, reason: "HTTP 404 <from the host>")
         thumbnails.items[1].colour = "#8A7f6b"
-        thumbnails.items[1].files.append(
-            .init(size: 200, path: "thumbs/200/A2.webp", width: 200, height: 200, bytes: 1, sha256: "w"))
+        thumbnails.items[1].files += [200, 400].map {
+            .init(size: $0, path: "thumbs/\($0)/A2.webp", width: $0, height: $0, bytes: 1, sha256: "w")
+        }
         thumbnails.items[2].colour = "red;background-image:url(//x.example/)"
         inputs.add(thumbnails)
         return IndexLayout.files(for: ArtistIndex.build(from: inputs), site: address).mapValues {
@@ -301,7 +302,7 @@ struct GallerySiteTests {
         // The WebP beside the JPEG, for the browsers that take it.
         #expect(
             all.contains(
-                "<picture><source type=\"image/webp\" srcset=\"../thumbs/200/A2.webp\"><img loading=\"lazy\" style=\"background:#8A7f6b\" src=\"../thumbs/200/A2.jpg\" alt=\"Two\"></picture>"
+                "<picture><source type=\"image/webp\" srcset=\"../thumbs/200/A2.webp\" data-large=\"../thumbs/400/A2.webp\"><img loading=\"lazy\" style=\"background:#8A7f6b\" src=\"../thumbs/200/A2.jpg\" alt=\"Two\"></picture>"
             ))
         #expect(all.components(separatedBy: "<picture>").count == 2)
         #expect(all.contains("<img loading=\"lazy\" src=\"../thumbs/200/Z1.jpg\"") && !all.contains("x.example"))
@@ -311,7 +312,7 @@ struct GallerySiteTests {
         #expect(
             lines.contains(
                 "\"thumbnails\":{\"200\":\"thumbs/200/A2.jpg\",\"400\":\"thumbs/400/A2.jpg\"}")
-                && lines.contains("\"webpThumbnails\":{\"200\":\"thumbs/200/A2.webp\"}"))
+                && lines.contains("\"webpThumbnails\":{\"200\":\"thumbs/200/A2.webp\",\"400\":\"thumbs/400/A2.webp\"}"))
         #expect(!all.contains("<script>alert") && all.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(all.contains("Unknown maker"))
         #expect(all.contains(">No image</div>"))

@@ -86,6 +86,11 @@ extension GallerySite {
             if let webp {
                 html.raw("<picture><source type=\"image/webp\" srcset=\"")
                 html.text(link("../" + webp))
+                // The larger WebP, for the work's detail (``workDetailScript``).
+                if work.thumbnails[detailSize] != nil, let large = work.webpThumbnails?[detailSize] {
+                    html.raw("\" data-large=\"")
+                    html.text(link("../" + large))
+                }
                 html.raw("\">")
             }
             html.raw("<img loading=\"lazy\" ")

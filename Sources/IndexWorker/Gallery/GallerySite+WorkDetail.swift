@@ -32,7 +32,8 @@ extension GallerySite {
 
     /// What opens a work on its bucket page: when the URL's fragment names a work's figure, one
     /// pane in that figure shows the work as the page's JSON-LD (``LinkedData``)
-    /// describes it: its larger thumbnail (the smaller in `srcset`), full title, artist (a link
+    /// describes it: its larger thumbnail (the smaller in `srcset`; the WebPs first where the
+    /// tile offers them, its `<source>` naming the larger in `data-large`), full title, artist (a link
     /// to the artist's section), date, object number, rights in words with their link, "View at"
     /// its page at the source, its IIIF manifest and its own URL. Written once a page, so a work
     /// costs its JSON-LD only; every text is set as text, and only http(s) URLs become links.
@@ -74,12 +75,20 @@ extension GallerySite {
             close.className = 'close';
             close.setAttribute('aria-label', 'Close');
             if (w.image) {
-              var img = add(pane, 'img');
+              var sizes = '(max-width: 30rem) 90vw, 400px', webp = figure.querySelector('source');
+              var frame = webp && webp.dataset.large ? add(pane, 'picture') : pane;
+              if (frame !== pane) {
+                var source = add(frame, 'source');
+                source.type = 'image/webp';
+                source.srcset = webp.getAttribute('srcset') + ' 200w, ' + webp.dataset.large + ' 400w';
+                source.sizes = sizes;
+              }
+              var img = add(frame, 'img');
               img.src = w.image;
               img.alt = w.name;
               if (w.thumbnailUrl && w.thumbnailUrl !== w.image) {
                 img.srcset = w.thumbnailUrl + ' 200w, ' + w.image + ' 400w';
-                img.sizes = '(max-width: 30rem) 90vw, 400px';
+                img.sizes = sizes;
               }
             }
             var text = add(pane, 'div');
