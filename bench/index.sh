@@ -108,6 +108,16 @@ awk -v a="$start" -v b="$end" -v f="$(echo "$floor" | sed -n 's/^floor: \([0-9.]
 echo "peak RSS per copy: ${rss[*]} MiB; CPU per copy (user + system, new pages included; perf's too under PROFILE): ${cpu[*]} s"
 echo "CPU until the index was complete: copies ${rebuild_cpu[*]} s, broker $broker_cpu s"
 echo "state on disk per copy (--state: the stages' SQLite files): ${state[*]} MiB"
+# Where the first copy's state goes, in bytes a work it holds (a copy holds 1/COPIES of them):
+# each file's tables and indexes as SQLite's dbstat counts their pages, and its free pages.
+if command -v sqlite3 >/dev/null; then
+  for file in "$work/state-1"/*.sqlite; do
+    name=$(basename "$file" .sqlite)
+    sqlite3 -readonly "$file" "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name" |
+      awk -F'|' -v f="$name" -v size="$(stat -c %s "$file")" '{ print f "." $1 "|" $2; used += $2 } END { print f ".free|" size - used }'
+  done | awk -F'|' -v n="$expected" -v c="$copies" '{ line = line sep sprintf("%s %.0f", $1, $2 * c / n); sep = ", "; total += $2 }
+    END { printf "state a work, by table and index (first copy): %.0f bytes: %s\n", total * c / n, line }'
+fi
 if [ "${BROKER:-embedded}" = tansu ]; then
   echo "Tansu's peak RSS: $(( $(awk '/VmHWM/ {print $2}' "/proc/$(pgrep -P "$broker_pid")/status") / 1024 )) MiB"
   # What a request costs Tansu grows with the batches its partition holds (bench/tansu-latency.sh):

@@ -164,8 +164,8 @@ struct IndexLayoutTests {
         #expect(artists.count < content.artists.count / 2)
         for bucket in rendered {
             let (expected, made) = (
-                IndexLayout.bucketFiles(bucket, of: content, plan: whole),
-                IndexLayout.bucketFiles(bucket, of: content, plan: some)
+                IndexLayout.bucketFiles(bucket, of: content, plan: whole, site: nil),
+                IndexLayout.bucketFiles(bucket, of: content, plan: some, site: nil)
             )
             #expect(made.map(\.path) == expected.map(\.path) && made.map(\.bytes) == expected.map(\.bytes))
         }

@@ -172,7 +172,9 @@ extension IndexShardsTests {
         let content = view.content
         let plan = IndexLayout.Plan(content, shards: shards)
         for bucket in plan.buckets.keys where rendered(bucket) {
-            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan) { files[path] = bytes }
+            for (path, bytes) in IndexLayout.bucketFiles(bucket, of: content, plan: plan, site: nil) {
+                files[path] = bytes
+            }
         }
     }
 

@@ -34,7 +34,7 @@ extension IndexWorkerProcessTests {
     }
 
     @Test(
-        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes, and kept again at each restart after; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes; given a --site-url, every shard rendered whole, to that site's bytes"
+        "a copy stopped cleanly and started again on its --state keeps its three files and reads only what came after: into an empty output, the one pass's bytes; into its own, its shards' files kept and only a new page's rendered, to the same bytes, and kept again at each restart after; a file cut short, or the folder on another cluster, is made afresh and restored in full, to the same bytes; given a --site-url, every shard rendered whole, to that site's bytes, then kept at a restart with the same"
     )
     func restartOnItsState() async throws {
         let pages = Self.checkpointPages
@@ -159,6 +159,19 @@ extension IndexWorkerProcessTests {
         #expect(served.expected.files.keys.contains("sitemap.xml"))
         addressed.signal(SIGTERM)
         #expect(try await addressed.waitForExit(timeout: .seconds(40)) == 0)
+        // Again with the same site: each shard keeps the files it published for it.
+        let sameSite = try served.startWorker(flags: ["--state", state.path, "--site-url", site])
+        defer { sameSite.stop() }
+        try await served.waitForExpectedIndex(workers: [sameSite])
+        try await waitUntil("each shard looked at, with the same site", timeout: .seconds(30)) {
+            Self.logged("a shard kept from a clean stop", by: sameSite).count == 3
+        }
+        #expect(
+            Self.logged("keeps its published files", by: sameSite).count == 3
+                && Self.logged("another --site-url", by: sameSite).isEmpty,
+            "\(sameSite.logSummary())")
+        sameSite.signal(SIGTERM)
+        #expect(try await sameSite.waitForExit(timeout: .seconds(40)) == 0)
 
         // The works' file cut short after its seal: refused, made afresh, restored in full.
         let works = state.appendingPathComponent("works.sqlite")

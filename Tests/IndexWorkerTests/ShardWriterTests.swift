@@ -36,7 +36,7 @@ struct ShardWriterTests {
         let writer = ShardWriter(
             known: KnownOutput(output: output, shards: shards, relistEvery: .zero),
             summaries: IndexSummaries(output: output), shards: shards, lock: NSLock(),
-            holds: { shard, _ in shard == 0 && held.withLock { $0 } }, logger: .init(label: "test"))
+            holds: { shard, _ in shard == 0 && held.withLock { $0 } }, site: nil, logger: .init(label: "test"))
         let summaryPath = IndexSummaries.shardPath(0)
         let summary = { String(decoding: try output.read(summaryPath) ?? [], as: UTF8.self) }
         var state = try Self.shard(works: 60, shards: shards)
@@ -95,7 +95,7 @@ struct ShardWriterTests {
         let early = ShardWriter(
             known: KnownOutput(output: empty, shards: shards, relistEvery: .zero),
             summaries: IndexSummaries(output: empty), shards: shards, lock: NSLock(), holds: { _, _ in true },
-            logger: .init(label: "test"))
+            site: nil, logger: .init(label: "test"))
         let earlyListing = try early.plan(held: [0: first], ready: [0]).listing
         var small = try Self.shard(works: 10, shards: shards)
         let summaryOnly = try early.write(

@@ -17,6 +17,17 @@ struct RebalanceProtocolTests {
         #expect(!RDKafkaRebalance.isCooperative(strategy: "cooperative"))
     }
 
+    @Test("the protocol librdkafka names decides; when it names none, the configured strategy does")
+    func namedOrConfigured() {
+        for configured in [false, true] {
+            #expect(RDKafkaRebalance.isCooperative(protocolName: nil, configured: configured) == configured)
+            #expect(
+                "COOPERATIVE".withCString { RDKafkaRebalance.isCooperative(protocolName: $0, configured: configured) })
+            #expect(!"EAGER".withCString { RDKafkaRebalance.isCooperative(protocolName: $0, configured: configured) })
+            #expect(!"NONE".withCString { RDKafkaRebalance.isCooperative(protocolName: $0, configured: configured) })
+        }
+    }
+
     @Test("a client's callbacks keep the last strategy its properties set")
     func lastPropertyWins() throws {
         let logger = Logger(label: "test")

@@ -5,7 +5,7 @@ extension GallerySite {
     /// its Open Graph properties (``OpenGraph``).
     static func bucketPage(
         _ bucket: Int, _ slices: [IndexLayout.Slice], of index: IndexContent, plan: IndexLayout.Plan,
-        site: SiteAddress? = nil
+        site: SiteAddress?
     ) -> [UInt8] {
         let works = slices.map(\.works.count).reduce(0, +)
         var html = HTMLText(reservingCapacity: 300 * works + 4096)

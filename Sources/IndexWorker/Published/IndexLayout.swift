@@ -78,7 +78,7 @@ package enum IndexLayout {
 
     /// The files of one bucket: its works and its gallery page (with `site`, its page's Open
     /// Graph properties).
-    static func bucketFiles(_ bucket: Int, of index: IndexContent, plan: Plan, site: SiteAddress? = nil) -> [(
+    static func bucketFiles(_ bucket: Int, of index: IndexContent, plan: Plan, site: SiteAddress?) -> [(
         path: String, bytes: [UInt8]
     )] {
         let slices = plan.buckets[bucket] ?? []

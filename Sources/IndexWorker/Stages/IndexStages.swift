@@ -46,16 +46,17 @@ package struct IndexStages: Sendable {
     ///   entry never waits behind a publish round reading a shard's lines.
     /// - Parameter fence: asked before every write to the output (and, through
     ///   ``WorkerLaunchSettings/fence``, every send).
-    /// - Parameter site: where the gallery is served: the publisher writes a sitemap of its pages,
-    ///   and their Open Graph properties; a checkpoint records it (``ShardRendering``).
+    /// - Parameter rendering: how the copy renders its shards: the build, and where the gallery is
+    ///   served (the publisher writes a sitemap of its pages there, and their Open Graph
+    ///   properties); its checkpoints record it. Give the one its checkpoints were taken with.
     package init(
         partitions: Int, output: any OutputStore, kafka: KafkaClientConfiguration, acceptsMissingHistory: Bool = false,
         relistEvery: Duration = .seconds(1), state: StateFolder, kept: StateCheckpoints = StateCheckpoints(),
         storeCacheBytes: Int = defaultStateCacheBytes, storeThreads: NIOThreadPool, pageThreads: NIOThreadPool,
-        fence: GroupMembershipFence? = nil, site: SiteAddress? = nil, logger: Logger
+        fence: GroupMembershipFence? = nil, rendering: ShardRendering = ShardRendering(site: nil), logger: Logger
     ) throws {
         stateFolder = state
-        rendering = ShardRendering(site: site)
+        self.rendering = rendering
         let state = state.url
         self.fence = fence
         // The cache is shared between the stages' three files.
@@ -89,7 +90,7 @@ package struct IndexStages: Sendable {
         }
         publisher = ShardPublisher(
             output: output, partitions: partitions, pages: pages, works: works, artists: artists, kafka: kafka,
-            relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, site: site, logger: logger)
+            relistEvery: relistEvery, acknowledged: acknowledged, fence: fence, site: rendering.site, logger: logger)
     }
 
     /// The topics whose partitions are co-partitioned with the index's: one count for all.

@@ -32,7 +32,7 @@ final class ShardWriter: @unchecked Sendable {
 
     init(
         known: KnownOutput, summaries: IndexSummaries, shards: IndexShards, lock: NSLock,
-        holds: @escaping @Sendable (Int, AssignmentEpoch) -> Bool, site: SiteAddress? = nil, logger: Logger
+        holds: @escaping @Sendable (Int, AssignmentEpoch) -> Bool, site: SiteAddress?, logger: Logger
     ) {
         (self.known, self.summaries, self.shards, self.lock) = (known, summaries, shards, lock)
         (self.holds, self.site, self.logger) = (holds, site, logger)

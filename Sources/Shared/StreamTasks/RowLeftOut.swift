@@ -1,9 +1,10 @@
 import ArtpipeSupport
 
 /// What a partition's restore throws for a changelog row it leaves out: one this build cannot
-/// read, in a changelog whose live reader sets the same row aside too (a repartition topic read
-/// as its own changelog). ``ChangelogRestorer`` counts it, names the first in a warning once the
-/// scan ends, and reads on. Any other error a restore throws fails it.
+/// read (another build's, of a later format), where the store can do without it (a repartition
+/// topic read as its own changelog, whose live reader sets the same row aside too; a page's
+/// entry). ``ChangelogRestorer`` counts it, restores the partition past it, names the first in a
+/// warning once the scan ends, and reads on. Any other error a restore throws fails it.
 package struct RowLeftOut: ClassifiedError {
     package let reason: any Error
 

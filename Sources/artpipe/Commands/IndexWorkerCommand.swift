@@ -105,20 +105,23 @@ struct IndexWorkerCommand: AsyncParsableCommand {
                     // The state folder is locked, its checkpoints taken and its files opened: disk
                     // calls, off the cooperative pool.
                     let (client, cacheBytes, interval) = (settings.client, stateCacheMib << 20, writeInterval)
-                    let (accepts, site) = (acceptMissingHistory, siteURL.flatMap(SiteAddress.init))
+                    // One rendering for the checkpoints taken and those sealed.
+                    let (accepts, rendering) = (
+                        acceptMissingHistory, ShardRendering(site: siteURL.flatMap(SiteAddress.init))
+                    )
                     let folder = try await storeThreads.runIfActive { try StateFolder(stateFolder) }
                     let kept =
                         state == nil
                         ? StateCheckpoints()
                         : try await StateCheckpoints.take(
                             from: folder, partitions: partitions, kafka: client, timeout: settings.connectTimeout,
-                            rendering: ShardRendering(site: site), threadPool: storeThreads, logger: logger)
+                            rendering: rendering, threadPool: storeThreads, logger: logger)
                     let stages = try await storeThreads.runIfActive {
                         try IndexStages(
                             partitions: partitions, output: published, kafka: client, acceptsMissingHistory: accepts,
                             relistEvery: .seconds(fromFlag: interval) * 10, state: folder, kept: kept,
                             storeCacheBytes: cacheBytes, storeThreads: storeThreads, pageThreads: pageThreads,
-                            fence: fence, site: site, logger: logger)
+                            fence: fence, rendering: rendering, logger: logger)
                     }
                     settings.acknowledgedOffsets = stages.acknowledged
                     if case let swept = try await threadPool.runIfActive({ stages.publisher.removeStaleTemporaries() }),

@@ -28,16 +28,20 @@ struct RDKafkaRebalance {
         self.handle = handle
         self.list = list
         self.partitions = RDKafkaTopicPartitionList.topicPartitions(list)
-        if let protocolName = rd_kafka_rebalance_protocol(handle) {
-            self.cooperative = String(cString: protocolName) == "COOPERATIVE"
-        } else {
-            self.cooperative = configuredCooperative
-        }
+        self.cooperative = Self.isCooperative(
+            protocolName: rd_kafka_rebalance_protocol(handle), configured: configuredCooperative)
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS: kind = .assign
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS: kind = .revoke
         default: kind = .failed(KafkaError("rebalance", rdError: error))
         }
+    }
+
+    /// Whether the group's protocol, as librdkafka names it, is cooperative; `configured` when it
+    /// names none (NULL).
+    static func isCooperative(protocolName: UnsafePointer<CChar>?, configured: Bool) -> Bool {
+        guard let protocolName else { return configured }
+        return String(cString: protocolName) == "COOPERATIVE"
     }
 
     /// Whether `partition.assignment.strategy`, as configured, makes the group cooperative:
