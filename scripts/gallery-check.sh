@@ -20,7 +20,9 @@ bin=$(swift build -c "$config" --show-bin-path)
 out=${GALLERY_OUT:-$(mktemp -d)}
 fail() { echo "gallery-check: $*" >&2; exit 1; }
 start=$(date +%s.%N)
-"$bin/artpipe-probe" sample-gallery --out "$out" --works "$works" --artists "$artists" --distinct-images "$distinct" --webp
+site=https://gallery.example.org/art/
+"$bin/artpipe-probe" sample-gallery --out "$out" --works "$works" --artists "$artists" --distinct-images "$distinct" --webp \
+  --site-url "$site"
 echo "published in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s: $(find "$out/works" "$out/gallery" -type f | wc -l) files, $(du -sh "$out/works" | cut -f1) of works, $(du -sh "$out/gallery" | cut -f1) of gallery"
 
 # Every artist listed once across the letter pages, every work once across the artist pages.
@@ -154,6 +156,30 @@ for page in pathlib.Path(sys.argv[1]).glob("[0-9a-f][0-9a-f][0-9a-f].html"):
     assert len(graph) == text.count("<figure "), page
     works += len(graph)
 print(f"JSON-LD of every bucket page parses: {works} VisualArtworks")
+PY
+# Every page's Open Graph URLs (and the sitemap's), taken back from the site's address to the
+# folder, name a file; each bucket page that shows an image names one.
+python3 - "$out" "$site" <<'PY' || fail "an Open Graph or sitemap URL names no file"
+import pathlib, re, sys, urllib.parse
+out, site = pathlib.Path(sys.argv[1]), sys.argv[2]
+def local(url):
+    assert url.startswith(site), url
+    return out / urllib.parse.unquote(url[len(site):])
+pages = [out / "index.html"] + sorted((out / "gallery").glob("[0-9a-f][0-9a-f][0-9a-f].html"))
+images = 0
+for page in pages:
+    text = page.read_text(encoding="utf-8")
+    head = text.split("<body>")[0]
+    url = re.findall(r'<meta property="og:url" content="([^"]*)">', head)
+    assert len(url) == 1 and local(url[0]) == page, (page, url)
+    for image in re.findall(r'<meta property="og:image" content="([^"]*)">', head):
+        assert local(image).is_file(), (page, image)
+        images += 1
+    if page.name != "index.html" and "<img " in text:
+        assert 'property="og:image"' in head, page
+urls = re.findall(r"<loc>([^<]*)</loc>", (out / "sitemap.xml").read_text(encoding="utf-8"))
+assert urls and all(local(u).is_file() for u in urls)
+print(f"Open Graph of {len(pages)} pages names files: {images} images; the sitemap's {len(urls)} URLs name files")
 PY
 # Every image loads and every link names a file, as Chromium resolves them: each page in a frame,
 # each <img> loaded again eagerly (the gallery's are lazy) and its naturalWidth read, each link's

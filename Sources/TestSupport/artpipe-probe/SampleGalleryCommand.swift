@@ -27,8 +27,16 @@ struct SampleGalleryCommand: AsyncParsableCommand {
     @Flag(help: "A WebP beside each JPEG, as `thumb-worker --formats jpeg,webp` writes them.")
     var webp = false
 
+    @Option(
+        help: "Where the gallery is served, as `index-worker --site-url` takes it: a sitemap and Open Graph properties."
+    )
+    var siteURL: String?
+
     func validate() throws {
         guard works >= 1, artists >= 1 else { throw ValidationError("--works and --artists must be at least 1") }
+        if let siteURL, SiteAddress(siteURL) == nil {
+            throw ValidationError("--site-url must be an absolute http or https URL without a query or fragment")
+        }
         guard (distinctImages ?? 1) >= 1 else { throw ValidationError("--distinct-images must be at least 1") }
     }
 
@@ -106,7 +114,7 @@ struct SampleGalleryCommand: AsyncParsableCommand {
             inputs.add(PageThumbnails(pageId: page.pageId, items: items))
         }
         let index = ArtistIndex.build(from: inputs)
-        for (path, bytes) in IndexLayout.files(for: index) {
+        for (path, bytes) in IndexLayout.files(for: index, site: siteURL.flatMap(SiteAddress.init)) {
             let url = output.appendingPathComponent(path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
