@@ -165,7 +165,8 @@ out, site = pathlib.Path(sys.argv[1]), sys.argv[2]
 def local(url):
     assert url.startswith(site), url
     return out / urllib.parse.unquote(url[len(site):])
-pages = [out / "index.html"] + sorted((out / "gallery").glob("[0-9a-f][0-9a-f][0-9a-f].html"))
+pages = [out / "index.html"] + sorted((out / "gallery").glob("letter-*.html"))
+pages += sorted((out / "gallery").glob("[0-9a-f][0-9a-f][0-9a-f].html"))
 images = 0
 for page in pages:
     text = page.read_text(encoding="utf-8")
@@ -175,7 +176,7 @@ for page in pages:
     for image in re.findall(r'<meta property="og:image" content="([^"]*)">', head):
         assert local(image).is_file(), (page, image)
         images += 1
-    if page.name != "index.html" and "<img " in text:
+    if page.name[0] in "0123456789abcdef" and page.name[3:] == ".html" and "<img " in text:
         assert 'property="og:image"' in head, page
 urls = re.findall(r"<loc>([^<]*)</loc>", (out / "sitemap.xml").read_text(encoding="utf-8"))
 assert urls and all(local(u).is_file() for u in urls)

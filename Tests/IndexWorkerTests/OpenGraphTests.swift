@@ -16,7 +16,7 @@ struct OpenGraphTests {
     }
 
     @Test(
-        "with a site: each bucket page names itself, its works and its first work's image, absolute, escaped; the front page itself"
+        "with a site: each bucket page names itself, its works and its first work's image, absolute, escaped; the front and letter pages themselves"
     )
     func withSite() throws {
         let site = GallerySiteTests.site(at: Self.address)
@@ -51,6 +51,12 @@ struct OpenGraphTests {
         #expect(Self.properties("og:url", on: front) == ["https://gallery.example.org/art/index.html"])
         #expect(Self.properties("og:title", on: front) == ["artpipe — 5 works by 5 artists"])
         #expect(Self.properties("og:image", on: front).isEmpty)
+
+        for (path, page) in site where path.hasPrefix("gallery/letter-") {
+            #expect(Self.properties("og:url", on: page) == ["https://gallery.example.org/art/\(path)"], "\(path)")
+            #expect(Self.properties("og:image", on: page).isEmpty, "\(path)")
+        }
+        #expect(site.keys.contains { $0.hasPrefix("gallery/letter-") })
     }
 
     @Test("without a site, no page carries Open Graph properties or a canonical link: their URLs are absolute")

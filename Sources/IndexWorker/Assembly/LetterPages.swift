@@ -18,6 +18,8 @@ package final class LetterPages: Sendable {
         /// The page's first and last artist, in the title.
         var first: String
         var last: String
+        /// The site's address its Open Graph properties name, where it has them.
+        var site: String? = nil
     }
 
     /// A page to put together: its frame, how to render it, its artists in order (their

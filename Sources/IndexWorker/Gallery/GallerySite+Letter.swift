@@ -68,13 +68,21 @@ extension GallerySite {
     /// the head, the title (the letter, and on a letter of several pages the page's number and
     /// its first and last artist) and every letter's link, up to the list; the pager and the end
     /// after it. Nothing in it counts artists: a letter page changes with its own artists only.
+    /// With `site`, its Open Graph properties (``OpenGraph``), which name no count either.
     static func letterPageFrame(
-        _ letter: Letter, page: Int, of pageCount: Int, from first: String, to last: String, letters: [Letter]
+        _ letter: Letter, page: Int, of pageCount: Int, from first: String, to last: String, letters: [Letter],
+        site: SiteAddress? = nil
     ) -> (head: [UInt8], tail: [UInt8]) {
         var html = HTMLText(reservingCapacity: 4096)
         var title = letter.key == "other" ? "Other artists" : "Artists under \(letter.label)"
         if pageCount > 1 { title += " (\(page + 1)/\(pageCount)): \(displayName(first)) – \(displayName(last))" }
-        html.head(title: title, style: "style.css")
+        html.head(
+            title: title, style: "style.css",
+            openGraph: site.map {
+                OpenGraph(
+                    site: $0, title: title, description: "Artists and their works, by name",
+                    path: letter.path(page: page))
+            })
         html.raw("<header><a href=\"../index.html\">All artists</a><h1>")
         html.text(title)
         html.raw("</h1></header>\n")

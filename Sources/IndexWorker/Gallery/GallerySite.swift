@@ -49,7 +49,7 @@ package enum GallerySite {
     ///   - artists: every artist's entry, in index order.
     ///   - searchLines: their lines of `gallery/artists.js`, in runs (``ArtistLists``).
     ///   - letterPages: the last call's letter pages, made again only where changed.
-    ///   - site: where the gallery is served: the front page's Open Graph properties name it.
+    ///   - site: where the gallery is served: the front and letter pages' Open Graph properties name it.
     static func sharedFiles(
         totals: ArtistIndex.Totals, artists: [ArtistEntry], searchLines: [[UInt8]],
         letterPages: LetterPages = LetterPages(), site: SiteAddress? = nil
@@ -70,11 +70,13 @@ package enum GallerySite {
                     slices.count > 1
                     ? (artists[page[page.startIndex]].name, artists[page[page.endIndex - 1]].name) : ("", "")
                 let frame = LetterPages.Frame(
-                    letters: keys, letter: letter.key, page: number, pageCount: slices.count, first: first, last: last)
+                    letters: keys, letter: letter.key, page: number, pageCount: slices.count, first: first, last: last,
+                    site: site?.base)
                 pages[letter.path(page: number)] = LetterPages.Page(
                     frame: frame,
                     renderFrame: {
-                        letterPageFrame(letter, page: number, of: slices.count, from: first, to: last, letters: letters)
+                        letterPageFrame(
+                            letter, page: number, of: slices.count, from: first, to: last, letters: letters, site: site)
                     },
                     positions: page, entries: artists)
             }
