@@ -77,6 +77,8 @@ struct ChangelogRestorerTests {
                     && $0.metadata["kafka.offset"] == "1" && $0.metadata["error"] == "unreadable: p1-1"
             } == true, "\(warnings)")
         #expect(RowLeftOut(Unreadable(value: "x")).failureClass == .forGood)
+        #expect(try RowLeftOut.unlessUnreadable { 7 } == 7)
+        #expect(throws: RowLeftOut.self) { try RowLeftOut.unlessUnreadable { throw Unreadable(value: "y") } }
 
         // Any other error fails the restore.
         let failing = Collecting(failingAt: "p0-2")

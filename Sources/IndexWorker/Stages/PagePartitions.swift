@@ -299,14 +299,10 @@ package actor PagePartitions: RestorableStore {
 
         func restore(_ message: KafkaConsumerMessage) throws {
             end = message.offset + 1
-            let read: PageEntry?
-            do {
-                read = try IndexTopicRecords.pageEntry(message)
-            } catch {
-                // Another build's entry (a later format): left out, and said.
-                throw RowLeftOut(error)
+            // Another build's entry (a later format) is left out, and said.
+            guard let entry = try RowLeftOut.unlessUnreadable({ try IndexTopicRecords.pageEntry(message) }) else {
+                return
             }
-            guard let entry = read else { return }
             let partition = state.partition
             try restoring.epochs.withLock { restoring in
                 guard restoring[partition] == epoch else { return }

@@ -179,13 +179,8 @@ package final class ShardStates: RestorableStore {
         }
         // Each row applied as the stage would.
         return RowRestore(resumingAt: resume) { message in
-            let input: (work: WorkKey, row: ShardWorks.Row?)
-            do {
-                input = try IndexTopicRecords.artistRow(message)
-            } catch {
-                // The stage's live reader sets the same row aside (its input is this changelog).
-                throw RowLeftOut(error)
-            }
+            // Left out, as the stage's live reader sets it aside (its input is this changelog).
+            let input = try RowLeftOut.unlessUnreadable { try IndexTopicRecords.artistRow(message) }
             try self.state.withLock {
                 try self.apply(input.work, input.row, shard: shard, epoch: epoch, offset: message.offset, in: &$0)
             }

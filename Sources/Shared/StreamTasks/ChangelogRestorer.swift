@@ -31,8 +31,8 @@ package struct ChangelogRestorer: Sendable {
     /// on a blocking thread; then finishes each. A partition bounded at or below where it resumes
     /// reads nothing; one `holds` no longer answers for gets no more rows and is not finished.
     /// Returns, by partition, one past the last offset its state shows: the last restored or left
-    /// out (``RowLeftOut``), or where it resumed (none: nothing). Throws the first failure of the scan or of a store; the
-    /// other partitions' rows stop then.
+    /// out (``RowLeftOut``), or where it resumed (none: nothing). Throws the first failure of the
+    /// scan or of a store; the other partitions' rows stop then.
     package func restore(
         _ changelog: String, into restores: [Int: any PartitionRestore], upTo bounds: [Int: Int64] = [:],
         holds: @escaping @Sendable (Int) -> Bool = { _ in true }

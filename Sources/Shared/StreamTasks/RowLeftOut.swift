@@ -12,6 +12,15 @@ package struct RowLeftOut: ClassifiedError {
         self.reason = reason
     }
 
+    /// What `read` reads of a row; its failure, as a row left out.
+    package static func unlessUnreadable<Value>(_ read: () throws -> Value) throws -> Value {
+        do {
+            return try read()
+        } catch {
+            throw RowLeftOut(error)
+        }
+    }
+
     package var description: String { "\(reason)" }
     /// Reading the row again cannot change it.
     package var failureClass: FailureClass { .forGood }
